@@ -1,0 +1,28 @@
+"""sixtysix: the card game Sixty-six, exact to the rule book.
+
+>>> import sixtysix
+>>> hand = sixtysix.Hand.random(seed=1)
+>>> while not hand.is_over():
+...     hand.push(hand.legal_actions()[0])
+>>> hand.result().reason in sixtysix.REASONS
+True
+"""
+
+from sixtysix.actions import Action, ActionKind
+from sixtysix.cards import CARDS, Card, Rank, Suit
+from sixtysix.errors import (
+    IllegalActionError,
+    InvalidDeckError,
+    InvalidRecordError,
+    ParseError,
+)
+from sixtysix.hand import REASONS, Hand, HandResult
+from sixtysix.rules import CLASSIC, PRESETS, Rules
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action", "ActionKind", "CARDS", "Card", "Rank", "Suit",
+    "IllegalActionError", "InvalidDeckError", "InvalidRecordError", "ParseError",
+    "REASONS", "Hand", "HandResult", "CLASSIC", "PRESETS", "Rules", "__version__",
+]

@@ -1,0 +1,185 @@
+"""Actions in the notation of DESIGN.md §2.
+
+Every action is one of 56 interned values with a small integer ``code``:
+
+========  ==========================================================
+code      action
+========  ==========================================================
+0-23      play the card with that index (``KH``)
+24-47     announce the marriage and lead the card ``code - 24`` (``KH+``)
+48        ``X``: exchange the trump nine (R4)
+49        ``C``: close the stock (R6)
+50        ``D``: draw (R3.4)
+51        ``66``: declare 66 (R8)
+52-55     ``66+S``: show the marriage in suit ``code - 52`` and declare (R5.5)
+========  ==========================================================
+
+>>> Action.parse("KH+")
+Action.parse('KH+')
+>>> Action.parse("kh+").card, Action.parse("66+H").suit
+(Card.parse('KH'), <Suit.HEARTS: 2>)
+>>> Action.parse("close", lenient=True)
+Action.parse('C')
+"""
+
+from __future__ import annotations
+
+import enum
+
+from sixtysix.cards import CARDS, Card, Rank, Suit
+from sixtysix.errors import ParseError
+
+__all__ = ["Action", "ActionKind", "PLAY", "MARRIAGE", "EXCHANGE", "CLOSE", "DRAW",
+           "DECLARE", "DECLARE_MARRIAGE", "NUM_CODES", "ACTIONS"]
+
+PLAY = 0
+MARRIAGE = 24
+EXCHANGE = 48
+CLOSE = 49
+DRAW = 50
+DECLARE = 51
+DECLARE_MARRIAGE = 52
+NUM_CODES = 56
+
+
+class ActionKind(enum.Enum):
+    PLAY = "play"
+    MARRIAGE = "marriage"
+    EXCHANGE = "exchange"
+    CLOSE = "close"
+    DRAW = "draw"
+    DECLARE = "declare"
+    DECLARE_MARRIAGE = "declare_marriage"
+
+
+class Action:
+    """One action. Instances are interned: compare with ``==`` or ``is``."""
+
+    __slots__ = ("code", "kind", "card", "suit", "_text")
+
+    code: int
+    kind: ActionKind
+    card: Card | None
+    suit: Suit | None
+    _text: str
+
+    def __new__(cls, code: int) -> Action:
+        try:
+            return _ACTIONS[code]
+        except (IndexError, TypeError):
+            raise ParseError(f"no action has code {code!r}") from None
+
+    @classmethod
+    def _make(cls, code: int) -> Action | None:
+        card: Card | None = None
+        suit: Suit | None = None
+        if code < 24:
+            kind, card = ActionKind.PLAY, CARDS[code]
+            text = str(card)
+        elif code < 48:
+            card = CARDS[code - 24]
+            if card.rank not in (Rank.KING, Rank.QUEEN):
+                return None
+            kind, text = ActionKind.MARRIAGE, f"{card}+"
+        elif code == EXCHANGE:
+            kind, text = ActionKind.EXCHANGE, "X"
+        elif code == CLOSE:
+            kind, text = ActionKind.CLOSE, "C"
+        elif code == DRAW:
+            kind, text = ActionKind.DRAW, "D"
+        elif code == DECLARE:
+            kind, text = ActionKind.DECLARE, "66"
+        else:
+            suit = Suit(code - DECLARE_MARRIAGE)
+            kind, text = ActionKind.DECLARE_MARRIAGE, f"66+{suit.letter}"
+        action = object.__new__(cls)
+        for name, value in (("code", code), ("kind", kind), ("card", card),
+                            ("suit", suit if suit is not None else (card.suit if card else None)),
+                            ("_text", text)):
+            object.__setattr__(action, name, value)
+        return action
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Action is immutable")
+
+    # Constructors -----------------------------------------------------------
+    @classmethod
+    def play(cls, card: Card) -> Action:
+        return _ACTIONS[card.index]
+
+    @classmethod
+    def marriage(cls, card: Card) -> Action:
+        """Announce the marriage of ``card``'s suit and lead ``card`` (a King or Queen)."""
+        action = _ACTIONS[MARRIAGE + card.index]
+        if action is None:
+            raise ParseError(f"a marriage is led with a King or Queen, not {card}")
+        return action
+
+    @classmethod
+    def declare_marriage(cls, suit: Suit) -> Action:
+        return _ACTIONS[DECLARE_MARRIAGE + suit]
+
+    @classmethod
+    def parse(cls, text: str, *, lenient: bool = False) -> Action:
+        """Parse an action token.
+
+        Strict parsing (records) accepts the §2 tokens, with cards in any R1.4
+        form. Lenient parsing (interactive input) also accepts words such as
+        ``close``, ``draw``, ``exchange``, ``declare``.
+        """
+        raw = text.strip()
+        up = raw.upper().replace(" ", "")
+        if lenient:
+            up = _WORDS.get(up, up)
+            if up.startswith("66") and len(up) > 2 and up[2] != "+":
+                up = "66+" + up[2:]
+        if up in _FIXED:
+            return _FIXED[up]
+        try:
+            if up.startswith("66+"):
+                return cls.declare_marriage(Suit.parse(up[3:]))
+            if up.endswith("+"):
+                return cls.marriage(Card.parse(up[:-1]))
+            return cls.play(Card.parse(up))
+        except ParseError:
+            raise ParseError(
+                f"not an action: {text!r}: expected a card (e.g. KH), a marriage lead "
+                "(KH+), X, C, D, 66 or 66+H"
+            ) from None
+
+    # Queries ----------------------------------------------------------------
+    @property
+    def is_card(self) -> bool:
+        """Whether the action puts a card on the table (a play or a marriage lead)."""
+        return self.code < EXCHANGE
+
+    @property
+    def is_declaration(self) -> bool:
+        return self.code >= DECLARE
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action.parse({self._text!r})"
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Action, (self.code,))
+
+
+_ACTIONS: list[Action] = [Action._make(code) for code in range(NUM_CODES)]  # type: ignore[misc]
+_FIXED = {"X": _ACTIONS[EXCHANGE], "C": _ACTIONS[CLOSE], "D": _ACTIONS[DRAW],
+          "66": _ACTIONS[DECLARE]}
+_WORDS = {
+    "EXCHANGE": "X", "SWAP": "X", "CLOSE": "C", "DRAW": "D", "DECLARE": "66",
+    "DECLARE66": "66",
+}
+
+#: All valid actions, by code; ``None`` where no action has that code.
+ACTIONS: tuple[Action | None, ...] = tuple(_ACTIONS)

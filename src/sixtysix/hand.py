@@ -1,0 +1,711 @@
+"""One deal of Sixty-six as a make/unmake state machine.
+
+The state of a hand is a handful of integers: each player's cards are a 24-bit
+mask, the stock is a list of card indices, and every :meth:`Hand.push` saves a
+small tuple so that :meth:`Hand.pop` restores the state exactly. Search bots
+call these millions of times, so the hot paths avoid allocation where they can.
+
+States (DESIGN.md §4): **lead** (the leader's turn, R3.6 steps 3-6),
+**follow**, **draw** (R3.6 steps 1-2, only while the stock is open and
+``close_before_draw`` holds) and **over**.
+
+>>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
+>>> hand.trump, hand.to_act, hand.stock_size
+(<Suit.CLUBS: 0>, 1, 12)
+>>> [str(a) for a in hand.legal_actions()]
+['TC', 'JD', 'QD', 'AD', 'KS', 'AS', 'C']
+>>> hand.push(Action.parse("KS")); hand.push(Action.parse("9C"))
+>>> hand.state, hand.to_act, [str(a) for a in hand.legal_actions()]
+('draw', 0, ['C', 'D', '66'])
+>>> _ = hand.pop(); _ = hand.pop(); hand.state
+'lead'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sixtysix.actions import (
+    ACTIONS,
+    CLOSE,
+    DECLARE,
+    DECLARE_MARRIAGE,
+    DRAW,
+    EXCHANGE,
+    MARRIAGE,
+    Action,
+)
+from sixtysix.cards import CARDS, RANK_POINTS, Card, Suit, parse_cards
+from sixtysix.errors import IllegalActionError, InvalidDeckError, ParseError
+from sixtysix.rules import CLASSIC, Rules
+
+__all__ = ["Hand", "HandResult", "REASONS", "deck_from", "random_deck"]
+
+# States.
+LEAD = 0
+FOLLOW = 1
+DRAWING = 2
+OVER = 3
+STATE_NAMES = ("lead", "follow", "draw", "over")
+
+#: Every ``reason`` a finished hand can report (DESIGN.md §3).
+REASONS = ("declared", "false_declaration", "closed_failed", "closed_succeeded",
+           "played_out", "tie", "revoke")
+
+#: Points needed to win a hand (R8).
+WINNING_TOTAL = 66
+#: Under this many points a loser who won a trick concedes 2 game points (R9.1).
+SCHNEIDER = 33
+STOCK_CARDS = 12  # the stock counts the turned-up trump (R2.3)
+
+# Lookup tables over card indices (index = suit * 6 + rank).
+SUIT_MASK = tuple(0x3F << (6 * s) for s in range(4))
+SUIT_OF = tuple(i // 6 for i in range(24))
+POINTS = tuple(RANK_POINTS[i % 6] for i in range(24))
+#: Cards of the same suit ranking above each card.
+ABOVE = tuple(SUIT_MASK[i // 6] & ~((2 << i) - 1) for i in range(24))
+KINGS = sum(1 << (6 * s + 3) for s in range(4))
+#: The nine of each suit (R4).
+NINES = tuple(1 << (6 * s) for s in range(4))
+#: The marriage value in each suit, by trump suit (R5.1).
+BIT_EXCHANGE = 1 << EXCHANGE
+BIT_CLOSE = 1 << CLOSE
+BIT_DRAW = 1 << DRAW
+BIT_DECLARE = 1 << DECLARE
+
+
+def _card_tables() -> tuple[tuple[tuple[Action, ...], ...], tuple[tuple[Action, ...], ...]]:
+    low: list[tuple[Action, ...]] = []
+    high: list[tuple[Action, ...]] = []
+    for m in range(4096):
+        low.append(tuple(ACTIONS[i] for i in range(12) if m >> i & 1))  # type: ignore[misc]
+        high.append(tuple(ACTIONS[i + 12] for i in range(12) if m >> i & 1))  # type: ignore[misc]
+    return tuple(low), tuple(high)
+
+
+_LOW_CARDS, _HIGH_CARDS = _card_tables()
+
+
+def follow_mask(hand: int, lead: int, trump: int) -> int:
+    """The cards a follower may play in phase 2 (R7.2), as a mask.
+
+    Follow suit and win if possible; else follow suit; else trump; else anything.
+    """
+    suit = SUIT_OF[lead]
+    same = hand & SUIT_MASK[suit]
+    if same:
+        return (same & ABOVE[lead]) or same
+    if suit != trump:
+        trumps = hand & SUIT_MASK[trump]
+        if trumps:
+            return trumps
+    return hand
+
+
+def random_deck(rng: random.Random) -> list[Card]:
+    """Shuffle and cut a pack (R2.2: the cut leaves at least two cards in each packet)."""
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    cut = rng.randint(2, len(deck) - 2)
+    return deck[cut:] + deck[:cut]
+
+
+def deck_from(deck: str | Iterable[Card]) -> list[Card]:
+    """Check a deck: exactly the 24 cards of the pack, each once (R1.1, R2.4)."""
+    try:
+        cards = parse_cards(deck) if isinstance(deck, str) else list(deck)
+    except ParseError as exc:
+        raise InvalidDeckError(f"invalid deck: {exc}") from None
+    seen: set[Card] = set()
+    for card in cards:
+        if not isinstance(card, Card):
+            raise InvalidDeckError(f"invalid deck: {card!r} is not a card")
+        if card in seen:
+            raise InvalidDeckError(f"invalid deck: {card} appears twice")
+        seen.add(card)
+    if len(cards) != 24:
+        missing = " ".join(str(c) for c in CARDS if c not in seen)
+        raise InvalidDeckError(
+            f"invalid deck: {len(cards)} cards, expected 24" + (f" (missing {missing})" if missing else "")
+        )
+    return cards
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a finished hand ended (DESIGN.md §3)."""
+
+    winner: int | None
+    game_points: int
+    reason: str
+    points: tuple[int, int]
+    tricks: tuple[int, int]
+    marriages: tuple[tuple[tuple[Suit, int], ...], tuple[tuple[Suit, int], ...]]
+    closed_by: int | None
+    bonus: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The result object that ``sixtysix replay --json`` prints."""
+        return {
+            "winner": self.winner,
+            "game_points": self.game_points,
+            "reason": self.reason,
+            "points": list(self.points),
+            "tricks": list(self.tricks),
+            "marriages": [[[s.letter, v] for s, v in seat] for seat in self.marriages],
+            "closed_by": self.closed_by,
+            "bonus": self.bonus,
+        }
+
+    def describe(self) -> str:
+        """A sentence for people."""
+        if self.winner is None:
+            return f"Tied hand ({self.points[0]}-{self.points[1]}): nobody scores."
+        why = {
+            "declared": "declared 66",
+            "false_declaration": "the opponent declared 66 falsely",
+            "closed_failed": "the closer did not make 66",
+            "closed_succeeded": "closed and made 66",
+            "played_out": "the higher total when all cards were played",
+            "revoke": "the opponent revoked",
+        }[self.reason]
+        gp = self.game_points
+        return (f"Player {self.winner} wins {gp} game point{'s' if gp != 1 else ''} "
+                f"({why}); points {self.points[0]}-{self.points[1]}, "
+                f"tricks {self.tricks[0]}-{self.tricks[1]}.")
+
+
+class Hand:
+    """One deal: from the deal to the end of the hand.
+
+    ``deck`` lists the pack top first (R2.4). Seats are 0 and 1; the player
+    who is not the ``dealer`` leads first (R3.1).
+    """
+
+    __slots__ = (
+        "rules", "dealer", "deck", "trump", "seed",
+        "_hands", "_won", "_tricks", "_marr", "_stock", "_drawn",
+        "_state", "_to_act", "_lead", "_closed_by", "_closed_trick", "_closer_opp_trickless",
+        "_bonus_seat", "_outcome", "_lmask", "_undo",
+        "_trump_mask", "_nine", "_enforce", "_auto", "_draw_state", "_close_min",
+        "_exchange_min", "_close_first", "_marriage_first", "_marriages_p2", "_last_bonus",
+    )
+
+    rules: Rules
+    dealer: int
+    deck: tuple[Card, ...]
+    trump: Suit
+    seed: int | None
+
+    def __init__(self, deck: str | Iterable[Card], dealer: int = 0, rules: Rules = CLASSIC) -> None:
+        cards = deck_from(deck)
+        if dealer not in (0, 1):
+            raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
+        self.rules = rules
+        self.dealer = dealer
+        self.deck = tuple(cards)
+        self.seed = None
+        idx = [c.index for c in cards]
+        non_dealer = 1 - dealer
+        hands = [0, 0]
+        # R2.3/R2.4: three to the non-dealer, three to the dealer, again; then the trump.
+        for i in (0, 1, 2, 6, 7, 8):
+            hands[non_dealer] |= 1 << idx[i]
+        for i in (3, 4, 5, 9, 10, 11):
+            hands[dealer] |= 1 << idx[i]
+        self._hands = hands
+        trump = SUIT_OF[idx[12]]
+        self.trump = Suit(trump)
+        self._stock = idx[13:] + [idx[12]]  # the turned-up trump is drawn last
+        self._drawn = 0
+        self._won = [0, 0]
+        self._tricks = [0, 0]
+        self._marr = [0, 0]
+        self._state = LEAD
+        self._to_act = non_dealer
+        self._lead = -1
+        self._closed_by = -1
+        self._closed_trick = -1
+        self._closer_opp_trickless = False
+        self._bonus_seat = -1
+        self._outcome: tuple[int | None, int, str] | None = None
+        self._lmask = -1
+        self._undo: list[tuple[int, ...]] = []
+        # Rule options as plain attributes (hot paths read them).
+        self._trump_mask = SUIT_MASK[trump]
+        self._nine = trump * 6
+        self._enforce = rules.enforce_follow
+        self._auto = rules.auto_declare
+        self._draw_state = rules.close_before_draw
+        self._close_min = rules.close_min_stock
+        self._exchange_min = rules.exchange_min_stock
+        self._close_first = rules.close_first_lead
+        self._marriage_first = rules.marriage_first_lead
+        self._marriages_p2 = rules.marriages_in_phase2
+        self._last_bonus = rules.last_trick_bonus
+
+    # Construction ------------------------------------------------------------
+    @classmethod
+    def deal(cls, deck: str | Iterable[Card], dealer: int = 0, rules: Rules = CLASSIC) -> Hand:
+        """Deal from a recorded deck (R2.4)."""
+        return cls(deck, dealer, rules)
+
+    @classmethod
+    def random(
+        cls,
+        seed: int | None = None,
+        *,
+        dealer: int = 0,
+        rules: Rules = CLASSIC,
+        rng: random.Random | None = None,
+    ) -> Hand:
+        """Shuffle, cut and deal (R2.2). Same seed, same deal.
+
+        >>> Hand.random(seed=7).deck == Hand.random(seed=7).deck
+        True
+        """
+        hand = cls(random_deck(rng if rng is not None else random.Random(seed)), dealer, rules)
+        hand.seed = seed
+        return hand
+
+    def copy(self) -> Hand:
+        """An independent copy, with its history (so it can be popped)."""
+        other = object.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._hands = self._hands[:]
+        other._won = self._won[:]
+        other._tricks = self._tricks[:]
+        other._marr = self._marr[:]
+        other._stock = self._stock[:]
+        other._undo = self._undo[:]
+        return other
+
+    # Queries -------------------------------------------------------------------
+    @property
+    def state(self) -> str:
+        """``lead``, ``follow``, ``draw`` or ``over``."""
+        return STATE_NAMES[self._state]
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or ``None`` when the hand is over."""
+        return None if self._state == OVER else self._to_act
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads (or led) the current trick."""
+        return self._to_act if self._state != FOLLOW else 1 - self._to_act
+
+    @property
+    def lead_card(self) -> Card | None:
+        """The card led to the current trick, if one is on the table."""
+        return CARDS[self._lead] if self._lead >= 0 else None
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action so far, in order."""
+        return [ACTIONS[u[0]] for u in self._undo]  # type: ignore[misc]
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock, counting the turned-up trump (R2.3)."""
+        return STOCK_CARDS - self._drawn
+
+    @property
+    def stock(self) -> list[Card]:
+        """The cards left in the stock, next to be drawn first (hidden information)."""
+        return [CARDS[i] for i in self._stock[self._drawn:]]
+
+    @property
+    def trump_card(self) -> Card | None:
+        """The turned-up trump while it lies face up (R11.1), else ``None``."""
+        if self._closed_by >= 0 or self._drawn >= STOCK_CARDS:
+            return None
+        return CARDS[self._stock[-1]]
+
+    @property
+    def closed_by(self) -> int | None:
+        return None if self._closed_by < 0 else self._closed_by
+
+    @property
+    def stock_open(self) -> bool:
+        """Neither closed nor exhausted: phase 1 (R3)."""
+        return self._closed_by < 0 and self._drawn < STOCK_CARDS
+
+    def cards(self, seat: int) -> frozenset[Card]:
+        """The cards in a seat's hand (hidden from the other seat)."""
+        m = self._hands[seat]
+        return frozenset(c for c in CARDS if m & c.mask)
+
+    def cards_mask(self, seat: int) -> int:
+        return self._hands[seat]
+
+    def card_points(self, seat: int) -> int:
+        """Card points taken in tricks (R1.3)."""
+        return self._won[seat]
+
+    def tricks_won(self, seat: int) -> int:
+        return self._tricks[seat]
+
+    def marriage_points(self, seat: int) -> int:
+        """Marriage points announced, counted or not (R5.3)."""
+        return self._marr[seat]
+
+    def score(self, seat: int) -> int:
+        """The total toward 66: card points, counted marriages, last-trick bonus (R5.3, R7.3)."""
+        total = self._won[seat]
+        if self._tricks[seat]:
+            total += self._marr[seat]
+        if self._bonus_seat == seat:
+            total += self._last_bonus
+        return total
+
+    def is_over(self) -> bool:
+        return self._state == OVER
+
+    def result(self) -> HandResult | None:
+        """The outcome of a finished hand, or ``None`` while it is being played."""
+        if self._outcome is None:
+            return None
+        winner, game_points, reason = self._outcome
+        marriages: tuple[list[tuple[Suit, int]], list[tuple[Suit, int]]] = ([], [])
+        for u in self._undo:
+            code = u[0]
+            if MARRIAGE <= code < EXCHANGE or code >= DECLARE_MARRIAGE:
+                suit = SUIT_OF[code - MARRIAGE] if code < EXCHANGE else code - DECLARE_MARRIAGE
+                marriages[u[2]].append((Suit(suit), 40 if suit == self.trump else 20))
+        return HandResult(
+            winner=winner,
+            game_points=game_points,
+            reason=reason,
+            points=(self.score(0), self.score(1)),
+            tricks=(self._tricks[0], self._tricks[1]),
+            marriages=(tuple(marriages[0]), tuple(marriages[1])),
+            closed_by=self.closed_by,
+        )
+
+    def key(self) -> tuple[int, ...]:
+        """The whole game state as a tuple (history aside): equal keys, equal futures."""
+        return (self._state, self._to_act, self._lead, self._hands[0], self._hands[1],
+                self._won[0], self._won[1], self._tricks[0], self._tricks[1],
+                self._marr[0], self._marr[1], self._drawn, self._closed_by,
+                self._closed_trick, int(self._closer_opp_trickless), self._bonus_seat,
+                *self._stock)
+
+    # Legal actions -------------------------------------------------------------
+    def legal_mask(self) -> int:
+        """The legal actions as a bitmask over action codes (cached until the next push/pop)."""
+        m = self._lmask
+        if m >= 0:
+            return m
+        st = self._state
+        p = self._to_act
+        h = self._hands[p]
+        if st == FOLLOW:
+            # R3.2 any card while the stock is open; R7.2 in phase 2; R10.2 table rules.
+            if self._enforce and (self._closed_by >= 0 or self._drawn >= STOCK_CARDS):
+                m = follow_mask(h, self._lead, self.trump)
+            else:
+                m = h
+        elif st == LEAD:
+            m = h
+            won = self._tricks[p] > 0
+            ntricks = self._tricks[0] + self._tricks[1]
+            stock_open = self._closed_by < 0 and self._drawn < STOCK_CARDS
+            # R5.1-R5.4: marriages while the stock is open, or in the turn of closing.
+            if (ntricks or self._marriage_first) and (
+                stock_open or self._marriages_p2
+                or (self._closed_by == p and self._closed_trick == ntricks)
+            ):
+                pairs = h & KINGS & (h << 1)
+                while pairs:
+                    king = pairs & -pairs
+                    pairs ^= king
+                    m |= (king | king >> 1) << MARRIAGE
+                    if won and not self._auto:  # R5.5
+                        m |= 1 << (DECLARE_MARRIAGE + SUIT_OF[king.bit_length() - 1])
+            if stock_open:
+                stock = STOCK_CARDS - self._drawn
+                # R4.1: won a trick, stock open, holds the trump nine.
+                if won and stock >= self._exchange_min and h & (1 << self._nine):
+                    m |= BIT_EXCHANGE
+                # R6.1: close while the stock is open, also before the first lead.
+                if stock >= self._close_min and (ntricks or self._close_first):
+                    m |= BIT_CLOSE
+            if won and not self._auto:  # R8.1
+                m |= BIT_DECLARE
+        elif st == DRAWING:
+            m = BIT_DRAW
+            if STOCK_CARDS - self._drawn >= self._close_min:
+                m |= BIT_CLOSE
+            if not self._auto:
+                m |= BIT_DECLARE
+        else:
+            m = 0
+        self._lmask = m
+        return m
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, cards first in index order."""
+        m = self.legal_mask()
+        actions = [*_LOW_CARDS[m & 0xFFF], *_HIGH_CARDS[(m >> 12) & 0xFFF]]
+        m >>= 24
+        while m:
+            low = m & -m
+            m ^= low
+            actions.append(ACTIONS[low.bit_length() + 23])  # type: ignore[arg-type]
+        return actions
+
+    def is_legal(self, action: Action) -> bool:
+        return bool(self.legal_mask() >> action.code & 1)
+
+    # Make / unmake -------------------------------------------------------------
+    def push(self, action: Action) -> None:
+        """Apply a legal action. An illegal one raises :class:`IllegalActionError`
+        naming the legal ones, and changes nothing."""
+        code = action.code
+        if not self.legal_mask() >> code & 1:
+            raise IllegalActionError(action, self.legal_actions(), self._why_illegal(action))
+        self._push(code)
+
+    def push_text(self, text: str, *, lenient: bool = False) -> Action:
+        """Parse and push an action token; returns the action."""
+        action = Action.parse(text, lenient=lenient)
+        self.push(action)
+        return action
+
+    def push_code(self, code: int) -> None:
+        """Apply the action with this code, which must be legal (no check: for search)."""
+        self._push(code)
+
+    def _push(self, code: int) -> None:
+        hands = self._hands
+        won = self._won
+        tricks = self._tricks
+        marr = self._marr
+        p = self._to_act
+        self._undo.append((code, self._state, p, self._lead, hands[0], hands[1], won[0], won[1],
+                           tricks[0], tricks[1], marr[0], marr[1], self._drawn,
+                           self._closed_by, self._closed_trick, self._closer_opp_trickless,
+                           self._stock[-1]))
+        self._lmask = -1
+        if code < 24:
+            if self._state == FOLLOW:
+                self._follow(p, code)
+            else:
+                hands[p] ^= 1 << code
+                self._lead = code
+                self._state = FOLLOW
+                self._to_act = 1 - p
+        elif code < EXCHANGE:
+            card = code - MARRIAGE
+            marr[p] += 40 if SUIT_OF[card] == self.trump else 20  # R5.1
+            if self._auto and tricks[p] and self.score(p) >= WINNING_TOTAL:
+                self._declare(p)  # R5.5 under auto_declare: the card is not led
+                return
+            hands[p] ^= 1 << card
+            self._lead = card
+            self._state = FOLLOW
+            self._to_act = 1 - p
+        elif code == DRAW:
+            self._draw(p)
+            self._state = LEAD
+        elif code == CLOSE:
+            # R6.4: the failed-close penalty is judged at the moment of closing.
+            self._closed_by = p
+            self._closed_trick = tricks[0] + tricks[1]
+            self._closer_opp_trickless = tricks[1 - p] == 0
+            self._state = LEAD
+        elif code == EXCHANGE:
+            stock = self._stock
+            hands[p] ^= (1 << self._nine) | (1 << stock[-1])
+            stock[-1] = self._nine
+        elif code == DECLARE:
+            self._declare(p)
+        else:  # 66+S: show the marriage and declare without leading (R5.5)
+            suit = code - DECLARE_MARRIAGE
+            marr[p] += 40 if suit == self.trump else 20
+            self._declare(p)
+
+    def _draw(self, winner: int) -> None:
+        # R3.4: the winner draws first, then the loser.
+        d = self._drawn
+        stock = self._stock
+        self._hands[winner] |= 1 << stock[d]
+        self._hands[1 - winner] |= 1 << stock[d + 1]
+        self._drawn = d + 2
+
+    def _follow(self, p: int, card: int) -> None:
+        hands = self._hands
+        lead = self._lead
+        leader = 1 - p
+        phase2 = self._closed_by >= 0 or self._drawn >= STOCK_CARDS
+        if phase2 and not self._enforce and not follow_mask(hands[p], lead, self.trump) >> card & 1:
+            # R10.2: the revoke stands, is established with the trick, and ends the hand.
+            hands[p] ^= 1 << card
+            self._lead = -1
+            self._finish(leader, 3 if self._won[p] == 0 else 2, "revoke")
+            return
+        hands[p] ^= 1 << card
+        # R3.3: the higher card of the suit led, unless trumped.
+        if SUIT_OF[card] == SUIT_OF[lead]:
+            winner = p if card > lead else leader
+        elif SUIT_OF[card] == self.trump:
+            winner = p
+        else:
+            winner = leader
+        self._won[winner] += POINTS[lead] + POINTS[card]
+        self._tricks[winner] += 1
+        self._lead = -1
+        self._to_act = winner
+        if not hands[winner]:
+            # All cards played. R7.3: the last trick earns the bonus unless the hand was closed.
+            if self._closed_by < 0:
+                self._bonus_seat = winner
+            self._played_out()
+            return
+        if self._closed_by < 0 and self._drawn < STOCK_CARDS:
+            if self._draw_state:
+                self._state = DRAWING
+            else:
+                self._draw(winner)
+                self._state = LEAD
+        else:
+            self._state = LEAD
+        if self._auto and self.score(winner) >= WINNING_TOTAL:
+            self._declare(winner)
+
+    def _concede(self, loser: int) -> int:
+        """Game points won against ``loser`` (R9.1): Schwarz by tricks, Schneider under 33."""
+        if not self._tricks[loser]:
+            return 3
+        return 2 if self.score(loser) < SCHNEIDER else 1
+
+    def _failed_close(self) -> int:
+        # R6.4 with option failed_close.
+        if self.rules.failed_close == "three" or self._closer_opp_trickless:
+            return 3
+        return 2
+
+    def _false_declaration(self, opponent: int) -> int:
+        # R8.3 with option false_declaration.
+        if self.rules.false_declaration == "two_or_three" and not self._tricks[opponent]:
+            return 3
+        return 2
+
+    def _declare(self, p: int) -> None:
+        o = 1 - p
+        correct = self.score(p) >= WINNING_TOTAL
+        closer = self._closed_by
+        if closer < 0:
+            if correct:
+                self._finish(p, self._concede(o), "declared")  # R8.2
+            else:
+                self._finish(o, self._false_declaration(o), "false_declaration")  # R8.3
+        elif p == closer:
+            if correct:
+                self._finish(p, self._concede(o), "closed_succeeded")  # R6.3
+            else:
+                self._finish(o, self._failed_close(), "closed_failed")  # R6.4
+        elif correct:
+            self._finish(p, self._failed_close(), "closed_failed")  # R6.4
+        else:
+            self._finish(closer, self._false_declaration(closer), "false_declaration")
+
+    def _played_out(self) -> None:
+        # R8.5: a closed hand by R6.3/R6.4, otherwise the higher total; equal is a tie.
+        closer = self._closed_by
+        if closer >= 0:
+            if self.score(closer) >= WINNING_TOTAL:
+                self._finish(closer, self._concede(1 - closer), "closed_succeeded")
+            else:
+                self._finish(1 - closer, self._failed_close(), "closed_failed")
+            return
+        s0, s1 = self.score(0), self.score(1)
+        if s0 == s1:
+            self._finish(None, 0, "tie")  # R9.2
+        else:
+            winner = 0 if s0 > s1 else 1
+            self._finish(winner, self._concede(1 - winner), "played_out")
+
+    def _finish(self, winner: int | None, game_points: int, reason: str) -> None:
+        self._state = OVER
+        self._outcome = (winner, game_points, reason)
+
+    def pop(self) -> Action:
+        """Undo the last action and return it."""
+        (code, self._state, self._to_act, self._lead, h0, h1, w0, w1, t0, t1, m0, m1,
+         self._drawn, self._closed_by, self._closed_trick, self._closer_opp_trickless,
+         self._stock[-1]) = self._undo.pop()
+        self._hands[0] = h0
+        self._hands[1] = h1
+        self._won[0] = w0
+        self._won[1] = w1
+        self._tricks[0] = t0
+        self._tricks[1] = t1
+        self._marr[0] = m0
+        self._marr[1] = m1
+        # Only the action that ended the hand sets these, and nothing follows it.
+        self._bonus_seat = -1
+        self._outcome = None
+        self._lmask = -1
+        return ACTIONS[code]  # type: ignore[return-value]
+
+    def peek(self) -> Action | None:
+        """The last action, if any."""
+        return ACTIONS[self._undo[-1][0]] if self._undo else None
+
+    def actors(self) -> list[int]:
+        """The seat that took each action in :attr:`actions`."""
+        return [u[2] for u in self._undo]
+
+    # Explanations ----------------------------------------------------------------
+    def _why_illegal(self, action: Action) -> str:
+        st = self._state
+        if st == OVER:
+            return "the hand is over"
+        code = action.code
+        p = self._to_act
+        if code < EXCHANGE and action.card is not None and not self._hands[p] & action.card.mask:
+            return f"player {p} does not hold {action.card}"
+        if st == FOLLOW:
+            if code >= 24:
+                return "a card must be played to the trick"
+            return "in phase 2 the follower must follow suit and win if he can, else trump (R7.2)"
+        if st == DRAWING and code < EXCHANGE:
+            return "the trick winner must first draw (D), close (C) or declare (66)"
+        if code in (DECLARE,) or code >= DECLARE_MARRIAGE:
+            if self._auto:
+                return "declarations are automatic under auto_declare"
+            return "only a player who has won a trick may declare (R8.1)"
+        if code == EXCHANGE:
+            return "the exchange needs the lead, a trick won, the trump nine and an open stock (R4.1)"
+        if code == CLOSE:
+            return "only the leader may close, while the stock is open (R6.1)"
+        if code == DRAW:
+            return "there is nothing to draw now"
+        return "no marriage may be announced now (R5)"
+
+    def __repr__(self) -> str:
+        deck = " ".join(str(c) for c in self.deck)
+        return f"<Hand dealer={self.dealer} rules={self.rules} deck={deck!r} actions={len(self._undo)}>"
+
+    def describe(self) -> str:
+        """A multi-line text of the full state (both hands: for debugging, not for players)."""
+        lines = [f"trump {self.trump.letter}, stock {self.stock_size}, state {self.state}, "
+                 f"to act {self.to_act}"]
+        for seat in (0, 1):
+            cards = " ".join(str(c) for c in sorted(self.cards(seat)))
+            lines.append(f"  seat {seat}: {cards}  points {self.score(seat)} "
+                         f"tricks {self._tricks[seat]}")
+        return "\n".join(lines)
+
+
+def replay_actions(hand: Hand, tokens: Sequence[str]) -> None:
+    """Push action tokens strictly (records)."""
+    for token in tokens:
+        hand.push(Action.parse(token))

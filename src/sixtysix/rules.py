@@ -1,0 +1,208 @@
+"""Rule options and presets (R12).
+
+>>> Rules().target, Rules.preset("santase").target
+(7, 11)
+>>> Rules.preset("pagat").to_json()
+'pagat'
+>>> Rules.from_json({"preset": "classic", "target": 11}).to_json()
+{'preset': 'classic', 'target': 11}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sixtysix.errors import ParseError
+
+__all__ = ["Rules", "PRESETS", "CLASSIC"]
+
+#: Allowed words of the word-valued options (R12).
+WORD_OPTIONS: dict[str, tuple[str, ...]] = {
+    "first_dealer": ("cut", "random"),
+    "next_dealer": ("alternate", "winner"),
+    "failed_close": ("two_or_three", "three"),
+    "false_declaration": ("two_or_three", "two"),
+}
+BOOL_OPTIONS = (
+    "marriage_first_lead",
+    "marriages_in_phase2",
+    "close_first_lead",
+    "close_before_draw",
+    "auto_declare",
+    "enforce_follow",
+)
+INT_OPTIONS = (
+    "exchange_min_stock",
+    "close_min_stock",
+    "tie_bonus",
+    "target",
+    "last_trick_bonus",
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options of RULES.md R12; the defaults are the ``classic`` preset."""
+
+    first_dealer: str = "cut"
+    next_dealer: str = "alternate"
+    marriage_first_lead: bool = True
+    marriages_in_phase2: bool = False
+    exchange_min_stock: int = 2
+    close_first_lead: bool = True
+    close_min_stock: int = 2
+    close_before_draw: bool = True
+    failed_close: str = "two_or_three"
+    false_declaration: str = "two_or_three"
+    tie_bonus: int = 1
+    target: int = 7
+    auto_declare: bool = False
+    enforce_follow: bool = True
+    last_trick_bonus: int = 10
+    #: The preset these options started from (used to write records compactly).
+    base: str = field(default="classic", compare=False)
+
+    def __post_init__(self) -> None:
+        for name, words in WORD_OPTIONS.items():
+            value = getattr(self, name)
+            if value not in words:
+                raise ParseError(
+                    f"option {name} = {value!r} is not allowed: expected one of {', '.join(words)}"
+                )
+        for name in BOOL_OPTIONS:
+            if not isinstance(getattr(self, name), bool):
+                raise ParseError(f"option {name} must be true or false, not {getattr(self, name)!r}")
+        for name in INT_OPTIONS:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ParseError(f"option {name} must be a non-negative integer, not {value!r}")
+        if self.base not in PRESET_OPTIONS:
+            raise ParseError(f"unknown preset {self.base!r}: expected one of {', '.join(PRESET_OPTIONS)}")
+
+    @classmethod
+    def options(cls) -> tuple[str, ...]:
+        """The names of all R12 options."""
+        return tuple(f.name for f in dataclasses.fields(cls) if f.name != "base")
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """One of the presets ``classic``, ``pagat``, ``santase`` (R12)."""
+        try:
+            return PRESETS[name.strip().lower()]
+        except KeyError:
+            raise ParseError(
+                f"unknown preset {name!r}: expected one of {', '.join(PRESET_OPTIONS)}"
+            ) from None
+
+    def replace(self, **options: Any) -> Rules:
+        """A copy with some options changed; unknown options are an error.
+
+        >>> Rules().replace(target=11).target
+        11
+        """
+        known = set(self.options())
+        for name in options:
+            if name not in known:
+                raise ParseError(f"unknown option {name!r}: expected one of {', '.join(sorted(known))}")
+        return dataclasses.replace(self, **options)
+
+    @classmethod
+    def from_json(cls, value: object) -> Rules:
+        """Rules from a record's ``rules`` field: a preset name or an object."""
+        if isinstance(value, str):
+            return cls.preset(value)
+        if isinstance(value, Mapping):
+            options = dict(value)
+            preset = options.pop("preset", "classic")
+            if not isinstance(preset, str):
+                raise ParseError(f"preset must be a name, not {preset!r}")
+            return cls.preset(preset).replace(**options)
+        raise ParseError(f"rules must be a preset name or an object, not {value!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Rules from command-line text: ``santase`` or ``classic,target=11,auto_declare=true``.
+
+        >>> Rules.parse("pagat,target=9").target
+        9
+        """
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if not parts:
+            return cls()
+        rules = cls()
+        if "=" not in parts[0]:
+            rules = cls.preset(parts.pop(0))
+        options: dict[str, Any] = {}
+        for part in parts:
+            name, sep, raw = part.partition("=")
+            if not sep:
+                raise ParseError(f"expected option=value, not {part!r}")
+            options[name.strip()] = _parse_value(name.strip(), raw.strip())
+        return rules.replace(**options)
+
+    def to_json(self) -> str | dict[str, Any]:
+        """The shortest record form: the preset name, or an object of the differences."""
+        base = PRESETS[self.base]
+        diff = {
+            name: getattr(self, name)
+            for name in self.options()
+            if getattr(self, name) != getattr(base, name)
+        }
+        if not diff:
+            return self.base
+        return {"preset": self.base, **diff}
+
+    def __str__(self) -> str:
+        value = self.to_json()
+        if isinstance(value, str):
+            return value
+        rest = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                        for k, v in value.items() if k != "preset")
+        return f"{value['preset']},{rest}"
+
+
+def _parse_value(name: str, raw: str) -> Any:
+    if name in BOOL_OPTIONS:
+        low = raw.lower()
+        if low in ("true", "yes", "1", "on"):
+            return True
+        if low in ("false", "no", "0", "off"):
+            return False
+        raise ParseError(f"option {name} must be true or false, not {raw!r}")
+    if name in INT_OPTIONS:
+        try:
+            return int(raw)
+        except ValueError:
+            raise ParseError(f"option {name} must be a non-negative integer, not {raw!r}") from None
+    return raw
+
+
+PRESET_OPTIONS: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "pagat": {
+        "first_dealer": "random",
+        "next_dealer": "winner",
+        "false_declaration": "two",
+        "tie_bonus": 0,
+    },
+    "santase": {
+        "next_dealer": "winner",
+        "marriage_first_lead": False,
+        "marriages_in_phase2": True,
+        "exchange_min_stock": 4,
+        "close_first_lead": False,
+        "close_min_stock": 4,
+        "failed_close": "three",
+        "tie_bonus": 0,
+        "target": 11,
+        "auto_declare": True,
+    },
+}
+
+PRESETS: dict[str, Rules] = {
+    name: Rules(base=name, **opts) for name, opts in PRESET_OPTIONS.items()
+}
+CLASSIC = PRESETS["classic"]
