@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sixtysix.actions import (
     ACTIONS,
@@ -41,6 +41,9 @@ from sixtysix.actions import (
 from sixtysix.cards import CARDS, RANK_POINTS, Card, Suit, parse_cards
 from sixtysix.errors import IllegalActionError, InvalidDeckError, ParseError
 from sixtysix.rules import CLASSIC, Rules
+
+if TYPE_CHECKING:
+    from sixtysix.views import View
 
 __all__ = ["Hand", "HandResult", "REASONS", "deck_from", "random_deck"]
 
@@ -654,6 +657,12 @@ class Hand:
         self._outcome = None
         self._lmask = -1
         return ACTIONS[code]  # type: ignore[return-value]
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know (R11), and nothing more (DESIGN.md §5)."""
+        from sixtysix.views import view
+
+        return view(self, seat)
 
     def peek(self) -> Action | None:
         """The last action, if any."""

@@ -1,0 +1,59 @@
+"""Computer players. ``make_bot("random")``, ``make_bot("heuristic", seed=1)``.
+
+Bot specs are ``name`` or ``name:key=value,key=value`` (e.g. ``random:seed=3``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sixtysix.bots.base import BaseBot, Bot, Event
+from sixtysix.bots.random_bot import RandomBot
+from sixtysix.errors import ParseError
+
+__all__ = ["BOTS", "BaseBot", "Bot", "Event", "RandomBot", "make_bot", "parse_spec"]
+
+#: Bot factories by name; each takes ``seed`` and keyword options.
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``name:key=value,...`` into the name and typed options.
+
+    >>> parse_spec("pimc:worlds=64,time=0.5")
+    ('pimc', {'worlds': 64, 'time': 0.5})
+    """
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, raw = part.partition("=")
+        if not sep:
+            raise ParseError(f"bad bot option {part!r} in {spec!r}: expected key=value")
+        value: Any = raw
+        for convert in (int, float):
+            try:
+                value = convert(raw)
+                break
+            except ValueError:
+                pass
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        options[key.strip()] = value
+    return name.strip().lower(), options
+
+
+def make_bot(spec: str, *, seed: int | None = None) -> Bot:
+    """Build a bot from a spec; ``seed`` applies unless the spec gives one."""
+    name, options = parse_spec(spec)
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise ParseError(f"unknown bot {name!r}: expected one of {', '.join(sorted(BOTS))}") from None
+    options.setdefault("seed", seed)
+    try:
+        return factory(**options)
+    except TypeError as exc:
+        raise ParseError(f"bad options for bot {name!r}: {exc}") from None

@@ -1,0 +1,254 @@
+"""What one seat may know (R11): :func:`view` builds it from a hand.
+
+A :class:`View` holds the seat's own cards, everything public (the turned-up
+trump while face up, the stock size, every card played and every marriage
+shown, the exchanged nine, who closed and when, trick winners) and nothing
+else: never the opponent's hand or the order of the stock (R11.2). Players,
+bots, screens and network clients are given views, never hands (DESIGN.md §5).
+
+>>> from sixtysix import Hand
+>>> hand = Hand.random(seed=5)
+>>> v = hand.view(1)
+>>> v.seat, v.to_act, len(v.hand), v.stock_size
+(1, 1, 6, 12)
+>>> v.hand == hand.cards(1)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sixtysix.actions import CLOSE, DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, Action
+from sixtysix.cards import CARDS, Card, Rank, Suit
+from sixtysix.rules import Rules
+
+if TYPE_CHECKING:
+    from sixtysix.hand import Hand, HandResult
+
+__all__ = ["View", "Trick", "Marriage", "view"]
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A completed trick as both players saw it. ``winner`` is ``None`` for a revoked trick (R10.2)."""
+
+    leader: int
+    lead: Card
+    follow: Card
+    winner: int | None
+
+    @property
+    def points(self) -> int:
+        return self.lead.points + self.follow.points
+
+
+@dataclass(frozen=True)
+class Marriage:
+    """A marriage shown: both cards are seen by the opponent (R11.1)."""
+
+    seat: int
+    suit: Suit
+    value: int
+    #: Index of the trick (from 0) the marriage was announced at.
+    at_trick: int
+
+    @property
+    def cards(self) -> tuple[Card, Card]:
+        return Card(self.suit, Rank.KING), Card(self.suit, Rank.QUEEN)
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything one seat may know, and nothing more (R11)."""
+
+    seat: int
+    rules: Rules
+    dealer: int
+    state: str
+    to_act: int | None
+    #: The seat's own cards.
+    hand: frozenset[Card]
+    trump: Suit
+    #: The turned-up trump while it lies face up (R11.1), else ``None``.
+    trump_card: Card | None
+    #: The card turned up at the deal (seen by both players).
+    dealt_trump_card: Card
+    stock_size: int
+    closed_by: int | None
+    #: Tricks completed when the stock was closed.
+    closed_at: int | None
+    #: The card led to the current trick and its leader, if one is on the table.
+    lead: tuple[int, Card] | None
+    #: Every completed trick, in order (the seat's memory, R11.3).
+    tricks: tuple[Trick, ...]
+    marriages: tuple[Marriage, ...]
+    #: Who exchanged the trump nine and the card he took (R4, R11.1).
+    exchange: tuple[int, Card] | None
+    #: Every action so far with the seat that took it; all actions are public.
+    history: tuple[tuple[int, Action], ...]
+    tricks_won: tuple[int, int]
+    card_points: tuple[int, int]
+    #: Totals toward 66 as R5.3 counts them (a player may compute both from what he saw).
+    scores: tuple[int, int]
+    #: The legal actions, when this seat is to act.
+    legal: tuple[Action, ...]
+    result: HandResult | None
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.seat
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """The trick just completed, which players may look at until the next lead (R3.5)."""
+        if self.tricks and self.lead is None:
+            return self.tricks[-1]
+        return None
+
+    @property
+    def stock_open(self) -> bool:
+        return self.closed_by is None and self.stock_size > 0
+
+    @property
+    def played(self) -> frozenset[Card]:
+        """Every card played to a trick, including one on the table now."""
+        cards = {c for t in self.tricks for c in (t.lead, t.follow)}
+        if self.lead is not None:
+            cards.add(self.lead[1])
+        return frozenset(cards)
+
+    def known_opponent_cards(self) -> frozenset[Card]:
+        """Cards the opponent is known to hold: a marriage partner shown and not yet
+        played, the trump taken in an exchange, the turned-up trump taken with the last draw."""
+        gone = self.played | self.hand
+        known: set[Card] = set()
+        for m in self.marriages:
+            if m.seat == self.opponent:
+                known.update(m.cards)
+        if self.exchange is not None and self.exchange[0] == self.opponent:
+            known.add(self.exchange[1])
+        if self.stock_size == 0 and self.closed_by is None and len(self.tricks) >= 6:
+            # R3.4: the loser of the sixth trick took the turned-up trump (or the nine).
+            sixth = self.tricks[5]
+            if sixth.winner == self.seat:
+                known.add(self._last_face_up())
+        return frozenset(known - gone)
+
+    def _last_face_up(self) -> Card:
+        if self.exchange is not None:
+            return Card(self.trump, Rank.NINE)
+        return self.dealt_trump_card
+
+    def unseen(self) -> frozenset[Card]:
+        """Cards whose place the seat does not know: in the opponent's hand or the stock."""
+        seen = self.hand | self.played | self.known_opponent_cards()
+        if self.trump_card is not None:
+            seen = seen | {self.trump_card}
+        return frozenset(c for c in CARDS if c not in seen)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready form (for protocols and web clients)."""
+        def card(c: Card | None) -> str | None:
+            return None if c is None else str(c)
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_json(),
+            "dealer": self.dealer,
+            "state": self.state,
+            "to_act": self.to_act,
+            "hand": sorted(str(c) for c in self.hand),
+            "trump": self.trump.letter,
+            "trump_card": card(self.trump_card),
+            "dealt_trump_card": str(self.dealt_trump_card),
+            "stock_size": self.stock_size,
+            "closed_by": self.closed_by,
+            "closed_at": self.closed_at,
+            "lead": None if self.lead is None else [self.lead[0], str(self.lead[1])],
+            "tricks": [[t.leader, str(t.lead), str(t.follow), t.winner] for t in self.tricks],
+            "marriages": [[m.seat, m.suit.letter, m.value] for m in self.marriages],
+            "exchange": None if self.exchange is None else [self.exchange[0], str(self.exchange[1])],
+            "history": [[s, str(a)] for s, a in self.history],
+            "tricks_won": list(self.tricks_won),
+            "card_points": list(self.card_points),
+            "scores": list(self.scores),
+            "legal": [str(a) for a in self.legal],
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+
+def view(hand: Hand, seat: int) -> View:
+    """What ``seat`` may know of ``hand`` (R11)."""
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    trump = hand.trump
+    tricks: list[Trick] = []
+    marriages: list[Marriage] = []
+    exchange: tuple[int, Card] | None = None
+    face_up = hand.deck[12]
+    closed_at: int | None = None
+    lead: tuple[int, Card] | None = None
+    actions = hand.actions
+    actors = hand.actors()
+    history = tuple(zip(actors, actions, strict=True))
+    over = hand.is_over()
+    last = len(actions) - 1
+    for i, (who, action) in enumerate(history):
+        code = action.code
+        if code < EXCHANGE:
+            assert action.card is not None
+            if MARRIAGE <= code:
+                marriages.append(Marriage(who, action.card.suit,
+                                          40 if action.card.suit == trump else 20, len(tricks)))
+                if over and i == last:
+                    break  # under auto_declare the marriage ended the hand unled (R5.5)
+            if lead is None:
+                lead = (who, action.card)
+            else:
+                leader, led = lead
+                if over and i == last and hand.result() is not None and \
+                        hand.result().reason == "revoke":  # type: ignore[union-attr]
+                    winner: int | None = None
+                elif action.card.beats(led, trump):
+                    winner = who
+                else:
+                    winner = leader
+                tricks.append(Trick(leader, led, action.card, winner))
+                lead = None
+        elif code == EXCHANGE:
+            exchange = (who, face_up)
+            face_up = Card(trump, Rank.NINE)
+        elif code >= DECLARE_MARRIAGE:
+            suit = Suit(code - DECLARE_MARRIAGE)
+            marriages.append(Marriage(who, suit, 40 if suit == trump else 20, len(tricks)))
+        elif code == CLOSE:
+            closed_at = len(tricks)
+    to_act = hand.to_act
+    return View(
+        seat=seat,
+        rules=hand.rules,
+        dealer=hand.dealer,
+        state=hand.state,
+        to_act=to_act,
+        hand=hand.cards(seat),
+        trump=trump,
+        trump_card=hand.trump_card,
+        dealt_trump_card=hand.deck[12],
+        stock_size=hand.stock_size,
+        closed_by=hand.closed_by,
+        closed_at=closed_at,
+        lead=lead,
+        tricks=tuple(tricks),
+        marriages=tuple(marriages),
+        exchange=exchange,
+        history=history,
+        tricks_won=(hand.tricks_won(0), hand.tricks_won(1)),
+        card_points=(hand.card_points(0), hand.card_points(1)),
+        scores=(hand.score(0), hand.score(1)),
+        legal=tuple(hand.legal_actions()) if to_act == seat else (),
+        result=hand.result(),
+    )
+
+
+
