@@ -1,0 +1,7 @@
+"""``python -m sixtysix``."""
+
+import sys
+
+from sixtysix.cli import main
+
+sys.exit(main())
