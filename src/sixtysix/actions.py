@@ -29,8 +29,19 @@ import enum
 from sixtysix.cards import CARDS, Card, Rank, Suit
 from sixtysix.errors import ParseError
 
-__all__ = ["Action", "ActionKind", "PLAY", "MARRIAGE", "EXCHANGE", "CLOSE", "DRAW",
-           "DECLARE", "DECLARE_MARRIAGE", "NUM_CODES", "ACTIONS"]
+__all__ = [
+    "ACTIONS",
+    "CLOSE",
+    "DECLARE",
+    "DECLARE_MARRIAGE",
+    "DRAW",
+    "EXCHANGE",
+    "MARRIAGE",
+    "NUM_CODES",
+    "PLAY",
+    "Action",
+    "ActionKind",
+]
 
 PLAY = 0
 MARRIAGE = 24
@@ -55,7 +66,7 @@ class ActionKind(enum.Enum):
 class Action:
     """One action. Instances are interned: compare with ``==`` or ``is``."""
 
-    __slots__ = ("code", "kind", "card", "suit", "_text")
+    __slots__ = ("_text", "card", "code", "kind", "suit")
 
     code: int
     kind: ActionKind

@@ -19,16 +19,16 @@ from collections.abc import Iterable, Iterator
 from sixtysix.errors import ParseError
 
 __all__ = [
-    "Suit",
-    "Rank",
-    "Card",
     "CARDS",
     "FULL_DECK_MASK",
     "RANK_POINTS",
-    "mask_of",
+    "Card",
+    "Rank",
+    "Suit",
     "cards_of",
-    "parse_cards",
     "format_cards",
+    "mask_of",
+    "parse_cards",
 ]
 
 
@@ -129,7 +129,7 @@ class Card:
     True
     """
 
-    __slots__ = ("index", "suit", "rank", "mask", "points", "_text")
+    __slots__ = ("_text", "index", "mask", "points", "rank", "suit")
 
     index: int
     suit: Suit

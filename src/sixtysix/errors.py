@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sixtysix.actions import Action
 
-__all__ = ["ParseError", "IllegalActionError", "InvalidRecordError", "InvalidDeckError"]
+__all__ = ["IllegalActionError", "InvalidDeckError", "InvalidRecordError", "ParseError"]
 
 
 class ParseError(ValueError):

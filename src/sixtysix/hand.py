@@ -232,7 +232,7 @@ class Hand:
         self._lead = -1
         self._closed_by = -1
         self._closed_trick = -1
-        self._closer_opp_trickless = False
+        self._closer_opp_trickless = 0
         self._bonus_seat = -1
         self._outcome: tuple[int | None, int, str] | None = None
         self._lmask = -1
@@ -521,7 +521,7 @@ class Hand:
             # R6.4: the failed-close penalty is judged at the moment of closing.
             self._closed_by = p
             self._closed_trick = tricks[0] + tricks[1]
-            self._closer_opp_trickless = tricks[1 - p] == 0
+            self._closer_opp_trickless = int(tricks[1 - p] == 0)
             self._state = LEAD
         elif code == EXCHANGE:
             stock = self._stock

@@ -17,7 +17,7 @@ from typing import Any
 
 from sixtysix.errors import ParseError
 
-__all__ = ["Rules", "PRESETS", "CLASSIC"]
+__all__ = ["CLASSIC", "PRESETS", "Rules"]
 
 #: Allowed words of the word-valued options (R12).
 WORD_OPTIONS: dict[str, tuple[str, ...]] = {

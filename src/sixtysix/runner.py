@@ -34,8 +34,9 @@ def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:
     for seat in (0, 1):
         _call(bots[seat], "new_hand", hand.view(seat))
     while not hand.is_over():
-        seat = hand.to_act
-        assert seat is not None
+        to_act = hand.to_act
+        assert to_act is not None
+        seat: int = to_act
         view = hand.view(seat)
         action = bots[seat].choose(view, view.legal)
         if not isinstance(action, Action) or not hand.is_legal(action):

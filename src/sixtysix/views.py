@@ -27,7 +27,7 @@ from sixtysix.rules import Rules
 if TYPE_CHECKING:
     from sixtysix.hand import Hand, HandResult
 
-__all__ = ["View", "Trick", "Marriage", "view"]
+__all__ = ["Marriage", "Trick", "View", "view"]
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ def view(hand: Hand, seat: int) -> View:
         code = action.code
         if code < EXCHANGE:
             assert action.card is not None
-            if MARRIAGE <= code:
+            if code >= MARRIAGE:
                 marriages.append(Marriage(who, action.card.suit,
                                           40 if action.card.suit == trump else 20, len(tricks)))
                 if over and i == last:

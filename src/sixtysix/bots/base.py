@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 from sixtysix.actions import Action
 from sixtysix.views import View
 
-__all__ = ["Bot", "BaseBot", "Event"]
+__all__ = ["BaseBot", "Bot", "Event"]
 
 
 @dataclass(frozen=True)

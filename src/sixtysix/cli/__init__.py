@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from sixtysix import __version__
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 COMMANDS = ("play", "replay", "simulate")
 
