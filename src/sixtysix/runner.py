@@ -31,12 +31,12 @@ def _call(bot: object, name: str, arg: object) -> None:
 
 def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:
     """Play ``hand`` to its end, seat ``i`` being ``bots[i]``; each bot sees only its view."""
-    for seat in (0, 1):
-        _call(bots[seat], "new_hand", hand.view(seat))
+    for s in (0, 1):
+        _call(bots[s], "new_hand", hand.view(s))
     while not hand.is_over():
         to_act = hand.to_act
         assert to_act is not None
-        seat: int = to_act
+        seat = to_act
         view = hand.view(seat)
         action = bots[seat].choose(view, view.legal)
         if not isinstance(action, Action) or not hand.is_legal(action):
