@@ -1,0 +1,455 @@
+"""``sixtysix play``: a match against the computer, in plain lines of text.
+
+The game loop is :class:`PlaySession`: it holds the match, lets the computer
+act through the bot protocol (with its own view only) and reports what
+happened as events; it asks nothing and prints nothing. :class:`LineUI` is the
+line-by-line front end: it prints events and the human's screen with
+:mod:`sixtysix.console` and reads answers from a text stream, so it works the
+same on a terminal and with piped input. Another front end (a full-screen UI,
+say) can drive the same session.
+
+Everything the human is shown comes from ``hand.view(human_seat)`` and the
+public match score (R11, DESIGN.md §5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TextIO
+
+from sixtysix.actions import Action
+from sixtysix.bots import make_bot
+from sixtysix.bots.base import Bot, Event
+from sixtysix.cards import Card
+from sixtysix.console import (
+    HELP,
+    AnsiStyle,
+    MatchInfo,
+    Seats,
+    Style,
+    describe_action,
+    describe_cuts,
+    describe_deal,
+    describe_match_end,
+    describe_result,
+    describe_score,
+    parse_choice,
+    render_choices,
+    render_screen,
+)
+from sixtysix.errors import IllegalActionError, ParseError
+from sixtysix.hand import Hand, HandResult
+from sixtysix.match import Match
+from sixtysix.record import MatchRecord, dumps, record_from_match
+from sixtysix.rules import Rules
+from sixtysix.views import View
+
+__all__ = [
+    "Acted",
+    "HandOver",
+    "HandStarted",
+    "LineSource",
+    "LineUI",
+    "MatchOver",
+    "MatchStarted",
+    "PlayEvent",
+    "PlaySession",
+    "register",
+    "run",
+]
+
+
+# Events: what the human may learn, as it happens ------------------------------------
+
+@dataclass(frozen=True)
+class MatchStarted:
+    first_dealer: int
+    cuts: tuple[tuple[Card, Card], ...]
+    seed: int | None
+
+
+@dataclass(frozen=True)
+class HandStarted:
+    number: int
+    #: The human's view of the fresh deal.
+    view: View
+
+
+@dataclass(frozen=True)
+class Acted:
+    """``seat`` took ``action``; ``before`` and ``after`` are the human's views around it."""
+
+    seat: int
+    action: Action
+    before: View
+    after: View
+
+
+@dataclass(frozen=True)
+class HandOver:
+    number: int
+    #: The result, with the tie bonus it collected (R9.2).
+    result: HandResult
+    #: The final action and its seat.
+    last: tuple[int, Action] | None
+    score: tuple[int, int]
+    pending_bonus: int
+
+
+@dataclass(frozen=True)
+class MatchOver:
+    winner: int | None
+    score: tuple[int, int]
+
+
+PlayEvent = MatchStarted | HandStarted | Acted | HandOver | MatchOver
+
+
+def _hook(bot: object, name: str, arg: object) -> None:
+    hook = getattr(bot, name, None)
+    if hook is not None:
+        hook(arg)
+
+
+class PlaySession:
+    """A match between a person (``human_seat``) and a bot, advanced step by step.
+
+    :meth:`start` and :meth:`play` return the events since the last call and
+    stop whenever the human is to act (then :attr:`view` is the human's view)
+    or the match is over. The session never shows the human anything but his
+    own view; the bot is given only its own.
+    """
+
+    def __init__(self, opponent: Bot, *, rules: Rules | None = None, human_seat: int = 0,
+                 seed: int | None = None) -> None:
+        if human_seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, not {human_seat!r}")
+        self.opponent = opponent
+        self.human_seat = human_seat
+        self.bot_seat = 1 - human_seat
+        self.seed = seed
+        self.match = Match(rules if rules is not None else Rules(), seed=seed)
+        self._started = False
+        self._finished = False
+
+    # Queries ---------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self.match.rules
+
+    @property
+    def hand_number(self) -> int:
+        return len(self.match.hands)
+
+    @property
+    def over(self) -> bool:
+        return self.match.is_over()
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the human is to act."""
+        hand = self.match.hand
+        return hand is not None and not hand.is_over() and hand.to_act == self.human_seat
+
+    @property
+    def view(self) -> View | None:
+        """The human's view of the current hand, or ``None`` before the first deal."""
+        hand = self.match.hand
+        return None if hand is None else hand.view(self.human_seat)
+
+    def info(self) -> MatchInfo:
+        """The public match state for the screen."""
+        return MatchInfo(self.hand_number, self.match.score, self.rules.target,
+                         self.match.pending_bonus)
+
+    # Driving the game -------------------------------------------------------------
+    def start(self) -> list[PlayEvent]:
+        """Begin the match: the cut, the first deal and the computer's moves up to the human's turn."""
+        if self._started:
+            return self.advance()
+        self._started = True
+        events: list[PlayEvent] = [MatchStarted(self.match.first_dealer, tuple(self.match.cuts), self.seed)]
+        return events + self.advance()
+
+    def play(self, action: Action) -> list[PlayEvent]:
+        """The human takes ``action`` (raises :class:`IllegalActionError` if it is not legal)."""
+        hand = self.match.hand
+        if hand is None or not self.waiting:
+            raise IllegalActionError(action, (), "it is not your turn")
+        if not hand.is_legal(action):
+            hand.push(action)  # raises, naming the legal actions
+        return self._apply(hand, self.human_seat, action) + self.advance()
+
+    def advance(self) -> list[PlayEvent]:
+        """Deal and let the computer act until the human is to act or the match is over."""
+        events: list[PlayEvent] = []
+        while True:
+            if self.match.is_over():
+                if not self._finished:
+                    self._finished = True
+                    events.append(MatchOver(self.match.winner, self.match.score))
+                return events
+            hand = self.match.hand
+            if hand is None or hand.is_over():
+                hand = self.match.deal()
+                _hook(self.opponent, "new_hand", hand.view(self.bot_seat))
+                events.append(HandStarted(self.hand_number, hand.view(self.human_seat)))
+            if hand.to_act == self.human_seat:
+                return events
+            bot_view = hand.view(self.bot_seat)
+            action = self.opponent.choose(bot_view, bot_view.legal)
+            if not isinstance(action, Action) or not hand.is_legal(action):
+                raise BotError(f"the computer ({self.opponent.name}) chose {action!r}, not one of "
+                               f"{' '.join(str(a) for a in bot_view.legal)}")
+            events.extend(self._apply(hand, self.bot_seat, action))
+
+    def _apply(self, hand: Hand, seat: int, action: Action) -> list[PlayEvent]:
+        before = hand.view(self.human_seat)
+        hand.push(action)
+        _hook(self.opponent, "observe", Event(seat, action))
+        events: list[PlayEvent] = [Acted(seat, action, before, hand.view(self.human_seat))]
+        if hand.is_over():
+            result = self.match.results()[-1]
+            events.append(HandOver(self.hand_number, result, (seat, action),
+                                   self.match.score, self.match.pending_bonus))
+        return events
+
+    def record(self, *, finished_only: bool = False, **extra: Any) -> MatchRecord:
+        """The game record of the match so far (DESIGN.md §3); it may be unfinished.
+
+        With ``finished_only`` a hand in progress is left out: its deck would
+        tell the stock order and the computer's cards to anyone reading the file.
+        """
+        record = record_from_match(self.match, **extra)
+        hand = self.match.hand
+        if finished_only and hand is not None and not hand.is_over():
+            record.hands = record.hands[:-1]
+        return record
+
+
+class BotError(ValueError):
+    """The computer player chose something that is not a legal action."""
+
+
+# The line front end ----------------------------------------------------------------
+
+class LineSource(Protocol):
+    """Where answers come from: a text stream, or anything with ``readline``."""
+
+    def readline(self) -> str:
+        """The next line with its newline; an empty string at the end of input."""
+        ...
+
+
+class LineUI:
+    """Plays a :class:`PlaySession` on text streams: events and screens out, answers in.
+
+    ``save``, if given, is called with no argument after each hand, to write
+    the finished hands; writing the whole game at the end is the caller's job.
+    """
+
+    QUIT = frozenset({"quit", "q", "exit", "stop"})
+    HELP_WORDS = frozenset({"?", "help", "h"})
+    SHOW = frozenset({"show", "look", "table", "s"})
+
+    def __init__(self, session: PlaySession, *, stdin: LineSource, stdout: TextIO, style: Style,
+                 memory: bool = False, seats: Seats | None = None,
+                 save: Callable[[], None] | None = None) -> None:
+        self.session = session
+        self.stdin = stdin
+        self.stdout = stdout
+        self.style = style
+        self.memory = memory
+        self.seats = seats or Seats(session.human_seat)
+        self.save = save
+        self.interactive = _isatty(stdin)
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout)
+
+    def run(self) -> int:
+        """Play until the match ends, the human quits or input ends; returns the exit status."""
+        self.show_events(self.session.start())
+        while not self.session.over:
+            view = self.session.view
+            assert view is not None and self.session.waiting
+            action = self.ask(view)
+            if action is None:
+                return 0
+            self.show_events(self.session.play(action))
+        return 0
+
+    def ask(self, view: View) -> Action | None:
+        """Show the screen and read the human's choice; ``None`` when he stops or input ends."""
+        self.say()
+        self.say(render_screen(view, self.style, self.seats, self.session.info(), memory=self.memory))
+        self.say(render_choices(view, self.style, self.seats))
+        while True:
+            line = self.read("> ")
+            if line is None:
+                self.say()
+                self.say(self._stopped("End of input"))
+                return None
+            word = line.strip().lower()
+            if word in self.QUIT:
+                self.say(self._stopped("You stopped the game"))
+                return None
+            if word in self.HELP_WORDS:
+                self.say(HELP)
+                self.say(render_choices(view, self.style, self.seats))
+                continue
+            if word in self.SHOW:
+                self.say(render_screen(view, self.style, self.seats, self.session.info(),
+                                       memory=self.memory))
+                self.say(render_choices(view, self.style, self.seats))
+                continue
+            try:
+                return parse_choice(line, view)
+            except ParseError as exc:
+                self.say(self.style.bad(f"Sorry: {exc}."))
+                self.say(render_choices(view, self.style, self.seats))
+
+    def read(self, prompt: str) -> str | None:
+        """One line of input, or ``None`` at the end of input. Piped answers are echoed,
+        so that a transcript reads like a game."""
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            return None
+        if not self.interactive:
+            self.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line.rstrip("\r\n")
+
+    def _stopped(self, why: str) -> str:
+        score = describe_score(self.session.match.score, self.seats, self.style)
+        return f"{why}: the match stops here ({score})."
+
+    def show_events(self, events: list[PlayEvent]) -> None:
+        seats, style = self.seats, self.style
+        for event in events:
+            if isinstance(event, MatchStarted):
+                rules = self.session.rules
+                self.say(style.strong(f"Sixty-six against the computer ({self.session.opponent.name}), "
+                                      f"rules {rules}, first to {rules.target} game points."))
+                if event.seed is not None:
+                    self.say(style.dim(f"Seed {event.seed}: play the same deals again with "
+                                       f"--seed {event.seed}."))
+                for line in describe_cuts(event.cuts, event.first_dealer, seats, style):
+                    self.say(line)
+            elif isinstance(event, HandStarted):
+                self.say()
+                self.say(describe_deal(event.view, seats, style, event.number))
+            elif isinstance(event, Acted):
+                for line in describe_action(event.seat, event.action, event.before, event.after,
+                                            seats, style, memory=self.memory):
+                    self.say(line)
+            elif isinstance(event, HandOver):
+                for line in describe_result(event.result, seats, style, event.last):
+                    self.say(line)
+                match = f"Match: {describe_score(event.score, seats, style)} (first to " \
+                        f"{self.session.rules.target})"
+                if event.pending_bonus:
+                    match += f"; the next hand's winner also gets {event.pending_bonus}"
+                self.say(style.strong(match + "."))
+                if self.save is not None:
+                    self.save()
+            else:
+                self.say()
+                self.say(describe_match_end(event.winner, event.score, seats, style))
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
+
+
+def pick_style(stdout: TextIO, color: bool | None) -> Style:
+    """Colours and suit symbols on a terminal (or when asked), plain text otherwise."""
+    if color is None:
+        color = _isatty(stdout) and not os.environ.get("NO_COLOR")
+    if not color:
+        return Style()
+    encoding = getattr(stdout, "encoding", None) or "ascii"
+    try:
+        "♣♦♥♠".encode(encoding)
+        symbols = True
+    except (LookupError, UnicodeEncodeError):
+        symbols = False
+    return AnsiStyle(color=True, symbols=symbols)
+
+
+# The command -----------------------------------------------------------------------
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a match against the computer",
+        description="Play a match of Sixty-six against the computer, one line at a time. "
+                    "Type ? during the game for help.",
+    )
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed for the deals and the computer (same seed, same game)")
+    parser.add_argument("--rules", default="classic", metavar="TEXT",
+                        help="a preset and options, e.g. santase or classic,target=11 (default classic)")
+    parser.add_argument("--opponent", default="heuristic", metavar="SPEC",
+                        help="the computer player, e.g. heuristic or random (default heuristic)")
+    parser.add_argument("--memory", action="store_true",
+                        help="hide the running scores: remember your points as in a real game")
+    parser.add_argument("--seat", type=int, choices=(0, 1), default=0,
+                        help="your seat in the record (default 0)")
+    parser.add_argument("--save", metavar="FILE", default=None,
+                        help="write the game record (JSON) to FILE, also when stopped early")
+    parser.add_argument("--name", default="Human", help="your name in the record (default Human)")
+    colour = parser.add_mutually_exclusive_group()
+    colour.add_argument("--color", "--colour", dest="color", action="store_true", default=None,
+                        help="use colours and suit symbols even when not on a terminal")
+    colour.add_argument("--no-color", "--no-colour", dest="color", action="store_false",
+                        help="plain text even on a terminal")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = Rules.parse(args.rules)
+    seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    # The computer's own random stream, derived from the seed but not the same as the deals'.
+    bot_seed = random.Random(f"sixtysix-play-opponent-{seed}").randrange(2**32)
+    opponent = make_bot(args.opponent, seed=bot_seed)
+    session = PlaySession(opponent, rules=rules, human_seat=args.seat, seed=seed)
+    players = ["", ""]
+    players[args.seat] = args.name
+    players[1 - args.seat] = f"computer ({args.opponent})"
+    path: str | None = args.save
+
+    def save(*, finished_only: bool = True) -> None:
+        if path is not None:
+            _write_record(path, session.record(finished_only=finished_only, players=players, seed=seed))
+
+    save()  # a bad path is reported before the game starts
+    stdout: TextIO = sys.stdout
+    ui = LineUI(session, stdin=sys.stdin, stdout=stdout, style=pick_style(stdout, args.color),
+                memory=args.memory, save=save if path is not None else None)
+    try:
+        status = ui.run()
+    finally:
+        # The whole game, a hand in progress included: play is over, nothing is hidden any more.
+        save(finished_only=False)
+    if path is not None:
+        print(f"The game record is saved in {path}.", file=stdout)
+    return status
+
+
+def _write_record(path: str, record: MatchRecord) -> None:
+    # Written whole and then renamed, so that an interrupted write never leaves half a record.
+    text = dumps(record) + "\n"
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)

@@ -1,0 +1,416 @@
+"""``sixtysix play``: a match against the computer in plain lines of text.
+
+The tests play whole matches through the command with scripted answers that
+read the legal actions from the screen, as a person would.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sixtysix.actions import Action
+from sixtysix.bots import make_bot
+from sixtysix.cards import CARDS, Card, Rank
+from sixtysix.cli import main
+from sixtysix.cli.play import LineUI, PlaySession
+from sixtysix.console import AnsiStyle, Seats, Style, parse_choice, render_screen
+from sixtysix.errors import ParseError
+from sixtysix.hand import Hand
+from sixtysix.record import MatchReplay, load, replay
+from sixtysix.rules import Rules
+
+CHOOSE = "Choose by notation or number"
+MAX_ANSWERS = 5000
+
+
+def replay_file(path: Path) -> MatchReplay:
+    result = replay(load(str(path)))
+    assert isinstance(result, MatchReplay)
+    return result
+
+
+def listed_choices(text: str) -> list[tuple[int, str]]:
+    """The numbered actions of the last choice list printed in ``text``."""
+    block = text[text.rindex(CHOOSE):]
+    lines = block.splitlines()[1:]
+    choices: list[tuple[int, str]] = []
+    for line in lines:
+        if line.startswith(">"):
+            break
+        cards = re.findall(r"(\d+)=(\S+)", line)
+        if cards:
+            choices.extend((int(n), token) for n, token in cards)
+            continue
+        m = re.match(r"\s+(\d+)\s+(\S+)\s", line)
+        if m:
+            choices.append((int(m.group(1)), m.group(2)))
+    return choices
+
+
+class ScriptedStdin(io.TextIOBase):
+    """A player at the keyboard: ``answer`` gets everything printed so far and returns a line."""
+
+    def __init__(self, out: io.StringIO, answer: Callable[[str], str]) -> None:
+        self.out = out
+        self.answer = answer
+        self.calls = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        self.calls += 1
+        if self.calls > MAX_ANSWERS:
+            return ""  # end of input: a match never needs this many answers
+        return self.answer(self.out.getvalue())
+
+
+def first_choice(text: str) -> str:
+    return "1\n"
+
+
+def sensible_player(seed: int) -> Callable[[str], str]:
+    """Picks a listed action at random, by number or by (lower-case) notation;
+    declares only when the screen shows 66 or more, never declares falsely."""
+    rng = random.Random(seed)
+
+    def answer(text: str) -> str:
+        choices = listed_choices(text)
+        points = re.findall(r"^Points: You (\d+)", text, re.MULTILINE)
+        mine = int(points[-1]) if points else 0
+        declare = [c for c in choices if c[1] == "66"]
+        if declare and mine >= 66:
+            return "66\n"
+        plain = [c for c in choices if not c[1].startswith("66")] or choices
+        number, token = rng.choice(plain)
+        return f"{number}\n" if rng.random() < 0.5 else f"{token.lower()}\n"
+
+    return answer
+
+
+def run_play(monkeypatch: pytest.MonkeyPatch, args: list[str],
+             answer: Callable[[str], str] | str) -> tuple[int, str]:
+    """Run ``sixtysix play ARGS`` with scripted (or fixed) input; returns the status and output."""
+    out = io.StringIO()
+    stdin: io.TextIOBase
+    stdin = io.StringIO(answer) if isinstance(answer, str) else ScriptedStdin(out, answer)
+    monkeypatch.setattr(sys, "stdin", stdin)
+    monkeypatch.setattr(sys, "stdout", out)
+    status = main(["play", *args])
+    return status, out.getvalue()
+
+
+# A whole match --------------------------------------------------------------------
+
+@pytest.mark.parametrize(("seed", "player"), [(7, "first"), (11, "sensible"), (23, "sensible")])
+def test_whole_match_and_record(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int,
+                                player: str) -> None:
+    path = tmp_path / "game.json"
+    answer = first_choice if player == "first" else sensible_player(seed)
+    status, out = run_play(monkeypatch, ["--seed", str(seed), "--opponent", "random",
+                                         "--save", str(path), "--name", "Ann"], answer)
+    assert status == 0
+    end = re.search(r"^(You win|Computer wins) the match, (\d+)-(\d+)", out, re.MULTILINE)
+    assert end, out[-2000:]
+    result = replay_file(path)
+    assert result.finished
+    score = result.score
+    # The human is seat 0: "You a-b" puts the human's score first.
+    assert (int(end.group(2)), int(end.group(3))) == (score[0], score[1])
+    assert (end.group(1) == "You win") == (result.winner == 0)
+    last_match_line = re.findall(r"^Match: You (\d+), Computer (\d+) \(first to 7\)\.", out, re.MULTILINE)[-1]
+    assert tuple(map(int, last_match_line)) == score
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["players"] == ["Ann", "computer (random)"]
+    assert record["seed"] == seed
+    # Every hand's result was reported.
+    assert len(re.findall(r"the hand: \d game points?|The hand is tied", out)) == len(result.hands)
+    assert f"The game record is saved in {path}." in out
+
+
+def test_same_seed_same_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, first = run_play(monkeypatch, ["--seed", "5", "--opponent", "random"], first_choice)
+    _, second = run_play(monkeypatch, ["--seed", "5", "--opponent", "random"], first_choice)
+    assert first == second
+
+
+def test_seat_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    status, out = run_play(monkeypatch, ["--seed", "3", "--seat", "1", "--opponent", "random",
+                                         "--save", str(path), "--name", "Bo"], sensible_player(3))
+    assert status == 0
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["players"] == ["computer (random)", "Bo"]
+    result = replay_file(path)
+    end = re.search(r"^(You win|Computer wins) the match, (\d+)-(\d+)", out, re.MULTILINE)
+    assert end
+    # "You a-b": the human (seat 1) first.
+    assert (int(end.group(2)), int(end.group(3))) == (result.score[1], result.score[0])
+
+
+def test_other_rules(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    status, out = run_play(monkeypatch, ["--seed", "2", "--rules", "santase", "--opponent", "random",
+                                         "--save", str(path)], sensible_player(2))
+    assert status == 0
+    assert "first to 11" in out
+    result = replay_file(path)
+    assert result.finished and max(result.score) >= 11
+
+
+def test_subprocess_with_piped_input(tmp_path: Path) -> None:
+    path = tmp_path / "piped.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "sixtysix", "play", "--seed", "1", "--opponent", "random",
+         "--save", str(path)],
+        input="1\n" * 3000, capture_output=True, text=True, encoding="utf-8", check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert re.search(r"^(You win|Computer wins) the match", proc.stdout, re.MULTILINE)
+    assert "\x1b[" not in proc.stdout  # not a terminal: plain text
+    assert replay_file(path).finished
+
+
+def test_subprocess_empty_input_ends_cleanly() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "sixtysix", "play", "--seed", "1", "--opponent", "random"],
+        input="", capture_output=True, text=True, encoding="utf-8", check=False,
+    )
+    assert proc.returncode == 0
+    assert "Traceback" not in proc.stderr
+    assert "End of input" in proc.stdout
+
+
+# Input ------------------------------------------------------------------------------
+
+def _hand_on_screen(text: str) -> set[str]:
+    line = re.findall(r"^Your hand: (.*)$", text, re.MULTILINE)[-1]
+    return {token.rstrip("*") for token in line.replace("|", " ").split()}
+
+
+def test_bad_input_reprompts_and_loses_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    clean = tmp_path / "clean.json"
+    run_play(monkeypatch, ["--seed", "4", "--opponent", "random", "--save", str(clean)], "1\n1\nquit\n")
+    bad_inputs = ["zz", "99", "0", "", "X", "66", "D", "KH+ now", "help me"]
+    script = iter(bad_inputs)
+    state = {"not_held": False}
+
+    def answer(text: str) -> str:
+        for line in script:
+            return line + "\n"
+        if not state["not_held"]:
+            state["not_held"] = True
+            held = _hand_on_screen(text)
+            return next(str(c) for c in CARDS if str(c) not in held) + "\n"
+        return "1\n"
+
+    messy = tmp_path / "messy.json"
+
+    def player(text: str) -> str:
+        # Two good answers after the bad ones, then quit.
+        if text.count("\n> 1\n") >= 2:
+            return "quit\n"
+        return answer(text)
+
+    status, out = run_play(monkeypatch, ["--seed", "4", "--opponent", "random", "--save", str(messy)],
+                           player)
+    assert status == 0
+    sorries = re.findall(r"^Sorry: (.*)$", out, re.MULTILINE)
+    assert len(sorries) == len(bad_inputs) + 1
+    assert any("not an action" in s for s in sorries)
+    assert any("there is no choice 99" in s for s in sorries)
+    assert any("you do not hold" in s for s in sorries)
+    assert any(s.startswith("X is not allowed") for s in sorries)
+    assert any(s.startswith("66 is not allowed") for s in sorries)
+    # Each refusal lists the legal choices again.
+    assert out.count(CHOOSE) >= len(sorries) + 2
+    # Nothing was played by the bad answers: the same game as without them.
+    assert load(str(messy)).to_json() == load(str(clean)).to_json()
+
+
+def test_help_and_show(monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out = run_play(monkeypatch, ["--seed", "4", "--opponent", "random"], "?\nshow\nquit\n")
+    assert status == 0
+    assert "How to play" in out
+    assert "66+H" in out
+    assert out.count("Your hand:") == 2
+
+
+def test_lenient_notation() -> None:
+    hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
+    view = hand.view(1)
+    assert parse_choice("10c", view) == Action.parse("TC")
+    assert parse_choice(" ad ", view) == Action.parse("AD")
+    assert parse_choice("A♦", view) == Action.parse("AD")
+    assert parse_choice("close", view) == Action.parse("C")
+    with pytest.raises(ParseError, match="you do not hold KH"):
+        parse_choice("kh", view)
+    with pytest.raises(ParseError, match="declare only"):
+        parse_choice("declare", view)
+    hand.push(Action.parse("KS"))
+    hand.push(Action.parse("9C"))
+    view = hand.view(0)
+    assert parse_choice("", view) == Action.parse("D")  # Enter draws
+    assert parse_choice("draw", view) == Action.parse("D")
+    assert parse_choice("66", view) == Action.parse("66")
+    with pytest.raises(ParseError, match="first draw"):
+        parse_choice(str(next(iter(view.hand))), view)
+
+
+def test_quit_stops_cleanly_and_saves(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    status, out = run_play(monkeypatch, ["--seed", "9", "--opponent", "random", "--save", str(path)],
+                           "1\n1\n1\nquit\n")
+    assert status == 0
+    assert "You stopped the game" in out
+    record = load(str(path))
+    result = replay(record)
+    assert not result.finished
+    assert len(record.to_json()["hands"]) == 1
+
+
+def test_eof_stops_cleanly_and_saves(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "eof.json"
+    status, out = run_play(monkeypatch, ["--seed", "9", "--opponent", "random", "--save", str(path)],
+                           "1\n1\n")
+    assert status == 0
+    assert "End of input" in out
+    assert not replay_file(path).finished
+    status, out = run_play(monkeypatch, ["--seed", "9", "--opponent", "random"], "")
+    assert status == 0 and "End of input" in out
+
+
+def test_bad_options_are_one_line_errors(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--rules", "classic,nonsense=1"]) == 2
+    assert main(["play", "--opponent", "no-such-bot"]) == 2
+    assert main(["play", "--opponent", "random", "--save", str(tmp_path / "no" / "dir.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("sixtysix: error:") == 3
+    assert "Traceback" not in err
+
+
+# What is shown ---------------------------------------------------------------------
+
+def test_memory_hides_running_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, normal = run_play(monkeypatch, ["--seed", "6", "--opponent", "random"], first_choice)
+    assert re.search(r"^Points: You \d+ \(\d+ tricks?\), Computer", normal, re.MULTILINE)
+    assert re.search(r"wins? the trick \(\d+ points\)", normal)
+    status, out = run_play(monkeypatch, ["--seed", "6", "--opponent", "random", "--memory"],
+                           first_choice)
+    assert status == 0
+    screens = [s for s in out.split("\n== Hand ")[1:]]
+    assert screens
+    for screen in screens:
+        table = screen[:screen.index(CHOOSE)]
+        assert "Points:" not in table
+        assert "points hidden" in table
+        assert not re.search(r"\(\d+ points\)", table)
+    assert not re.search(r"wins? the trick \(", out)
+    # The result of each hand still shows the totals (the cards are counted at the end).
+    assert re.search(r"^Points: You \d+ .*\.$", out, re.MULTILINE)
+    assert re.search(r"^(You win|Computer wins) the match", out, re.MULTILINE)
+
+
+def test_plain_and_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, plain = run_play(monkeypatch, ["--seed", "2", "--opponent", "random"], "quit\n")
+    assert "\x1b[" not in plain
+    assert not set("♣♦♥♠") & set(plain)
+    _, colour = run_play(monkeypatch, ["--seed", "2", "--opponent", "random", "--color"], "quit\n")
+    assert "\x1b[" in colour
+    assert "Your hand:" in colour
+
+
+def _tokens(card: Card) -> list[str]:
+    rank = "10" if card.rank is Rank.TEN else card.rank.letter
+    return [str(card), rank + card.suit.symbol]
+
+
+def _hidden(session: PlaySession) -> set[Card]:
+    """Cards the human must not see: the computer's unknown cards and the stock's hidden ones."""
+    hand = session.match.hand
+    assert hand is not None
+    view = hand.view(session.human_seat)
+    hidden = set(hand.cards(session.bot_seat)) | set(hand.stock)
+    hidden -= view.known_opponent_cards()
+    hidden.discard(view.dealt_trump_card)  # it lay face up
+    if view.exchange is not None:
+        hidden.discard(Card(view.trump, Rank.NINE))  # the nine given lay face up
+    return hidden
+
+
+@pytest.mark.parametrize("style", [Style(), AnsiStyle(color=False, symbols=True)],
+                         ids=["plain", "symbols"])
+def test_screen_never_shows_hidden_cards(style: Style) -> None:
+    steps = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        session = PlaySession(make_bot("random", seed=seed), rules=Rules(), human_seat=seed % 2,
+                              seed=seed)
+        out = io.StringIO()
+
+        def answer(text: str, session: PlaySession = session, rng: random.Random = rng) -> str:
+            nonlocal steps
+            steps += 1
+            hand_text = text[text.rindex("--- Hand"):]
+            for card in _hidden(session):
+                for token in _tokens(card):
+                    assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(token)}(?![0-9A-Za-z])",
+                                         hand_text), (token, hand_text)
+            view = session.view
+            assert view is not None
+            legal = [a for a in view.legal if not a.is_declaration] or list(view.legal)
+            return f"{rng.choice(legal)}\n"
+
+        ui = LineUI(session, stdin=ScriptedStdin(out, answer), stdout=out, style=style,
+                    seats=Seats(session.human_seat))
+        assert ui.run() == 0
+        assert session.over
+    assert steps > 500
+
+
+def test_render_screen_shows_the_table() -> None:
+    hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
+    for token in ("AD", "9C", "D", "9D", "QD", "D", "KS+"):
+        hand.push(Action.parse(token))
+    text = render_screen(hand.view(1), Style(), Seats(1))
+    assert "Trump: clubs, turned up QC   Stock: 8 cards" in text
+    assert "On the table: You led KS" in text
+    assert "Marriages: you: spades KS QS (20)" in text
+    assert "Points: You 23 (1 trick), Computer 11 (1 trick)" in text
+    assert "Your hand: AC* TC* | JD | AS QS" in text
+    assert "Last trick" not in text  # a card is led: the last trick is turned (R3.5)
+    before = hand.copy()
+    before.pop()
+    text = render_screen(before.view(1), Style(), Seats(1), memory=True)
+    assert "Last trick: Computer led 9D, you played QD - you won it" in text
+    assert "Points" not in text and "(3 points)" not in text
+    assert "Tricks: You 1 trick, Computer 1 trick (points hidden: memory mode)" in text
+
+
+def test_session_without_io() -> None:
+    """The game loop runs without any text I/O (a front end drives it)."""
+    rng = random.Random(1)
+    session = PlaySession(make_bot("random", seed=1), seed=1)
+    events = session.start()
+    count = 0
+    while not session.over:
+        view = session.view
+        assert view is not None and session.waiting
+        legal = [a for a in view.legal if not a.is_declaration] or list(view.legal)
+        events += session.play(rng.choice(legal))
+        count += 1
+    assert type(events[-1]).__name__ == "MatchOver"
+    assert session.record().to_json()["hands"]
+    assert count > 10
