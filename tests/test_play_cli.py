@@ -21,7 +21,7 @@ from sixtysix.actions import Action
 from sixtysix.bots import make_bot
 from sixtysix.cards import CARDS, Card, Rank
 from sixtysix.cli import main
-from sixtysix.cli.play import LineUI, PlaySession
+from sixtysix.cli.play import LineUI, PlaySession, pick_style
 from sixtysix.console import AnsiStyle, Seats, Style, parse_choice, render_screen
 from sixtysix.errors import ParseError
 from sixtysix.hand import Hand
@@ -135,6 +135,15 @@ def test_whole_match_and_record(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
     # Every hand's result was reported.
     assert len(re.findall(r"the hand: \d game points?|The hand is tied", out)) == len(result.hands)
     assert f"The game record is saved in {path}." in out
+
+
+def test_default_opponent_is_heuristic(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "h.json"
+    status, out = run_play(monkeypatch, ["--seed", "12", "--save", str(path)], sensible_player(12))
+    assert status == 0
+    assert out.startswith("Sixty-six against the computer (heuristic)")
+    assert re.search(r"^(You win|Computer wins) the match", out, re.MULTILINE)
+    assert replay_file(path).finished
 
 
 def test_same_seed_same_game(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -315,6 +324,7 @@ def test_memory_hides_running_scores(monkeypatch: pytest.MonkeyPatch) -> None:
     for screen in screens:
         table = screen[:screen.index(CHOOSE)]
         assert "Points:" not in table
+        assert "Known in" not in table
         assert "points hidden" in table
         assert not re.search(r"\(\d+ points\)", table)
     assert not re.search(r"wins? the trick \(", out)
@@ -332,6 +342,27 @@ def test_plain_and_colour(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "Your hand:" in colour
 
 
+class FakeTerminal(io.StringIO):
+    encoding = "utf-8"
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_style_follows_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert isinstance(pick_style(FakeTerminal(), None), AnsiStyle)
+    assert type(pick_style(io.StringIO(), None)) is Style
+    assert type(pick_style(FakeTerminal(), False)) is Style
+    assert isinstance(pick_style(io.StringIO(), True), AnsiStyle)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert type(pick_style(FakeTerminal(), None)) is Style
+    style = AnsiStyle()
+    assert style.card(Card.parse("TH"), None) == "\x1b[31m10♥\x1b[0m"
+    # A red card inside a coloured sentence gives the sentence its colour back.
+    assert style.other(f"x {style.card(Card.parse('KD'))} y").endswith("\x1b[0m\x1b[36m y\x1b[0m")
+
+
 def _tokens(card: Card) -> list[str]:
     rank = "10" if card.rank is Rank.TEN else card.rank.letter
     return [str(card), rank + card.suit.symbol]
@@ -339,7 +370,7 @@ def _tokens(card: Card) -> list[str]:
 
 def _hidden(session: PlaySession) -> set[Card]:
     """Cards the human must not see: the computer's unknown cards and the stock's hidden ones."""
-    hand = session.match.hand
+    hand = session._match.hand
     assert hand is not None
     view = hand.view(session.human_seat)
     hidden = set(hand.cards(session.bot_seat)) | set(hand.stock)

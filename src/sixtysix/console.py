@@ -316,13 +316,17 @@ def render_screen(view: View, style: Style, seats: Seats, info: MatchInfo | None
         head = f"{head}   {match}"
     lines.append(style.strong(f"== {head} =="))
     lines.append(_stock_line(view, seats, style))
-    if view.exchange is not None:
+    if view.exchange is not None and view.stock_open:
         who, card = view.exchange
         lines.append(f"Exchange: {seats.say(who, 'took', 'took', start=False)} {style.card(card)} "
                      f"for the trump nine")
     if view.last_trick is not None:
         lines.append(f"Last trick: {_trick_text(view, seats, style, memory)}")
     lines.append(f"Marriages: {_marriages_text(view, seats, style)}")
+    known = view.known_opponent_cards()
+    if known and not memory:  # what was shown and not yet played: a memory aid (R11.3)
+        cards = " ".join(style.card(c, view.trump) for c in sorted_cards(known, view.trump))
+        lines.append(f"Known in {seats.possessive(them)} hand: {cards}")
     tricks = f"{seats.name(me)} {_tricks(view.tricks_won[me])}, " \
              f"{seats.name(them)} {_tricks(view.tricks_won[them])}"
     if memory:
@@ -589,11 +593,22 @@ def _game_points(n: int) -> str:
 
 
 def describe_result(result: HandResult, seats: Seats, style: Style,
-                    last: tuple[int, Action] | None = None) -> list[str]:
-    """How the hand ended, why, and what it scored. ``last`` is the final action and its seat."""
+                    last: tuple[int, Action] | None = None, view: View | None = None) -> list[str]:
+    """How the hand ended, why, and what it scored. ``last`` is the final action and
+    its seat; ``view``, the reader's view of the finished hand, tells who earned
+    the last-trick bonus (R7.3)."""
     me, them = seats.seat, 1 - seats.seat
-    points = (f"Points: {seats.name(me)} {result.points[me]} ({_tricks(result.tricks[me])}), "
-              f"{seats.name(them)} {result.points[them]} ({_tricks(result.tricks[them])}).")
+    bonus_seat: int | None = None
+    if (view is not None and view.closed_by is None and view.rules.last_trick_bonus
+            and not view.hand and view.tricks and result.reason in ("played_out", "tie")):
+        bonus_seat = view.tricks[-1].winner
+
+    def total(seat: int) -> str:
+        extra = f", {view.rules.last_trick_bonus} for the last trick" \
+            if view is not None and seat == bonus_seat else ""
+        return f"{seats.name(seat)} {result.points[seat]} ({_tricks(result.tricks[seat])}{extra})"
+
+    points = f"Points: {total(me)}, {total(them)}."
     winner = result.winner
     if winner is None:
         return [style.bad("The hand is tied: all cards are played and the totals are equal. "
@@ -607,9 +622,9 @@ def describe_result(result: HandResult, seats: Seats, style: Style,
         if result.tricks[loser] == 0:
             scale = f"{seats.name(loser, start=False)} took no trick"
         elif loser_points < 33:
-            scale = f"{seats.name(loser, start=False)} has under 33"
+            scale = f"{seats.say(loser, 'have', 'has', start=False)} under 33"
         else:
-            scale = f"{seats.name(loser, start=False)} has 33 or more"
+            scale = f"{seats.say(loser, 'have', 'has', start=False)} 33 or more"
     else:
         scale = ""
     if reason == "declared" and declarer is None:  # auto_declare: the program declared

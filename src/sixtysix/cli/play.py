@@ -59,6 +59,7 @@ __all__ = [
     "MatchStarted",
     "PlayEvent",
     "PlaySession",
+    "pick_style",
     "register",
     "run",
 ]
@@ -68,6 +69,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class MatchStarted:
+    """The cut for the first deal (R2.1) decided who deals first."""
+
     first_dealer: int
     cuts: tuple[tuple[Card, Card], ...]
     seed: int | None
@@ -75,6 +78,8 @@ class MatchStarted:
 
 @dataclass(frozen=True)
 class HandStarted:
+    """A new hand is dealt (numbered from 1)."""
+
     number: int
     #: The human's view of the fresh deal.
     view: View
@@ -92,6 +97,8 @@ class Acted:
 
 @dataclass(frozen=True)
 class HandOver:
+    """A hand ended; ``score`` and ``pending_bonus`` are the match's after it."""
+
     number: int
     #: The result, with the tie bonus it collected (R9.2).
     result: HandResult
@@ -99,10 +106,14 @@ class HandOver:
     last: tuple[int, Action] | None
     score: tuple[int, int]
     pending_bonus: int
+    #: The human's view of the finished hand.
+    view: View
 
 
 @dataclass(frozen=True)
 class MatchOver:
+    """Someone reached the target (R9.3)."""
+
     winner: int | None
     score: tuple[int, int]
 
@@ -122,7 +133,9 @@ class PlaySession:
     :meth:`start` and :meth:`play` return the events since the last call and
     stop whenever the human is to act (then :attr:`view` is the human's view)
     or the match is over. The session never shows the human anything but his
-    own view; the bot is given only its own.
+    own view; the bot is given only its own. The match itself (with the
+    hidden cards) stays inside: front ends use :attr:`view`, :meth:`info`,
+    :attr:`score` and the events.
     """
 
     def __init__(self, opponent: Bot, *, rules: Rules | None = None, human_seat: int = 0,
@@ -133,39 +146,44 @@ class PlaySession:
         self.human_seat = human_seat
         self.bot_seat = 1 - human_seat
         self.seed = seed
-        self.match = Match(rules if rules is not None else Rules(), seed=seed)
+        self._match = Match(rules if rules is not None else Rules(), seed=seed)
         self._started = False
         self._finished = False
 
     # Queries ---------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
-        return self.match.rules
+        return self._match.rules
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Game points of each seat so far."""
+        return self._match.score
 
     @property
     def hand_number(self) -> int:
-        return len(self.match.hands)
+        return len(self._match.hands)
 
     @property
     def over(self) -> bool:
-        return self.match.is_over()
+        return self._match.is_over()
 
     @property
     def waiting(self) -> bool:
         """Whether the human is to act."""
-        hand = self.match.hand
+        hand = self._match.hand
         return hand is not None and not hand.is_over() and hand.to_act == self.human_seat
 
     @property
     def view(self) -> View | None:
         """The human's view of the current hand, or ``None`` before the first deal."""
-        hand = self.match.hand
+        hand = self._match.hand
         return None if hand is None else hand.view(self.human_seat)
 
     def info(self) -> MatchInfo:
         """The public match state for the screen."""
-        return MatchInfo(self.hand_number, self.match.score, self.rules.target,
-                         self.match.pending_bonus)
+        return MatchInfo(self.hand_number, self._match.score, self.rules.target,
+                         self._match.pending_bonus)
 
     # Driving the game -------------------------------------------------------------
     def start(self) -> list[PlayEvent]:
@@ -173,30 +191,29 @@ class PlaySession:
         if self._started:
             return self.advance()
         self._started = True
-        events: list[PlayEvent] = [MatchStarted(self.match.first_dealer, tuple(self.match.cuts), self.seed)]
+        events: list[PlayEvent] = [MatchStarted(self._match.first_dealer, tuple(self._match.cuts), self.seed)]
         return events + self.advance()
 
     def play(self, action: Action) -> list[PlayEvent]:
         """The human takes ``action`` (raises :class:`IllegalActionError` if it is not legal)."""
-        hand = self.match.hand
+        hand = self._match.hand
         if hand is None or not self.waiting:
             raise IllegalActionError(action, (), "it is not your turn")
-        if not hand.is_legal(action):
-            hand.push(action)  # raises, naming the legal actions
+        # An illegal action raises in Hand.push, naming the legal ones, and changes nothing.
         return self._apply(hand, self.human_seat, action) + self.advance()
 
     def advance(self) -> list[PlayEvent]:
         """Deal and let the computer act until the human is to act or the match is over."""
         events: list[PlayEvent] = []
         while True:
-            if self.match.is_over():
+            if self._match.is_over():
                 if not self._finished:
                     self._finished = True
-                    events.append(MatchOver(self.match.winner, self.match.score))
+                    events.append(MatchOver(self._match.winner, self._match.score))
                 return events
-            hand = self.match.hand
+            hand = self._match.hand
             if hand is None or hand.is_over():
-                hand = self.match.deal()
+                hand = self._match.deal()
                 _hook(self.opponent, "new_hand", hand.view(self.bot_seat))
                 events.append(HandStarted(self.hand_number, hand.view(self.human_seat)))
             if hand.to_act == self.human_seat:
@@ -212,11 +229,12 @@ class PlaySession:
         before = hand.view(self.human_seat)
         hand.push(action)
         _hook(self.opponent, "observe", Event(seat, action))
-        events: list[PlayEvent] = [Acted(seat, action, before, hand.view(self.human_seat))]
+        after = hand.view(self.human_seat)
+        events: list[PlayEvent] = [Acted(seat, action, before, after)]
         if hand.is_over():
-            result = self.match.results()[-1]
+            result = self._match.results()[-1]
             events.append(HandOver(self.hand_number, result, (seat, action),
-                                   self.match.score, self.match.pending_bonus))
+                                   self._match.score, self._match.pending_bonus, after))
         return events
 
     def record(self, *, finished_only: bool = False, **extra: Any) -> MatchRecord:
@@ -225,8 +243,8 @@ class PlaySession:
         With ``finished_only`` a hand in progress is left out: its deck would
         tell the stock order and the computer's cards to anyone reading the file.
         """
-        record = record_from_match(self.match, **extra)
-        hand = self.match.hand
+        record = record_from_match(self._match, **extra)
+        hand = self._match.hand
         if finished_only and hand is not None and not hand.is_over():
             record.hands = record.hands[:-1]
         return record
@@ -327,7 +345,7 @@ class LineUI:
         return line.rstrip("\r\n")
 
     def _stopped(self, why: str) -> str:
-        score = describe_score(self.session.match.score, self.seats, self.style)
+        score = describe_score(self.session.score, self.seats, self.style)
         return f"{why}: the match stops here ({score})."
 
     def show_events(self, events: list[PlayEvent]) -> None:
@@ -350,7 +368,7 @@ class LineUI:
                                             seats, style, memory=self.memory):
                     self.say(line)
             elif isinstance(event, HandOver):
-                for line in describe_result(event.result, seats, style, event.last):
+                for line in describe_result(event.result, seats, style, event.last, event.view):
                     self.say(line)
                 match = f"Match: {describe_score(event.score, seats, style)} (first to " \
                         f"{self.session.rules.target})"
@@ -395,7 +413,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Play a match of Sixty-six against the computer, one line at a time. "
                     "Type ? during the game for help.",
     )
-    parser.add_argument("--seed", type=int, default=None,
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
                         help="seed for the deals and the computer (same seed, same game)")
     parser.add_argument("--rules", default="classic", metavar="TEXT",
                         help="a preset and options, e.g. santase or classic,target=11 (default classic)")
