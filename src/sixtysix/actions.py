@@ -138,9 +138,9 @@ class Action:
         form. Lenient parsing (interactive input) also accepts words such as
         ``close``, ``draw``, ``exchange``, ``declare``.
         """
-        raw = text.strip()
-        up = raw.upper().replace(" ", "")
+        up = text.strip().upper()
         if lenient:
+            up = up.replace(" ", "")
             up = _WORDS.get(up, up)
             if up.startswith("66") and len(up) > 2 and up[2] != "+":
                 up = "66+" + up[2:]

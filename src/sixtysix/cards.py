@@ -164,7 +164,7 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Parse a card: rank then suit, e.g. ``TS``, ``10s``, ``K♥`` (R1.4)."""
         raw = text.strip()
-        if len(raw) < 2 or len(raw) > 3:
+        if len(raw) < 2 or len(raw) > 3 or not raw.isprintable() or " " in raw:
             raise ParseError(
                 f"not a card: {text!r}: expected rank then suit, e.g. TS, 10S, 9H, K♥"
             )

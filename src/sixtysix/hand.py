@@ -205,7 +205,7 @@ class Hand:
 
     def __init__(self, deck: str | Iterable[Card], dealer: int = 0, rules: Rules = CLASSIC) -> None:
         cards = deck_from(deck)
-        if dealer not in (0, 1):
+        if type(dealer) is not int or dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
         self.rules = rules
         self.dealer = dealer
