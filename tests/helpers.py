@@ -1,0 +1,195 @@
+"""Helpers for the rules tests: hand-made decks, playing token strings, and a
+small record loader that replays game records with the engine directly.
+
+The deck helper follows R2.4: positions 1-3 go to the non-dealer, 4-6 to the
+dealer, 7-9 to the non-dealer, 10-12 to the dealer, 13 is the turned-up trump
+and 14-24 are the stock, 14 drawn first.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from sixtysix import CARDS, Action, Card, Hand, IllegalActionError, Rules
+from sixtysix.match import Match
+
+RECORDS = Path(__file__).parent / "records"
+
+
+def toks(text: str) -> list[str]:
+    """Space-separated tokens as a list."""
+    return text.split()
+
+
+def cards(text: str | Iterable[str]) -> list[Card]:
+    """Cards from space-separated tokens (or an iterable of tokens)."""
+    tokens = text.split() if isinstance(text, str) else list(text)
+    return [Card.parse(t) for t in tokens]
+
+
+def make_deck(non_dealer: str, dealer: str, trump: str, stock: str = "") -> str:
+    """A 24-card deck string giving each player the six cards named.
+
+    ``stock`` lists the first cards to be drawn (position 14 on); the cards
+    not named anywhere fill the rest of the stock in pack order.
+    """
+    nd = cards(non_dealer)
+    de = cards(dealer)
+    tc = Card.parse(trump)
+    st = cards(stock)
+    if len(nd) != 6 or len(de) != 6:
+        raise ValueError("each player is dealt six cards")
+    named = [*nd, *de, tc, *st]
+    if len(set(named)) != len(named):
+        raise ValueError("a card is named twice")
+    rest = [c for c in CARDS if c not in named]
+    order = [*nd[:3], *de[:3], *nd[3:], *de[3:], tc, *st, *rest]
+    assert len(order) == 24
+    return " ".join(str(c) for c in order)
+
+
+def deal(
+    non_dealer: str,
+    dealer: str,
+    trump: str,
+    stock: str = "",
+    *,
+    dealer_seat: int = 0,
+    rules: Rules | None = None,
+    **options: Any,
+) -> Hand:
+    """Deal a hand from the cards named (see :func:`make_deck`).
+
+    ``options`` are R12 options applied on top of ``rules`` (default classic).
+    """
+    base = rules if rules is not None else Rules.preset("classic")
+    if options:
+        base = base.replace(**options)
+    return Hand.deal(make_deck(non_dealer, dealer, trump, stock), dealer_seat, base)
+
+
+def play(hand: Hand, tokens: str) -> Hand:
+    """Push space-separated action tokens strictly; returns the hand."""
+    for token in tokens.split():
+        hand.push(Action.parse(token))
+    return hand
+
+
+def legal(hand: Hand) -> list[str]:
+    """The legal actions as tokens, in the engine's order."""
+    return [str(a) for a in hand.legal_actions()]
+
+
+def refused(hand: Hand, token: str) -> None:
+    """Assert that ``token`` is illegal now and that refusing it changes nothing."""
+    key = hand.key()
+    actions = hand.actions
+    try:
+        hand.push(Action.parse(token))
+    except IllegalActionError as exc:
+        assert [str(a) for a in exc.legal] == legal(hand)
+    else:
+        raise AssertionError(f"{token} was accepted; legal: {legal(hand)}")
+    assert hand.key() == key
+    assert hand.actions == actions
+
+
+def hand_cards(hand: Hand, seat: int) -> set[str]:
+    return {str(c) for c in hand.cards(seat)}
+
+
+def result(hand: Hand) -> dict[str, Any]:
+    """The §3 result object of a hand, finished or not."""
+    res = hand.result()
+    if res is not None:
+        return res.to_json()
+    marriages: list[list[list[Any]]] = [[], []]
+    for seat, action in zip(hand.actors(), hand.actions, strict=True):
+        if action.suit is not None and action.kind.value in ("marriage", "declare_marriage"):
+            marriages[seat].append([action.suit.letter, 40 if action.suit == hand.trump else 20])
+    return {
+        "winner": None,
+        "reason": "unfinished",
+        "to_act": hand.to_act,
+        "game_points": 0,
+        "bonus": 0,
+        "points": [hand.score(0), hand.score(1)],
+        "tricks": [hand.tricks_won(0), hand.tricks_won(1)],
+        "marriages": marriages,
+        "closed_by": hand.closed_by,
+    }
+
+
+#: A deck for hands that only need a quick end: the non-dealer holds AS and 9H,
+#: the dealer 9S and AH, and clubs are trump.
+QUICK_DECK = make_deck("AS 9H QD JD TD 9D", "9S AH QC KS QS JS", "JC")
+
+
+def finish_quickly(hand: Hand, winner: int) -> Hand:
+    """End a hand dealt from :data:`QUICK_DECK` so that ``winner`` scores 3.
+
+    The loser wins the first trick and declares 66 falsely (R8.3; the winner
+    has no trick, so 3 game points under ``false_declaration = two_or_three``).
+    """
+    play(hand, "AS 9S 66" if winner == hand.dealer else "9H AH 66")
+    res = hand.result()
+    assert res is not None and res.winner == winner and res.reason == "false_declaration"
+    return hand
+
+
+#: A deck where the non-dealer wins the first five tricks with plain aces and
+#: tens (hearts are trump, the KH turned up): ``RUN_5`` plays them, leaving two
+#: cards in the stock. The draws give the non-dealer QS KS KC AH QH and the
+#: dealer QC QD KD TH JH; the last draw is TD, then the turned-up KH.
+RUN_DECK = make_deck("AS AC AD TS TC 9H", "9S 9C 9D JS JC JD", "KH", "QS QC KS QD KC KD AH TH QH JH TD")
+RUN_5 = "AS 9S D AC 9C D AD 9D D TS JS D TC JC D"
+
+
+def run_hand(rules: Rules | None = None, **options: Any) -> Hand:
+    """A hand dealt from :data:`RUN_DECK` by seat 0 (seat 1 leads)."""
+    base = rules if rules is not None else Rules.preset("classic")
+    return Hand.deal(RUN_DECK, 0, base.replace(**options) if options else base)
+
+
+def load(name: str) -> dict[str, Any]:
+    """A JSON file under ``tests/records``."""
+    with open(RECORDS / name, encoding="utf-8") as fh:
+        data: dict[str, Any] = json.load(fh)
+    return data
+
+
+def replay_hand(record: dict[str, Any]) -> Hand:
+    """Replay a one-hand record with :class:`Hand` (strict: any illegal token raises)."""
+    assert record["format"] == "sixtysix/1"
+    hand = Hand.deal(record["deck"], record["dealer"], Rules.from_json(record["rules"]))
+    for token in record["actions"]:
+        hand.push(Action.parse(token))
+    return hand
+
+
+def replay_match(record: dict[str, Any]) -> Match:
+    """Replay a match record with :class:`Match`; a given hand dealer is checked."""
+    assert record["format"] == "sixtysix/1"
+    match = Match(Rules.from_json(record["rules"]), first_dealer=record["first_dealer"])
+    for entry in record["hands"]:
+        hand = match.deal(entry["deck"])
+        if "dealer" in entry:
+            assert hand.dealer == entry["dealer"], "dealer in the record disagrees with the rules"
+        for token in entry["actions"]:
+            hand.push(Action.parse(token))
+    return match
+
+
+def replay_result(record: dict[str, Any]) -> dict[str, Any]:
+    """What ``sixtysix replay --json`` prints for a record (DESIGN.md §3)."""
+    if "hands" not in record:
+        return result(replay_hand(record))
+    match = replay_match(record)
+    return {
+        "winner": match.winner,
+        "score": list(match.score),
+        "hands": [r.to_json() for r in match.results()],
+    }
