@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sixtysix.bots.base import BaseBot, Bot, Event
+from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.errors import ParseError
 
@@ -17,6 +18,8 @@ __all__ = ["BOTS", "BaseBot", "Bot", "Event", "RandomBot", "make_bot", "parse_sp
 #: Bot factories by name; each takes ``seed`` and keyword options.
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "medium": HeuristicBot,
 }
 
 
