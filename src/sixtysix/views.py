@@ -144,8 +144,10 @@ class View:
     def unseen(self) -> frozenset[Card]:
         """Cards whose place the seat does not know: in the opponent's hand or the stock."""
         seen = self.hand | self.played | self.known_opponent_cards()
-        if self.trump_card is not None:
-            seen = seen | {self.trump_card}
+        if self.stock_size > 0:
+            # The turned-up trump (or the nine exchanged for it) stays the last
+            # card of the stock, face down after a close.
+            seen = seen | {self._last_face_up()}
         return frozenset(c for c in CARDS if c not in seen)
 
     def to_json(self) -> dict[str, Any]:
