@@ -1,0 +1,160 @@
+"""R12: the rule options, their values and the presets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sixtysix import ParseError, Rules
+
+CLASSIC_VALUES: dict[str, Any] = {
+    "first_dealer": "cut",
+    "next_dealer": "alternate",
+    "marriage_first_lead": True,
+    "marriages_in_phase2": False,
+    "exchange_min_stock": 2,
+    "close_first_lead": True,
+    "close_min_stock": 2,
+    "close_before_draw": True,
+    "failed_close": "two_or_three",
+    "false_declaration": "two_or_three",
+    "tie_bonus": 1,
+    "target": 7,
+    "auto_declare": False,
+    "enforce_follow": True,
+    "last_trick_bonus": 10,
+}
+ALTERNATIVES: dict[str, Any] = {
+    "first_dealer": "random",
+    "next_dealer": "winner",
+    "marriage_first_lead": False,
+    "marriages_in_phase2": True,
+    "exchange_min_stock": 4,
+    "close_first_lead": False,
+    "close_min_stock": 4,
+    "close_before_draw": False,
+    "failed_close": "three",
+    "false_declaration": "two",
+    "tie_bonus": 0,
+    "target": 11,
+    "auto_declare": True,
+    "enforce_follow": False,
+    "last_trick_bonus": 0,
+}
+PRESET_CHANGES: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "pagat": {"first_dealer": "random", "next_dealer": "winner", "false_declaration": "two", "tie_bonus": 0},
+    "santase": {
+        "next_dealer": "winner", "marriage_first_lead": False, "marriages_in_phase2": True,
+        "exchange_min_stock": 4, "close_first_lead": False, "close_min_stock": 4,
+        "failed_close": "three", "tie_bonus": 0, "target": 11, "auto_declare": True,
+    },
+}
+
+
+def values(rules: Rules) -> dict[str, Any]:
+    return {name: getattr(rules, name) for name in Rules.options()}
+
+
+def test_R12_every_option_is_named() -> None:
+    assert set(Rules.options()) == set(CLASSIC_VALUES)
+
+
+def test_R12_classic_defaults() -> None:
+    assert values(Rules()) == CLASSIC_VALUES
+    assert values(Rules.preset("classic")) == CLASSIC_VALUES
+
+
+@pytest.mark.parametrize("name", sorted(PRESET_CHANGES))
+def test_R12_presets_have_the_listed_values(name: str) -> None:
+    assert values(Rules.preset(name)) == {**CLASSIC_VALUES, **PRESET_CHANGES[name]}
+
+
+@pytest.mark.parametrize("name", sorted(ALTERNATIVES))
+def test_R12_every_option_is_settable(name: str) -> None:
+    value = ALTERNATIVES[name]
+    rules = Rules.preset("classic").replace(**{name: value})
+    assert getattr(rules, name) == value
+    assert values(rules) == {**CLASSIC_VALUES, name: value}
+    # The record form names the option and reads back to the same rules.
+    form = rules.to_json()
+    assert form == {"preset": "classic", name: value}
+    assert Rules.from_json(form) == rules
+    # The command-line form too.
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    assert Rules.parse(f"classic,{name}={text}") == rules
+
+
+@pytest.mark.parametrize("name", ["exchange_min_stock", "close_min_stock", "tie_bonus", "target",
+                                  "last_trick_bonus"])
+@pytest.mark.parametrize("value", [0, 3, 12, 100])
+def test_R12_numeric_options_take_any_non_negative_integer(name: str, value: int) -> None:
+    assert getattr(Rules.preset("classic").replace(**{name: value}), name) == value
+
+
+@pytest.mark.parametrize("name", ["exchange_min_stock", "close_min_stock", "tie_bonus", "target",
+                                  "last_trick_bonus"])
+@pytest.mark.parametrize("value", [-1, "2", 2.5, True, None])
+def test_R12_numeric_options_refuse_other_values(name: str, value: Any) -> None:
+    with pytest.raises(ParseError):
+        Rules.preset("classic").replace(**{name: value})
+
+
+@pytest.mark.parametrize(("name", "word"), [
+    ("first_dealer", "winner"), ("first_dealer", "Cut"), ("next_dealer", "loser"), ("next_dealer", "random"),
+    ("failed_close", "two"), ("failed_close", "2"), ("false_declaration", "three"), ("false_declaration", ""),
+])
+def test_R12_bad_word_is_an_error(name: str, word: str) -> None:
+    with pytest.raises(ParseError):
+        Rules.preset("classic").replace(**{name: word})
+    with pytest.raises(ParseError):
+        Rules.from_json({"preset": "classic", name: word})
+
+
+@pytest.mark.parametrize("name", ["marriage_first_lead", "marriages_in_phase2", "close_first_lead",
+                                  "close_before_draw", "auto_declare", "enforce_follow"])
+@pytest.mark.parametrize("value", [1, 0, "true", None])
+def test_R12_flags_must_be_booleans(name: str, value: Any) -> None:
+    with pytest.raises(ParseError):
+        Rules.preset("classic").replace(**{name: value})
+
+
+@pytest.mark.parametrize("name", ["targets", "schnapsen", "base_preset", "preset", "trump"])
+def test_R12_unknown_option_is_an_error(name: str) -> None:
+    with pytest.raises(ParseError):
+        Rules.preset("classic").replace(**{name: 1})
+    with pytest.raises(ParseError):
+        Rules.parse(f"classic,{name}=1")
+    if name != "preset":
+        with pytest.raises(ParseError):
+            Rules.from_json({"preset": "classic", name: 1})
+
+
+@pytest.mark.parametrize("name", ["german", "", "schnapsen", "classic2"])
+def test_R12_unknown_preset_is_an_error(name: str) -> None:
+    with pytest.raises(ParseError):
+        Rules.preset(name)
+    with pytest.raises(ParseError):
+        Rules.from_json(name)
+
+
+def test_R12_presets_round_trip_by_name() -> None:
+    for name in PRESET_CHANGES:
+        rules = Rules.preset(name)
+        assert rules.to_json() == name
+        assert Rules.from_json(name) == rules
+        assert Rules.parse(name) == rules
+
+
+def test_R12_options_on_top_of_another_preset() -> None:
+    rules = Rules.from_json({"preset": "santase", "target": 7})
+    assert values(rules) == {**CLASSIC_VALUES, **PRESET_CHANGES["santase"], "target": 7}
+    assert Rules.parse("santase,target=7") == rules
+
+
+def test_R12_rules_are_immutable() -> None:
+    rules = Rules.preset("classic")
+    with pytest.raises(AttributeError):
+        rules.target = 11  # type: ignore[misc]
+    assert Rules.preset("classic").target == 7
