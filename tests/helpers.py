@@ -9,9 +9,12 @@ and 14-24 are the stock, 14 drawn first.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from hypothesis import strategies as st
 
 from sixtysix import CARDS, Action, Card, Hand, IllegalActionError, Rules
 from sixtysix.match import Match
@@ -193,3 +196,49 @@ def replay_result(record: dict[str, Any]) -> dict[str, Any]:
         "score": list(match.score),
         "hands": [r.to_json() for r in match.results()],
     }
+
+
+# Random play for the property tests ---------------------------------------------
+
+OPTION_VALUES: dict[str, list[object]] = {
+    "marriage_first_lead": [True, False],
+    "marriages_in_phase2": [False, True],
+    "exchange_min_stock": [2, 4, 0, 12],
+    "close_first_lead": [True, False],
+    "close_min_stock": [2, 4, 0, 12],
+    "close_before_draw": [True, False],
+    "failed_close": ["two_or_three", "three"],
+    "false_declaration": ["two_or_three", "two"],
+    "auto_declare": [False, True],
+    "enforce_follow": [True, False],
+    "last_trick_bonus": [10, 0, 5],
+}
+
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> Rules:
+    preset = draw(st.sampled_from(["classic", "pagat", "santase"]))
+    options = draw(st.fixed_dictionaries(
+        {}, optional={name: st.sampled_from(values) for name, values in OPTION_VALUES.items()}))
+    return Rules.preset(preset).replace(**options)
+
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+seats = st.integers(min_value=0, max_value=1)
+#: How eager the random players are to declare (wrongly) and to close.
+styles = st.sampled_from([(0.0, 0.0), (0.02, 0.05), (0.2, 0.2), (0.0, 0.3)])
+
+
+def choose(hand: Hand, rng: random.Random, style: tuple[float, float]) -> Action:
+    """A random legal action; declarations and closing only now and then."""
+    declare_rate, close_rate = style
+    legal = hand.legal_actions()
+    p = hand.to_act
+    assert p is not None
+    plain = [a for a in legal if not a.is_declaration and str(a) != "C"]
+    declarations = [a for a in legal if a.is_declaration]
+    if declarations and ((hand.score(p) >= 66 and rng.random() < 0.5) or rng.random() < declare_rate):
+        return rng.choice(declarations)
+    if any(str(a) == "C" for a in legal) and (rng.random() < close_rate or not plain):
+        return Action.parse("C")
+    return rng.choice(plain or legal)
