@@ -135,6 +135,8 @@ class Match:
     @property
     def winner(self) -> int | None:
         a, b = self.score
-        if max(a, b) < self.rules.target:
+        # R9.3: the first to reach the target wins; equal scores (only possible
+        # with target = 0, before any hand) name nobody.
+        if max(a, b) < self.rules.target or a == b:
             return None
         return 0 if a > b else 1
