@@ -161,3 +161,11 @@ def test_R9_3_random_matches_end_at_the_target(preset: str, target: int) -> None
             if res.winner is not None:
                 total[res.winner] += res.game_points + res.bonus
         assert tuple(total) == score
+
+
+def test_R9_3_target_zero_names_no_winner_on_equal_scores() -> None:
+    match = Match(Rules.preset("classic").replace(target=0), first_dealer=0)
+    assert match.is_over()
+    assert match.winner is None
+    with pytest.raises(MatchOverError):
+        match.deal(QUICK_DECK)
