@@ -183,7 +183,7 @@ def test_R3_6_draw_state_at_every_phase_1_trick_and_not_after() -> None:
     assert "D" not in legal(hand)
 
 
-def test_R3_drawing_keeps_six_cards_each_through_phase_1() -> None:
+def test_R3_4_drawing_keeps_six_cards_each_through_phase_1() -> None:
     hand: Hand = run_hand()
     for token in (RUN_5 + " AH TH D").split():
         hand.push(Action.parse(token))

@@ -90,7 +90,7 @@ def test_R8_3_false_declaration_two_option() -> None:
     assert outcome(hand) == (0, "false_declaration", 2)
 
 
-def test_R8_3_false_declaration_by_65() -> None:
+def test_R8_3_false_declaration_at_64() -> None:
     hand = run_hand()
     play(hand, RUN_5 + " X")
     assert hand.score(1) == 57
@@ -141,7 +141,7 @@ def test_R8_5_played_out_closed_hand_is_decided_by_the_close() -> None:
     assert hand.score(1) > hand.score(0)
 
 
-def test_auto_declare_has_no_declaration_actions() -> None:
+def test_R8_1_auto_declare_has_no_declaration_actions() -> None:
     hand = run_hand(rules=AUTO)
     play(hand, "AS 9S")
     assert legal(hand) == ["C", "D"]
@@ -150,7 +150,7 @@ def test_auto_declare_has_no_declaration_actions() -> None:
     assert "66" not in legal(hand)
 
 
-def test_auto_declare_ends_the_hand_when_a_trick_reaches_66() -> None:
+def test_R8_1_auto_declare_ends_the_hand_when_a_trick_reaches_66() -> None:
     hand = run_hand(rules=AUTO)
     play(hand, RUN_5 + " AH")
     assert not hand.is_over()
@@ -161,7 +161,7 @@ def test_auto_declare_ends_the_hand_when_a_trick_reaches_66() -> None:
     assert res is not None and res.points == (0, 78)
 
 
-def test_auto_declare_marriage_lead_ends_the_hand_unled() -> None:
+def test_R8_1_auto_declare_marriage_lead_ends_the_hand_unled() -> None:
     hand = run_hand(rules=AUTO)
     play(hand, RUN_5)
     assert hand.score(1) == 57
@@ -177,14 +177,14 @@ def test_auto_declare_marriage_lead_ends_the_hand_unled() -> None:
     assert hand.view(0).lead is None
 
 
-def test_auto_declare_marriage_below_66_is_led_normally() -> None:
+def test_R8_1_auto_declare_marriage_below_66_is_led_normally() -> None:
     hand = run_hand(rules=AUTO)
     play(hand, "AS 9S D AC 9C D KS+")
     assert hand.state == "follow" and str(hand.lead_card) == "KS"
     assert hand.score(1) == 42
 
 
-def test_auto_declare_provisional_marriage_counts_when_the_trick_is_won() -> None:
+def test_R8_1_auto_declare_provisional_marriage_counts_when_the_trick_is_won() -> None:
     # Seat 1 leads KC+ with no trick yet: the 20 waits for the trick; the hand
     # ends at once when a trick brings the total to 66.
     hand = deal("KC QC AS TS AD TD", "9C JC 9S JS 9D JD", "KH", rules=AUTO)
@@ -197,7 +197,7 @@ def test_auto_declare_provisional_marriage_counts_when_the_trick_is_won() -> Non
     assert hand.score(1) == 70
 
 
-def test_auto_declare_closer_reaching_66_succeeds() -> None:
+def test_R8_1_auto_declare_closer_reaching_66_succeeds() -> None:
     hand = deal("AS TS AC TC AD TD", "KS QS KC QC KD QD", "9H", rules=AUTO)
     play(hand, "C AS KS TS QS AC KC TC QC AD")
     assert not hand.is_over() and hand.score(1) == 56
@@ -206,7 +206,7 @@ def test_auto_declare_closer_reaching_66_succeeds() -> None:
     assert hand.score(1) == 71
 
 
-def test_auto_declare_last_trick_is_played_out() -> None:
+def test_R8_1_auto_declare_last_trick_is_played_out() -> None:
     # Nobody has 66 before the last trick; its winner gets there with the
     # trick and the bonus: the reason is played_out (DESIGN.md §2).
     deck = "9S KS AD QH AC TS QS QD KH AS JS JC 9D TC JH AH 9H KC QC 9C KD TH JD TD"
@@ -221,7 +221,7 @@ def test_auto_declare_last_trick_is_played_out() -> None:
     assert (res.winner, res.reason, res.game_points, res.points) == (1, "played_out", 1, (57, 73))
 
 
-def test_auto_declare_tie_is_still_a_tie() -> None:
+def test_R8_1_auto_declare_tie_is_still_a_tie() -> None:
     tie = load("r13_6_tie_bonus_match.json")["hands"][0]
     hand = Hand.deal(tie["deck"], 0, AUTO)
     play(hand, " ".join(tie["actions"]))

@@ -187,7 +187,7 @@ def test_R11_revoked_trick_has_no_winner_in_the_view() -> None:
     assert hand.view(1).tricks[-1].winner is None
 
 
-def test_R11_unled_auto_declared_marriage_card_stays_hidden_in_hand() -> None:
+def test_R11_auto_declared_marriage_card_is_shown_but_not_led() -> None:
     hand = run_hand(rules=Rules.preset("classic").replace(auto_declare=True))
     play(hand, RUN_5 + " KS+")
     view = hand.view(0)
@@ -199,7 +199,7 @@ def test_R11_unled_auto_declared_marriage_card_stays_hidden_in_hand() -> None:
 
 @settings(max_examples=400)
 @given(seed=seeds, dealer=seats, rules=rule_sets(), style=styles)
-def test_no_hidden_card_in_any_view(seed: int, dealer: int, rules: Rules,
+def test_R11_2_no_hidden_card_in_any_view(seed: int, dealer: int, rules: Rules,
                                     style: tuple[float, float]) -> None:
     rng = random.Random(seed)
     hand = Hand.random(seed=seed, dealer=dealer, rules=rules)
@@ -224,7 +224,7 @@ def shuffle_hidden(deck: tuple[Card, ...], fixed: set[Card], rng: random.Random)
 
 @settings(max_examples=300)
 @given(seed=seeds, dealer=seats, seat=seats, rules=rule_sets(), other=seeds)
-def test_view_at_the_deal_ignores_hidden_cards(seed: int, dealer: int, seat: int, rules: Rules,
+def test_R11_2_view_at_the_deal_ignores_hidden_cards(seed: int, dealer: int, seat: int, rules: Rules,
                                                other: int) -> None:
     hand = Hand.random(seed=seed, dealer=dealer, rules=rules)
     mine = NON_DEALER_POSITIONS if seat != dealer else DEALER_POSITIONS
@@ -238,7 +238,7 @@ def test_view_at_the_deal_ignores_hidden_cards(seed: int, dealer: int, seat: int
 @settings(max_examples=300)
 @given(seed=seeds, dealer=seats, seat=seats, rules=rule_sets(), other=seeds, cut=st.floats(0, 1),
        style=styles)
-def test_view_mid_hand_ignores_hidden_cards(seed: int, dealer: int, seat: int, rules: Rules, other: int,
+def test_R11_2_view_mid_hand_ignores_hidden_cards(seed: int, dealer: int, seat: int, rules: Rules, other: int,
                                             cut: float, style: tuple[float, float]) -> None:
     # Under table rules a revoke depends on the offender's hidden cards, so the
     # course of the hand may differ: only strict enforcement is compared.
