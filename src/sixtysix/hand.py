@@ -192,7 +192,7 @@ class Hand:
         "rules", "dealer", "deck", "trump", "seed",
         "_hands", "_won", "_tricks", "_marr", "_stock", "_drawn",
         "_state", "_to_act", "_lead", "_closed_by", "_closed_trick", "_closer_opp_trickless",
-        "_bonus_seat", "_outcome", "_lmask", "_undo",
+        "_bonus_seat", "_outcome", "_lmask", "_undo", "_prefix", "_dealt_trump",
         "_trump_mask", "_nine", "_enforce", "_auto", "_draw_state", "_close_min",
         "_exchange_min", "_close_first", "_marriage_first", "_marriages_p2", "_last_bonus",
     )
@@ -221,7 +221,6 @@ class Hand:
             hands[dealer] |= 1 << idx[i]
         self._hands = hands
         trump = SUIT_OF[idx[12]]
-        self.trump = Suit(trump)
         self._stock = idx[13:] + [idx[12]]  # the turned-up trump is drawn last
         self._drawn = 0
         self._won = [0, 0]
@@ -237,7 +236,14 @@ class Hand:
         self._outcome: tuple[int | None, int, str] | None = None
         self._lmask = -1
         self._undo: list[tuple[int, ...]] = []
+        # Public actions before this object's first state (see from_view), as (code, seat).
+        self._prefix: tuple[tuple[int, int], ...] = ()
+        self._dealt_trump = idx[12]
+        self._setup_rules(rules, trump)
+
+    def _setup_rules(self, rules: Rules, trump: int) -> None:
         # Rule options as plain attributes (hot paths read them).
+        self.trump = Suit(trump)
         self._trump_mask = SUIT_MASK[trump]
         self._nine = trump * 6
         self._enforce = rules.enforce_follow
@@ -287,6 +293,85 @@ class Hand:
         other._undo = self._undo[:]
         return other
 
+    @classmethod
+    def from_view(
+        cls, view: View, opponent: Iterable[Card], stock: Sequence[Card] = ()
+    ) -> Hand:
+        """The full state that ``view`` shows, with the hidden cards filled in.
+
+        ``opponent`` is the opponent's hand and ``stock`` the cards left in the
+        stock in drawing order (the turned-up trump last). This is how search
+        bots build the worlds they sample (determinization): the result agrees
+        with everything in the view, and ``hand.view(view.seat)`` equals it.
+        History before this state cannot be popped.
+
+        >>> hand = Hand.random(seed=2)
+        >>> seat = hand.to_act
+        >>> world = Hand.from_view(hand.view(seat), hand.cards(1 - seat), hand.stock)
+        >>> world.key() == hand.key()
+        True
+        """
+        if view.state == "over":
+            raise ValueError("the hand is over: there is nothing hidden left to fill in")
+        seat = view.seat
+        opp = list(opponent)
+        stock_cards = list(stock)
+        rules = view.rules
+        trump = view.trump
+        played = view.played
+        own = view.hand
+        everything = [*own, *opp, *stock_cards, *played]
+        if len(set(everything)) != 24 or len(everything) != 24:
+            raise ValueError("the hidden cards and the view do not make up the pack exactly once")
+        if len(stock_cards) != view.stock_size:
+            raise ValueError(f"the stock must have {view.stock_size} cards, not {len(stock_cards)}")
+        expected_opp = len(own) + (1 if view.lead is not None and view.lead[0] == seat else 0) - (
+            1 if view.lead is not None and view.lead[0] != seat else 0)
+        if len(opp) != expected_opp:
+            raise ValueError(f"the opponent must hold {expected_opp} cards, not {len(opp)}")
+        face_up = Card(trump, 0) if view.exchange is not None else view.dealt_trump_card
+        if stock_cards and stock_cards[-1] != face_up:
+            raise ValueError(f"the last card of the stock must be the turned-up {face_up}")
+        hand = object.__new__(cls)
+        hand._setup_rules(rules, trump)
+        hand.rules = rules
+        hand.dealer = view.dealer
+        hand.deck = ()
+        hand.seed = None
+        hand._dealt_trump = view.dealt_trump_card.index
+        masks = [0, 0]
+        for card in own:
+            masks[seat] |= card.mask
+        for card in opp:
+            masks[1 - seat] |= card.mask
+        hand._hands = masks
+        drawn = STOCK_CARDS - view.stock_size
+        hand._stock = [0] * drawn + [c.index for c in stock_cards]
+        hand._drawn = drawn
+        hand._won = list(view.card_points)
+        hand._tricks = list(view.tricks_won)
+        marr = [0, 0]
+        for m in view.marriages:
+            marr[m.seat] += m.value
+        hand._marr = marr
+        hand._state = STATE_NAMES.index(view.state)
+        assert view.to_act is not None
+        hand._to_act = view.to_act
+        hand._lead = view.lead[1].index if view.lead is not None else -1
+        closer = -1 if view.closed_by is None else view.closed_by
+        hand._closed_by = closer
+        hand._closed_trick = -1 if view.closed_at is None else view.closed_at
+        trickless = 0
+        if closer >= 0 and view.closed_at is not None:
+            trickless = int(all(t.winner != 1 - closer for t in view.tricks[:view.closed_at]))
+        hand._closer_opp_trickless = trickless
+        hand._bonus_seat = -1
+        hand._outcome = None
+        hand._lmask = -1
+        hand._undo = []
+        hand._prefix = tuple((a.code, s) for s, a in view.history)
+        return hand
+
     # Queries -------------------------------------------------------------------
     @property
     def state(self) -> str:
@@ -311,7 +396,16 @@ class Hand:
     @property
     def actions(self) -> list[Action]:
         """Every action so far, in order."""
-        return [ACTIONS[u[0]] for u in self._undo]  # type: ignore[misc]
+        return [ACTIONS[code] for code, _ in self._log()]  # type: ignore[misc]
+
+    def _log(self) -> list[tuple[int, int]]:
+        """Every action so far with the seat that took it, as codes."""
+        return [*self._prefix, *((u[0], u[2]) for u in self._undo)]
+
+    @property
+    def dealt_trump_card(self) -> Card:
+        """The card turned up at the deal (R2.3), seen by both players."""
+        return CARDS[self._dealt_trump]
 
     @property
     def stock_size(self) -> int:
@@ -376,11 +470,10 @@ class Hand:
             return None
         winner, game_points, reason = self._outcome
         marriages: tuple[list[tuple[Suit, int]], list[tuple[Suit, int]]] = ([], [])
-        for u in self._undo:
-            code = u[0]
+        for code, seat in self._log():
             if MARRIAGE <= code < EXCHANGE or code >= DECLARE_MARRIAGE:
                 suit = SUIT_OF[code - MARRIAGE] if code < EXCHANGE else code - DECLARE_MARRIAGE
-                marriages[u[2]].append((Suit(suit), 40 if suit == self.trump else 20))
+                marriages[seat].append((Suit(suit), 40 if suit == self.trump else 20))
         return HandResult(
             winner=winner,
             game_points=game_points,
@@ -397,7 +490,7 @@ class Hand:
                 self._won[0], self._won[1], self._tricks[0], self._tricks[1],
                 self._marr[0], self._marr[1], self._drawn, self._closed_by,
                 self._closed_trick, int(self._closer_opp_trickless), self._bonus_seat,
-                *self._stock)
+                *self._stock[self._drawn:])
 
     # Legal actions -------------------------------------------------------------
     def legal_mask(self) -> int:
@@ -666,11 +759,12 @@ class Hand:
 
     def peek(self) -> Action | None:
         """The last action, if any."""
-        return ACTIONS[self._undo[-1][0]] if self._undo else None
+        log = self._log()
+        return ACTIONS[log[-1][0]] if log else None
 
     def actors(self) -> list[int]:
         """The seat that took each action in :attr:`actions`."""
-        return [u[2] for u in self._undo]
+        return [seat for _, seat in self._log()]
 
     # Explanations ----------------------------------------------------------------
     def _why_illegal(self, action: Action) -> str:

@@ -188,7 +188,7 @@ def view(hand: Hand, seat: int) -> View:
     tricks: list[Trick] = []
     marriages: list[Marriage] = []
     exchange: tuple[int, Card] | None = None
-    face_up = hand.deck[12]
+    face_up = hand.dealt_trump_card
     closed_at: int | None = None
     lead: tuple[int, Card] | None = None
     actions = hand.actions
@@ -236,7 +236,7 @@ def view(hand: Hand, seat: int) -> View:
         hand=hand.cards(seat),
         trump=trump,
         trump_card=hand.trump_card,
-        dealt_trump_card=hand.deck[12],
+        dealt_trump_card=hand.dealt_trump_card,
         stock_size=hand.stock_size,
         closed_by=hand.closed_by,
         closed_at=closed_at,
