@@ -1,0 +1,127 @@
+"""The exact solver agrees with plain minimax over the engine (issue: solver)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sixtysix import Action, Hand, Rules
+from sixtysix.solver import Solver, solve, value_of
+
+PRESETS = [
+    Rules(),
+    Rules.preset("santase"),
+    Rules.preset("pagat"),
+    Rules().replace(enforce_follow=False),
+    Rules().replace(auto_declare=True, marriages_in_phase2=True),
+    Rules().replace(close_before_draw=False, failed_close="three", last_trick_bonus=0),
+]
+
+
+def minimax(hand: Hand) -> int:
+    """Plain minimax over push/pop: seat 0's game points."""
+    if hand.is_over():
+        result = hand.result()
+        assert result is not None
+        if result.winner is None:
+            return 0
+        return result.game_points if result.winner == 0 else -result.game_points
+    values = []
+    for action in hand.legal_actions():
+        hand.push(action)
+        values.append(minimax(hand))
+        hand.pop()
+    return max(values) if hand.to_act == 0 else min(values)
+
+
+def small_position(rng: random.Random, rules: Rules) -> Hand | None:
+    """A random position small enough for plain minimax: stock at most 2, few cards."""
+    hand = Hand.random(seed=rng.randrange(10**9), rules=rules, dealer=rng.randrange(2))
+    cards_left = 2 * rng.choice([2, 3, 4])
+    while not hand.is_over() and (
+        hand.stock_size > 2
+        or bin(hand.cards_mask(0)).count("1") + bin(hand.cards_mask(1)).count("1") > cards_left
+    ):
+        legal = hand.legal_actions()
+        legal = [a for a in legal if not a.is_declaration] or legal
+        hand.push(rng.choice(legal))
+    return None if hand.is_over() else hand
+
+
+def test_solver_agrees_with_minimax_on_2000_positions() -> None:
+    rng = random.Random(2026)
+    checked = 0
+    while checked < 2000:
+        rules = PRESETS[checked % len(PRESETS)]
+        hand = small_position(rng, rules)
+        if hand is None:
+            continue
+        expected = minimax(hand)
+        solver = Solver()
+        got = solver.value(hand)
+        assert (got if hand.to_act == 0 else -got) == expected, (rules, hand.describe())
+        checked += 1
+
+
+def test_every_action_value_is_exact() -> None:
+    rng = random.Random(7)
+    checked = 0
+    while checked < 150:
+        rules = PRESETS[checked % len(PRESETS)]
+        hand = small_position(rng, rules)
+        if hand is None:
+            continue
+        solution = solve(hand)
+        sign = 1 if hand.to_act == 0 else -1
+        assert set(solution.values) == set(hand.legal_actions())
+        for action, value in solution.values.items():
+            hand.push(action)
+            assert sign * minimax(hand) == value, (action, rules, hand.describe())
+            hand.pop()
+        assert solution.value == max(solution.values.values())
+        assert set(solution.best) == {a for a, v in solution.values.items() if v == solution.value}
+        checked += 1
+
+
+def test_solving_leaves_the_hand_untouched() -> None:
+    hand = Hand.random(seed=3)
+    while hand.stock_size > 2:
+        hand.push(next(a for a in hand.legal_actions() if a.is_card or str(a) == "D"))
+    key, actions = hand.key(), hand.actions
+    solve(hand)
+    assert hand.key() == key and hand.actions == actions
+
+
+def test_a_correct_declaration_is_always_among_the_best() -> None:
+    # Playing on can never lower the opponent's points or tricks (R9.1), so a
+    # correct declaration is always optimal; the solver searches playing on
+    # too, and must still rate declaring as best. Checked against minimax.
+    rng = random.Random(11)
+    found = 0
+    for _ in range(2000):
+        hand = small_position(rng, Rules())
+        if hand is None or hand.state != "lead":
+            continue
+        seat = hand.to_act
+        assert seat is not None
+        declare = Action.parse("66")
+        if not hand.is_legal(declare) or hand.score(seat) < 66:
+            continue
+        solution = solve(hand)
+        assert declare in solution.best
+        sign = 1 if seat == 0 else -1
+        assert sign * minimax(hand) == solution.value
+        assert len(solution.values) > 1  # playing on was searched as well
+        found += 1
+    assert found >= 10
+
+
+def test_finished_hand_is_refused() -> None:
+    hand = Hand.random(seed=1)
+    while not hand.is_over():
+        hand.push(hand.legal_actions()[0])
+    with pytest.raises(ValueError):
+        solve(hand)
+    with pytest.raises(ValueError):
+        value_of(hand)
