@@ -9,6 +9,7 @@ True
 """
 
 from sixtysix.actions import Action, ActionKind
+from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.cards import CARDS, Card, Rank, Suit
 from sixtysix.errors import (
     IllegalActionError,
@@ -22,7 +23,7 @@ from sixtysix.rules import CLASSIC, PRESETS, Rules
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "ActionKind", "CARDS", "Card", "Rank", "Suit",
+    "Action", "ActionKind", "ActionValue", "Budget", "analyse", "CARDS", "Card", "Rank", "Suit",
     "IllegalActionError", "InvalidDeckError", "InvalidRecordError", "ParseError",
     "REASONS", "Hand", "HandResult", "CLASSIC", "PRESETS", "Rules", "__version__",
 ]

@@ -10,6 +10,7 @@ from typing import Any
 
 from sixtysix.bots.base import BaseBot, Bot, Event
 from sixtysix.bots.heuristic import HeuristicBot
+from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.errors import ParseError
 
@@ -20,6 +21,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "medium": HeuristicBot,
+    "pimc": PIMCBot,
 }
 
 
