@@ -255,6 +255,17 @@ def test_help_and_show(monkeypatch: pytest.MonkeyPatch) -> None:
     assert out.count("Your hand:") == 2
 
 
+def test_hint_rates_every_legal_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out = run_play(monkeypatch, ["--seed", "4", "--opponent", "random", "--hint-time", "0.05"],
+                           "hint\nquit\n")
+    assert status == 0
+    hint = out[out.index("Hint (game points"):]
+    hint = hint[:hint.index("Your ")]
+    rated = {line.split()[0] for line in hint.splitlines()[1:]
+             if line.startswith("  ") and not line.strip().startswith("(")}
+    assert rated == {token for _, token in listed_choices(out[:out.index("> hint")])}
+
+
 def test_lenient_notation() -> None:
     hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
     view = hand.view(1)

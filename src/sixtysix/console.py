@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sixtysix.actions import Action, ActionKind
+from sixtysix.analysis import ActionValue
 from sixtysix.cards import Card, Rank, Suit
 from sixtysix.errors import ParseError
 from sixtysix.hand import HandResult
@@ -36,6 +37,7 @@ from sixtysix.views import View
 
 __all__ = [
     "HELP",
+    "render_hint",
     "AnsiStyle",
     "MatchInfo",
     "Seats",
@@ -70,6 +72,7 @@ How to play (Sixty-six; type these at the prompt, upper or lower case):
   66+H             show the hearts marriage and declare 66 without leading
   a number         the action with that number in the list
   show             print the table again
+  hint             ask the computer to rate every legal action for you
   ?  or help       this help
   quit             stop the game (the record is still saved with --save)
 While the stock is open any card may follow. Once it is closed or exhausted
@@ -669,3 +672,14 @@ def describe_match_end(winner: int | None, score: tuple[int, int], seats: Seats,
     if winner == me:
         return style.good(f"You win the match, {final}!")
     return style.bad(f"{seats.opponent} wins the match, {final}.")
+
+
+def render_hint(lines: Sequence[ActionValue], style: Style) -> str:
+    """An analysis (best first) as text: each action with its game points for you."""
+    out = ["Hint (game points for you with each action, best first):"]
+    for line in lines:
+        value = f"{line.value:+.0f} exactly" if line.exact else f"{line.value:+.2f} ± {line.error:.2f}"
+        out.append(f"  {line.action!s:6} {value}")
+    if lines and not lines[0].exact:
+        out.append(f"  (averaged over {lines[0].samples} layouts of the hidden cards; ± is a 95% margin)")
+    return "\n".join(out)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from sixtysix.actions import Action
+from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
 from sixtysix.bots.base import Bot, Event
 from sixtysix.cards import Card
@@ -40,6 +41,7 @@ from sixtysix.console import (
     describe_score,
     parse_choice,
     render_choices,
+    render_hint,
     render_screen,
 )
 from sixtysix.errors import IllegalActionError, ParseError
@@ -274,11 +276,14 @@ class LineUI:
     QUIT = frozenset({"quit", "q", "exit", "stop"})
     HELP_WORDS = frozenset({"?", "help", "h"})
     SHOW = frozenset({"show", "look", "table", "s"})
+    HINT = frozenset({"hint", "hint?", "advice"})
 
     def __init__(self, session: PlaySession, *, stdin: LineSource, stdout: TextIO, style: Style,
                  memory: bool = False, seats: Seats | None = None,
-                 save: Callable[[], None] | None = None) -> None:
+                 save: Callable[[], None] | None = None,
+                 hint: Callable[[View], list[ActionValue]] | None = None) -> None:
         self.session = session
+        self.hint = hint
         self.stdin = stdin
         self.stdout = stdout
         self.style = style
@@ -319,6 +324,13 @@ class LineUI:
                 return None
             if word in self.HELP_WORDS:
                 self.say(HELP)
+                self.say(render_choices(view, self.style, self.seats))
+                continue
+            if word in self.HINT:
+                if self.hint is None:
+                    self.say("No hints in this game.")
+                else:
+                    self.say(render_hint(self.hint(view), self.style))
                 self.say(render_choices(view, self.style, self.seats))
                 continue
             if word in self.SHOW:
@@ -426,6 +438,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--save", metavar="FILE", default=None,
                         help="write the game record (JSON) to FILE, also when stopped early")
     parser.add_argument("--name", default="Human", help="your name in the record (default Human)")
+    parser.add_argument("--hint-time", type=float, default=1.0, metavar="SECONDS",
+                        help="how long the 'hint' command thinks (default 1 second)")
     colour = parser.add_mutually_exclusive_group()
     colour.add_argument("--color", "--colour", dest="color", action="store_true", default=None,
                         help="use colours and suit symbols even when not on a terminal")
@@ -452,8 +466,15 @@ def run(args: argparse.Namespace) -> int:
 
     save()  # a bad path is reported before the game starts
     stdout: TextIO = sys.stdout
+    if args.hint_time <= 0:
+        raise ValueError("--hint-time must be positive")
+    hint_rng = random.Random(f"sixtysix-play-hint-{seed}")
+
+    def hint(view: View) -> list[ActionValue]:
+        return analyse(view, Budget(time=args.hint_time), rng=hint_rng)
+
     ui = LineUI(session, stdin=sys.stdin, stdout=stdout, style=pick_style(stdout, args.color),
-                memory=args.memory, save=save if path is not None else None)
+                memory=args.memory, save=save if path is not None else None, hint=hint)
     try:
         status = ui.run()
     finally:
