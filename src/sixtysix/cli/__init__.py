@@ -17,7 +17,7 @@ from sixtysix import __version__
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = ("play", "replay", "simulate")
+COMMANDS = ("play", "replay", "simulate", "arena")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,274 @@
+"""Playing the games of an arena on a :class:`concurrent.futures.Executor`.
+
+Work crosses process (or machine) boundaries as :class:`~.schedule.Game`
+values: bot specs and seeds, never bot objects. :func:`play_games` is the
+function the workers run; it builds fresh bots for every game.
+
+Three kinds of executor are provided by :func:`open_executor`:
+
+* one job: :class:`InlineExecutor` plays each chunk in the calling process
+  when it is submitted (easy to debug, no pickling);
+* several jobs: a :class:`~concurrent.futures.ProcessPoolExecutor`;
+* ``cluster=ADDRESS``: the executor of a Dask ``distributed`` client
+  connected to a scheduler (``local`` starts a cluster on this machine).
+
+Whatever the executor, results are collected as they complete (for the
+progress display) and then put back in schedule order, so the outcome never
+depends on the number of workers.
+
+>>> from sixtysix.arena.schedule import schedule
+>>> games = schedule(["random", "random"], deals=1, seed=3)
+>>> with open_executor(1) as executor:
+...     results = run_games(games, executor)
+>>> [r.game.swap for r in results], all(r.hands for r in results)
+([0, 1], True)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import importlib
+import multiprocessing
+import socket
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, ParamSpec, TypeVar
+from urllib.parse import urlsplit
+
+from sixtysix.arena.schedule import Game
+from sixtysix.bots import make_bot
+from sixtysix.hand import Hand, HandResult
+from sixtysix.rules import Rules
+from sixtysix.runner import play_hand, play_match
+
+__all__ = [
+    "GameResult",
+    "HandOutcome",
+    "InlineExecutor",
+    "chunked",
+    "open_executor",
+    "play_game",
+    "play_games",
+    "run_games",
+]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+#: Seconds to wait for a Dask scheduler to answer.
+CONNECT_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """How one hand of a game ended; seats as in the game."""
+
+    dealer: int
+    winner: int | None
+    game_points: int
+    bonus: int
+    reason: str
+    points: tuple[int, int]
+
+    @classmethod
+    def from_result(cls, dealer: int, result: HandResult) -> HandOutcome:
+        return cls(dealer, result.winner, result.game_points, result.bonus, result.reason,
+                   result.points)
+
+    def scored(self, seat: int) -> int:
+        """Game points this hand gave ``seat`` (tie bonus included)."""
+        return self.game_points + self.bonus if self.winner == seat else 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer,
+            "winner": self.winner,
+            "game_points": self.game_points,
+            "bonus": self.bonus,
+            "reason": self.reason,
+            "points": list(self.points),
+        }
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A played game: the winning seat (``None`` for a tie), the game points of
+    each seat and every hand."""
+
+    game: Game
+    winner: int | None
+    score: tuple[int, int]
+    hands: tuple[HandOutcome, ...]
+
+    @property
+    def winner_bot(self) -> int | None:
+        """The number of the bot that won, or ``None``."""
+        return None if self.winner is None else self.game.bots[self.winner]
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.game.to_json()
+        out.update({
+            "winner": self.winner,
+            "winner_bot": self.winner_bot,
+            "score": list(self.score),
+            "hands": [h.to_json() for h in self.hands],
+        })
+        return out
+
+
+def play_game(game: Game) -> GameResult:
+    """Build the two bots of ``game`` from their specs and play it."""
+    rules = Rules.parse(game.rules)
+    bots = [make_bot(spec, seed=seed) for spec, seed in zip(game.specs, game.bot_seeds, strict=True)]
+    if game.unit == "match":
+        match = play_match(bots, seed=game.deal_seed, rules=rules)
+        outcomes = tuple(HandOutcome.from_result(hand.dealer, result)
+                         for hand, result in zip(match.hands, match.results(), strict=True))
+        return GameResult(game, match.winner, match.score, outcomes)
+    hand = play_hand(Hand.random(seed=game.deal_seed, dealer=game.board % 2, rules=rules), bots)
+    result = hand.result()
+    assert result is not None
+    outcome = HandOutcome.from_result(hand.dealer, result)
+    return GameResult(game, result.winner, (outcome.scored(0), outcome.scored(1)), (outcome,))
+
+
+def play_games(games: Sequence[Game]) -> list[GameResult]:
+    """Play a chunk of games (the unit of work sent to a worker)."""
+    return [play_game(game) for game in games]
+
+
+def chunked(games: Sequence[Game], jobs: int) -> list[list[Game]]:
+    """Split the schedule into chunks: big enough that sending them costs
+    little, small enough that the workers share the load and the progress
+    display moves (about sixteen chunks per worker, at most 32 games each).
+    """
+    size = max(1, min(32, len(games) // (16 * max(1, jobs))))
+    return [list(games[i:i + size]) for i in range(0, len(games), size)]
+
+
+class InlineExecutor(concurrent.futures.Executor):
+    """An executor that runs each call at once, in the calling thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._shutdown = False
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args,
+               **kwargs: P.kwargs) -> concurrent.futures.Future[T]:
+        with self._lock:
+            if self._shutdown:
+                raise RuntimeError("cannot submit after shutdown")
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # handed to whoever asks for the result
+            future.set_exception(exc)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        with self._lock:
+            self._shutdown = True
+
+
+def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail fast, with :class:`OSError`, when nothing listens at a TCP address.
+
+    Addresses of other schemes are left to Dask.
+    """
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme != "tcp":
+        return
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError as exc:
+        raise ValueError(f"bad cluster address {address!r}: {exc}") from None
+    if not host or port is None:
+        raise ValueError(f"bad cluster address {address!r}: expected tcp://HOST:PORT")
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise OSError(f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}") from None
+
+
+@contextlib.contextmanager
+def _dask_executor(address: str, jobs: int) -> Iterator[concurrent.futures.Executor]:
+    try:
+        # Imported by name: an optional dependency whose constructors carry no annotations.
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise ValueError("--cluster needs Dask: pip install 'sixtysix[cluster]'") from None
+    with contextlib.ExitStack() as stack:
+        if address == "local":
+            # ":0": the scheduler serves HTTP even without a dashboard; any free port will do.
+            cluster = stack.enter_context(distributed.LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0"))
+            client = stack.enter_context(distributed.Client(cluster))
+        else:
+            check_reachable(address)
+            try:
+                client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+            except (OSError, ValueError) as exc:
+                raise OSError(f"cannot use the Dask scheduler at {address}: {exc}") from None
+            stack.enter_context(client)
+        executor = client.get_executor(pure=False)
+        yield executor
+
+
+@contextlib.contextmanager
+def open_executor(jobs: int, cluster: str | None = None) -> Iterator[concurrent.futures.Executor]:
+    """The executor for ``jobs`` workers (or a Dask cluster), shut down on exit."""
+    if jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {jobs}")
+    if cluster is not None:
+        with _dask_executor(cluster, jobs) as executor:
+            yield executor
+    elif jobs == 1:
+        with InlineExecutor() as inline:
+            yield inline
+    else:
+        # Workers are started from a clean server process (or spawned), never
+        # forked from this one, which may be running a progress display thread.
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            yield pool
+
+
+def run_games(
+    games: Sequence[Game],
+    executor: concurrent.futures.Executor,
+    *,
+    jobs: int = 1,
+    on_done: Callable[[Sequence[GameResult]], None] | None = None,
+) -> list[GameResult]:
+    """Play ``games`` on ``executor``; ``on_done`` hears of each finished
+    chunk. The results come back in the order of ``games``."""
+    chunks = chunked(games, jobs)
+    futures: list[concurrent.futures.Future[list[GameResult]]] = []
+    results: dict[int, list[GameResult]] = {}
+    index: dict[int, int] = {}
+
+    def collect(future: concurrent.futures.Future[list[GameResult]]) -> None:
+        done = future.result()
+        results[index[id(future)]] = done
+        if on_done is not None:
+            on_done(done)
+
+    try:
+        for i, chunk in enumerate(chunks):
+            future = executor.submit(play_games, chunk)
+            futures.append(future)
+            index[id(future)] = i
+            if isinstance(executor, InlineExecutor):
+                collect(future)  # played on submission: report it now
+        pending = [f for i, f in enumerate(futures) if i not in results]
+        for future in concurrent.futures.as_completed(pending):
+            collect(future)
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+    return [result for i in range(len(chunks)) for result in results[i]]

@@ -1,0 +1,255 @@
+"""``sixtysix arena BOT BOT [BOT ...]``: a duplicate round robin with ratings.
+
+Every pair of bots plays the same deals, each deal twice with the seats
+exchanged; the report gives win rates, game points per hand, duplicate
+statistics and Bradley-Terry ratings on the Elo scale (see docs/arena.md).
+Games run in worker processes (``--jobs``) or on a Dask cluster
+(``--cluster``); the results never depend on how they were run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+from sixtysix.arena import (
+    ArenaSummary,
+    GameResult,
+    open_executor,
+    render_rich,
+    run_games,
+    save_plot,
+    schedule,
+    summarize,
+)
+from sixtysix.bots import make_bot
+from sixtysix.rules import Rules
+
+__all__ = ["register", "run"]
+
+#: Seconds between two progress lines when standard error is not a terminal.
+LOG_INTERVAL = 30.0
+
+
+def _whole(text: str, option: str, minimum: int | None = None) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{option} takes a whole number, not {text!r}") from None
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{option} must be at least {minimum}, not {value}")
+    return value
+
+
+def _has(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _check_output(path: str | None, option: str) -> None:
+    if path is None or path == "-":
+        return
+    parent = Path(path).parent
+    if not parent.is_dir():
+        raise ValueError(f"{option}: no directory {str(parent)!r} to write {path!r} in")
+
+
+class _Progress(Protocol):
+    def advance(self, games: int) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class _Silent:
+    def advance(self, games: int) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+class _Lines:
+    """A progress line: redrawn in place on a terminal, or printed now and
+    then (every :data:`LOG_INTERVAL` seconds) into a log."""
+
+    def __init__(self, total: int, unit: str, stream: IO[str], tty: bool) -> None:
+        self.total, self.unit, self.stream, self.tty = total, unit, stream, tty
+        self.done = 0
+        self.start = self.last = time.monotonic()
+
+    def advance(self, games: int) -> None:
+        self.done += games
+        now = time.monotonic()
+        if now - self.last < (0.2 if self.tty else LOG_INTERVAL) and self.done < self.total:
+            return
+        if not self.tty and self.done >= self.total:
+            return  # the report follows at once; a log needs no final line
+        self.last = now
+        text = (f"arena: {self.done:,}/{self.total:,} {self.unit} "
+                f"({100 * self.done / self.total:.0f}%, {now - self.start:.0f} s)")
+        if self.tty:
+            self.stream.write("\r" + text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def stop(self) -> None:
+        if self.tty and self.done:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+class _Bar:
+    """A ``rich`` progress bar on standard error."""
+
+    def __init__(self, total: int, unit: str) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.progress = Progress(
+            TextColumn("[bold]arena[/] {task.description}"), BarColumn(), MofNCompleteColumn(),
+            TimeElapsedColumn(), TimeRemainingColumn(),
+            console=Console(file=sys.stderr), transient=True,
+        )
+        self.task = self.progress.add_task(unit, total=total)
+        self.progress.start()
+
+    def advance(self, games: int) -> None:
+        self.progress.advance(self.task, games)
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def _progress(total: int, unit: str, quiet: bool) -> _Progress:
+    if quiet:
+        return _Silent()
+    tty = sys.stderr.isatty()
+    if tty and _has("rich"):
+        return _Bar(total, unit)
+    return _Lines(total, unit, sys.stderr, tty)
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``arena`` subcommand to the ``sixtysix`` parser."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "arena",
+        help="a duplicate round robin between bots, with Bradley-Terry ratings",
+        description="Play every pair of bots on the same seeded deals, each deal twice with the "
+                    "seats exchanged, and report win rates with 95%% intervals, game points per "
+                    "hand, duplicate statistics and Bradley-Terry ratings on the Elo scale.",
+    )
+    parser.add_argument("bots", nargs="+", metavar="BOT",
+                        help="bot spec: name or name:key=value,... (at least two)")
+    parser.add_argument("--matches", default="100", metavar="N",
+                        help="deals per pair, each played from both seats: 2N games per pair (default 100)")
+    parser.add_argument("--hands", action="store_true",
+                        help="play single hands instead of matches (N deals per pair)")
+    parser.add_argument("--seed", default="0", metavar="S", help="seed of the whole arena (default 0)")
+    parser.add_argument("--jobs", default=str(os.cpu_count() or 1), metavar="J",
+                        help="worker processes; 1 plays in this process (default: one per CPU)")
+    parser.add_argument("--rules", default="classic", metavar="RULES",
+                        help="preset and options, e.g. santase or classic,target=11")
+    parser.add_argument("--json", metavar="OUT",
+                        help="write the raw games and the summary as JSON (- for stdout)")
+    parser.add_argument("--plot", metavar="OUT.png",
+                        help="draw the ratings with their intervals (needs matplotlib)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="run the games on a Dask cluster (tcp://host:port), or 'local' to start one")
+    parser.add_argument("--bootstrap", default="1000", metavar="B",
+                        help="bootstrap resamples for the rating intervals; 0 uses the Fisher information")
+    parser.add_argument("--quiet", action="store_true", help="no progress display")
+    parser.set_defaults(func=run)
+
+
+def _describe_executor(jobs: int, cluster: str | None) -> str:
+    if cluster == "local":
+        return f"a local Dask cluster of {jobs} {'worker' if jobs == 1 else 'workers'}"
+    if cluster is not None:
+        return f"the Dask cluster at {cluster}"
+    return "1 process" if jobs == 1 else f"{jobs} worker processes"
+
+
+def to_json(summary: ArenaSummary, results: list[GameResult], run_info: dict[str, Any]) -> dict[str, Any]:
+    """The ``--json`` document: the set-up, the summary, every game and how it was run."""
+    return {
+        "format": "sixtysix-arena/1",
+        "bots": summary.specs,
+        "labels": summary.labels,
+        "rules": summary.rules,
+        "seed": summary.seed,
+        "unit": summary.unit,
+        "deals_per_pair": summary.deals,
+        "summary": summary.to_json(),
+        "games": [r.to_json() for r in results],
+        "run": run_info,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the subcommand; bad input raises :class:`ValueError` or :class:`OSError` (exit status 2)."""
+    specs: list[str] = list(args.bots)
+    if len(specs) < 2:
+        raise ValueError(f"an arena needs at least two bots, not {len(specs)}")
+    deals = _whole(args.matches, "--matches", 1)
+    seed = _whole(args.seed, "--seed")
+    jobs = _whole(args.jobs, "--jobs", 1)
+    resamples = _whole(args.bootstrap, "--bootstrap", 0)
+    rules = Rules.parse(args.rules)
+    for spec in specs:
+        make_bot(spec, seed=0)  # unknown names and bad options fail here, not in a worker
+    if args.plot is not None and not _has("matplotlib"):
+        raise ValueError("--plot needs matplotlib: pip install 'sixtysix[arena]'")
+    _check_output(args.json, "--json")
+    _check_output(args.plot, "--plot")
+    cluster: str | None = args.cluster
+
+    games = schedule(specs, deals=deals, seed=seed, hands=args.hands, rules=str(rules))
+    unit = "hands" if args.hands else "matches"
+    start = time.perf_counter()
+    with open_executor(jobs, cluster) as executor:
+        progress = _progress(len(games), unit, args.quiet)
+        try:
+            results = run_games(games, executor, jobs=jobs, on_done=lambda done: progress.advance(len(done)))
+        finally:
+            progress.stop()
+    seconds = time.perf_counter() - start
+
+    summary = summarize(specs, results, rules=str(rules), seed=seed, unit=games[0].unit,
+                        deals=deals, resamples=resamples)
+    speed = f"{summary.hands / seconds:,.0f}" if seconds > 0 else "-"
+    played = f"{summary.total_games:,} {unit}" + (f" ({summary.hands:,} hands)" if unit == "matches" else "")
+    footer = (f"{played} in {seconds:.2f} s "
+              f"on {_describe_executor(jobs, cluster)}: {speed} hands/s")
+    run_info = {"jobs": jobs, "cluster": cluster, "seconds": round(seconds, 6),
+                "hands_per_second": round(summary.hands / seconds, 3) if seconds > 0 else None}
+    if args.json == "-":
+        print(json.dumps(to_json(summary, results, run_info)))
+    else:
+        if sys.stdout.isatty() and _has("rich"):
+            render_rich(summary, sys.stdout)
+        else:
+            print(summary.describe())
+        print(footer)
+        if args.json is not None:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(to_json(summary, results, run_info), f)
+                f.write("\n")
+    if args.plot is not None:
+        save_plot(summary, args.plot)
+    return 0
