@@ -10,6 +10,8 @@ from typing import Any
 
 from sixtysix.bots.base import BaseBot, Bot, Event
 from sixtysix.bots.heuristic import HeuristicBot
+from sixtysix.bots.ismcts import ISMCTSBot
+from sixtysix.bots.levels import LEVELS
 from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.errors import ParseError
@@ -22,6 +24,8 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "heuristic": HeuristicBot,
     "medium": HeuristicBot,
     "pimc": PIMCBot,
+    "ismcts": ISMCTSBot,
+    **LEVELS,
 }
 
 

@@ -1,0 +1,85 @@
+"""Named playing strengths: ``random``, ``easy``, ``medium``, ``hard``, ``expert``.
+
+====== ===========================================================
+level  what plays
+====== ===========================================================
+random uniformly random legal actions (never a false declaration)
+easy   the heuristic bot, but a third of its card choices are random
+medium the heuristic bot
+hard   a search bot with 0.1 s per decision
+expert the strongest search configuration at up to 1 s per decision
+====== ===========================================================
+
+>>> from sixtysix.bots import make_bot
+>>> make_bot("easy", seed=1).name
+'easy'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from sixtysix.actions import Action
+from sixtysix.bots.base import BaseBot, Event
+from sixtysix.bots.heuristic import HeuristicBot
+from sixtysix.bots.pimc import PIMCBot
+from sixtysix.bots.random_bot import declaration_total
+from sixtysix.views import View
+
+__all__ = ["EasyBot", "LEVELS", "hard", "expert"]
+
+
+class EasyBot(BaseBot):
+    """A beginner: plays like the heuristic bot, but often picks a card at random.
+
+    It still declares 66 when the heuristic would, and never declares falsely.
+    """
+
+    name = "easy"
+
+    def __init__(self, seed: int | None = None, *, blunder: float = 1 / 3,
+                 rng: random.Random | None = None) -> None:
+        if not 0 <= blunder <= 1:
+            raise ValueError(f"blunder must be between 0 and 1, not {blunder}")
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.blunder = blunder
+        self.heuristic = HeuristicBot(rng=self.rng)
+
+    def new_hand(self, view: View) -> None:
+        self.heuristic.new_hand(view)
+
+    def observe(self, event: Event) -> None:
+        self.heuristic.observe(event)
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        choice = self.heuristic.choose(view, legal)
+        if choice.is_declaration or self.rng.random() >= self.blunder:
+            return choice
+        options = [a for a in legal
+                   if not a.is_declaration or declaration_total(view, a) >= 66]
+        return self.rng.choice(options)
+
+
+def hard(seed: int | None = None, **options: object) -> BaseBot:
+    """The ``hard`` level: search at 0.1 s per decision."""
+    opts: dict[str, object] = {"time": 0.1, **options}
+    bot = PIMCBot(seed, **opts)  # type: ignore[arg-type]
+    bot.name = "hard"
+    return bot
+
+
+def expert(seed: int | None = None, **options: object) -> BaseBot:
+    """The ``expert`` level: search at up to 1 s per decision."""
+    opts: dict[str, object] = {"time": 1.0, **options}
+    bot = PIMCBot(seed, **opts)  # type: ignore[arg-type]
+    bot.name = "expert"
+    return bot
+
+
+#: Level names and their factories (``medium`` is the heuristic bot).
+LEVELS = {
+    "easy": EasyBot,
+    "hard": hard,
+    "expert": expert,
+}
