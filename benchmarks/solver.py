@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from playouts import machine  # noqa: E402
+from playouts import machine
 
-from sixtysix.hand import Hand  # noqa: E402
-from sixtysix.solver import Solver  # noqa: E402
+from sixtysix.hand import Hand
+from sixtysix.solver import Solver
 
 
 def phase2_positions(n: int, rng: random.Random) -> list[Hand]:

@@ -18,10 +18,10 @@ expert the strongest search configuration at up to 1 s per decision
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sixtysix.actions import Action
-from sixtysix.bots.base import BaseBot, Event
+from sixtysix.bots.base import BaseBot, Bot, Event
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.random_bot import declaration_total
@@ -78,7 +78,7 @@ def expert(seed: int | None = None, **options: object) -> BaseBot:
 
 
 #: Level names and their factories (``medium`` is the heuristic bot).
-LEVELS = {
+LEVELS: dict[str, Callable[..., Bot]] = {
     "easy": EasyBot,
     "hard": hard,
     "expert": expert,
