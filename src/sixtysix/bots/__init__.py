@@ -14,6 +14,7 @@ from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.levels import LEVELS
 from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.santase_ismcts import SantaseISMCTSBot
 from sixtysix.errors import ParseError
 
 __all__ = ["BOTS", "BaseBot", "Bot", "Event", "RandomBot", "make_bot", "parse_spec"]
@@ -25,6 +26,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "medium": HeuristicBot,
     "pimc": PIMCBot,
     "ismcts": ISMCTSBot,
+    "santase-ismcts": SantaseISMCTSBot,
     **LEVELS,
 }
 

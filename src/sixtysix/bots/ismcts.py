@@ -1,0 +1,362 @@
+"""Information-set Monte Carlo tree search (``ismcts``).
+
+A single-observer ISMCTS after Cowling, Powley and Whitehouse (2012). In
+Sixty-six every action is public; only the deal and the draws are hidden. So
+the sequence of actions since the root names the same node whatever the hidden
+cards are, and one tree keyed by action sequences serves every world: the
+tree of the observer's information sets, with the hidden draws folded into
+the worlds (the nodes below a draw pool the worlds in which different cards
+were drawn).
+
+Each iteration
+
+1. takes one world that agrees with the root view (a uniform sample of the
+   hidden layouts, :mod:`sixtysix.sampling`; or, when few layouts remain, the
+   next one of all of them in a shuffled round robin);
+2. descends the tree from the root, choosing among the children whose action
+   is legal *in that world* by UCB1 with availability counts (the
+   "subset-armed bandit" of ISMCTS: a child's exploration term counts the
+   visits to its parent in which it was available, not all of them); the
+   opponent's nodes minimise;
+3. adds one child for an action legal in the world that the node has not tried;
+4. evaluates the new position: the exact game points from
+   :class:`~sixtysix.solver.Solver` once the world's stock is closed or
+   exhausted (cached by :meth:`Hand.key <sixtysix.hand.Hand.key>` within the
+   decision), else a fast playout to the end of the hand
+   (:mod:`sixtysix.bots.rollout`);
+5. backs the game points up along the path, from the root player's side,
+   divided by 3 so that rewards lie in [-1, 1].
+
+Closing, declaring, the exchange, marriages and drawing are actions of the
+tree like any card: nothing is decided by fixed rules. The action played is
+the root child with the most visits (ties: the higher mean).
+
+Exact shortcuts: a single legal action is returned at once; once the stock is
+exhausted the opponent's hand is known (every unseen card is his) and the
+position is solved exactly; after a close with at most ``pimc_below``
+layouts left, every layout is solved exactly and the action with the best
+average is played (PIMC over all worlds).
+
+The budget is ``iterations`` or ``time`` (seconds per decision) or both,
+whichever ends first. With an iteration budget and a seed the bot is
+deterministic: the same seed and view give the same action.
+
+>>> from sixtysix import Hand
+>>> hand = Hand.random(seed=8)
+>>> bot = ISMCTSBot(seed=1, iterations=200)
+>>> hand.is_legal(bot.choose(hand.view(hand.to_act), hand.legal_actions()))
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time as _time
+from collections.abc import Sequence
+
+from sixtysix.actions import Action
+from sixtysix.bots.base import BaseBot
+from sixtysix.bots.rollout import outcome_value, playout, policy_code
+from sixtysix.cards import CARDS
+from sixtysix.hand import OVER, STOCK_CARDS, Hand
+from sixtysix.sampling import Constraints
+from sixtysix.solver import Solver
+from sixtysix.views import View
+
+__all__ = ["ISMCTSBot", "Node", "Worlds"]
+
+#: Iterations per decision when neither ``iterations`` nor ``time`` is given.
+DEFAULT_ITERATIONS = 1000
+#: Game points scale: rewards are game points divided by this (R9.1: at most 3).
+_SCALE = 3.0
+#: Solver transposition entries kept before the solver is renewed (bounds memory).
+_SOLVER_LIMIT = 400_000
+
+
+class Node:
+    """A node of the search tree: the information set reached by a sequence of actions.
+
+    ``total`` sums the rewards (root player's side, in [-1, 1]) of the
+    iterations through the node; ``avail`` counts the visits to its parent in
+    which its action was legal.
+    """
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class Worlds:
+    """The worlds of one decision: full hands that agree with the view.
+
+    A template is built once with :meth:`Hand.from_view
+    <sixtysix.hand.Hand.from_view>`; each world is a copy of it with the
+    opponent's hand and the stock filled in from a layout. Layouts are
+    enumerated (and dealt out in a shuffled round robin) when there are at
+    most ``enumerate_below`` of them, else sampled uniformly as
+    :meth:`Constraints.sample <sixtysix.sampling.Constraints.sample>` does,
+    on card indices.
+    """
+
+    def __init__(self, view: View, rng: random.Random, enumerate_below: int = 0) -> None:
+        c = Constraints.from_view(view)
+        self.rng = rng
+        self.count = c.count()
+        self.opponent = 1 - view.seat
+        self.drawn = STOCK_CARDS - view.stock_size
+        self._allowed = sorted(card.index for card in c.allowed)
+        self._unseen = sorted(card.index for card in c.unseen)
+        self._must = sum(card.mask for card in c.must_hold)
+        self._free = c.free
+        self._ordered = c.stock_ordered
+        self._last = c.stock_last.index if c.stock_last is not None else -1
+        self.layouts: list[tuple[int, list[int]]] | None = None
+        self._next = 0
+        if self.count <= enumerate_below:
+            self.layouts = []
+            for layout in c.layouts():
+                mask = sum(card.mask for card in layout.opponent)
+                self.layouts.append((mask, [card.index for card in layout.stock]))
+            rng.shuffle(self.layouts)
+        mask, stock = self.layouts[0] if self.layouts else self._sample()
+        cards = [card for card in c.unseen | c.must_hold if mask & card.mask]
+        self.template = Hand.from_view(view, cards, [CARDS[i] for i in stock])
+
+    def _sample(self) -> tuple[int, list[int]]:
+        mask = self._must
+        for i in self.rng.sample(self._allowed, self._free):
+            mask |= 1 << i
+        rest = [i for i in self._unseen if not mask >> i & 1]
+        if self._ordered:
+            self.rng.shuffle(rest)
+        if self._last >= 0:
+            rest.append(self._last)
+        return mask, rest
+
+    def layout(self) -> tuple[int, list[int]]:
+        """The next layout: the opponent's cards as a mask and the stock as card indices."""
+        layouts = self.layouts
+        if layouts is None:
+            return self._sample()
+        i = self._next
+        self._next = i + 1 if i + 1 < len(layouts) else 0
+        return layouts[i]
+
+    def build(self, layout: tuple[int, list[int]]) -> Hand:
+        """A fresh world with this layout."""
+        world = self.template.copy()
+        world._hands[self.opponent] = layout[0]
+        world._stock[self.drawn:] = layout[1]
+        world._lmask = -1
+        return world
+
+    def world(self) -> Hand:
+        """The next world."""
+        return self.build(self.layout())
+
+
+class ISMCTSBot(BaseBot):
+    """Single-observer ISMCTS (see the module documentation).
+
+    Options: ``iterations`` and ``time`` (seconds) bound each decision;
+    ``c`` is the UCB1 exploration constant on rewards in [-1, 1];
+    ``epsilon`` the share of random card choices in playouts; ``solve``
+    which leaves are solved exactly: ``"phase2"`` (stock closed or
+    exhausted), ``"exhausted"`` (only an exhausted stock, where nothing is
+    hidden any more) or ``"none"``; ``rollout_solve`` stops playouts when
+    they reach such a position and solves it; ``enumerate_below`` deals out
+    all layouts instead of sampling when there are fewer; ``pimc_below``
+    solves every layout at a closed root with at most that many.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float = 0.7,
+        epsilon: float = 0.1,
+        solve: str = "phase2",
+        rollout_solve: bool = True,
+        enumerate_below: int = 256,
+        pimc_below: int = 1,
+        rng: random.Random | None = None,
+    ) -> None:
+        if solve not in ("phase2", "exhausted", "none"):
+            raise ValueError(f"solve must be phase2, exhausted or none, not {solve!r}")
+        if iterations is None and time is None:
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if time is not None and time <= 0:
+            raise ValueError(f"time must be positive, not {time}")
+        self.iterations = iterations
+        self.time = time
+        self.c = c
+        self.epsilon = epsilon
+        self.solve = solve
+        self.rollout_solve = rollout_solve
+        self.enumerate_below = enumerate_below
+        self.pimc_below = pimc_below
+        self.rng = rng if rng is not None else random.Random(seed)
+        #: Iterations run by the last search (for measurements).
+        self.last_iterations = 0
+        self._solver = Solver()
+        self._cache: dict[tuple[int, ...], int] = {}
+
+    # The decision -----------------------------------------------------------------
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        self._fresh_solver()
+        worlds = Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below))
+        if not view.stock_open and worlds.count <= self.pimc_below:
+            return self._pimc(worlds, legal)
+        root = self.search(worlds, view.seat)
+        return self._pick(root, legal)
+
+    def _fresh_solver(self) -> None:
+        self._cache = {}
+        if len(self._solver._tt1) + len(self._solver._tt2) > _SOLVER_LIMIT:
+            self._solver = Solver()
+
+    def _pick(self, root: Node, legal: Sequence[Action]) -> Action:
+        best: Action | None = None
+        best_key = (-1, -math.inf)
+        for action in legal:
+            child = root.children.get(action.code)
+            if child is None:
+                continue
+            key = (child.visits, child.mean)
+            if key > best_key:
+                best, best_key = action, key
+        return best if best is not None else legal[0]
+
+    def _pimc(self, worlds: Worlds, legal: Sequence[Action]) -> Action:
+        """Solve every layout exactly; play the best average (exact when one layout is left)."""
+        totals: dict[Action, int] = {a: 0 for a in legal}
+        layouts = worlds.layouts if worlds.layouts is not None else [worlds.layout()]
+        policy = -1
+        for layout in sorted(layouts, key=lambda lay: (lay[0], lay[1])):
+            world = worlds.build(layout)
+            if policy < 0:
+                policy = policy_code(world.copy(), random.Random(0))
+            solution = self._solver.solve(world)
+            for action, value in solution.values.items():
+                totals[action] += value
+        best_value = max(totals.values())
+        best = [a for a in legal if totals[a] == best_value]
+        # Ties: the playout policy's choice when it is among the best, else the first.
+        for action in best:
+            if action.code == policy:
+                return action
+        return best[0]
+
+    # The search -------------------------------------------------------------------
+    def search(self, worlds: Worlds, seat: int) -> Node:
+        """Run the search from the worlds' root for ``seat``; returns the root node."""
+        root = Node()
+        iterations = self.iterations
+        deadline = None if self.time is None else _time.perf_counter() + self.time
+        clock = _time.perf_counter
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        rng = self.rng
+        evaluate = self._evaluate
+        me = seat
+        done = 0
+        while True:
+            if iterations is not None and done >= iterations:
+                break
+            if deadline is not None and done and clock() >= deadline:
+                break
+            done += 1
+            world = worlds.world()
+            node = root
+            path = [root]
+            while True:
+                if world._state == OVER:
+                    value = outcome_value(world)
+                    break
+                legal = world.legal_mask()
+                children = node.children
+                mine = world._to_act == me
+                best_code = -1
+                best_score = -math.inf
+                best_child = node
+                untried: list[int] = []
+                m = legal
+                while m:
+                    low = m & -m
+                    m ^= low
+                    code = low.bit_length() - 1
+                    child = children.get(code)
+                    if child is None:
+                        untried.append(code)
+                        continue
+                    child.avail += 1
+                    visits = child.visits
+                    mean = child.total / visits
+                    score = (mean if mine else -mean) + c * sqrt(log(child.avail) / visits)
+                    if score > best_score:
+                        best_code, best_score, best_child = code, score, child
+                if untried:
+                    code = untried[0] if len(untried) == 1 else untried[rng.randrange(len(untried))]
+                    world._push(code)
+                    child = Node()
+                    children[code] = child
+                    path.append(child)
+                    value = evaluate(world)
+                    break
+                world._push(best_code)
+                node = best_child
+                path.append(node)
+            reward = (value if me == 0 else -value) / _SCALE
+            for n in path:
+                n.visits += 1
+                n.total += reward
+        self.last_iterations = done
+        return root
+
+    def _evaluate(self, world: Hand) -> int:
+        """Game points for seat 0 of a position just added to the tree."""
+        if world._state == OVER:
+            return outcome_value(world)
+        if self._solvable(world):
+            return self._solved(world)
+        stop = self.rollout_solve and self.solve != "none"
+        playout(world, self.rng, self.epsilon, stop_at_phase2=stop)
+        if world._state != OVER and self._solvable(world):
+            return self._solved(world)
+        playout(world, self.rng, self.epsilon)
+        return outcome_value(world)
+
+    def _solvable(self, world: Hand) -> bool:
+        if self.solve == "phase2":
+            return world._closed_by >= 0 or world._drawn >= STOCK_CARDS
+        if self.solve == "exhausted":
+            return world._closed_by < 0 and world._drawn >= STOCK_CARDS
+        return False
+
+    def _solved(self, world: Hand) -> int:
+        """The exact value for seat 0 (cached within the decision)."""
+        key = world.key()
+        value = self._cache.get(key)
+        if value is None:
+            v = self._solver.value(world)
+            value = v if world._to_act == 0 else -v
+            self._cache[key] = value
+        return value

@@ -1,0 +1,327 @@
+"""A plain ISMCTS in the manner of the Santase C# game engine (``santase-ismcts``).
+
+This is the baseline the ``ismcts`` bot is measured against. It follows the
+design of the information-set search player of the open-source Santase
+(Bulgarian Sixty-six) engine, re-expressed for this library:
+
+* **The tree holds card plays only.** Every other decision is a fixed rule,
+  applied both at the real decision and inside the simulations, for either
+  player:
+
+  - **66** is declared as soon as the counted total reaches it (with
+    ``66+S`` when showing a marriage brings it there), never falsely; under
+    ``auto_declare`` the engine does it.
+  - **The trump exchange** (R4) is made whenever it is allowed.
+  - **Marriages** are always announced: a King or Queen led while its
+    partner is in hand and a marriage may be announced is led as the
+    marriage.
+  - **Drawing:** when the rules offer a close before the draw, it always
+    draws; the close is considered only at the lead that follows.
+  - **Closing**, at a lead where it is allowed, when any of these holds:
+    five or more trumps in hand; four or more trumps including the trump
+    King and Queen, with the trump Ace or the trump Ten accounted for (in
+    hand, played, or the face-up card), so the opponent cannot hold both;
+    the trump marriage in hand with at least 26 points counted; a plain
+    marriage in hand with at least 46 points counted.
+
+* **The search** is single-observer ISMCTS: each iteration samples one world
+  (opponent's hand and stock order) consistent with what the player has seen,
+  descends the tree by UCB1 with availability counts over the cards legal in
+  that world, with rewards normalised to [0, 1] (``0.5 + game points / 6``)
+  and an exploration constant of **C = 0.2**; it expands one child per
+  iteration (the untried legal card with the lowest index), plays the world
+  out with a playout policy, and backs the reward up the path. The card
+  played is the root child with the most visits (ties: the higher mean).
+* **Playouts** play to the end of the hand under the fixed rules above, with
+  cards chosen by ``playout``: ``"simple"`` (default: the rule-of-thumb
+  policy of :mod:`sixtysix.bots.rollout` without randomness, close to the
+  engine's own simple playout: take valuable tricks cheaply, duck cheaply,
+  cash sure winners, announce marriages) or ``"random"`` (uniform among the
+  legal cards, never a revoke).
+* **The endgame:** once the stock is exhausted the opponent's hand is known,
+  and the card is chosen by exact search (:class:`~sixtysix.solver.Solver`).
+
+The time-per-move interface is the same as ``ismcts``: ``iterations`` and
+``time`` (seconds), whichever ends first.
+
+>>> from sixtysix import Hand
+>>> hand = Hand.random(seed=8)
+>>> bot = SantaseISMCTSBot(seed=1, iterations=100)
+>>> hand.is_legal(bot.choose(hand.view(hand.to_act), hand.legal_actions()))
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time as _time
+from collections.abc import Sequence
+
+from sixtysix.actions import (
+    ACTIONS,
+    CLOSE,
+    DECLARE,
+    DECLARE_MARRIAGE,
+    DRAW,
+    EXCHANGE,
+    MARRIAGE,
+    Action,
+)
+from sixtysix.bots.base import BaseBot
+from sixtysix.bots.ismcts import DEFAULT_ITERATIONS, Node, Worlds
+from sixtysix.bots.rollout import outcome_value, policy_code, random_card
+from sixtysix.hand import (
+    DRAWING,
+    FOLLOW,
+    LEAD,
+    OVER,
+    STOCK_CARDS,
+    SUIT_MASK,
+    SUIT_OF,
+    WINNING_TOTAL,
+    Hand,
+    follow_mask,
+)
+from sixtysix.solver import Solver
+from sixtysix.views import View
+
+__all__ = ["SantaseISMCTSBot", "fixed_action", "should_close"]
+
+_CARD_BITS = (1 << 24) - 1
+_FULL = _CARD_BITS
+_TEN = 4
+_ACE = 5
+_QUEEN = 2
+_KING = 3
+
+
+def should_close(hand: Hand) -> bool:
+    """The engine's closing rule for the player to act (see the module documentation).
+
+    It uses only what that player knows: his cards, the cards played, the
+    face-up trump and his counted points.
+    """
+    p = hand._to_act
+    mine = hand._hands[p]
+    trump = SUIT_OF[hand._nine]
+    tmask = SUIT_MASK[trump]
+    trumps = (mine & tmask).bit_count()
+    if trumps >= 5:
+        return True
+    king, queen = trump * 6 + _KING, trump * 6 + _QUEEN
+    trump_marriage = mine >> king & 1 and mine >> queen & 1
+    score = hand._won[p] + (hand._marr[p] if hand._tricks[p] else 0)
+    if trump_marriage:
+        if trumps >= 4:
+            stock = 0
+            for i in hand._stock[hand._drawn:]:
+                stock |= 1 << i
+            played = _FULL & ~hand._hands[0] & ~hand._hands[1] & ~stock
+            known = mine | played | 1 << hand._stock[-1]  # the face-up trump is seen
+            if known >> (trump * 6 + _ACE) & 1 or known >> (trump * 6 + _TEN) & 1:
+                return True
+        if score >= 26:
+            return True
+    if score >= 46:
+        for suit in range(4):
+            if suit != trump and mine >> (suit * 6 + _KING) & 1 and mine >> (suit * 6 + _QUEEN) & 1:
+                return True
+    return False
+
+
+def fixed_action(hand: Hand) -> int:
+    """The action code the fixed rules take for the player to act, or -1 for a card decision."""
+    m = hand.legal_mask()
+    st = hand._state
+    if st == FOLLOW:
+        return -1
+    p = hand._to_act
+    won = hand._won[p]
+    marr = hand._marr[p]
+    score = won + (marr if hand._tricks[p] else 0)
+    if m >> DECLARE & 1 and score >= WINNING_TOTAL:
+        return DECLARE
+    shows = m >> DECLARE_MARRIAGE & 0xF
+    if shows:
+        trump = SUIT_OF[hand._nine]
+        for suit in range(4):
+            if shows >> suit & 1 and won + marr + (40 if suit == trump else 20) >= WINNING_TOTAL:
+                return DECLARE_MARRIAGE + suit
+    if st == DRAWING:
+        return DRAW
+    if m >> EXCHANGE & 1:
+        return EXCHANGE
+    if m >> CLOSE & 1 and should_close(hand):
+        return CLOSE
+    return -1
+
+
+def _card_moves(hand: Hand) -> int:
+    """The cards the player to act may play (a follower under table rules never revokes)."""
+    cards = hand.legal_mask() & _CARD_BITS
+    if hand._state == FOLLOW and not hand._enforce and (
+            hand._closed_by >= 0 or hand._drawn >= STOCK_CARDS):
+        cards &= follow_mask(hand._hands[hand._to_act], hand._lead, SUIT_OF[hand._nine])
+    return cards
+
+
+def _card_code(hand: Hand, card: int) -> int:
+    """The code that plays ``card``: a lead of a King or Queen is a marriage when it can be."""
+    if hand._state == LEAD and hand.legal_mask() >> (MARRIAGE + card) & 1:
+        return MARRIAGE + card
+    return card
+
+
+class SantaseISMCTSBot(BaseBot):
+    """Plain ISMCTS with the Santase engine's fixed rules (see the module documentation).
+
+    ``c`` is the UCT constant on rewards in [0, 1]; ``playout`` is
+    ``"simple"`` or ``"random"``.
+    """
+
+    name = "santase-ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        iterations: int | None = None,
+        time: float | None = None,
+        c: float = 0.2,
+        playout: str = "simple",
+        rng: random.Random | None = None,
+    ) -> None:
+        if playout not in ("simple", "random"):
+            raise ValueError(f"playout must be simple or random, not {playout!r}")
+        if iterations is None and time is None:
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if time is not None and time <= 0:
+            raise ValueError(f"time must be positive, not {time}")
+        self.iterations = iterations
+        self.time = time
+        self.c = c
+        self.playout = playout
+        self.rng = rng if rng is not None else random.Random(seed)
+        #: Iterations run by the last search (for measurements).
+        self.last_iterations = 0
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        worlds = Worlds(view, self.rng)
+        world = worlds.world()
+        fixed = fixed_action(world)
+        if fixed >= 0:
+            return ACTIONS[fixed]  # type: ignore[return-value]
+        cards = _card_moves(world)
+        if cards & (cards - 1) == 0:
+            return ACTIONS[_card_code(world, cards.bit_length() - 1)]  # type: ignore[return-value]
+        if world._closed_by < 0 and world._drawn >= STOCK_CARDS and worlds.count == 1:
+            return self._endgame(world, cards)
+        root = self._search(worlds, view.seat)
+        best, best_key = -1, (-1, -math.inf)
+        for card, child in root.children.items():
+            key = (child.visits, child.mean)
+            if key > best_key:
+                best, best_key = card, key
+        return ACTIONS[_card_code(world, best)]  # type: ignore[return-value]
+
+    def _endgame(self, world: Hand, cards: int) -> Action:
+        """Exact play once the stock is exhausted (nothing is hidden any more)."""
+        values = Solver().solve(world).values
+        best, best_value = -1, -math.inf
+        c = cards
+        while c:
+            low = c & -c
+            c ^= low
+            card = low.bit_length() - 1
+            value = values[ACTIONS[_card_code(world, card)]]  # type: ignore[index]
+            if value > best_value:
+                best, best_value = card, value
+        return ACTIONS[_card_code(world, best)]  # type: ignore[return-value]
+
+    def _advance(self, world: Hand) -> None:
+        """Take the fixed-rule actions until a card must be chosen or the hand is over."""
+        while world._state != OVER:
+            code = fixed_action(world)
+            if code < 0:
+                return
+            world._push(code)
+
+    def _playout(self, world: Hand) -> None:
+        rng = self.rng
+        simple = self.playout == "simple"
+        while world._state != OVER:
+            code = fixed_action(world)
+            if code < 0:
+                if simple:
+                    code = policy_code(world, rng)
+                else:
+                    code = _card_code(world, random_card(_card_moves(world), rng))
+            world._push(code)
+
+    def _search(self, worlds: Worlds, seat: int) -> Node:
+        root = Node()
+        iterations = self.iterations
+        deadline = None if self.time is None else _time.perf_counter() + self.time
+        clock = _time.perf_counter
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        done = 0
+        while True:
+            if iterations is not None and done >= iterations:
+                break
+            if deadline is not None and done and clock() >= deadline:
+                break
+            done += 1
+            world = worlds.world()
+            node = root
+            path = [root]
+            while True:
+                self._advance(world)
+                if world._state == OVER:
+                    break
+                cards = _card_moves(world)
+                children = node.children
+                mine = world._to_act == seat
+                best_card = -1
+                best_score = -math.inf
+                best_child = node
+                untried = -1
+                m = cards
+                while m:
+                    low = m & -m
+                    m ^= low
+                    card = low.bit_length() - 1
+                    child = children.get(card)
+                    if child is None:
+                        if untried < 0:
+                            untried = card
+                        continue
+                    child.avail += 1
+                    visits = child.visits
+                    mean = child.total / visits
+                    score = (mean if mine else 1.0 - mean) + c * sqrt(log(child.avail) / visits)
+                    if score > best_score:
+                        best_card, best_score, best_child = card, score, child
+                if untried >= 0:
+                    world._push(_card_code(world, untried))
+                    child = Node()
+                    children[untried] = child
+                    path.append(child)
+                    self._playout(world)
+                    break
+                world._push(_card_code(world, best_card))
+                node = best_child
+                path.append(node)
+            gp = outcome_value(world)
+            reward = 0.5 + (gp if seat == 0 else -gp) / 6.0
+            for n in path:
+                n.visits += 1
+                n.total += reward
+        self.last_iterations = done
+        return root
