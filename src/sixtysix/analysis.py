@@ -114,16 +114,41 @@ def _playout_value(
             world.pop()
 
 
+def _fast_playout_value(world: Hand, seat: int, solver: Solver, rng: random.Random, *,
+                        solve: bool = True) -> int:
+    """The fast policy of :mod:`sixtysix.bots.rollout` until the stock is closed or
+    gone, then solve (or, with ``solve`` false, play on to the end)."""
+    from sixtysix.bots.rollout import playout
+
+    depth = len(world._undo)
+    playout(world, rng, stop_cards=6 if solve else -1)
+    if world.is_over():
+        value = _seat_value(world, seat)
+    else:
+        v = solver.value(world)
+        value = v if world.to_act == seat else -v
+    while len(world._undo) > depth:
+        world.pop()
+    return value
+
+
+#: How worlds too big to solve are played on: the heuristic bot (seeing only its
+#: own view) or the fast policy (seeing the whole world).
+PLAYOUTS = ("heuristic", "fast")
+
+
 def evaluate_world(
     world: Hand,
     seat: int,
     solver: Solver,
     rng: random.Random,
     solve_stock: int = DEFAULT_SOLVE_STOCK,
+    playout: str = "heuristic",
 ) -> dict[Action, int]:
     """The value to ``seat`` (to act in ``world``) of every legal action in one world."""
     if not world.stock_open or world.stock_size <= solve_stock:
         return solver.solve(world).values
+    play_on = _fast_playout_value if playout == "fast" else _playout_value
     values: dict[Action, int] = {}
     for action in world.legal_actions():
         world.push_code(action.code)
@@ -133,27 +158,30 @@ def evaluate_world(
             # After closing, the closer still does not see the opponent's hand:
             # solving that world with every card known would flatter the close
             # (strategy fusion), so a close is played out by the heuristic.
-            values[action] = _playout_value(world, seat, solver, rng, solve=action.code != CLOSE)
+            values[action] = play_on(world, seat, solver, rng, solve=action.code != CLOSE)
         world.pop()
     return values
 
 
-def analyse(
+def sample_values(
     view: View,
     budget: Budget | None = None,
     *,
-    seed: int | None = None,
     rng: random.Random | None = None,
     solve_stock: int = DEFAULT_SOLVE_STOCK,
-) -> list[ActionValue]:
-    """Every legal action of the seat to act, with its estimated game points, best first."""
+    playout: str = "heuristic",
+) -> tuple[dict[Action, list[int]], bool]:
+    """The value of every legal action in each world searched (same worlds for
+    all actions, so differences between actions can be compared pairwise), and
+    whether the values are exact."""
+    if playout not in PLAYOUTS:
+        raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, not {playout!r}")
     if view.to_act != view.seat or not view.legal:
         raise ValueError("analyse needs a view of the seat to act")
     budget = budget or Budget(worlds=32)
-    rng = rng if rng is not None else random.Random(seed)
+    rng = rng if rng is not None else random.Random()
     legal: Sequence[Action] = view.legal
-    totals = {a: 0.0 for a in legal}
-    squares = {a: 0.0 for a in legal}
+    samples: dict[Action, list[int]] = {a: [] for a in legal}
     count = 0
     solver = Solver()
     layouts = Constraints.from_view(view).count()
@@ -171,26 +199,42 @@ def analyse(
             world = enumerated[count]
         else:
             world = worlds(view, 1, rng)[0].hand
-        values = evaluate_world(world, view.seat, solver, rng, solve_stock)
+        values = evaluate_world(world, view.seat, solver, rng, solve_stock, playout)
         exact = exact and (not world.stock_open or world.stock_size <= solve_stock)
         for action in legal:
-            v = values[action]
-            totals[action] += v
-            squares[action] += v * v
+            samples[action].append(values[action])
         count += 1
         if deadline is not None and time.perf_counter() >= deadline:
             break
+    return samples, exact
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and 95% half-width."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 3.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def analyse(
+    view: View,
+    budget: Budget | None = None,
+    *,
+    seed: int | None = None,
+    rng: random.Random | None = None,
+    solve_stock: int = DEFAULT_SOLVE_STOCK,
+    playout: str = "heuristic",
+) -> list[ActionValue]:
+    """Every legal action of the seat to act, with its estimated game points, best first."""
+    samples, exact = sample_values(view, budget, rng=rng if rng is not None else random.Random(seed),
+                                   solve_stock=solve_stock, playout=playout)
     lines = []
-    for action in legal:
-        mean = totals[action] / count
-        if exact:
-            error = 0.0
-        elif count > 1:
-            var = max(0.0, (squares[action] - count * mean * mean) / (count - 1))
-            error = 1.96 * math.sqrt(var / count)
-        else:
-            error = 3.0
-        lines.append(ActionValue(action, mean, error, count, exact))
+    for action, values in samples.items():
+        mean, error = _interval(values)
+        lines.append(ActionValue(action, mean, 0.0 if exact else error, len(values), exact))
     # Best first; among equals a declaration first (it ends the hand now, R8.2).
     lines.sort(key=lambda line: (-line.value, not line.action.is_declaration))
     return lines
