@@ -31,7 +31,10 @@ Closing, declaring, the exchange, marriages and drawing are actions of the
 tree like any card: nothing is decided by fixed rules. The action played is
 the root child with the most visits (ties: the higher mean).
 
-Exact shortcuts: a single legal action is returned at once; once the stock is
+Exact shortcuts: a single legal action is returned at once; a correct
+declaration of 66 is made as soon as it is legal (it is never worse than
+playing on; false declarations and playing on past 66 are left to the
+search, for the player and in the tree for both sides); once the stock is
 exhausted the opponent's hand is known (every unseen card is his) and the
 position is solved exactly; after a close with at most ``pimc_below``
 layouts left, every layout is solved exactly and the action with the best
@@ -55,16 +58,16 @@ import random
 import time as _time
 from collections.abc import Sequence
 
-from sixtysix.actions import Action
+from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
 from sixtysix.bots.base import BaseBot
-from sixtysix.bots.rollout import outcome_value, playout, policy_code
+from sixtysix.bots.rollout import fast_playout, outcome_value, policy_code
 from sixtysix.cards import CARDS
-from sixtysix.hand import OVER, STOCK_CARDS, Hand
+from sixtysix.hand import OVER, STOCK_CARDS, WINNING_TOTAL, Hand
 from sixtysix.sampling import Constraints
 from sixtysix.solver import Solver
 from sixtysix.views import View
 
-__all__ = ["ISMCTSBot", "Node", "Worlds"]
+__all__ = ["ISMCTSBot", "Node", "Worlds", "correct_declaration"]
 
 #: Iterations per decision when neither ``iterations`` nor ``time`` is given.
 DEFAULT_ITERATIONS = 1000
@@ -164,16 +167,39 @@ class Worlds:
         return self.build(self.layout())
 
 
+def correct_declaration(view: View, legal: Sequence[Action]) -> Action | None:
+    """A declaration of 66 that holds (R8.2), if one is legal: ``66`` before ``66+S``.
+
+    Declaring correctly is never worse than playing on: the declarer's game
+    points depend only on the opponent's points and tricks (R9.1) or on the
+    close (R6.4), and those can only grow or stay as they are.
+    """
+    total = view.scores[view.seat]
+    best: Action | None = None
+    for action in legal:
+        if action.code == DECLARE and total >= WINNING_TOTAL:
+            return action
+        if action.code >= DECLARE_MARRIAGE and best is None and action.suit is not None and \
+                total + (40 if action.suit == view.trump else 20) >= WINNING_TOTAL:
+            best = action
+    return best
+
+
 class ISMCTSBot(BaseBot):
     """Single-observer ISMCTS (see the module documentation).
 
     Options: ``iterations`` and ``time`` (seconds) bound each decision;
     ``c`` is the UCB1 exploration constant on rewards in [-1, 1];
-    ``epsilon`` the share of random card choices in playouts; ``solve``
-    which leaves are solved exactly: ``"phase2"`` (stock closed or
-    exhausted), ``"exhausted"`` (only an exhausted stock, where nothing is
-    hidden any more) or ``"none"``; ``rollout_solve`` stops playouts when
-    they reach such a position and solves it; ``enumerate_below`` deals out
+    ``epsilon`` the share of random card choices in playouts;
+    ``solve_cards``: a position whose stock is closed or exhausted is
+    solved exactly once the player to act holds at most this many cards,
+    and played on by the playout policy until then (6: solve at once; -1:
+    never solve, play to the end); ``closed``: positions after a close are
+    leaves of the tree (``"leaf"``: valued in each world as above, PIMC-like)
+    or searched further like any other node (``"tree"``); positions with an
+    exhausted stock are always leaves; ``fair`` makes the playout policy
+    judge sure winners by what the player can see (see
+    :func:`~sixtysix.bots.rollout.policy_code`); ``enumerate_below`` deals out
     all layouts instead of sampling when there are fewer; ``pimc_below``
     solves every layout at a closed root with at most that many.
     """
@@ -188,14 +214,15 @@ class ISMCTSBot(BaseBot):
         time: float | None = None,
         c: float = 0.7,
         epsilon: float = 0.1,
-        solve: str = "phase2",
-        rollout_solve: bool = True,
+        closed: str = "leaf",
+        fair: bool = False,
+        solve_cards: int = 4,
         enumerate_below: int = 256,
         pimc_below: int = 1,
         rng: random.Random | None = None,
     ) -> None:
-        if solve not in ("phase2", "exhausted", "none"):
-            raise ValueError(f"solve must be phase2, exhausted or none, not {solve!r}")
+        if closed not in ("leaf", "tree"):
+            raise ValueError(f"closed must be leaf or tree, not {closed!r}")
         if iterations is None and time is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -206,8 +233,9 @@ class ISMCTSBot(BaseBot):
         self.time = time
         self.c = c
         self.epsilon = epsilon
-        self.solve = solve
-        self.rollout_solve = rollout_solve
+        self.closed = closed
+        self.fair = fair
+        self.solve_cards = solve_cards
         self.enumerate_below = enumerate_below
         self.pimc_below = pimc_below
         self.rng = rng if rng is not None else random.Random(seed)
@@ -220,6 +248,9 @@ class ISMCTSBot(BaseBot):
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
+        declaration = correct_declaration(view, legal)
+        if declaration is not None:
+            return declaration
         self._fresh_solver()
         worlds = Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below))
         if not view.stock_open and worlds.count <= self.pimc_below:
@@ -276,6 +307,8 @@ class ISMCTSBot(BaseBot):
         sqrt = math.sqrt
         rng = self.rng
         evaluate = self._evaluate
+        phase2 = self._phase2
+        leaf_closed = self.closed == "leaf"
         me = seat
         done = 0
         while True:
@@ -290,6 +323,10 @@ class ISMCTSBot(BaseBot):
             while True:
                 if world._state == OVER:
                     value = outcome_value(world)
+                    break
+                if node is not root and (world._drawn >= STOCK_CARDS or (
+                        leaf_closed and world._closed_by >= 0)):
+                    value = phase2(world)
                     break
                 legal = world.legal_mask()
                 children = node.children
@@ -335,21 +372,20 @@ class ISMCTSBot(BaseBot):
         """Game points for seat 0 of a position just added to the tree."""
         if world._state == OVER:
             return outcome_value(world)
-        if self._solvable(world):
-            return self._solved(world)
-        stop = self.rollout_solve and self.solve != "none"
-        playout(world, self.rng, self.epsilon, stop_at_phase2=stop)
-        if world._state != OVER and self._solvable(world):
-            return self._solved(world)
-        playout(world, self.rng, self.epsilon)
-        return outcome_value(world)
+        if world._closed_by < 0 and world._drawn < STOCK_CARDS:
+            fast_playout(world, self.rng, self.epsilon, stop_cards=self.solve_cards, fair=self.fair)
+            if world._state == OVER:
+                return outcome_value(world)
+        return self._phase2(world)
 
-    def _solvable(self, world: Hand) -> bool:
-        if self.solve == "phase2":
-            return world._closed_by >= 0 or world._drawn >= STOCK_CARDS
-        if self.solve == "exhausted":
-            return world._closed_by < 0 and world._drawn >= STOCK_CARDS
-        return False
+    def _phase2(self, world: Hand) -> int:
+        """Game points for seat 0 of a position with the stock closed or exhausted:
+        played on by the policy until ``solve_cards`` are left, then solved."""
+        if world._state != OVER and world._hands[world._to_act].bit_count() > self.solve_cards:
+            fast_playout(world, self.rng, self.epsilon, stop_cards=self.solve_cards, fair=self.fair)
+        if world._state == OVER:
+            return outcome_value(world)
+        return self._solved(world)
 
     def _solved(self, world: Hand) -> int:
         """The exact value for seat 0 (cached within the decision)."""

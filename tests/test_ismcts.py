@@ -1,0 +1,335 @@
+"""The ISMCTS bots: ``ismcts`` and the ``santase-ismcts`` baseline.
+
+Small iteration budgets keep these fast; nothing here measures time.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers import deal, play
+from sixtysix import Action, Card, Hand, Rules
+from sixtysix.actions import DECLARE, DECLARE_MARRIAGE
+from sixtysix.bots import make_bot
+from sixtysix.bots.ismcts import ISMCTSBot, Worlds
+from sixtysix.bots.rollout import fast_playout, outcome_value, playout, policy_code
+from sixtysix.bots.santase_ismcts import SantaseISMCTSBot, fixed_action, should_close
+from sixtysix.runner import play_hand
+from sixtysix.sampling import Constraints, count_layouts
+
+RULE_SETS = {
+    "classic": Rules(),
+    "santase": Rules.preset("santase"),
+    "table": Rules(enforce_follow=False),
+}
+
+# Positions found by exact search over every layout the view allows (stock 2):
+# the action named is strictly best in every world, by 2 game points.
+#: Seat 0 should close (C).
+CLOSE_DECK = "KC JS AC 9H TS TC 9C JC KD TH TD QH AD AS AH QD KH QC JH JD 9D QS KS 9S"
+CLOSE_ACTIONS = "9C TC D 9H AH D QD+ TD D QH+ JC D KH JS D"
+#: Seat 0 should exchange the trump nine (X).
+EXCHANGE_DECK = "QD QH 9S JH AS 9H TS KS JD QS JC 9D TD AD JS KC AC KD QC 9C TC AH KH TH"
+EXCHANGE_ACTIONS = "9S AS D JC JS D KC AC D QD+ 9H D 9C TC D"
+
+
+def position(deck: str, actions: str, rules: Rules | None = None) -> Hand:
+    return play(Hand.deal(deck, 0, rules if rules is not None else Rules()), actions)
+
+
+def decide(bot: object, hand: Hand) -> Action:
+    seat = hand.to_act
+    assert seat is not None
+    view = hand.view(seat)
+    action = bot.choose(view, view.legal)  # type: ignore[attr-defined]
+    assert isinstance(action, Action)
+    assert hand.is_legal(action)
+    return action
+
+
+def declaring_position(seed: int) -> Hand:
+    """A hand in which the leader may declare and holds 66 or more counted points:
+    played by the playout policy with its declarations held back."""
+    rng = random.Random(seed)
+    hand = Hand.random(seed=seed)
+    while not hand.is_over():
+        p = hand.to_act
+        legal = hand.legal_mask()
+        if legal >> DECLARE & 1 and hand.score(p) >= 66 and hand.state == "lead":  # type: ignore[arg-type]
+            return hand
+        code = policy_code(hand, rng)
+        if code >= DECLARE:
+            cards = [a for a in hand.legal_actions() if a.code < DECLARE and a.code != 49]
+            code = cards[0].code
+        hand.push_code(code)
+    raise AssertionError("no declaring position")
+
+
+# The playout policy ---------------------------------------------------------------
+@pytest.mark.parametrize("rules", RULE_SETS.values(), ids=RULE_SETS.keys())
+def test_playout_policy_is_legal_and_never_declares_falsely(rules: Rules) -> None:
+    rng = random.Random(3)
+    for seed in range(40):
+        hand = Hand.random(seed=seed, rules=rules)
+        while not hand.is_over():
+            code = policy_code(hand, rng, 0.2)
+            assert hand.legal_mask() >> code & 1
+            if code >= DECLARE:
+                p = hand.to_act
+                assert p is not None
+                extra = 0
+                if code >= DECLARE_MARRIAGE:
+                    extra = 40 if code - DECLARE_MARRIAGE == hand.trump else 20
+                assert hand.score(p) + extra >= 66
+            hand.push_code(code)
+        result = hand.result()
+        assert result is not None
+        assert result.reason not in ("false_declaration", "revoke")
+
+
+@pytest.mark.parametrize("rules", [*RULE_SETS.values(), Rules(close_before_draw=False)],
+                         ids=[*RULE_SETS.keys(), "no-draw-state"])
+def test_fast_playout_takes_the_same_actions_as_the_engine(rules: Rules) -> None:
+    """The integer playout and the engine playout end in the same place."""
+    for seed in range(60):
+        base = Hand.random(seed=seed, rules=rules)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(16)):
+            codes = [a.code for a in base.legal_actions() if not a.is_declaration]
+            if base.is_over() or not codes:
+                break
+            base.push_code(rng.choice(codes))
+        if base.is_over():
+            continue
+        for epsilon, stop, fair in [(0.0, -1, False), (0.3, -1, True), (0.2, 4, False), (0.1, 6, True)]:
+            slow, fast = base.copy(), base.copy()
+            playout(slow, random.Random(seed), epsilon, stop_cards=stop, fair=fair)
+            fast_playout(fast, random.Random(seed), epsilon, stop_cards=stop, fair=fair)
+            assert slow.is_over() == fast.is_over()
+            if slow.is_over():
+                assert outcome_value(slow) == outcome_value(fast)
+                assert slow.result().reason == fast.result().reason  # type: ignore[union-attr]
+            else:
+                assert slow.key() == fast.key()
+
+
+def test_playout_plays_to_the_end_and_scores_for_seat_zero() -> None:
+    hand = Hand.random(seed=11)
+    playout(hand, random.Random(1))
+    result = hand.result()
+    assert result is not None
+    value = outcome_value(hand)
+    if result.winner is None:
+        assert value == 0
+    else:
+        assert value == (result.game_points if result.winner == 0 else -result.game_points)
+
+
+# Worlds -----------------------------------------------------------------------------
+def test_worlds_agree_with_the_view() -> None:
+    hand = Hand.random(seed=21)
+    for _ in range(3):
+        code = policy_code(hand, random.Random(0))
+        hand.push_code(code)
+    seat = hand.to_act
+    assert seat is not None
+    view = hand.view(seat)
+    worlds = Worlds(view, random.Random(5))
+    constraints = Constraints.from_view(view)
+    for _ in range(20):
+        world = worlds.world()
+        assert world.view(seat) == view
+        assert constraints.admits(world.cards(1 - seat), world.stock)
+
+
+def test_worlds_enumerate_small_layout_counts() -> None:
+    hand = position(CLOSE_DECK, CLOSE_ACTIONS)
+    view = hand.view(0)
+    n = count_layouts(view)
+    worlds = Worlds(view, random.Random(1), enumerate_below=n)
+    assert worlds.layouts is not None and len(worlds.layouts) == n
+    seen = {worlds.layout()[0] for _ in range(n)}
+    assert len(seen) == n  # a round robin deals every layout once
+
+
+# Legality -----------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", RULE_SETS.values(), ids=RULE_SETS.keys())
+@pytest.mark.parametrize("spec", ["ismcts:iterations=40", "santase-ismcts:iterations=40"])
+def test_bots_always_play_legal_actions(spec: str, rules: Rules) -> None:
+    for seed in range(2):
+        hand = Hand.random(seed=seed, rules=rules)
+        bots = [make_bot(spec, seed=seed), make_bot("random", seed=seed)]
+        if seed:
+            bots.reverse()
+        play_hand(hand, bots)  # raises BotError on an illegal action
+        assert hand.is_over()
+
+
+def test_registry_options() -> None:
+    bot = make_bot("ismcts:iterations=10,time=0.5,c=0.3", seed=1)
+    assert isinstance(bot, ISMCTSBot)
+    assert (bot.iterations, bot.time, bot.c) == (10, 0.5, 0.3)
+    baseline = make_bot("santase-ismcts:time=0.1", seed=1)
+    assert isinstance(baseline, SantaseISMCTSBot)
+    assert baseline.c == 0.2 and baseline.time == 0.1
+    with pytest.raises(ValueError):
+        ISMCTSBot(closed="sometimes")
+    with pytest.raises(ValueError):
+        SantaseISMCTSBot(playout="clever")
+
+
+def test_a_single_legal_action_is_returned_at_once() -> None:
+    hand = Hand.random(seed=2)
+    view = hand.view(hand.to_act)  # type: ignore[arg-type]
+    only = view.legal[:1]
+    bot = ISMCTSBot(seed=1, iterations=5)
+    assert bot.choose(view, only) is only[0]
+    assert bot.last_iterations == 0
+
+
+# Determinism and hidden information ------------------------------------------------
+@pytest.mark.parametrize("cls", [ISMCTSBot, SantaseISMCTSBot])
+def test_same_seed_and_iterations_same_move(cls: type) -> None:
+    for seed in (1, 4, 9):
+        hand = Hand.random(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(seed):
+            hand.push_code(policy_code(hand, rng))
+        moves = {decide(cls(seed=7, iterations=120), hand) for _ in range(2)}
+        assert len(moves) == 1
+
+
+def hidden_variant(deck: str, seed: int) -> str:
+    """The deck with the cards hidden from the non-dealer (seat 1) moved around.
+
+    Kept in place: the non-dealer's six cards, the turned-up trump, the
+    dealer's first card and the first two cards of the stock.
+    """
+    cards = deck.split()
+    keep = {0, 1, 2, 6, 7, 8, 12, 3, 13, 14}
+    free = [i for i in range(24) if i not in keep]
+    moved = [cards[i] for i in free]
+    random.Random(seed).shuffle(moved)
+    for i, card in zip(free, moved, strict=True):
+        cards[i] = card
+    return " ".join(cards)
+
+
+@pytest.mark.parametrize("deal_seed", [1, 2, 5])
+def test_decisions_depend_only_on_the_view(deal_seed: int) -> None:
+    # Two deals that differ only in cards hidden from seat 1 (the dealer's hand
+    # and the stock): the same public actions leave seat 1 the same view.
+    deck_a = " ".join(str(c) for c in Hand.random(seed=deal_seed).deck)
+    deck_b = hidden_variant(deck_a, deal_seed)
+    hands = [Hand.deal(deck_a, 0), Hand.deal(deck_b, 0)]
+    assert hands[0].cards(1) == hands[1].cards(1)
+    assert hands[0].cards(0) != hands[1].cards(0)
+    lead, answer = deck_a.split()[0], deck_a.split()[3]
+    for hand in hands:
+        play(hand, f"{lead} {answer}")
+        if hand.state == "draw":
+            play(hand, "D")
+    views = [hand.view(1) for hand in hands]
+    assert views[0] == views[1]
+    assert hands[0].key() != hands[1].key()
+    assert hands[0].to_act == 1  # the seeds are chosen so that seat 1 won the trick
+    for cls in (ISMCTSBot, SantaseISMCTSBot):
+        moves = [decide(cls(seed=3, iterations=150), hand) for hand in hands]
+        assert moves[0] == moves[1]
+
+
+# Declaring -------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_declares_a_correct_66(seed: int) -> None:
+    hand = declaring_position(seed)
+    action = decide(ISMCTSBot(seed=seed, iterations=300), hand)
+    assert action.is_declaration
+    hand.push(action)
+    result = hand.result()
+    assert result is not None and result.reason == "declared"
+
+
+def test_never_declares_falsely() -> None:
+    # After winning the first trick with few points the leader may declare, falsely.
+    hand = Hand.random(seed=5)
+    rng = random.Random(0)
+    while not (hand.state == "lead" and hand.legal_mask() >> DECLARE & 1):
+        hand.push_code(policy_code(hand, rng))
+    assert hand.score(hand.to_act) < 66  # type: ignore[arg-type]
+    for cls in (ISMCTSBot, SantaseISMCTSBot):
+        assert not decide(cls(seed=2, iterations=200), hand).is_declaration
+
+
+# Closing and the exchange by search ----------------------------------------------------
+def test_finds_the_winning_close() -> None:
+    hand = position(CLOSE_DECK, CLOSE_ACTIONS)
+    assert hand.to_act == 0 and hand.stock_size == 2
+    assert str(decide(ISMCTSBot(seed=1, iterations=600), hand)) == "C"
+
+
+def test_finds_the_winning_exchange() -> None:
+    hand = position(EXCHANGE_DECK, EXCHANGE_ACTIONS)
+    assert hand.to_act == 0 and hand.stock_size == 2
+    assert str(decide(ISMCTSBot(seed=1, iterations=600), hand)) == "X"
+
+
+def test_solves_an_exhausted_stock_exactly() -> None:
+    from sixtysix.solver import solve
+
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(30):
+        hand = Hand.random(seed=seed)
+        while not hand.is_over() and (hand.stock_open or hand.state != "lead"):
+            hand.push_code(policy_code(hand, rng))
+        if hand.is_over() or len(hand.legal_actions()) < 2:
+            continue
+        action = decide(ISMCTSBot(seed=1, iterations=50), hand)
+        assert action in solve(hand).best
+        checked += 1
+    assert checked >= 5
+
+
+# The santase baseline's fixed rules ------------------------------------------------------
+def test_baseline_exchanges_whenever_it_may() -> None:
+    hand = position(EXCHANGE_DECK, EXCHANGE_ACTIONS)
+    assert str(decide(SantaseISMCTSBot(seed=1, iterations=20), hand)) == "X"
+
+
+def test_baseline_declares_at_66() -> None:
+    hand = declaring_position(0)
+    action = decide(SantaseISMCTSBot(seed=1, iterations=20), hand)
+    assert action.is_declaration
+
+
+def test_baseline_always_draws_before_closing() -> None:
+    hand = Hand.random(seed=3)
+    rng = random.Random(1)
+    while hand.state != "draw":
+        hand.push_code(policy_code(hand, rng))
+    assert str(decide(SantaseISMCTSBot(seed=1, iterations=20), hand)) == "D"
+
+
+def test_baseline_close_rule() -> None:
+    # Seat 1 (non-dealer) holds five trumps (spades): the rule closes at the first lead.
+    hand = deal("AS TS KS QS JS 9H", "AC TC KC QC JC 9C", "9S")
+    assert should_close(hand)
+    assert str(decide(SantaseISMCTSBot(seed=1, iterations=20), hand)) == "C"
+    # Four trumps without the marriage and nothing counted: no close.
+    hand = deal("AS TS KS JS 9H 9D", "AC TC KC QC JC 9C", "9S")
+    assert not should_close(hand)
+    assert fixed_action(hand) == -1
+    # Four trumps with the marriage, the trump ace in hand: close.
+    hand = deal("AS KS QS JS 9H 9D", "AC TC KC QC JC 9C", "9S")
+    assert should_close(hand)
+
+
+def test_baseline_announces_marriages_it_leads() -> None:
+    hand = deal("KH QH 9C 9D JD JC", "AC TC KC QC AD TD", "9S")
+    card = Card.parse("KH")
+    bot = SantaseISMCTSBot(seed=1, iterations=200)
+    action = decide(bot, hand)
+    if action.card in (card, Card.parse("QH")):
+        assert action.kind.value == "marriage"
