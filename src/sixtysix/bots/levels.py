@@ -6,8 +6,8 @@ level  what plays
 random uniformly random legal actions (never a false declaration)
 easy   the heuristic bot, but a third of its card choices are random
 medium the heuristic bot
-hard   a search bot with 0.1 s per decision
-expert the strongest search configuration at up to 1 s per decision
+hard   information-set MCTS with 0.1 s per decision
+expert information-set MCTS with 1 s per decision
 ====== ===========================================================
 
 >>> from sixtysix.bots import make_bot
@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from sixtysix.actions import Action
 from sixtysix.bots.base import BaseBot, Bot, Event
 from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.bots.pimc import PIMCBot
+from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.random_bot import declaration_total
 from sixtysix.views import View
 
@@ -62,17 +62,17 @@ class EasyBot(BaseBot):
 
 
 def hard(seed: int | None = None, **options: object) -> BaseBot:
-    """The ``hard`` level: search at 0.1 s per decision."""
-    opts: dict[str, object] = {"time": 0.1, **options}
-    bot = PIMCBot(seed, **opts)  # type: ignore[arg-type]
+    """The ``hard`` level: ISMCTS at 0.1 s per decision (tuned against the heuristic bot)."""
+    opts: dict[str, object] = {"time": 0.1, "c": 0.4, "solve_cards": -1, **options}
+    bot = ISMCTSBot(seed, **opts)  # type: ignore[arg-type]
     bot.name = "hard"
     return bot
 
 
 def expert(seed: int | None = None, **options: object) -> BaseBot:
-    """The ``expert`` level: search at up to 1 s per decision."""
-    opts: dict[str, object] = {"time": 1.0, **options}
-    bot = PIMCBot(seed, **opts)  # type: ignore[arg-type]
+    """The ``expert`` level: ISMCTS at 1 s per decision, exact solving of small endings."""
+    opts: dict[str, object] = {"time": 1.0, "c": 0.4, **options}
+    bot = ISMCTSBot(seed, **opts)  # type: ignore[arg-type]
     bot.name = "expert"
     return bot
 
