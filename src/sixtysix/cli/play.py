@@ -430,7 +430,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--rules", default="classic", metavar="TEXT",
                         help="a preset and options, e.g. santase or classic,target=11 (default classic)")
     parser.add_argument("--opponent", default="heuristic", metavar="SPEC",
-                        help="the computer player: a level (random, easy, medium, hard, expert) or a bot spec such as pimc:time=0.5 (default heuristic)")
+                        help="the computer player: a level (random, easy, medium, hard, expert) "
+                             "or a bot spec such as pimc:time=0.5 (default heuristic)")
     parser.add_argument("--memory", action="store_true",
                         help="hide the running scores: remember your points as in a real game")
     parser.add_argument("--seat", type=int, choices=(0, 1), default=0,
