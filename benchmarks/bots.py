@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import os
-import platform
 import random
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any
+
+from machine import machine  # benchmarks/machine.py
 
 from sixtysix.actions import Action
 from sixtysix.bots import BOTS, Event, make_bot
@@ -42,20 +42,6 @@ SMALL_BUDGETS: dict[str, int] = {
 }
 TIME_BUDGETS = ("time", "seconds", "time_limit", "max_time")
 SMALL_TIME = 0.05
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"{platform.python_implementation()} {platform.python_version()}")
 
 
 def default_spec(name: str) -> str:

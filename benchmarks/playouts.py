@@ -9,29 +9,15 @@ falsely (a declaration under 66 is replaced by another random legal action).
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import sys
 import time
 
+from machine import machine  # benchmarks/machine.py
+
 from sixtysix.actions import DECLARE, DECLARE_MARRIAGE
 from sixtysix.hand import Hand
 from sixtysix.rules import Rules
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"{platform.python_implementation()} {platform.python_version()}")
 
 
 def random_hand(hand: Hand, rng: random.Random) -> int:

@@ -13,31 +13,17 @@ order), whole worlds (``Hand`` objects via ``Hand.from_view``), and calls of
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import sys
 import time
 from collections.abc import Callable
 
+from machine import machine  # benchmarks/machine.py
+
 from sixtysix.actions import Action
 from sixtysix.hand import Hand
 from sixtysix.sampling import Constraints, sample_worlds, worlds
 from sixtysix.views import View
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"{platform.python_implementation()} {platform.python_version()}")
 
 
 def play_cards(hand: Hand, rng: random.Random, tricks: int) -> None:

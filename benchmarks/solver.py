@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from playouts import machine
+from machine import machine
 
 from sixtysix.hand import Hand
 from sixtysix.solver import Solver
