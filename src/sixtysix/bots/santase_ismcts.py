@@ -5,8 +5,9 @@ design of the information-set search player of the open-source Santase
 (Bulgarian Sixty-six) engine, re-expressed for this library:
 
 * **The tree holds card plays only.** Every other decision is a fixed rule,
-  applied both at the real decision and inside the simulations, for either
-  player:
+  applied at the real decision and, except for closing, inside the
+  simulations for either player (as in the engine, nobody closes in a
+  simulation):
 
   - **66** is declared as soon as the counted total reaches it (with
     ``66+S`` when showing a marriage brings it there), never falsely; under
@@ -32,12 +33,13 @@ design of the information-set search player of the open-source Santase
   iteration (the untried legal card with the lowest index), plays the world
   out with a playout policy, and backs the reward up the path. The card
   played is the root child with the most visits (ties: the higher mean).
-* **Playouts** play to the end of the hand under the fixed rules above, with
-  cards chosen by ``playout``: ``"simple"`` (default: the rule-of-thumb
-  policy of :mod:`sixtysix.bots.rollout` without randomness, close to the
-  engine's own simple playout: take valuable tricks cheaply, duck cheaply,
-  cash sure winners, announce marriages) or ``"random"`` (uniform among the
-  legal cards, never a revoke).
+* **Playouts** play to the end of the hand, with cards chosen by
+  ``playout``: ``"simple"`` (default: the rule-of-thumb policy of
+  :mod:`sixtysix.bots.rollout` without randomness, close to the engine's own
+  simple playout: take valuable tricks cheaply, duck cheaply, cash sure
+  winners, announce marriages, declare at 66, exchange, never close) or
+  ``"random"`` (the fixed rules above, cards uniformly among the legal ones,
+  never a revoke).
 * **The endgame:** once the stock is exhausted the opponent's hand is known,
   and the card is chosen by exact search (:class:`~sixtysix.solver.Solver`).
 
@@ -70,7 +72,7 @@ from sixtysix.actions import (
 )
 from sixtysix.bots.base import BaseBot
 from sixtysix.bots.ismcts import DEFAULT_ITERATIONS, Node, Worlds
-from sixtysix.bots.rollout import outcome_value, policy_code, random_card
+from sixtysix.bots.rollout import fast_playout, outcome_value, random_card
 from sixtysix.hand import (
     DRAWING,
     FOLLOW,
@@ -130,8 +132,11 @@ def should_close(hand: Hand) -> bool:
     return False
 
 
-def fixed_action(hand: Hand) -> int:
-    """The action code the fixed rules take for the player to act, or -1 for a card decision."""
+def fixed_action(hand: Hand, close: bool = True) -> int:
+    """The action code the fixed rules take for the player to act, or -1 for a card decision.
+
+    Without ``close`` the closing rule is left out (nobody closes inside the simulations).
+    """
     m = hand.legal_mask()
     st = hand._state
     if st == FOLLOW:
@@ -152,7 +157,7 @@ def fixed_action(hand: Hand) -> int:
         return DRAW
     if m >> EXCHANGE & 1:
         return EXCHANGE
-    if m >> CLOSE & 1 and should_close(hand):
+    if close and m >> CLOSE & 1 and should_close(hand):
         return CLOSE
     return -1
 
@@ -246,21 +251,20 @@ class SantaseISMCTSBot(BaseBot):
     def _advance(self, world: Hand) -> None:
         """Take the fixed-rule actions until a card must be chosen or the hand is over."""
         while world._state != OVER:
-            code = fixed_action(world)
+            code = fixed_action(world, close=False)
             if code < 0:
                 return
             world._push(code)
 
     def _playout(self, world: Hand) -> None:
         rng = self.rng
-        simple = self.playout == "simple"
+        if self.playout == "simple":
+            fast_playout(world, rng)
+            return
         while world._state != OVER:
-            code = fixed_action(world)
+            code = fixed_action(world, close=False)
             if code < 0:
-                if simple:
-                    code = policy_code(world, rng)
-                else:
-                    code = _card_code(world, random_card(_card_moves(world), rng))
+                code = _card_code(world, random_card(_card_moves(world), rng))
             world._push(code)
 
     def _search(self, worlds: Worlds, seat: int) -> Node:
