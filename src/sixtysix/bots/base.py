@@ -7,6 +7,7 @@ and the legal actions, and returns one of them. It never sees a
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -36,16 +37,17 @@ class Bot(Protocol):
         ...
 
 
-class BaseBot:
-    """A convenient base: the optional hooks do nothing."""
+class BaseBot(abc.ABC):
+    """A convenient base: the optional hooks do nothing; subclasses define :meth:`choose`."""
 
     name = "bot"
 
-    def new_hand(self, view: View) -> None:
+    def new_hand(self, view: View) -> None:  # noqa: B027  (an optional hook)
         """Called at the start of every hand with the bot's first view."""
 
-    def observe(self, event: Event) -> None:
+    def observe(self, event: Event) -> None:  # noqa: B027  (an optional hook)
         """Called after every action, by either seat."""
 
-    def choose(self, view: View, legal: Sequence[Action]) -> Action:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """Pick one of ``legal`` for the seat of ``view``."""
