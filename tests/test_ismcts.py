@@ -103,10 +103,12 @@ def test_fast_playout_takes_the_same_actions_as_the_engine(rules: Rules) -> None
             base.push_code(rng.choice(codes))
         if base.is_over():
             continue
-        for epsilon, stop, fair in [(0.0, -1, False), (0.3, -1, True), (0.2, 4, False), (0.1, 6, True)]:
+        for epsilon, stop, fair, close in [(0.0, -1, False, False), (0.3, -1, True, False),
+                                           (0.2, 4, False, False), (0.1, 6, True, False),
+                                           (0.0, -1, False, True), (0.1, 4, True, True)]:
             slow, fast = base.copy(), base.copy()
-            playout(slow, random.Random(seed), epsilon, stop_cards=stop, fair=fair)
-            fast_playout(fast, random.Random(seed), epsilon, stop_cards=stop, fair=fair)
+            playout(slow, random.Random(seed), epsilon, stop_cards=stop, fair=fair, close=close)
+            fast_playout(fast, random.Random(seed), epsilon, stop_cards=stop, fair=fair, close=close)
             assert slow.is_over() == fast.is_over()
             if slow.is_over():
                 assert outcome_value(slow) == outcome_value(fast)
@@ -333,3 +335,43 @@ def test_baseline_announces_marriages_it_leads() -> None:
     action = decide(bot, hand)
     if action.card in (card, Card.parse("QH")):
         assert action.kind.value == "marriage"
+
+
+# Root parallelism -------------------------------------------------------------------
+
+def test_workers_add_the_helpers_visits_and_stay_deterministic() -> None:
+    hand = Hand.random(seed=4)
+    view = hand.view(hand.to_act)  # type: ignore[arg-type]
+    bots = [ISMCTSBot(seed=3, iterations=300, workers=2) for _ in range(2)]
+    try:
+        choices = [bot.choose(view, view.legal) for bot in bots]
+        assert choices[0] == choices[1]
+        pool = bots[0]._helpers()
+        assert pool is not None and len(pool) == 1
+        pool.start(view)
+        own = bots[0].root_stats(view)
+        (helper,) = pool.collect()
+        # Each process ran its whole iteration budget on the same root actions.
+        assert sum(v for v, _ in own.values()) == 300
+        assert sum(v for v, _ in helper.values()) == 300
+        assert set(helper) <= {a.code for a in view.legal}
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+def test_a_dead_helper_leaves_the_bot_searching_alone() -> None:
+    hand = Hand.random(seed=5)
+    view = hand.view(hand.to_act)  # type: ignore[arg-type]
+    bot = ISMCTSBot(seed=1, iterations=200, workers=2)
+    try:
+        bot.choose(view, view.legal)
+        pool = bot._helpers()
+        assert pool is not None
+        for process in pool._processes:
+            process.kill()
+            process.wait()
+        assert bot.choose(view, view.legal) in view.legal
+        assert len(pool) == 0
+    finally:
+        bot.close()

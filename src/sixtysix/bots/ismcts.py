@@ -78,6 +78,7 @@ from collections.abc import Sequence
 
 from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
 from sixtysix.bots.base import BaseBot
+from sixtysix.bots.parallel import SearchPool
 from sixtysix.bots.rollout import fast_playout, outcome_value, policy_code
 from sixtysix.cards import CARDS
 from sixtysix.hand import OVER, STOCK_CARDS, WINNING_TOTAL, Hand
@@ -237,6 +238,8 @@ class ISMCTSBot(BaseBot):
         solve_cards: int = -1,
         enumerate_below: int = 256,
         pimc_below: int = 1,
+        closes: bool = False,
+        workers: int = 1,
         rng: random.Random | None = None,
     ) -> None:
         if closed not in ("leaf", "tree"):
@@ -247,6 +250,8 @@ class ISMCTSBot(BaseBot):
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if time is not None and time <= 0:
             raise ValueError(f"time must be positive, not {time}")
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, not {workers}")
         self.iterations = iterations
         self.time = time
         self.c = c
@@ -257,7 +262,15 @@ class ISMCTSBot(BaseBot):
         self._solve_cards = solve_cards
         self.enumerate_below = enumerate_below
         self.pimc_below = pimc_below
+        self.closes = closes
+        self.workers = workers
         self.rng = rng if rng is not None else random.Random(seed)
+        #: What helper processes are built with (every option but the seed and workers).
+        self._options: dict[str, object] = {
+            "iterations": iterations, "time": time, "c": c, "epsilon": epsilon, "closed": closed,
+            "fair": fair, "solve_cards": solve_cards, "enumerate_below": enumerate_below,
+            "pimc_below": pimc_below, "closes": closes}
+        self._pool: SearchPool | None = None
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
         self._solver = Solver()
@@ -270,29 +283,64 @@ class ISMCTSBot(BaseBot):
         declaration = correct_declaration(view, legal)
         if declaration is not None:
             return declaration
+        worlds = self._prepare(view)
+        if not view.stock_open and worlds.count <= self.pimc_below:
+            return self._pimc(worlds, legal)
+        pool = self._helpers()
+        if pool is not None:
+            pool.start(view)
+        stats = self._stats(self.search(worlds, view.seat))
+        if pool is not None:
+            for other in pool.collect():
+                for code, (visits, total) in other.items():
+                    mine = stats.get(code, (0, 0.0))
+                    stats[code] = (mine[0] + visits, mine[1] + total)
+        return self._pick(stats, legal)
+
+    def root_stats(self, view: View) -> dict[int, tuple[int, float]]:
+        """Search ``view`` (the seat to act) and return each root action's visits and
+        summed rewards: what a helper process reports (:mod:`sixtysix.bots.parallel`)."""
+        return self._stats(self.search(self._prepare(view), view.seat))
+
+    def _prepare(self, view: View) -> Worlds:
         self._fresh_solver()
-        worlds = Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below))
         # With the stock closed at the root every leaf is an ending with few
         # layouts: exact values, cached, cost less than playouts there.
         self._solve_cards = self.solve_cards if view.stock_open else 6
-        if not view.stock_open and worlds.count <= self.pimc_below:
-            return self._pimc(worlds, legal)
-        root = self.search(worlds, view.seat)
-        return self._pick(root, legal)
+        return Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below))
+
+    def _helpers(self) -> SearchPool | None:
+        """The helper processes (started at the first search that needs them)."""
+        if self.workers <= 1:
+            return None
+        if self._pool is None:
+            self._pool = SearchPool(self.workers - 1, self._options, self.rng)
+        return self._pool if len(self._pool) else None
+
+    def close(self) -> None:
+        """Stop helper processes, if any (they also stop with the program)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+
+    @staticmethod
+    def _stats(root: Node) -> dict[int, tuple[int, float]]:
+        return {code: (child.visits, child.total) for code, child in root.children.items()}
 
     def _fresh_solver(self) -> None:
         self._cache = {}
         if len(self._solver._tt1) + len(self._solver._tt2) > _SOLVER_LIMIT:
             self._solver = Solver()
 
-    def _pick(self, root: Node, legal: Sequence[Action]) -> Action:
+    def _pick(self, stats: dict[int, tuple[int, float]], legal: Sequence[Action]) -> Action:
+        """The most visited root action (ties: the higher mean)."""
         best: Action | None = None
         best_key = (-1, -math.inf)
         for action in legal:
-            child = root.children.get(action.code)
-            if child is None:
+            entry = stats.get(action.code)
+            if entry is None or not entry[0]:
                 continue
-            key = (child.visits, child.mean)
+            key = (entry[0], entry[1] / entry[0])
             if key > best_key:
                 best, best_key = action, key
         return best if best is not None else legal[0]
@@ -395,7 +443,8 @@ class ISMCTSBot(BaseBot):
         if world._state == OVER:
             return outcome_value(world)
         if world._closed_by < 0 and world._drawn < STOCK_CARDS:
-            fast_playout(world, self.rng, self.epsilon, stop_cards=self._solve_cards, fair=self.fair)
+            fast_playout(world, self.rng, self.epsilon, stop_cards=self._solve_cards, fair=self.fair,
+                         close=self.closes)
             if world._state == OVER:
                 return outcome_value(world)
         return self._phase2(world)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 
-from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, DRAW, EXCHANGE, MARRIAGE
+from sixtysix.actions import CLOSE, DECLARE, DECLARE_MARRIAGE, DRAW, EXCHANGE, MARRIAGE
 from sixtysix.hand import (
     ABOVE,
     DRAWING,
@@ -68,6 +68,8 @@ _TRUMP_KEEP_2 = 3.0
 _TRUMP_RANK_1 = 1.5
 #: Premium for keeping a King or Queen whose partner is in hand while marriages can come.
 _PARTNER_KEEP = 14.0
+#: Points counted for the opponent's card in each trick a closer runs off.
+_CLOSE_SLACK = 3
 
 
 def outcome_value(hand: Hand) -> int:
@@ -106,6 +108,40 @@ _KEEP = tuple(tuple(_keep_table(trump, phase2) for trump in range(4)) for phase2
 _PARTNER = tuple(
     (1 << (card + 1) if card % 6 == _QUEEN else 1 << (card - 1)) if card % 6 in (_QUEEN, _KING) else 0
     for card in range(24))
+
+
+def _run_off(mine: int, theirs: int, trump: int) -> int:
+    """Points of the cards ``mine`` can lead one after another after a close and win
+    whatever ``theirs`` plays (R7.2: the opponent must follow suit, else trump): the
+    trumps above all of his, then, once his trumps are drawn, the tops of the plain suits.
+    """
+    tmask = SUIT_MASK[trump]
+    points = 0
+    count = 0
+    mt = mine & tmask
+    ot = theirs & tmask
+    top = ot.bit_length()  # within a suit, a higher rank has a higher index
+    run = mt >> top << top
+    while run:
+        high = 1 << (run.bit_length() - 1)
+        points += POINTS[high.bit_length() - 1]
+        count += 1
+        run ^= high
+    if count >= ot.bit_count():
+        for suit in range(4):
+            if suit == trump:
+                continue
+            sm = SUIT_MASK[suit]
+            os_ = theirs & sm
+            ms = mine & sm
+            top = os_.bit_length()
+            run = ms >> top << top
+            while run:
+                high = 1 << (run.bit_length() - 1)
+                points += POINTS[high.bit_length() - 1]
+                count += 1
+                run ^= high
+    return points + _CLOSE_SLACK * count
 
 
 def _lead(cards: int, mine: int, theirs: int, trump: int, phase2: bool, score: int) -> int:
@@ -170,7 +206,8 @@ def _follow(cards: int, lead: int, mine: int, trump: int, phase2: bool,
     return winner if gain >= winner_cost else loser
 
 
-def policy_code(hand: Hand, rng: random.Random, epsilon: float = 0.0, fair: bool = False) -> int:
+def policy_code(hand: Hand, rng: random.Random, epsilon: float = 0.0, fair: bool = False,
+                close: bool = False) -> int:
     """The policy's action code for the player to act (the hand must not be over).
 
     With ``fair``, a lead counts as unbeatable only if no card the player
@@ -203,6 +240,8 @@ def policy_code(hand: Hand, rng: random.Random, epsilon: float = 0.0, fair: bool
         if m >> EXCHANGE & 1:
             return EXCHANGE
         pairs = (m >> MARRIAGE) & _CARD_BITS
+        if close and m >> CLOSE & 1 and _close_pays(hand, p, pairs, trump):
+            return CLOSE
         if pairs:
             pick = pairs & SUIT_MASK[trump] or pairs
             return MARRIAGE + (pick & -pick).bit_length() - 1  # the Queen of the pair
@@ -227,8 +266,24 @@ def policy_code(hand: Hand, rng: random.Random, epsilon: float = 0.0, fair: bool
     return _follow(cards, lead, mine, trump, phase2, score, opp_score)
 
 
+def _close_pays(hand: Hand, p: int, pairs: int, trump: int) -> bool:
+    """Whether the player on lead reaches 66 by closing now and running off sure winners
+    (judged on the opponent's actual cards), with the best marriage he may show."""
+    marriage = 0
+    c = pairs
+    while c:
+        q = c & -c
+        c ^= q
+        marriage = max(marriage, 40 if SUIT_OF[q.bit_length() - 1] == trump else 20)
+    if hand._tricks[p] and hand._won[p] + hand._marr[p] + marriage >= WINNING_TOTAL:
+        return False  # showing the marriage reaches 66 without closing (R5.5)
+    gain = _run_off(hand._hands[p], hand._hands[1 - p], trump)
+    return hand._won[p] + hand._marr[p] + marriage + gain >= WINNING_TOTAL and (
+        hand._tricks[p] > 0 or gain > 0)
+
+
 def playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
-            stop_cards: int = -1, fair: bool = False) -> None:
+            stop_cards: int = -1, fair: bool = False, close: bool = False) -> None:
     """Play ``hand`` on with the policy until it is over, or until the stock is
     closed or exhausted and the player to act holds at most ``stop_cards`` cards
     (for an exact search to take over)."""
@@ -238,11 +293,11 @@ def playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
         if stop_cards >= 0 and (hand._closed_by >= 0 or hand._drawn >= STOCK_CARDS) \
                 and hands[hand._to_act].bit_count() <= stop_cards:
             return
-        push(policy_code(hand, rng, epsilon, fair))
+        push(policy_code(hand, rng, epsilon, fair, close))
 
 
 def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
-                 stop_cards: int = -1, fair: bool = False) -> None:
+                 stop_cards: int = -1, fair: bool = False, close: bool = False) -> None:
     """What :func:`playout` does, several times faster, for a hand that is thrown away.
 
     The play runs on plain integers, with the same policy and the same use
@@ -265,6 +320,9 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     drawn = hand._drawn
     closer = hand._closed_by
     closed_trick = hand._closed_trick
+    opp_trickless = hand._closer_opp_trickless
+    close_min = hand._close_min
+    close_first = hand._close_first
     trump = SUIT_OF[hand._nine]
     nine_bit = 1 << hand._nine
     tmask = SUIT_MASK[trump]
@@ -323,6 +381,20 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
                 h[p] = mine ^ (nine_bit | 1 << stock[-1])
                 stock[-1] = hand._nine
                 continue
+            if close and stock_open and STOCK_CARDS - drawn >= close_min and (ntricks or close_first):
+                marriage = 0
+                c = pairs
+                while c:
+                    king = c & -c
+                    c ^= king
+                    marriage = max(marriage, 40 if SUIT_OF[king.bit_length() - 1] == trump else 20)
+                gain = _run_off(mine, h[1 - p], trump)
+                if won[p] + marr[p] + marriage + gain >= WINNING_TOTAL and (tricks[p] or gain):
+                    # R6: close; the penalty is judged now (R6.4).
+                    closer = p
+                    closed_trick = ntricks
+                    opp_trickless = int(tricks[1 - p] == 0)
+                    continue
             if pairs:
                 pick = pairs & tmask or pairs
                 card = (pick & -pick).bit_length() - 2  # the Queen of the pair
@@ -381,6 +453,9 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     hand._tricks[:] = tricks
     hand._marr[:] = marr
     hand._drawn = drawn
+    hand._closed_by = closer
+    hand._closed_trick = closed_trick
+    hand._closer_opp_trickless = opp_trickless
     hand._to_act = p
     hand._lead = lead
     hand._state = state
