@@ -24,7 +24,7 @@ States (DESIGN.md §4): **lead** (the leader's turn, R3.6 steps 3-6),
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -283,8 +283,7 @@ class Hand:
     def copy(self) -> Hand:
         """An independent copy, with its history (so it can be popped)."""
         other = object.__new__(Hand)
-        for name in Hand.__slots__:
-            setattr(other, name, getattr(self, name))
+        _copy_slots(self, other)
         other._hands = self._hands[:]
         other._won = self._won[:]
         other._tricks = self._tricks[:]
@@ -812,3 +811,18 @@ def replay_actions(hand: Hand, tokens: Sequence[str]) -> None:
     """Push action tokens strictly (records)."""
     for token in tokens:
         hand.push(Action.parse(token))
+
+
+def _slot_copier() -> Callable[[Hand, Hand], None]:
+    """A function that copies every slot of one hand into another: written out
+    slot by slot, it is several times faster than a loop of getattr/setattr
+    (:meth:`Hand.copy` runs once per world in the search bots)."""
+    lines = ["def copy_slots(src, dst):"]
+    lines += [f"    dst.{name} = src.{name}" for name in Hand.__slots__]
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)
+    copier: Callable[[Hand, Hand], None] = namespace["copy_slots"]
+    return copier
+
+
+_copy_slots = _slot_copier()

@@ -154,12 +154,15 @@ class Worlds:
         self.template = Hand.from_view(view, cards, [CARDS[i] for i in stock])
 
     def _sample(self) -> tuple[int, list[int]]:
+        # Sorting by random keys gives a uniform permutation, and costs less
+        # than random.sample and random.shuffle, which draw in Python.
+        rnd = self.rng.random
         mask = self._must
-        for i in self.rng.sample(self._allowed, self._free):
+        for i in sorted(self._allowed, key=lambda _: rnd())[:self._free]:
             mask |= 1 << i
         rest = [i for i in self._unseen if not mask >> i & 1]
         if self._ordered:
-            self.rng.shuffle(rest)
+            rest.sort(key=lambda _: rnd())
         if self._last >= 0:
             rest.append(self._last)
         return mask, rest
