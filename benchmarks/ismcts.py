@@ -54,8 +54,8 @@ def rate(views: list[View], seconds: float, workers: int) -> tuple[float, list[f
             pool = bot._helpers()
             start = time.perf_counter()
             if pool is not None:
-                pool.start(view)
-            stats = bot.root_stats(view)
+                pool.start(view, time.time() + seconds)
+            stats = bot.root_stats(view, time.time() + seconds)
             others = pool.collect() if pool is not None else []
             walls.append(time.perf_counter() - start)
             total += sum(v for v, _ in stats.values())

@@ -92,6 +92,9 @@ __all__ = ["ISMCTSBot", "Node", "Worlds", "correct_declaration"]
 DEFAULT_ITERATIONS = 1000
 #: Game points scale: rewards are game points divided by this (R9.1: at most 3).
 _SCALE = 3.0
+#: Seconds of a time budget kept for choosing once the search stops (and
+#: collecting the helpers' statistics).
+_MARGIN = 0.003
 #: Solver transposition entries kept before the solver is renewed (bounds memory).
 _SOLVER_LIMIT = 400_000
 
@@ -286,13 +289,16 @@ class ISMCTSBot(BaseBot):
         declaration = correct_declaration(view, legal)
         if declaration is not None:
             return declaration
+        # The time budget covers the whole decision, setting up included.
+        deadline = None if self.time is None else _time.perf_counter() + self.time - _MARGIN
         worlds = self._prepare(view)
         if not view.stock_open and worlds.count <= self.pimc_below:
             return self._pimc(worlds, legal)
         pool = self._helpers()
         if pool is not None:
-            pool.start(view)
-        stats = self._stats(self.search(worlds, view.seat))
+            # The helpers stop at the same moment (wall clock: shared by processes).
+            pool.start(view, None if deadline is None else _time.time() + deadline - _time.perf_counter())
+        stats = self._stats(self.search(worlds, view.seat, deadline))
         if pool is not None:
             for other in pool.collect():
                 for code, (visits, total) in other.items():
@@ -300,10 +306,17 @@ class ISMCTSBot(BaseBot):
                     stats[code] = (mine[0] + visits, mine[1] + total)
         return self._pick(stats, legal)
 
-    def root_stats(self, view: View) -> dict[int, tuple[int, float]]:
-        """Search ``view`` (the seat to act) and return each root action's visits and
-        summed rewards: what a helper process reports (:mod:`sixtysix.bots.parallel`)."""
-        return self._stats(self.search(self._prepare(view), view.seat))
+    def root_stats(self, view: View, until: float | None = None) -> dict[int, tuple[int, float]]:
+        """Search ``view`` (the seat to act) for the bot's budget, or until the wall
+        clock (:func:`time.time`) reads ``until``, and return each root action's
+        visits and summed rewards: what a helper process reports
+        (:mod:`sixtysix.bots.parallel`)."""
+        start = _time.perf_counter()
+        if until is not None:
+            deadline: float | None = start + max(until - _time.time(), 0.0)
+        else:
+            deadline = None if self.time is None else start + self.time
+        return self._stats(self.search(self._prepare(view), view.seat, deadline))
 
     def _prepare(self, view: View) -> Worlds:
         self._fresh_solver()
@@ -311,6 +324,9 @@ class ISMCTSBot(BaseBot):
         # layouts: exact values, cached, cost less than playouts there.
         self._solve_cards = self.solve_cards if view.stock_open else 6
         return Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below))
+
+    def new_hand(self, view: View) -> None:
+        self._helpers()  # start helper processes before the first decision is timed
 
     def _helpers(self) -> SearchPool | None:
         """The helper processes (started at the first search that needs them)."""
@@ -369,11 +385,14 @@ class ISMCTSBot(BaseBot):
         return best[0]
 
     # The search -------------------------------------------------------------------
-    def search(self, worlds: Worlds, seat: int) -> Node:
-        """Run the search from the worlds' root for ``seat``; returns the root node."""
+    def search(self, worlds: Worlds, seat: int, deadline: float | None = None) -> Node:
+        """Run the search from the worlds' root for ``seat`` until the iteration budget
+        is spent or the clock (:func:`time.perf_counter`) reaches ``deadline`` (by
+        default, the bot's time from now); returns the root node."""
         root = Node()
         iterations = self.iterations
-        deadline = None if self.time is None else _time.perf_counter() + self.time
+        if deadline is None and self.time is not None:
+            deadline = _time.perf_counter() + self.time
         clock = _time.perf_counter
         c = self.c
         log = math.log

@@ -56,20 +56,21 @@ def _receive(stream: IO[bytes]) -> Any:
 
 
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
-    """A helper's loop: the bot's options and seed first, then views, answered
-    with root statistics, until end of input or ``None``."""
+    """A helper's loop: the bot's options and seed first, then ``(view, until)``
+    requests, answered with root statistics, until end of input or ``None``."""
     from sixtysix.bots.ismcts import ISMCTSBot
 
     options, seed = _receive(stdin)
     bot = ISMCTSBot(rng=random.Random(seed), workers=1, **options)
     while True:
         try:
-            view = _receive(stdin)
+            request = _receive(stdin)
         except EOFError:
             return
-        if view is None:
+        if request is None:
             return
-        _send(stdout, bot.root_stats(view))
+        view, until = request
+        _send(stdout, bot.root_stats(view, until))
 
 
 class SearchPool:
@@ -91,12 +92,13 @@ class SearchPool:
     def __len__(self) -> int:
         return len(self._processes)
 
-    def start(self, view: View) -> None:
-        """Send the decision to every helper (they search while the caller does)."""
+    def start(self, view: View, until: float | None = None) -> None:
+        """Send the decision to every helper (they search while the caller does), until
+        the wall clock (:func:`time.time`) reads ``until``, or for their own budget."""
         for process in list(self._processes):
             try:
                 assert process.stdin is not None
-                _send(process.stdin, view)
+                _send(process.stdin, (view, until))
             except OSError:
                 self._drop(process)
 
