@@ -317,3 +317,12 @@ def test_local_dask_cluster(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert status == 0, err
     assert "on a local Dask cluster of 1 worker" in out.splitlines()[-1]
     assert json.loads((tmp_path / "local.json").read_text())["games"] == here["games"]
+
+
+def test_default_jobs_leave_each_multi_core_bot_its_cores(capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    status, out, _ = arena(capsys, "ismcts:iterations=20,workers=2", "random", "--hands", "--matches", "1",
+                           "--bootstrap", "0", "--json", "-", "--quiet")
+    assert status == 0
+    assert json.loads(out)["run"]["jobs"] == 2  # four cores, two per bot

@@ -161,8 +161,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--hands", action="store_true",
                         help="play single hands instead of matches (N deals per pair)")
     parser.add_argument("--seed", default="0", metavar="S", help="seed of the whole arena (default 0)")
-    parser.add_argument("--jobs", default=str(os.cpu_count() or 1), metavar="J",
-                        help="worker processes; 1 plays in this process (default: one per CPU)")
+    parser.add_argument("--jobs", default=None, metavar="J",
+                        help="worker processes; 1 plays in this process (default: one per CPU, "
+                             "divided by the processes one bot uses, e.g. 2 for expert)")
     parser.add_argument("--rules", default="classic", metavar="RULES",
                         help="preset and options, e.g. santase or classic,target=11")
     parser.add_argument("--json", metavar="OUT",
@@ -208,11 +209,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"an arena needs at least two bots, not {len(specs)}")
     deals = _whole(args.matches, "--matches", 1)
     seed = _whole(args.seed, "--seed")
-    jobs = _whole(args.jobs, "--jobs", 1)
+    jobs = _whole(args.jobs, "--jobs", 1) if args.jobs is not None else None
     resamples = _whole(args.bootstrap, "--bootstrap", 0)
     rules = Rules.parse(args.rules)
-    for spec in specs:
-        make_bot(spec, seed=0)  # unknown names and bad options fail here, not in a worker
+    # Unknown names and bad options fail here, not in a worker.
+    processes = max(int(getattr(make_bot(spec, seed=0), "workers", 1)) for spec in specs)
+    if jobs is None:
+        # Bots that search on several cores get them: fewer games at once.
+        jobs = max(1, (os.cpu_count() or 1) // processes)
     if args.plot is not None and not _has("matplotlib"):
         raise ValueError("--plot needs matplotlib: pip install 'sixtysix[arena]'")
     _check_output(args.json, "--json")
