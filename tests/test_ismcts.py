@@ -375,3 +375,35 @@ def test_a_dead_helper_leaves_the_bot_searching_alone() -> None:
         assert len(pool) == 0
     finally:
         bot.close()
+
+
+def test_run_off_counts_top_trumps_then_plain_tops_once_his_trumps_are_gone() -> None:
+    from sixtysix.bots.rollout import _CLOSE_SLACK, _run_off
+
+    def mask(*cards: str) -> int:
+        return sum(Card.parse(c).mask for c in cards)
+
+    clubs = 0  # trump suit index of clubs
+    # AC TC beat his KC 9C and draw both; then AH is above his TH: three tricks.
+    assert _run_off(mask("AC", "TC", "AH"), mask("KC", "9C", "TH"), clubs) == 11 + 10 + 11 + 3 * _CLOSE_SLACK
+    # With a third trump (JC) left to him after two rounds, AH can be trumped: only the trumps count.
+    assert _run_off(mask("AC", "TC", "AH"), mask("KC", "9C", "JC", "TH"), clubs) == 21 + 2 * _CLOSE_SLACK
+    # A trump below his best wins nothing.
+    assert _run_off(mask("QC"), mask("KC"), clubs) == 0
+
+
+def test_closing_playouts_close_and_are_scored_as_closed() -> None:
+    closed = 0
+    for seed in range(200):
+        hand = Hand.random(seed=seed)
+        fast_playout(hand, random.Random(seed), close=True)
+        result = hand.result()
+        assert result is not None
+        if result.closed_by is not None:
+            closed += 1
+            assert result.reason in ("closed_succeeded", "closed_failed")
+    assert closed > 0
+    for seed in range(50):
+        hand = Hand.random(seed=seed)
+        fast_playout(hand, random.Random(seed))
+        assert hand.result().closed_by is None  # type: ignore[union-attr]
