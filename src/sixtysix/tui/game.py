@@ -121,25 +121,25 @@ def action_button_id(action: Action) -> str:
 
 
 def _all_action_buttons() -> list[Button]:
+    """Every button the action bar may show; :meth:`GameScreen.render_actions` shows the ones
+    that apply (short labels: the bar is one line of an 80-column terminal)."""
     style = MarkupStyle()
     buttons = [
-        Button("Draw [b]d[/]", id="draw"),
-        Button("Close [b]c[/]", id="close"),
-        Button("Exchange [b]x[/]", id="exchange"),
-        Button("Declare 66 [b]s[/]", id="declare"),
-    ]
-    for suit in Suit:
-        for rank in ("K", "Q"):
-            card = Card.parse(rank + suit.letter)
-            buttons.append(Button(f"Marriage {style.card(card)}+", id=f"marriage-{card}"))
-    for suit in Suit:
-        buttons.append(Button(f"66 + marriage {style.suit(suit)}", id=f"declare-{suit.letter}"))
-    buttons += [
         Button("Next hand [b]Enter[/]", id="next-hand", variant="primary"),
         Button("New match [b]n[/]", id="new-match", variant="primary"),
         Button("Hint [b]h[/]", id="hint"),
         Button("Undo [b]u[/]", id="undo"),
+        Button("Draw [b]d[/]", id="draw"),
+        Button("Close [b]c[/]", id="close"),
+        Button("Exchange [b]x[/]", id="exchange"),
+        Button("66 [b]s[/]", id="declare"),
     ]
+    for suit in Suit:
+        for rank in ("K", "Q"):
+            card = Card.parse(rank + suit.letter)
+            buttons.append(Button(f"Marry {style.card(card)}", id=f"marriage-{card}"))
+    for suit in Suit:
+        buttons.append(Button(f"66+{style.paint_suit(suit.symbol, suit)}", id=f"declare-{suit.letter}"))
     for button in buttons:
         button.compact = True
         button.can_focus = False
@@ -543,7 +543,7 @@ class GameScreen(Screen[None]):
 
     def render_table(self, view: View | None) -> None:
         opponent = self.query_one("#opponent", Static)
-        stock_label = self.query_one("#stock-label", Static)
+        stock_text = self.query_one("#stock-label", Static)
         trick_label = self.query_one("#trick-label", Static)
         info = self.query_one("#info", Static)
         trump_card = self.query_one("#trump-card", CardView)
@@ -554,7 +554,7 @@ class GameScreen(Screen[None]):
             for place in (trump_card, stock_card, theirs, yours):
                 place.show(None)
             opponent.update("Computer")
-            stock_label.update("")
+            stock_text.update("")
             trick_label.update("")
             info.update("")
             return
@@ -567,43 +567,33 @@ class GameScreen(Screen[None]):
         opponent.update(f"[b]Computer[/b] ({escape(self.setup.level)}): {backs} "
                         f"{n_them} card{'s' if n_them != 1 else ''} · {tricks_them}{points}")
         # Trump and stock.
-        stock_label.update(f"Trump {style.suit(view.trump)}")
+        stock_text.update(stock_label(view.trump, view.stock_size, style))
         if view.trump_card is not None:
-            trump_card.show(view.trump_card, label="trump")
+            trump_card.show(view.trump_card)
         elif view.closed_by is not None and view.stock_size:
-            trump_card.show(view.dealt_trump_card, face_down=True, label="closed")
+            trump_card.show(view.dealt_trump_card, face_down=True)
         else:
-            trump_card.show(None, label="")
-        if view.stock_size:
-            stock_card.show(None, face_down=True, label=str(view.stock_size))
-        else:
-            stock_card.show(None, label="empty")
-        # The trick on the table, or the one just completed (R3.5).
+            trump_card.show(None)
+        stock_card.show(None, face_down=view.stock_size > 0)
+        # The trick on the table, or the one just completed (R3.5): the computer's
+        # card on the left, yours on the right.
         theirs.show(None)
         yours.show(None)
+        trick_label.update("Computer You")
         if view.lead is not None:
             leader, card = view.lead
-            (yours if leader == me else theirs).show(card, label="led")
-            trick_label.update("On the table")
+            (yours if leader == me else theirs).show(card)
         elif view.last_trick is not None:
             trick = view.last_trick
             played = {trick.leader: trick.lead, 1 - trick.leader: trick.follow}
-            theirs.show(played[them], label="led" if trick.leader == them else "")
-            yours.show(played[me], label="led" if trick.leader == me else "")
-            if trick.winner is None:
-                trick_label.update("Last trick: revoked")
-            else:
-                who = "you" if trick.winner == me else "Computer"
-                pts = "" if self.settings.memory else f" ({trick.points})"
-                trick_label.update(f"Last trick: {who}{pts}")
-        else:
-            trick_label.update("The table")
+            theirs.show(played[them])
+            yours.show(played[me])
         info.update(self.info_text(view))
 
     def info_text(self, view: View) -> str:
         style, seats = self.style, self.seats
         me = view.seat
-        lines: list[str] = []
+        lines: list[str] = [self.trick_text(view)]
         if self.settings.memory:
             lines.append(f"You: {_tricks(view.tricks_won[me])} (points hidden)")
         else:
@@ -624,6 +614,20 @@ class GameScreen(Screen[None]):
             cards = " ".join(style.card(c) for c in sorted_cards(known, view.trump))
             lines.append(f"Computer holds {cards}")
         return "\n".join(lines)
+
+    def trick_text(self, view: View) -> str:
+        """Whose card is on the table, or who won the last trick (R3.5)."""
+        if view.lead is not None:
+            leader = view.lead[0]
+            answer = self.seats.name(1 - leader, start=False)
+            return f"{self.seats.say(leader, 'led', 'led')}, {answer} to answer"
+        trick = view.last_trick
+        if trick is None:
+            return "Nothing on the table yet"
+        if trick.winner is None:
+            return "Last trick: revoked"
+        points = "" if self.settings.memory else f" ({trick.points})"
+        return f"Last trick: {self.seats.say(trick.winner, 'won it', 'won it', start=True)}{points}"
 
     def render_hand(self) -> None:
         row = self.query_one("#hand", CardRow)
@@ -680,6 +684,12 @@ class GameScreen(Screen[None]):
             else:
                 show = name in legal
             button.display = show
+
+
+def stock_label(trump: Suit, stock_size: int, style: MarkupStyle) -> str:
+    """``Trump ♣ · stock 11`` over the trump card and the stock."""
+    stock = f"stock {stock_size}" if stock_size else "stock empty"
+    return f"Trump {style.paint_suit(trump.symbol, trump)} · {stock}"
 
 
 def _marriage_lead(card: Card) -> Action | None:

@@ -24,6 +24,7 @@ from sixtysix.analysis import Budget
 from sixtysix.console import sorted_cards
 from sixtysix.hand import Hand
 from sixtysix.record import Record
+from sixtysix.tui.game import stock_label
 from sixtysix.tui.review import Review, Verdict, judge
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.widgets import CardRow, CardView
@@ -168,36 +169,33 @@ class ReplayScreen(Screen[None]):
                 f"[b]{escape(names[seat])}[/b]{role}: {hand.score(seat)} points, "
                 f"{hand.tricks_won(seat)} trick{'s' if hand.tricks_won(seat) != 1 else ''}{to_act}")
         view = hand.view(0)  # the public part of the table is the same from either seat
-        self.query_one("#stock-label", Static).update(f"Trump {style.suit(hand.trump)}")
+        self.query_one("#stock-label", Static).update(stock_label(hand.trump, hand.stock_size, style))
         trump_card = self.query_one("#trump-card", CardView)
         if view.trump_card is not None:
-            trump_card.show(view.trump_card, label="trump")
+            trump_card.show(view.trump_card)
         elif view.closed_by is not None and view.stock_size:
-            trump_card.show(view.dealt_trump_card, face_down=True, label="closed")
+            trump_card.show(view.dealt_trump_card, face_down=True)
         else:
             trump_card.show(None)
-        stock = self.query_one("#stock-card", CardView)
-        if hand.stock_size:
-            stock.show(None, face_down=True, label=str(hand.stock_size))
-        else:
-            stock.show(None, label="empty")
+        self.query_one("#stock-card", CardView).show(None, face_down=hand.stock_size > 0)
         top, bottom = self.query_one("#top-card", CardView), self.query_one("#bottom-card", CardView)
         top.show(None)
         bottom.show(None)
         places = {1: top, 0: bottom}
         label = self.query_one("#trick-label", Static)
+        label.update(f"{escape(names[1][:8]):<9}{escape(names[0][:8])}")
+        trick_text = ""
         if view.lead is not None:
-            places[view.lead[0]].show(view.lead[1], label="led")
-            label.update("On the table")
+            places[view.lead[0]].show(view.lead[1])
+            trick_text = f"{escape(names[view.lead[0]])} led"
         elif view.last_trick is not None:
             trick = view.last_trick
-            places[trick.leader].show(trick.lead, label="led")
+            places[trick.leader].show(trick.lead)
             places[1 - trick.leader].show(trick.follow)
             won = "revoked" if trick.winner is None else f"won by {escape(names[trick.winner])}"
-            label.update(f"Last trick, {won}")
-        else:
-            label.update("The table")
-        self.query_one("#info", Static).update(self.info_text(hand, names))
+            trick_text = f"Last trick {won}"
+        info = "\n".join(filter(None, [trick_text, self.info_text(hand, names)]))
+        self.query_one("#info", Static).update(info)
         # The action that led here, and its verdict.
         step = self.query_one("#step", Static)
         verdict = self.query_one("#verdict", Static)
