@@ -176,13 +176,13 @@ class Statistics:
                 "SELECT COUNT(*), COALESCE(SUM(won = 1), 0), COALESCE(SUM(finished), 0) FROM matches "
                 "WHERE level = ? AND preset = ?", (level, preset)).fetchone()
             h = db.execute(
-                "SELECT COUNT(*), COALESCE(SUM(won = 1), 0), "
-                "COALESCE(SUM(CASE WHEN won = 1 THEN game_points END), 0), "
-                "COALESCE(SUM(CASE WHEN won = 0 THEN game_points END), 0), "
-                "COALESCE(SUM(won = 1 AND schneider), 0), COALESCE(SUM(won = 0 AND schneider), 0), "
-                "COALESCE(SUM(won = 1 AND schwarz), 0), COALESCE(SUM(won = 0 AND schwarz), 0) "
-                "FROM hands JOIN matches ON matches.id = hands.match_id "
-                "WHERE level = ? AND preset = ?", (level, preset)).fetchone()
+                "SELECT COUNT(*), COALESCE(SUM(h.won = 1), 0), "
+                "COALESCE(SUM(CASE WHEN h.won = 1 THEN h.game_points END), 0), "
+                "COALESCE(SUM(CASE WHEN h.won = 0 THEN h.game_points END), 0), "
+                "COALESCE(SUM(h.won = 1 AND h.schneider), 0), COALESCE(SUM(h.won = 0 AND h.schneider), 0), "
+                "COALESCE(SUM(h.won = 1 AND h.schwarz), 0), COALESCE(SUM(h.won = 0 AND h.schwarz), 0) "
+                "FROM hands AS h JOIN matches AS m ON m.id = h.match_id "
+                "WHERE m.level = ? AND m.preset = ?", (level, preset)).fetchone()
             outcomes = [bool(won) for (won,) in db.execute(
                 "SELECT won FROM matches WHERE level = ? AND preset = ? AND finished = 1 ORDER BY id",
                 (level, preset))]
