@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any
+
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -37,3 +42,13 @@ def game(app: SixtySixApp) -> GameScreen:
     screen = app.game
     assert screen is not None
     return screen
+
+
+def synchronous(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an ``async`` test in its own event loop (no pytest plugin needed)."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return run

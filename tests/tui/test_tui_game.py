@@ -1,0 +1,296 @@
+"""The terminal game through Textual's pilot: keys and clicks, and what the screen shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from need import need_tui
+
+need_tui()
+
+from support import game, make_app, settle, synchronous, text  # noqa: E402
+from textual.widgets import Button  # noqa: E402
+
+from sixtysix.actions import Action, ActionKind  # noqa: E402
+from sixtysix.console import ordered_legal, sorted_cards  # noqa: E402
+from sixtysix.record import MatchRecord, MatchReplay, load, replay  # noqa: E402
+from sixtysix.tui.game import GameScreen  # noqa: E402
+from sixtysix.tui.statistics import Statistics  # noqa: E402
+from sixtysix.tui.widgets import CardRow, MessageLog  # noqa: E402
+
+
+def shown_hand(screen: GameScreen) -> list[object]:
+    return [place.card for place in screen.query_one("#hand", CardRow).places if place.display]
+
+
+def log(screen: GameScreen) -> str:
+    return "\n".join(screen.query_one(MessageLog).lines())
+
+
+def visible_buttons(screen: GameScreen) -> set[str]:
+    return {b.id or "" for b in screen.query_one("#actions").query_children(Button) if b.display}
+
+
+async def play_one_hand(pilot, screen: GameScreen) -> int:  # type: ignore[no-untyped-def]
+    """Play the human's side of a hand with keys and clicks in turn; returns the actions taken.
+
+    At every turn the screen must show the human's cards, sorted, with exactly
+    the legal cards highlighted and exactly the legal other actions as buttons.
+    """
+    moves = 0
+    while not screen.paused and not screen.match_over:
+        assert screen.my_turn
+        view = screen.session.view
+        assert view is not None
+        legal = ordered_legal(view)
+        assert shown_hand(screen) == sorted_cards(view.hand, view.trump)
+        places = [p for p in screen.query_one("#hand", CardRow).places if p.display]
+        highlighted = {p.card for p in places if p.has_class("legal")}
+        assert highlighted == {a.card for a in legal if a.kind is ActionKind.PLAY}
+        others = {b for b in visible_buttons(screen) if b not in ("hint", "undo")}
+        assert others == {screen_id(a) for a in legal if a.kind is not ActionKind.PLAY}
+        cards = [a for a in legal if a.kind is ActionKind.PLAY]
+        if Action.parse("D") in legal:
+            if moves % 2:
+                await pilot.press("d")
+            else:
+                await pilot.click("#draw")
+        else:
+            card = cards[-1].card
+            index = shown_hand(screen).index(card)
+            if moves % 2:
+                await pilot.press(str(index + 1))
+            else:
+                await pilot.click(places[index])
+        await settle(pilot)
+        moves += 1
+    return moves
+
+
+def screen_id(action: Action) -> str:
+    from sixtysix.tui.game import action_button_id
+
+    return action_button_id(action)
+
+
+@synchronous
+async def test_a_whole_hand_through_the_screen(data_dir: Path) -> None:
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(app)
+        status = text(screen.query_one("#status"))
+        assert "Hand 1" in status and "Match: You 0, Computer 0 (to 7)" in status
+        assert "Cut for the deal" in log(screen) and "--- Hand 1:" in log(screen)
+        moves = await play_one_hand(pilot, screen)
+        assert moves >= 3
+        # The hand's end: the result with its reason and game points, the match score.
+        session = screen.session
+        replayed = replay(session.record())
+        assert isinstance(replayed, MatchReplay)
+        result = replayed.hands[0].result
+        assert result is not None and result.winner is not None
+        story = log(screen)
+        assert ("You win the hand" in story) == (result.winner == 0)
+        assert ("Computer wins the hand" in story) == (result.winner == 1)
+        gp = result.game_points
+        assert f"{gp} game point{'s' if gp != 1 else ''}" in story
+        score = session.score
+        assert f"Match: You {score[0]}, Computer {score[1]}" in text(screen.query_one("#status"))
+        assert "The hand is over" in text(screen.query_one("#prompt"))
+        assert visible_buttons(screen) == {"next-hand"}
+        # The finished hand is saved and counted.
+        record = load(str(screen.record_path))
+        assert isinstance(record, MatchRecord) and len(record.hands) == 1
+        assert record.extra["players"] == ["You", "computer (medium)"]
+        assert record.extra["seed"] == 5
+        stats = Statistics(data_dir / "statistics.sqlite3")
+        assert stats.totals()[2:] == (1, int(result.winner == 0))
+        stats.close()
+        # Enter deals the next hand.
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Hand 2" in text(screen.query_one("#status"))
+        assert "--- Hand 2:" in log(screen)
+        await pilot.press("q")
+    # Leaving saves the whole record, the hand in progress included.
+    record = load(str(screen.record_path))
+    assert isinstance(record, MatchRecord) and len(record.hands) == 2
+
+
+@synchronous
+async def test_the_same_seed_gives_the_same_game() -> None:
+    stories = []
+    for _ in range(2):
+        app = make_app(seed=11)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await play_one_hand(pilot, game(app))
+            stories.append(log(game(app)))
+            await pilot.press("q")
+    assert stories[0] == stories[1]
+
+
+@synchronous
+async def test_an_illegal_card_is_refused_with_the_reason() -> None:
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(app)
+        # A key for an action that is not legal says why and changes nothing.
+        before = screen.session.view
+        await pilot.press("x")  # no exchange before winning a trick (R4.1)
+        await settle(pilot)
+        assert screen.session.view == before
+        assert "is not allowed" in log(screen)
+        await pilot.press("9")  # there is no ninth card: ignored
+        await settle(pilot)
+        assert screen.session.view == before
+
+
+@synchronous
+async def test_the_hint_rates_the_actions_and_marks_the_best() -> None:
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(app)
+        await pilot.press("h")
+        await settle(pilot)
+        story = log(screen)
+        assert "Hint (game points for you" in story
+        view = screen.session.view
+        assert view is not None
+        for action in view.legal:
+            assert f"  {action!s:6}" in story
+        assert screen.hinted in view.legal
+        if screen.hinted.card is not None and screen.hinted.kind is ActionKind.PLAY:
+            marked = [p.card for p in screen.query_one("#hand", CardRow).places if p.has_class("hinted")]
+            assert marked == [screen.hinted.card]
+
+
+@synchronous
+async def test_undo_is_off_by_default_and_marked_in_the_record_when_on() -> None:
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(app)
+        await pilot.press("1")
+        await settle(pilot)
+        before = screen.session.view
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.session.view == before and "Undo is off" in log(screen)
+        assert "undo" not in visible_buttons(screen)
+        await pilot.press("q")
+    assert "undo" not in load(str(screen.record_path)).extra
+
+    app = make_app(seed=5, undo=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(app)
+        start = screen.session.view
+        assert "undo" not in visible_buttons(screen)  # nothing to take back yet
+        await pilot.press("1")
+        await settle(pilot)
+        assert screen.session.view != start
+        assert "undo" in visible_buttons(screen)
+        await pilot.click("#undo")
+        await settle(pilot)
+        assert screen.session.view == start
+        assert shown_hand(screen) == sorted_cards(start.hand, start.trump)
+        assert "You took your last action back" in log(screen)
+        assert "undo on" in text(screen.query_one("#status"))
+        await pilot.press("q")
+    record = load(str(screen.record_path))
+    assert record.extra["undo"] == {"allowed": True, "taken_back": 1}
+
+
+@synchronous
+async def test_memory_mode_hides_the_running_scores() -> None:
+    app = make_app(seed=5, memory=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(app)
+        await pilot.press("1")
+        await settle(pilot)
+        shown = text(screen.query_one("#info")) + text(screen.query_one("#opponent")) + log(screen)
+        assert "points hidden" in shown
+        assert " points)" not in log(screen)  # "wins the trick (14 points)" is left out
+        assert "points" not in text(screen.query_one("#opponent"))
+
+
+@synchronous
+async def test_settings_screen_saves_and_starts_a_new_match(data_dir: Path) -> None:
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        first = game(app)
+        await pilot.press("o")
+        await pilot.pause()
+        from textual.widgets import Select
+
+        from sixtysix.tui.screens import SettingsScreen
+
+        settings_screen = app.screen
+        assert isinstance(settings_screen, SettingsScreen)
+        settings_screen.query_one("#level", Select).value = "random"
+        settings_screen.query_one("#preset", Select).value = "santase"
+        await pilot.click("#save-new")
+        await settle(pilot)
+        second = game(app)
+        assert second is not first
+        status = text(second.query_one("#status"))
+        assert "random" in status and "santase" in status and "(to 11)" in status
+        await pilot.press("q")
+    from sixtysix.tui.storage import load_settings
+
+    assert (load_settings().level, load_settings().preset) == ("random", "santase")
+
+
+@synchronous
+async def test_rules_statistics_and_records_screens(data_dir: Path, tmp_path: Path) -> None:
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play_one_hand(pilot, game(app))
+        record_path = game(app).record_path
+        await pilot.press("r")
+        await pilot.pause()
+        from textual.widgets import DataTable, MarkdownViewer
+
+        from sixtysix.tui.replay import ReplayScreen
+        from sixtysix.tui.screens import RecordsScreen, RulesScreen, StatisticsScreen
+
+        assert isinstance(app.screen, RulesScreen)
+        assert app.screen.query_one(MarkdownViewer).document.source.startswith("# The rules sixtysix plays")
+        await pilot.press("escape")
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, StatisticsScreen)
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == 1
+        row = table.get_row_at(0)
+        assert row[:5] == ["medium", "classic", "1", "0", "1"]
+        await pilot.press("escape")
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordsScreen)
+        assert [info.path for info in app.screen.records] == [record_path]
+        # Export to a folder.
+        await pilot.press("e")
+        await pilot.pause()
+        from textual.widgets import Input
+
+        app.screen.query_one("#export-path", Input).value = str(tmp_path)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert (tmp_path / record_path.name).read_text() == record_path.read_text()
+        # Open the replay viewer.
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, RecordsScreen)
+        await pilot.press("q")
