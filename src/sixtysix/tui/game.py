@@ -194,6 +194,8 @@ class GameScreen(Screen[None]):
         self.hinted: Action | None = None
         self.hint_lines: list[ActionValue] = []
         self.error: str | None = None
+        #: A short line on the hand just finished, for the prompt.
+        self.hand_summary = ""
 
     # Layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -308,6 +310,7 @@ class GameScreen(Screen[None]):
             if event.pending_bonus:
                 match += f"; the next hand's winner also gets {event.pending_bonus}"
             self.log_lines(style.strong(match + "."))
+            self.hand_summary = _hand_summary(event, seats, style)
             self.hand_finished(event)
         else:
             self.match_over = True
@@ -393,11 +396,21 @@ class GameScreen(Screen[None]):
         self.run_session(lambda: self.session.play(action))
 
     # Actions (keys and buttons) -----------------------------------------------------------
+    def playable_cards(self) -> set[Card]:
+        """The cards that may be played now (plainly or with a marriage)."""
+        return {a.card for a in self.legal() if a.card is not None}
+
     def action_move(self, step: int) -> None:
+        """Move the cursor to the next card that may be played (any card when none may)."""
         cards = self.hand_cards()
-        if cards:
+        if not cards:
+            return
+        playable = self.playable_cards() or set(cards)
+        for _ in cards:
             self.selected = (self.selected + step) % len(cards)
-            self.render_hand()
+            if cards[self.selected] in playable:
+                break
+        self.render_hand()
 
     def action_card(self, index: int) -> None:
         cards = self.hand_cards()
@@ -633,10 +646,12 @@ class GameScreen(Screen[None]):
         row = self.query_one("#hand", CardRow)
         cards = self.hand_cards()
         row.show(cards, numbered=True)
-        legal = self.legal()
-        playable = {a.card for a in legal if a.card is not None}
+        playable = self.playable_cards()
         if cards:
             self.selected %= len(cards)
+            if playable and cards[self.selected] not in playable:
+                # The cursor starts on a card that may be played.
+                self.selected = next(i for i, c in enumerate(cards) if c in playable)
         for i, (place, card) in enumerate(zip(row.places, cards, strict=False)):
             if self.my_turn:
                 place.set_class(card in playable, "legal")
@@ -656,7 +671,7 @@ class GameScreen(Screen[None]):
         if self.match_over:
             return "The match is over. [b]n[/b] new match · [b]g[/b] records and replays · [b]q[/b] quit"
         if self.paused:
-            return "The hand is over. Press [b]Enter[/b] (or click Next hand) for the next one."
+            return f"{self.hand_summary} [b]Enter[/b]: next hand."
         if self.busy or view is None:
             return "[dim]Computer is playing…[/dim]"
         if not self.my_turn:
@@ -684,6 +699,16 @@ class GameScreen(Screen[None]):
             else:
                 show = name in legal
             button.display = show
+
+
+def _hand_summary(event: HandOver, seats: Seats, style: MarkupStyle) -> str:
+    """``Computer wins the hand: 2 game points.`` (or a tie), for the prompt line."""
+    result = event.result
+    if result.winner is None:
+        return style.strong("Tied hand: nobody scores.")
+    gp = result.game_points + result.bonus
+    text = f"{seats.say(result.winner, 'win', 'wins')} the hand: {gp} game point{'s' if gp != 1 else ''}."
+    return (style.good if result.winner == seats.seat else style.bad)(text)
 
 
 def stock_label(trump: Suit, stock_size: int, style: MarkupStyle) -> str:

@@ -120,8 +120,8 @@ class StatisticsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("level", "rules", "matches", "won", "hands", "won", "gp/hand",
-                          "Schneider +/-", "Schwarz +/-", "streak best/worst/now")
+        table.add_columns("level", "rules", "matches", "hands", "gp/hand", "Schneider", "Schwarz",
+                          "streaks")
         notes = self.query_one("#stats-notes", Static)
         if self.statistics is None:
             notes.update(f"No statistics: {escape(self.problem)}")
@@ -129,8 +129,8 @@ class StatisticsScreen(Screen[None]):
         lines = self.statistics.summary()
         for line in lines:
             now = f"{'+' if line.current_streak > 0 else ''}{line.current_streak}"
-            table.add_row(line.level, line.preset, str(line.matches), str(line.matches_won),
-                          str(line.hands), str(line.hands_won), f"{line.points_per_hand:+.2f}",
+            table.add_row(line.level, line.preset, f"{line.matches_won}/{line.matches}",
+                          f"{line.hands_won}/{line.hands}", f"{line.points_per_hand:+.2f}",
                           f"{line.schneider_for}/{line.schneider_against}",
                           f"{line.schwarz_for}/{line.schwarz_against}",
                           f"{line.best_streak}/{line.worst_streak}/{now}")
@@ -138,10 +138,11 @@ class StatisticsScreen(Screen[None]):
             notes.update("No matches yet: play one!")
         else:
             m, mw, h, hw = self.statistics.totals()
-            notes.update(f"In all: {mw} of {m} matches and {hw} of {h} hands won. gp/hand: game "
-                         "points won minus lost per hand. Schneider: the loser had under 33; Schwarz: "
-                         "no trick (+ yours, - the computer's). Streaks count finished matches "
-                         "(now: + winning, - losing).")
+            notes.update(f"In all: {mw} of {m} matches and {hw} of {h} hands won.\n"
+                         "matches, hands: won/played. gp/hand: game points won minus lost per hand. "
+                         "Schneider (the loser had under 33) and Schwarz (no trick): yours/the "
+                         "computer's. Streaks of finished matches: most won/most lost/now "
+                         "(+ winning, - losing).")
 
 
 # Records -------------------------------------------------------------------------------------
