@@ -9,13 +9,15 @@ from need import need_tui
 need_tui()
 
 from support import game, make_app, settle, synchronous, text  # noqa: E402
-from textual.widgets import Button  # noqa: E402
+from textual.content import Content  # noqa: E402
+from textual.widgets import Button, Static  # noqa: E402
 
 from sixtysix.actions import Action, ActionKind  # noqa: E402
 from sixtysix.console import ordered_legal, sorted_cards  # noqa: E402
 from sixtysix.record import MatchRecord, MatchReplay, load, replay  # noqa: E402
 from sixtysix.tui.game import GameScreen  # noqa: E402
 from sixtysix.tui.statistics import Statistics  # noqa: E402
+from sixtysix.tui.style import MarkupStyle  # noqa: E402
 from sixtysix.tui.widgets import CardRow, MessageLog  # noqa: E402
 
 
@@ -44,6 +46,7 @@ async def play_one_hand(pilot, screen: GameScreen) -> int:  # type: ignore[no-un
         assert view is not None
         legal = ordered_legal(view)
         assert shown_hand(screen) == sorted_cards(view.hand, view.trump)
+        assert hidden_cards_shown(screen) == set()
         places = [p for p in screen.query_one("#hand", CardRow).places if p.display]
         highlighted = {p.card for p in places if p.has_class("legal")}
         assert highlighted == {a.card for a in legal if a.kind is ActionKind.PLAY}
@@ -64,7 +67,27 @@ async def play_one_hand(pilot, screen: GameScreen) -> int:  # type: ignore[no-un
                 await pilot.click(places[index])
         await settle(pilot)
         moves += 1
+    assert hidden_cards_shown(screen) == set()
     return moves
+
+
+def hidden_cards_shown(screen: GameScreen) -> set[str]:
+    """Cards the human may not know (R11.2: the computer's hand, the stock) that appear
+    anywhere in the screen's text."""
+    # The test looks behind the screen (the screen may not): the hand on the screen,
+    # which at a hand's end is not the latest one, the session having dealt the next.
+    hand = screen.session._match.hands[screen.info.hand_number - 1]
+    view = hand.view(screen.session.human_seat)
+    hidden = set(hand.cards(screen.session.bot_seat)) - view.known_opponent_cards()
+    hidden |= view.unseen()
+    if view.trump_card is not None:
+        hidden.discard(view.trump_card)
+    style = MarkupStyle()
+    tokens = {style.card_token(card) for card in hidden}
+    # The cut for the deal shows two cards before the pack is shuffled (R2.1): public, not hidden.
+    shown = "\n".join(line for line in (text(w) for w in screen.query(Static))
+                      if not line.startswith("Cut for the deal"))
+    return {token for token in tokens if token in shown}
 
 
 def screen_id(action: Action) -> str:
@@ -103,7 +126,7 @@ async def test_a_whole_hand_through_the_screen(data_dir: Path) -> None:
         # The finished hand is saved and counted.
         record = load(str(screen.record_path))
         assert isinstance(record, MatchRecord) and len(record.hands) == 1
-        assert record.extra["players"] == ["You", "computer (medium)"]
+        assert record.extra["players"] == ["Human", "computer (medium)"]
         assert record.extra["seed"] == 5
         stats = Statistics(data_dir / "statistics.sqlite3")
         assert stats.totals()[2:] == (1, int(result.winner == 0))
@@ -158,15 +181,17 @@ async def test_the_hint_rates_the_actions_and_marks_the_best() -> None:
         await pilot.press("h")
         await settle(pilot)
         story = log(screen)
-        assert "Hint (game points for you" in story
+        assert "Hint, game points for you" in story
         view = screen.session.view
         assert view is not None
+        style = MarkupStyle()
         for action in view.legal:
-            assert f"  {action!s:6}" in story
+            assert Content.from_markup(style.action(action)).plain + " " in story
         assert screen.hinted in view.legal
         if screen.hinted.card is not None and screen.hinted.kind is ActionKind.PLAY:
-            marked = [p.card for p in screen.query_one("#hand", CardRow).places if p.has_class("hinted")]
-            assert marked == [screen.hinted.card]
+            places = screen.query_one("#hand", CardRow).places
+            assert [p.card for p in places if p.has_class("hinted")] == [screen.hinted.card]
+            assert [p.card for p in places if p.border_title == "★"] == [screen.hinted.card]
 
 
 @synchronous
@@ -200,7 +225,7 @@ async def test_undo_is_off_by_default_and_marked_in_the_record_when_on() -> None
         assert screen.session.view == start
         assert shown_hand(screen) == sorted_cards(start.hand, start.trump)
         assert "You took your last action back" in log(screen)
-        assert "undo on" in text(screen.query_one("#status"))
+        assert text(screen.query_one("#status")).endswith("· undo")
         await pilot.press("q")
     record = load(str(screen.record_path))
     assert record.extra["undo"] == {"allowed": True, "taken_back": 1}
@@ -241,7 +266,8 @@ async def test_settings_screen_saves_and_starts_a_new_match(data_dir: Path) -> N
         second = game(app)
         assert second is not first
         status = text(second.query_one("#status"))
-        assert "random" in status and "santase" in status and "(to 11)" in status
+        assert "santase" in status and "(to 11)" in status
+        assert "Computer (random)" in text(second.query_one("#opponent"))
         await pilot.press("q")
     from sixtysix.tui.storage import load_settings
 

@@ -55,7 +55,6 @@ from sixtysix.console import (
     describe_result,
     describe_score,
     ordered_legal,
-    render_hint,
     sorted_cards,
 )
 from sixtysix.errors import ParseError
@@ -528,7 +527,7 @@ class GameScreen(Screen[None]):
             return  # the position changed meanwhile
         self.hint_lines = lines
         self.hinted = lines[0].action
-        self.log_lines(*render_hint(lines, self.style).splitlines())
+        self.log_lines(hint_text(lines, self.style))
         self.render_all()
 
     # Drawing ---------------------------------------------------------------------------------
@@ -544,14 +543,13 @@ class GameScreen(Screen[None]):
         info = self.info
         score = describe_score(info.score, self.seats, self.style)
         hand = f"Hand {info.hand_number}" if info.hand_number else "Cutting for the deal"
-        text = (f"[b]Sixty-six[/b] · {hand} · Match: {score} (to {info.target})"
-                f" · {escape(self.setup.level)} · {escape(self.setup.preset)}")
+        text = f"[b]{hand}[/b] · Match: {score} (to {info.target}) · {escape(self.setup.preset)}"
         if info.pending_bonus:
             text += f" · +{info.pending_bonus} tie bonus"
         if self.settings.memory:
             text += " · memory"
         if self.settings.undo:
-            text += " · undo on"
+            text += " · undo"
         self.query_one("#status", Static).update(text)
 
     def render_table(self, view: View | None) -> None:
@@ -659,6 +657,7 @@ class GameScreen(Screen[None]):
                 place.set_class(i == self.selected, "selected")
             hinted = self.hinted is not None and self.hinted.card == card
             place.set_class(hinted, "hinted")
+            place.border_title = "★" if hinted else ""
 
     def render_prompt(self, view: View | None) -> None:
         prompt = self.query_one("#prompt", Static)
@@ -699,6 +698,19 @@ class GameScreen(Screen[None]):
             else:
                 show = name in legal
             button.display = show
+
+
+def hint_text(lines: list[ActionValue], style: MarkupStyle) -> str:
+    """An analysis, best first, as one paragraph: ``Hint: J♥ +0.64±0.28 · A♣ +0.52±0.31 …``."""
+    parts = []
+    for line in lines:
+        value = f"{line.value:+.0f} exactly" if line.exact else f"{line.value:+.2f}±{line.error:.2f}"
+        parts.append(f"[b]{style.action(line.action)}[/b] {value}")
+    text = "Hint, game points for you with each action (best first, ★ on your cards): " + " · ".join(parts)
+    if lines and not lines[0].exact:
+        text += (f" [dim](averaged over {lines[0].samples} layouts of the hidden cards; "
+                 "± is a 95% margin)[/dim]")
+    return text
 
 
 def _hand_summary(event: HandOver, seats: Seats, style: MarkupStyle) -> str:

@@ -154,10 +154,10 @@ class ReplayScreen(Screen[None]):
         style = self.style
         steps = review.steps(h)
         a, b = review.score_before(h)
-        status = (f"[b]Replay[/b] {escape(self.record_title)} · hand {h + 1} of {len(review.hands)}"
-                  f" · action {k} of {steps}")
+        status = f"[b]Replay[/b] · hand {h + 1}/{len(review.hands)} · action {k}/{steps}"
         if review.is_match:
-            status += f" · match before: {escape(names[0])} {a}, {escape(names[1])} {b}"
+            status += f" · match {a}-{b}"
+        status += f" · {escape(self.record_title)}"
         self.query_one("#replay-status", Static).update(status)
         # Seat 1 on top, seat 0 at the bottom.
         for seat, row_id, label_id in ((1, "#top-hand", "#top-label"), (0, "#bottom-hand", "#bottom-label")):

@@ -82,7 +82,7 @@ class Settings:
     speed: str = "normal"
     #: Taking actions back against the computer (marked in the record).
     undo: bool = False
-    name: str = "You"
+    name: str = "Human"
 
     def check(self) -> Settings:
         """``self`` with any unknown value replaced by its default (a hand-edited file)."""
