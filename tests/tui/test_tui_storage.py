@@ -116,6 +116,7 @@ def test_statistics_add_up_per_level_and_preset(tmp_path: Path) -> None:
         stats.finish_match(match, won=won, score=(7, 3) if won else (3, 7))
     other = stats.start_match(level="hard", preset="santase", rules="santase", undo=True)
     stats.add_result(other, 1, result(1, (40, 70), (2, 4), 1), human_seat=0)
+    stats.start_match(level="easy", preset="pagat", rules="pagat", undo=False)  # left at once
     stats.close()
 
     stats = Statistics(path)  # across sessions

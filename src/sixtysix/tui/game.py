@@ -255,7 +255,8 @@ class GameScreen(Screen[None]):
         self._drain()
 
     def _drain(self) -> None:
-        """Show queued events; stop for a pause after a computer's action or a hand's end."""
+        """Show queued events; stop for a moment after each action (the animation speed),
+        and until the player asks for the next hand after a hand's end."""
         if self.closed:
             return
         delay = self.settings.delay
@@ -269,8 +270,7 @@ class GameScreen(Screen[None]):
                 self.busy = bool(self.queue)
                 self.render_all()
                 return
-            if delay and isinstance(event, Acted) and event.seat != self.session.human_seat \
-                    and self.queue:
+            if delay and isinstance(event, Acted) and self.queue:
                 self.render_all()
                 self.set_timer(delay, self._drain)
                 return

@@ -10,6 +10,7 @@ record is read after play, when nothing is hidden any more.
 from __future__ import annotations
 
 import random
+import threading
 from typing import ClassVar
 
 from textual import work
@@ -89,6 +90,7 @@ class ReplayScreen(Screen[None]):
         self.h = 0
         self.k = 0
         self.verdicts: dict[tuple[int, int], Verdict | str] = {}
+        self._judging = threading.Lock()
 
     def compose(self) -> ComposeResult:
         yield Static(id="replay-status")
@@ -242,6 +244,14 @@ class ReplayScreen(Screen[None]):
 
     @work(thread=True, group="judge", exit_on_error=False)
     def _judge(self, key: tuple[int, int], before: Hand, action: Action) -> None:
+        # One analysis at a time; one asked for a step the viewer has left meanwhile is
+        # dropped (it is asked again on coming back), so quick stepping costs nothing.
+        with self._judging:
+            if key != (self.h, self.k):
+                return
+            self._judge_now(key, before, action)
+
+    def _judge_now(self, key: tuple[int, int], before: Hand, action: Action) -> None:
         try:
             result: Verdict | str = judge(before, action, budget=self.budget,
                                           rng=random.Random(f"sixtysix-review-{key}"))

@@ -59,6 +59,10 @@ CREATE TABLE IF NOT EXISTS hands (
 """
 
 
+#: A match counts once a hand of it is finished (a match left at once is not one played).
+_PLAYED = "(finished = 1 OR EXISTS (SELECT 1 FROM hands WHERE hands.match_id = matches.id))"
+
+
 class StatisticsError(RuntimeError):
     """The statistics file cannot be used (written by a newer version, or damaged)."""
 
@@ -165,16 +169,16 @@ class Statistics:
 
     # Reading -------------------------------------------------------------------------
     def summary(self) -> list[Line]:
-        """One line per level and preset that has a match, by level then preset."""
+        """One line per level and preset that has a match played, by level then preset."""
         db = self._db
-        keys = db.execute("SELECT DISTINCT level, preset FROM matches").fetchall()
+        keys = db.execute(f"SELECT DISTINCT level, preset FROM matches WHERE {_PLAYED}").fetchall()
         order = {name: i for i, name in enumerate(("random", "easy", "medium", "hard", "expert"))}
         keys.sort(key=lambda k: (order.get(k[0], 99), k[0], k[1]))
         lines = []
         for level, preset in keys:
             m = db.execute(
                 "SELECT COUNT(*), COALESCE(SUM(won = 1), 0), COALESCE(SUM(finished), 0) FROM matches "
-                "WHERE level = ? AND preset = ?", (level, preset)).fetchone()
+                f"WHERE level = ? AND preset = ? AND {_PLAYED}", (level, preset)).fetchone()
             h = db.execute(
                 "SELECT COUNT(*), COALESCE(SUM(h.won = 1), 0), "
                 "COALESCE(SUM(CASE WHEN h.won = 1 THEN h.game_points END), 0), "
@@ -195,7 +199,8 @@ class Statistics:
 
     def totals(self) -> tuple[int, int, int, int]:
         """Matches played and won, hands played and won, over everything."""
-        m = self._db.execute("SELECT COUNT(*), COALESCE(SUM(won = 1), 0) FROM matches").fetchone()
+        m = self._db.execute(f"SELECT COUNT(*), COALESCE(SUM(won = 1), 0) FROM matches WHERE {_PLAYED}"
+                             ).fetchone()
         h = self._db.execute("SELECT COUNT(*), COALESCE(SUM(won = 1), 0) FROM hands").fetchone()
         return m[0], m[1], h[0], h[1]
 
