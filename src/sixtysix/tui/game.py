@@ -654,7 +654,7 @@ class GameScreen(Screen[None]):
             if self.my_turn:
                 place.set_class(card in playable, "legal")
                 place.set_class(card not in playable, "illegal")
-                place.set_class(i == self.selected, "selected")
+                place.set_class(i == self.selected and bool(playable), "selected")
             hinted = self.hinted is not None and self.hinted.card == card
             place.set_class(hinted, "hinted")
             place.border_title = "★" if hinted else ""
