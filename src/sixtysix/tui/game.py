@@ -8,10 +8,8 @@ computer's actions (the animation speed), each with the view it carries.
 Everything drawn comes from the human's :class:`~sixtysix.views.View` and the
 public match score (R11, DESIGN.md §5).
 
-Each match is saved as a game record in the data directory after every hand
-(finished hands only while the match is on, so the file never tells the
-computer's cards of the hand in play) and whole when the match ends or the
-player leaves; each finished hand goes into the statistics.
+Each match is written down — its record and its statistics — by a
+:class:`~sixtysix.tui.bookkeeping.MatchBook`.
 """
 
 from __future__ import annotations
@@ -21,12 +19,12 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
@@ -59,9 +57,11 @@ from sixtysix.console import (
 )
 from sixtysix.errors import ParseError
 from sixtysix.rules import Rules
+from sixtysix.tui.bookkeeping import MatchBook
 from sixtysix.tui.statistics import Statistics
-from sixtysix.tui.storage import Settings, new_record_path, write_record
+from sixtysix.tui.storage import Settings, new_record_path
 from sixtysix.tui.style import MarkupStyle, escape
+from sixtysix.tui.table import TableView
 from sixtysix.tui.widgets import CardRow, CardView, MessageLog
 from sixtysix.views import View
 
@@ -172,13 +172,14 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.setup = setup
         self.settings = setup.settings
-        self.statistics = statistics
         self.style = MarkupStyle()
         self.session = PlaySession(setup.make_opponent(), rules=setup.rules,
                                    human_seat=setup.human_seat, seed=setup.seed)
         self.seats = Seats(setup.human_seat, you="You", opponent="Computer")
         self.record_path: Path = setup.record_path or new_record_path(seed=setup.seed)
-        self.match_id: int | None = None
+        self.book = MatchBook(self.session, self.record_path, statistics, name=setup.settings.name,
+                              level=setup.level, preset=setup.preset, undo=setup.settings.undo,
+                              seed=setup.seed)
         #: The view on the screen (the latest event's, or the session's at rest).
         self.shown: View | None = None
         self.info = MatchInfo(0, (0, 0), self.session.rules.target)
@@ -200,18 +201,7 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         yield Static(id="opponent")
-        with Horizontal(id="table"):
-            with Vertical(id="stock-box"):
-                yield Static(id="stock-label", classes="label")
-                with Horizontal(classes="cards"):
-                    yield CardView(id="trump-card")
-                    yield CardView(id="stock-card")
-            with Vertical(id="trick-box"):
-                yield Static(id="trick-label", classes="label")
-                with Horizontal(classes="cards"):
-                    yield CardView(id="their-card")
-                    yield CardView(id="your-card")
-            yield Static(id="info")
+        yield TableView(id="table")
         yield MessageLog(id="log")
         yield Static(id="prompt")
         yield CardRow(6, id="hand")
@@ -220,11 +210,6 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Sixty-six"
-        if self.statistics is not None:
-            self.match_id = self.statistics.start_match(
-                level=self.setup.level, preset=self.setup.preset, rules=str(self.session.rules),
-                undo=self.settings.undo, record=str(self.record_path))
         self.render_all()
         self.run_session(self.session.start)
 
@@ -318,49 +303,24 @@ class GameScreen(Screen[None]):
             self.match_finished(event)
 
     # Records and statistics --------------------------------------------------------------
-    def record_extra(self) -> dict[str, Any]:
-        me = self.settings.name
-        players = ["", ""]
-        players[self.session.human_seat] = me
-        players[self.session.bot_seat] = f"computer ({self.setup.level})"
-        extra: dict[str, Any] = {"players": players, "seed": self.setup.seed}
-        if self.settings.undo:
-            extra["undo"] = {"allowed": True, "taken_back": self.session.undos}
-        return extra
-
-    def save_record(self, *, finished_only: bool) -> None:
+    def write_down(self, write: Callable[[], None]) -> None:
+        """Save through the match book; a file that cannot be written is reported, the game goes on."""
         try:
-            write_record(self.record_path, self.session.record(finished_only=finished_only,
-                                                               **self.record_extra()))
+            write()
         except OSError as exc:
             self.log_lines(self.style.bad(f"The record could not be saved: {escape(str(exc))}"))
 
     def hand_finished(self, event: HandOver) -> None:
-        if self.statistics is not None and self.match_id is not None:
-            self.statistics.add_result(self.match_id, event.number, event.result, self.session.human_seat)
-        self.save_record(finished_only=True)
+        self.write_down(lambda: self.book.hand_over(event))
 
     def match_finished(self, event: MatchOver) -> None:
-        me = self.session.human_seat
-        if self.statistics is not None and self.match_id is not None:
-            won = None if event.winner is None else event.winner == me
-            self.statistics.finish_match(self.match_id, won=won, score=(event.score[me], event.score[1 - me]))
-        self.save_record(finished_only=False)
+        self.write_down(lambda: self.book.match_over(event))
 
     def close_match(self) -> None:
-        """The player leaves: save the whole record (play is over, nothing is hidden any
-        more) and count an unfinished match as stopped."""
-        if self.closed:
-            return
+        """The player leaves (a new match, quitting): save the whole record, count the
+        match as stopped, and show no more of it."""
         self.closed = True
-        if self.session.hand_number == 0:
-            return
-        if not self.match_over:
-            self.save_record(finished_only=False)
-            if self.statistics is not None and self.match_id is not None:
-                score = self.session.score
-                me = self.session.human_seat
-                self.statistics.finish_match(self.match_id, won=None, score=(score[me], score[1 - me]))
+        self.write_down(self.book.leave)
 
     # What the player may do ------------------------------------------------------------
     @property
@@ -554,52 +514,18 @@ class GameScreen(Screen[None]):
 
     def render_table(self, view: View | None) -> None:
         opponent = self.query_one("#opponent", Static)
-        stock_text = self.query_one("#stock-label", Static)
-        trick_label = self.query_one("#trick-label", Static)
-        info = self.query_one("#info", Static)
-        trump_card = self.query_one("#trump-card", CardView)
-        stock_card = self.query_one("#stock-card", CardView)
-        theirs = self.query_one("#their-card", CardView)
-        yours = self.query_one("#your-card", CardView)
+        table = self.query_one(TableView)
         if view is None:
-            for place in (trump_card, stock_card, theirs, yours):
-                place.show(None)
             opponent.update("Computer")
-            stock_text.update("")
-            trick_label.update("")
-            info.update("")
+            table.clear()
             return
-        me, them = view.seat, view.opponent
-        style = self.style
+        them = view.opponent
         n_them = _opponent_cards(view)
-        backs = "▮" * n_them
-        tricks_them = _tricks(view.tricks_won[them])
         points = "" if self.settings.memory else f" · {view.scores[them]} points"
-        opponent.update(f"[b]Computer[/b] ({escape(self.setup.level)}): {backs} "
-                        f"{n_them} card{'s' if n_them != 1 else ''} · {tricks_them}{points}")
-        # Trump and stock.
-        stock_text.update(stock_label(view.trump, view.stock_size, style))
-        if view.trump_card is not None:
-            trump_card.show(view.trump_card)
-        elif view.closed_by is not None and view.stock_size:
-            trump_card.show(view.dealt_trump_card, face_down=True)
-        else:
-            trump_card.show(None)
-        stock_card.show(None, face_down=view.stock_size > 0)
-        # The trick on the table, or the one just completed (R3.5): the computer's
-        # card on the left, yours on the right.
-        theirs.show(None)
-        yours.show(None)
-        trick_label.update("Computer You")
-        if view.lead is not None:
-            leader, card = view.lead
-            (yours if leader == me else theirs).show(card)
-        elif view.last_trick is not None:
-            trick = view.last_trick
-            played = {trick.leader: trick.lead, 1 - trick.leader: trick.follow}
-            theirs.show(played[them])
-            yours.show(played[me])
-        info.update(self.info_text(view))
+        opponent.update(f"[b]Computer[/b] ({escape(self.setup.level)}): {'▮' * n_them} "
+                        f"{n_them} card{'s' if n_them != 1 else ''} · {_tricks(view.tricks_won[them])}"
+                        f"{points}")
+        table.show(view, top=them, names=("Computer", "You"), info=self.info_text(view), style=self.style)
 
     def info_text(self, view: View) -> str:
         style, seats = self.style, self.seats
@@ -721,12 +647,6 @@ def _hand_summary(event: HandOver, seats: Seats, style: MarkupStyle) -> str:
     gp = result.game_points + result.bonus
     text = f"{seats.say(result.winner, 'win', 'wins')} the hand: {gp} game point{'s' if gp != 1 else ''}."
     return (style.good if result.winner == seats.seat else style.bad)(text)
-
-
-def stock_label(trump: Suit, stock_size: int, style: MarkupStyle) -> str:
-    """``Trump ♣ · stock 11`` over the trump card and the stock."""
-    stock = f"stock {stock_size}" if stock_size else "stock empty"
-    return f"Trump {style.paint_suit(trump.symbol, trump)} · {stock}"
 
 
 def _marriage_lead(card: Card) -> Action | None:

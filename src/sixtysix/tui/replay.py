@@ -16,7 +16,6 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -25,10 +24,10 @@ from sixtysix.analysis import Budget
 from sixtysix.console import sorted_cards
 from sixtysix.hand import Hand
 from sixtysix.record import Record
-from sixtysix.tui.game import stock_label
 from sixtysix.tui.review import Review, Verdict, judge
 from sixtysix.tui.style import MarkupStyle, escape
-from sixtysix.tui.widgets import CardRow, CardView
+from sixtysix.tui.table import TableView
+from sixtysix.tui.widgets import CardRow
 
 __all__ = ["ReplayScreen", "describe_step"]
 
@@ -96,18 +95,7 @@ class ReplayScreen(Screen[None]):
         yield Static(id="replay-status")
         yield Static(id="top-label", classes="label")
         yield CardRow(7, id="top-hand")
-        with Horizontal(id="table"):
-            with Vertical(id="stock-box"):
-                yield Static(id="stock-label", classes="label")
-                with Horizontal(classes="cards"):
-                    yield CardView(id="trump-card")
-                    yield CardView(id="stock-card")
-            with Vertical(id="trick-box"):
-                yield Static(id="trick-label", classes="label")
-                with Horizontal(classes="cards"):
-                    yield CardView(id="top-card")
-                    yield CardView(id="bottom-card")
-            yield Static(id="info")
+        yield TableView(id="table")
         yield CardRow(7, id="bottom-hand")
         yield Static(id="bottom-label", classes="label")
         yield Static(id="step")
@@ -170,34 +158,16 @@ class ReplayScreen(Screen[None]):
             self.query_one(label_id, Static).update(
                 f"[b]{escape(names[seat])}[/b]{role}: {hand.score(seat)} points, "
                 f"{hand.tricks_won(seat)} trick{'s' if hand.tricks_won(seat) != 1 else ''}{to_act}")
-        view = hand.view(0)  # the public part of the table is the same from either seat
-        self.query_one("#stock-label", Static).update(stock_label(hand.trump, hand.stock_size, style))
-        trump_card = self.query_one("#trump-card", CardView)
-        if view.trump_card is not None:
-            trump_card.show(view.trump_card)
-        elif view.closed_by is not None and view.stock_size:
-            trump_card.show(view.dealt_trump_card, face_down=True)
-        else:
-            trump_card.show(None)
-        self.query_one("#stock-card", CardView).show(None, face_down=hand.stock_size > 0)
-        top, bottom = self.query_one("#top-card", CardView), self.query_one("#bottom-card", CardView)
-        top.show(None)
-        bottom.show(None)
-        places = {1: top, 0: bottom}
-        label = self.query_one("#trick-label", Static)
-        label.update(f"{escape(names[1][:8]):<9}{escape(names[0][:8])}")
+        view = hand.view(0)  # the table is public: the same from either seat
         trick_text = ""
         if view.lead is not None:
-            places[view.lead[0]].show(view.lead[1])
             trick_text = f"{escape(names[view.lead[0]])} led"
         elif view.last_trick is not None:
             trick = view.last_trick
-            places[trick.leader].show(trick.lead)
-            places[1 - trick.leader].show(trick.follow)
             won = "revoked" if trick.winner is None else f"won by {escape(names[trick.winner])}"
             trick_text = f"Last trick {won}"
         info = "\n".join(filter(None, [trick_text, self.info_text(hand, names)]))
-        self.query_one("#info", Static).update(info)
+        self.query_one(TableView).show(view, top=1, names=(names[1], names[0]), info=info, style=style)
         # The action that led here, and its verdict.
         step = self.query_one("#step", Static)
         verdict = self.query_one("#verdict", Static)
