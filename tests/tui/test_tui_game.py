@@ -289,6 +289,16 @@ async def test_rules_statistics_and_records_screens(data_dir: Path, tmp_path: Pa
         from sixtysix.tui.screens import RecordsScreen, RulesScreen, StatisticsScreen
 
         assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        from sixtysix.tui.screens import KeysScreen
+
+        assert isinstance(app.screen, KeysScreen)
+        assert "declare 66" in text(app.screen.query(Static).first())
+        await pilot.press("escape")
+        await pilot.press("r")
+        await pilot.pause()
         assert app.screen.query_one(MarkdownViewer).document.source.startswith("# The rules sixtysix plays")
         await pilot.press("escape")
         await pilot.press("t")

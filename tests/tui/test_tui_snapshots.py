@@ -63,6 +63,10 @@ def test_settings(snap_compare: Any) -> None:
     assert snap_compare(make_app(seed=5), terminal_size=(80, 24), run_before=keys("o"))
 
 
+def test_keys(snap_compare: Any) -> None:
+    assert snap_compare(make_app(seed=5), terminal_size=(80, 24), run_before=keys("question_mark"))
+
+
 def test_rules(snap_compare: Any) -> None:
     assert snap_compare(make_app(seed=5), terminal_size=(80, 24), run_before=keys("r"))
 

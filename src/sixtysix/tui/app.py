@@ -18,7 +18,7 @@ from sixtysix.analysis import Budget
 from sixtysix.record import Record
 from sixtysix.tui.game import GameScreen, MatchSetup
 from sixtysix.tui.replay import ReplayScreen
-from sixtysix.tui.screens import RecordsScreen, RulesScreen, SettingsScreen, StatisticsScreen
+from sixtysix.tui.screens import KeysScreen, RecordsScreen, RulesScreen, SettingsScreen, StatisticsScreen
 from sixtysix.tui.statistics import Statistics, StatisticsError
 from sixtysix.tui.storage import Settings, data_dir, load_settings, save_settings
 
@@ -121,6 +121,9 @@ class SixtySixApp(App[None]):
                 self.notify("Saved: the settings apply from the next match (n).")
 
         self.push_screen(SettingsScreen(self.settings), done)
+
+    def action_keys(self) -> None:
+        self.push_screen(KeysScreen())
 
     def action_rules(self) -> None:
         self.push_screen(RulesScreen())

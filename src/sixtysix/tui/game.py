@@ -151,7 +151,7 @@ class GameScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Card left", show=False),
         Binding("right", "move(1)", "Card right", show=False),
-        Binding("enter,space", "enter", "Play", key_display="Enter"),
+        Binding("enter,space", "enter", "Play", key_display="Enter", show=False),
         *(Binding(str(n), f"card({n - 1})", f"Card {n}", show=False) for n in range(1, 7)),
         Binding("d", "act('D')", "Draw", show=False),
         Binding("c", "act('C')", "Close", show=False),
@@ -166,6 +166,7 @@ class GameScreen(Screen[None]):
         Binding("t", "app.statistics", "Stats"),
         Binding("g", "app.records", "Records"),
         Binding("q", "app.quit", "Quit"),
+        Binding("question_mark,f1", "app.keys", "Keys", key_display="?"),
     ]
 
     def __init__(self, setup: MatchSetup, statistics: Statistics | None) -> None:

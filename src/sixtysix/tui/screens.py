@@ -17,7 +17,7 @@ from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import LEVELS, PRESETS, SPEEDS, RecordInfo, Settings, export_record, list_records
 from sixtysix.tui.style import escape
 
-__all__ = ["ExportScreen", "RecordsScreen", "RulesScreen", "SettingsScreen", "StatisticsScreen",
+__all__ = ["ExportScreen", "KeysScreen", "RecordsScreen", "RulesScreen", "SettingsScreen", "StatisticsScreen",
            "rules_text"]
 
 
@@ -98,6 +98,40 @@ class RulesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield MarkdownViewer(rules_text(), show_table_of_contents=False, id="rules")
         yield Footer()
+
+
+KEYS = """\
+[b]Keys in the game[/b]
+  [b]1[/b]–[b]6[/b] or a click   play that card of your hand
+  [b]←[/b] [b]→[/b] and [b]Enter[/b]    choose a card and play it ([b]Enter[/b] also draws)
+  [b]d[/b] [b]c[/b] [b]x[/b] [b]s[/b]          draw, close, exchange the trump nine, declare 66
+  [b]m[/b]                marriage: announce the chosen king or queen, lead it
+  [b]h[/b]                hint: every legal action rated in game points
+  [b]u[/b]                undo your last action (turn undo on in the settings)
+  [b]n[/b] [b]o[/b]              new match, settings
+  [b]r[/b] [b]t[/b] [b]g[/b]            rules, statistics, saved games (replay, export)
+  [b]q[/b]                quit (the match is saved)
+  [b]?[/b]                these keys
+The buttons under your hand do the same as the keys they show.
+
+[b]In the replay viewer[/b]
+  [b]←[/b] [b]→[/b] step  [b]↑[/b] [b]↓[/b] hands  [b]Home[/b] [b]End[/b]  \
+[b]a[/b] analysis on/off  [b]Esc[/b] back
+"""
+
+
+class KeysScreen(ModalScreen[None]):
+    """The keys of the game, for a new player."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="keys-box"):
+            yield Static(KEYS)
+            yield Static("[dim]Esc to go back[/dim]")
+
+    def on_click(self) -> None:
+        self.dismiss()
 
 
 # Statistics ---------------------------------------------------------------------------------
