@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from need import need_tui
 
 need_tui()
@@ -15,8 +16,10 @@ from textual.widgets import Button, Static  # noqa: E402
 from sixtysix.actions import Action, ActionKind  # noqa: E402
 from sixtysix.console import ordered_legal, sorted_cards  # noqa: E402
 from sixtysix.record import MatchRecord, MatchReplay, load, replay  # noqa: E402
+from sixtysix.tui.app import SixtySixApp  # noqa: E402
 from sixtysix.tui.game import GameScreen  # noqa: E402
 from sixtysix.tui.statistics import Statistics  # noqa: E402
+from sixtysix.tui.storage import Settings  # noqa: E402
 from sixtysix.tui.style import MarkupStyle  # noqa: E402
 from sixtysix.tui.widgets import CardRow, MessageLog  # noqa: E402
 
@@ -330,3 +333,26 @@ async def test_rules_statistics_and_records_screens(data_dir: Path, tmp_path: Pa
         await pilot.pause()
         assert isinstance(app.screen, RecordsScreen)
         await pilot.press("q")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@synchronous
+async def test_the_screen_never_shows_a_hidden_card(seed: int) -> None:
+    # play_one_hand checks the whole screen's text at every turn and at the end (R11.2).
+    app = make_app(seed=seed, level="random")
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        assert await play_one_hand(pilot, game(app)) > 0
+        await pilot.press("q")
+
+
+@synchronous
+async def test_save_writes_the_record_to_a_second_file_too(tmp_path: Path) -> None:
+    also = tmp_path / "mine.json"
+    app = SixtySixApp(seed=5, settings=Settings(speed="off"), save=also)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play_one_hand(pilot, game(app))
+        assert load(str(also)) == load(str(game(app).record_path))
+        await pilot.press("q")
+    assert app.last_record == also

@@ -483,7 +483,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="your seat in the record (default 0)")
     parser.add_argument("--save", metavar="FILE", default=None,
                         help="write the game record (JSON) to FILE, also when stopped early (the "
-                             "full-screen game also saves every match in its data directory)")
+                             "full-screen game saves every match in its data directory as well)")
     parser.add_argument("--name", default=None, help="your name in the record (default Human)")
     parser.add_argument("--hint-time", type=float, default=1.0, metavar="SECONDS",
                         help="how long the 'hint' command thinks (default 1 second)")

@@ -45,7 +45,7 @@ class SixtySixApp(App[None]):
                  save: Path | None = None) -> None:
         super().__init__()
         self.human_seat = human_seat
-        #: Where the first match's record goes (``--save``); later ones go to the data directory.
+        #: Where the first match's record is also saved (``--save``), besides the data directory.
         self.save_path = save
         #: The record file of the latest match.
         self.last_record: Path | None = None
@@ -77,7 +77,7 @@ class SixtySixApp(App[None]):
     def setup(self) -> MatchSetup:
         return MatchSetup(self.settings, self.seed, rules_text=self.rules_text, opponent=self.opponent,
                           human_seat=self.human_seat, hint_budget=self.hint_budget,
-                          record_path=self.save_path)
+                          save_also=self.save_path)
 
     @property
     def game(self) -> GameScreen | None:
@@ -89,7 +89,7 @@ class SixtySixApp(App[None]):
     def start_match(self) -> None:
         game = GameScreen(self.setup(), self.statistics)
         self.save_path = None
-        self.last_record = game.record_path
+        self.last_record = game.book.also or game.record_path
         self.push_screen(game)
 
     def action_new_match(self) -> None:

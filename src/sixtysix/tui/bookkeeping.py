@@ -23,9 +23,12 @@ class MatchBook:
     """The record file and statistics rows of one match of ``session``."""
 
     def __init__(self, session: PlaySession, path: Path, statistics: Statistics | None, *,
-                 name: str, level: str, preset: str, undo: bool, seed: int) -> None:
+                 name: str, level: str, preset: str, undo: bool, seed: int,
+                 also: Path | None = None) -> None:
         self.session = session
         self.path = path
+        #: Another file the record is written to (``--save``).
+        self.also = also
         self.statistics = statistics
         self.name = name
         self.level = level
@@ -49,7 +52,10 @@ class MatchBook:
 
     def save(self, *, finished_only: bool) -> None:
         """Write the record (raises :class:`OSError` when it cannot)."""
-        write_record(self.path, self.session.record(finished_only=finished_only, **self.extra()))
+        record = self.session.record(finished_only=finished_only, **self.extra())
+        for path in (self.path, self.also):
+            if path is not None:
+                write_record(path, record)
 
     def hand_over(self, event: HandOver) -> None:
         if self.statistics is not None and self.match_id is not None:

@@ -86,8 +86,8 @@ class MatchSetup:
     human_seat: int = 0
     #: The analysis budget of a hint.
     hint_budget: Budget = field(default_factory=lambda: Budget(time=1.0))
-    #: Where to save the record (default: a new file in the data directory).
-    record_path: Path | None = None
+    #: A file to save the record to as well (``--save``), besides the data directory.
+    save_also: Path | None = None
 
     @property
     def rules(self) -> Rules:
@@ -177,10 +177,10 @@ class GameScreen(Screen[None]):
         self.session = PlaySession(setup.make_opponent(), rules=setup.rules,
                                    human_seat=setup.human_seat, seed=setup.seed)
         self.seats = Seats(setup.human_seat, you="You", opponent="Computer")
-        self.record_path: Path = setup.record_path or new_record_path(seed=setup.seed)
+        self.record_path: Path = new_record_path(seed=setup.seed)
         self.book = MatchBook(self.session, self.record_path, statistics, name=setup.settings.name,
                               level=setup.level, preset=setup.preset, undo=setup.settings.undo,
-                              seed=setup.seed)
+                              seed=setup.seed, also=setup.save_also)
         #: The view on the screen (the latest event's, or the session's at rest).
         self.shown: View | None = None
         self.info = MatchInfo(0, (0, 0), self.session.rules.target)
