@@ -37,6 +37,8 @@ class SixtySixApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "Sixty-six"
     ENABLE_COMMAND_PALETTE = False
+    #: Big cards on a tall terminal (the ``-tall`` class of the screens, in app.tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (40, "-tall")]  # noqa: RUF012 (declared by App)
 
     def __init__(self, *, seed: int | None = None, settings: Settings | None = None,
                  rules_text: str | None = None, opponent: str | None = None,

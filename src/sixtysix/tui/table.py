@@ -35,7 +35,9 @@ class TableView(Horizontal):
                 yield CardView(id="trump-card")
                 yield CardView(id="stock-card")
         with Vertical(id="trick-box"):
-            yield Static(id="trick-label", classes="label")
+            with Horizontal(id="trick-label", classes="label"):
+                yield Static(id="top-name", classes="trick-name")
+                yield Static(id="bottom-name", classes="trick-name")
             with Horizontal(classes="cards"):
                 yield CardView(id="top-card")
                 yield CardView(id="bottom-card")
@@ -44,7 +46,7 @@ class TableView(Horizontal):
     def clear(self) -> None:
         for place in self.query(CardView):
             place.show(None)
-        for static in ("#stock-label", "#trick-label", "#info"):
+        for static in ("#stock-label", "#top-name", "#bottom-name", "#info"):
             self.query_one(static, Static).update("")
 
     def show(self, view: View, *, top: int, names: tuple[str, str], info: str,
@@ -64,8 +66,8 @@ class TableView(Horizontal):
                   1 - top: self.query_one("#bottom-card", CardView)}
         for place in places.values():
             place.show(None)
-        self.query_one("#trick-label", Static).update(
-            f"{escape(names[0][:8]):<9}{escape(names[1][:8])}")
+        self.query_one("#top-name", Static).update(escape(names[0]))
+        self.query_one("#bottom-name", Static).update(escape(names[1]))
         if view.lead is not None:
             places[view.lead[0]].show(view.lead[1])
         elif view.last_trick is not None:

@@ -35,22 +35,37 @@ class CardView(Static):
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__("", id=id, classes=classes)
         self.card: Card | None = None
+        self.face_down = False
         self.show(card, face_down=face_down)
 
     def show(self, card: Card | None, *, face_down: bool = False, label: str = "") -> None:
         """Show ``card`` (``None``: an empty place); ``label`` goes under the card."""
         self.card = None if face_down else card
+        self.face_down = face_down
         self.set_class(card is not None and card.suit in RED_SUITS and not face_down, "red")
         self.set_class(face_down, "back")
         self.set_class(card is None and not face_down, "empty")
         self.border_subtitle = label
-        if face_down:
-            self.update("░░░░░\n░░░░░")
-        elif card is None:
-            self.update("")
-        else:
-            corner = rank_text(card) + card.suit.symbol
-            self.update(f"{corner:<5}\n{corner:>5}")
+        self.update(self.face())
+
+    def face(self) -> str:
+        """The inside of the card for its size: the rank and suit in two corners, and
+        on a big card the suit in the middle too."""
+        width = self.content_size.width or 5
+        height = self.content_size.height or 2
+        if self.face_down:
+            return "\n".join(["░" * width] * height)
+        card = self.card
+        if card is None:
+            return ""
+        corner = rank_text(card) + card.suit.symbol
+        lines = [corner.ljust(width)] + [""] * max(height - 2, 0) + [corner.rjust(width)]
+        if height >= 5:
+            lines[height // 2] = card.suit.symbol.center(width)
+        return "\n".join(lines)
+
+    def on_resize(self) -> None:
+        self.update(self.face())
 
     def on_click(self) -> None:
         if self.card is not None:
