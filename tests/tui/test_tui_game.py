@@ -19,7 +19,7 @@ from sixtysix.record import MatchRecord, MatchReplay, load, replay  # noqa: E402
 from sixtysix.tui.app import SixtySixApp  # noqa: E402
 from sixtysix.tui.game import GameScreen  # noqa: E402
 from sixtysix.tui.statistics import Statistics  # noqa: E402
-from sixtysix.tui.storage import Settings  # noqa: E402
+from sixtysix.tui.storage import SPEEDS, Settings  # noqa: E402
 from sixtysix.tui.style import MarkupStyle  # noqa: E402
 from sixtysix.tui.widgets import CardRow, MessageLog  # noqa: E402
 
@@ -34,6 +34,18 @@ def log(screen: GameScreen) -> str:
 
 def visible_buttons(screen: GameScreen) -> set[str]:
     return {b.id or "" for b in screen.query_one("#actions").query_children(Button) if b.display}
+
+
+async def play_one_hand_step(pilot, screen: GameScreen) -> None:  # type: ignore[no-untyped-def]
+    """One action of the human's: draw if he may, else the last legal card."""
+    view = screen.session.view
+    assert view is not None and screen.my_turn
+    if Action.parse("D") in view.legal:
+        await pilot.press("d")
+    else:
+        card = [a for a in ordered_legal(view) if a.kind is ActionKind.PLAY][-1].card
+        await pilot.press(str(shown_hand(screen).index(card) + 1))
+    await settle(pilot)
 
 
 async def play_one_hand(pilot, screen: GameScreen) -> int:  # type: ignore[no-untyped-def]
@@ -356,3 +368,48 @@ async def test_save_writes_the_record_to_a_second_file_too(tmp_path: Path) -> No
         assert load(str(also)) == load(str(game(app).record_path))
         await pilot.press("q")
     assert app.last_record == also
+
+
+@synchronous
+async def test_animation_shows_one_action_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pause far longer than the test: each step is then taken by hand below.
+    monkeypatch.setitem(SPEEDS, "slow", 3600.0)
+    app = make_app(seed=6, speed="slow")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(app)
+        while screen.busy:  # the computer may have led: show its actions one by one
+            screen._drain()
+        await pilot.pause()
+        assert screen.my_turn
+        lines = len(screen.query_one(MessageLog).lines())
+        await pilot.press("1")
+        await settle(pilot)
+        # Only the human's card is shown; the computer's answer waits its turn.
+        assert screen.busy and screen.queue and not screen.my_turn
+        story = screen.query_one(MessageLog).lines()[lines:]
+        assert len(story) == 1 and story[0].startswith("You lead")
+        assert "playing" in text(screen.query_one("#prompt"))
+        screen._drain()  # the pause is over
+        await pilot.pause()
+        story = screen.query_one(MessageLog).lines()[lines:]
+        assert story[1].startswith("Computer plays")
+
+
+@pytest.mark.parametrize("auto", [True, False])
+@synchronous
+async def test_automatic_66_for_beginners(auto: bool) -> None:
+    app = make_app(seed=5, auto_declare=auto)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(app)
+        assert screen.session.rules.auto_declare == auto
+        offered: set[str] = set()
+        while not screen.paused:
+            offered |= visible_buttons(screen)
+            await play_one_hand_step(pilot, screen)
+        # Without the option, declaring is offered after a won trick (R8.1); with it, never.
+        assert any(name.startswith("declare") for name in offered) == (not auto)
+        if auto:
+            assert "You declare 66" not in log(screen)
+        await pilot.press("q")
