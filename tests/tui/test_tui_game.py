@@ -37,13 +37,14 @@ def visible_buttons(screen: GameScreen) -> set[str]:
 
 
 async def play_one_hand_step(pilot, screen: GameScreen) -> None:  # type: ignore[no-untyped-def]
-    """One action of the human's: draw if he may, else the last legal card."""
+    """One action of the human's: draw if he may, else the first legal card (trumps
+    first, from the ace down: he wins tricks)."""
     view = screen.session.view
     assert view is not None and screen.my_turn
     if Action.parse("D") in view.legal:
         await pilot.press("d")
     else:
-        card = [a for a in ordered_legal(view) if a.kind is ActionKind.PLAY][-1].card
+        card = next(a for a in ordered_legal(view) if a.kind is ActionKind.PLAY).card
         await pilot.press(str(shown_hand(screen).index(card) + 1))
     await settle(pilot)
 
