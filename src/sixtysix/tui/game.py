@@ -63,6 +63,7 @@ from sixtysix.tui.storage import Settings, new_record_path
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
 from sixtysix.tui.widgets import CardRow, CardView, MessageLog
+from sixtysix.tui.words import hand_summary, hint_text, info_text, opponent_cards, tricks, your_turn
 from sixtysix.views import View
 
 if TYPE_CHECKING:
@@ -295,7 +296,7 @@ class GameScreen(Screen[None]):
             if event.pending_bonus:
                 match += f"; the next hand's winner also gets {event.pending_bonus}"
             self.log_lines(style.strong(match + "."))
-            self.hand_summary = _hand_summary(event, seats, style)
+            self.hand_summary = hand_summary(event.result, seats, style)
             self.hand_finished(event)
         else:
             self.match_over = True
@@ -521,51 +522,13 @@ class GameScreen(Screen[None]):
             table.clear()
             return
         them = view.opponent
-        n_them = _opponent_cards(view)
+        n_them = opponent_cards(view)
         points = "" if self.settings.memory else f" · {view.scores[them]} points"
         opponent.update(f"[b]Computer[/b] ({escape(self.setup.level)}): {'▮' * n_them} "
-                        f"{n_them} card{'s' if n_them != 1 else ''} · {_tricks(view.tricks_won[them])}"
+                        f"{n_them} card{'s' if n_them != 1 else ''} · {tricks(view.tricks_won[them])}"
                         f"{points}")
-        table.show(view, top=them, names=("Computer", "You"), info=self.info_text(view), style=self.style)
-
-    def info_text(self, view: View) -> str:
-        style, seats = self.style, self.seats
-        me = view.seat
-        lines: list[str] = [self.trick_text(view)]
-        if self.settings.memory:
-            lines.append(f"You: {_tricks(view.tricks_won[me])} (points hidden)")
-        else:
-            lines.append(f"You: [b]{view.scores[me]}[/b] points, {_tricks(view.tricks_won[me])}")
-        if view.closed_by is not None:
-            lines.append(f"Stock closed by {seats.name(view.closed_by, start=False)}")
-        elif view.stock_size == 0:
-            lines.append("Stock exhausted: follow suit")
-        if view.exchange is not None and view.stock_open:
-            who, card = view.exchange
-            lines.append(f"{seats.name(who)} took {style.card(card)} for the nine")
-        marriages = [f"{seats.name(m.seat)} {style.suit(m.suit)} {m.value}"
-                     + ("" if view.tricks_won[m.seat] else " (pending)") for m in view.marriages]
-        if marriages:
-            lines.append("Marriages: " + ", ".join(marriages))
-        known = view.known_opponent_cards()
-        if known and not self.settings.memory:
-            cards = " ".join(style.card(c) for c in sorted_cards(known, view.trump))
-            lines.append(f"Computer holds {cards}")
-        return "\n".join(lines)
-
-    def trick_text(self, view: View) -> str:
-        """Whose card is on the table, or who won the last trick (R3.5)."""
-        if view.lead is not None:
-            leader = view.lead[0]
-            answer = self.seats.name(1 - leader, start=False)
-            return f"{self.seats.say(leader, 'led', 'led')}, {answer} to answer"
-        trick = view.last_trick
-        if trick is None:
-            return "Nothing on the table yet"
-        if trick.winner is None:
-            return "Last trick: revoked"
-        points = "" if self.settings.memory else f" ({trick.points})"
-        return f"Last trick: {self.seats.say(trick.winner, 'won it', 'won it', start=True)}{points}"
+        info = info_text(view, self.seats, self.style, memory=self.settings.memory)
+        table.show(view, top=them, names=("Computer", "You"), info=info, style=self.style)
 
     def render_hand(self) -> None:
         row = self.query_one("#hand", CardRow)
@@ -602,13 +565,7 @@ class GameScreen(Screen[None]):
             return "[dim]Computer is playing…[/dim]"
         if not self.my_turn:
             return "[dim]Waiting…[/dim]"
-        if view.state == "draw":
-            return "You won the trick: [b]d[/b] draw (Enter), [b]c[/b] close or [b]s[/b] declare 66."
-        if view.lead is not None:
-            _, card = view.lead
-            strict = "" if view.stock_open else " (follow suit and win if you can, else trump)"
-            return f"Your turn: answer {style.card(card)}{strict}. Click a card or press 1–{len(view.hand)}."
-        return f"Your lead: click a card or press 1–{len(view.hand)} (←/→ and Enter)."
+        return your_turn(view, style)
 
     def render_actions(self) -> None:
         legal = {action_button_id(a) for a in self.legal() if a.kind is not ActionKind.PLAY}
@@ -627,42 +584,6 @@ class GameScreen(Screen[None]):
             button.display = show
 
 
-def hint_text(lines: list[ActionValue], style: MarkupStyle) -> str:
-    """An analysis, best first, as one paragraph: ``Hint: J♥ +0.64±0.28 · A♣ +0.52±0.31 …``."""
-    parts = []
-    for line in lines:
-        value = f"{line.value:+.0f} exactly" if line.exact else f"{line.value:+.2f}±{line.error:.2f}"
-        parts.append(f"[b]{style.action(line.action)}[/b] {value}")
-    text = "Hint, game points for you with each action (best first, ★ on your cards): " + " · ".join(parts)
-    if lines and not lines[0].exact:
-        text += (f" [dim](averaged over {lines[0].samples} layouts of the hidden cards; "
-                 "± is a 95% margin)[/dim]")
-    return text
-
-
-def _hand_summary(event: HandOver, seats: Seats, style: MarkupStyle) -> str:
-    """``Computer wins the hand: 2 game points.`` (or a tie), for the prompt line."""
-    result = event.result
-    if result.winner is None:
-        return style.strong("Tied hand: nobody scores.")
-    gp = result.game_points + result.bonus
-    text = f"{seats.say(result.winner, 'win', 'wins')} the hand: {gp} game point{'s' if gp != 1 else ''}."
-    return (style.good if result.winner == seats.seat else style.bad)(text)
-
-
 def _marriage_lead(card: Card) -> Action | None:
     """The marriage lead with ``card`` (``KH+``), for a king or a queen."""
     return Action.parse(f"{card}+") if card.rank in (Rank.KING, Rank.QUEEN) else None
-
-
-def _tricks(n: int) -> str:
-    return f"{n} trick{'' if n == 1 else 's'}"
-
-
-def _opponent_cards(view: View) -> int:
-    """How many cards the opponent holds: both hands are equal between tricks,
-    and one card less for whoever has played to the trick on the table."""
-    if view.lead is None:
-        return len(view.hand)
-    leader = view.lead[0]
-    return len(view.hand) - 1 if leader == view.opponent else len(view.hand) + 1
