@@ -54,6 +54,7 @@ from sixtysix.console import (
     describe_score,
     ordered_legal,
     sorted_cards,
+    why_illegal,
 )
 from sixtysix.errors import ParseError
 from sixtysix.rules import Rules
@@ -348,8 +349,6 @@ class GameScreen(Screen[None]):
         if action not in self.legal():
             view = self.session.view
             assert view is not None
-            from sixtysix.console import why_illegal
-
             self.log_lines(self.style.bad(f"{self.style.action(action)} is not allowed: "
                                           f"{escape(why_illegal(action, view))}."))
             return
