@@ -414,3 +414,24 @@ async def test_automatic_66_for_beginners(auto: bool) -> None:
         if auto:
             assert "You declare 66" not in log(screen)
         await pilot.press("q")
+
+
+@synchronous
+async def test_n_leaves_the_match_saved_and_starts_the_next_seed(data_dir: Path) -> None:
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        first = game(app)
+        await play_one_hand(pilot, first)
+        await pilot.press("n")
+        await settle(pilot)
+        second = game(app)
+        assert second is not first and second.setup.seed == 6
+        assert "Hand 1" in text(second.query_one("#status"))
+        await pilot.press("q")
+    record = load(str(first.record_path))
+    assert isinstance(record, MatchRecord) and len(record.hands) == 2  # the second hand unfinished
+    stats = Statistics(data_dir / "statistics.sqlite3")
+    (line,) = stats.summary()
+    assert (line.matches, line.matches_finished, line.hands) == (1, 0, 1)
+    stats.close()

@@ -72,9 +72,6 @@ if TYPE_CHECKING:
 
 __all__ = ["GameScreen", "MatchSetup", "action_button_id"]
 
-SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
-
-
 @dataclass
 class MatchSetup:
     """Everything that fixes a match: the settings, the seed, overrides from the command line."""
@@ -195,7 +192,6 @@ class GameScreen(Screen[None]):
         self.closed = False
         self.selected = 0
         self.hinted: Action | None = None
-        self.hint_lines: list[ActionValue] = []
         self.error: str | None = None
         #: A short line on the hand just finished, for the prompt.
         self.hand_summary = ""
@@ -486,7 +482,6 @@ class GameScreen(Screen[None]):
     def _show_hint(self, view: View, lines: list[ActionValue]) -> None:
         if self.session.view != view or not lines:
             return  # the position changed meanwhile
-        self.hint_lines = lines
         self.hinted = lines[0].action
         self.log_lines(hint_text(lines, self.style))
         self.render_all()
