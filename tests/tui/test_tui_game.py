@@ -9,107 +9,29 @@ from need import need_tui
 
 need_tui()
 
-from support import game, make_app, settle, synchronous, text  # noqa: E402
+from support import (  # noqa: E402
+    game,
+    log,
+    make_app,
+    play_one_hand,
+    play_one_hand_step,
+    settle,
+    shown_hand,
+    synchronous,
+    text,
+    visible_buttons,
+)
 from textual.content import Content  # noqa: E402
-from textual.widgets import Button, Static  # noqa: E402
+from textual.widgets import Static  # noqa: E402
 
-from sixtysix.actions import Action, ActionKind  # noqa: E402
-from sixtysix.console import ordered_legal, sorted_cards  # noqa: E402
+from sixtysix.actions import ActionKind  # noqa: E402
+from sixtysix.console import sorted_cards  # noqa: E402
 from sixtysix.record import MatchRecord, MatchReplay, load, replay  # noqa: E402
 from sixtysix.tui.app import SixtySixApp  # noqa: E402
-from sixtysix.tui.game import GameScreen  # noqa: E402
 from sixtysix.tui.statistics import Statistics  # noqa: E402
 from sixtysix.tui.storage import SPEEDS, Settings  # noqa: E402
 from sixtysix.tui.style import MarkupStyle  # noqa: E402
 from sixtysix.tui.widgets import CardRow, MessageLog  # noqa: E402
-
-
-def shown_hand(screen: GameScreen) -> list[object]:
-    return [place.card for place in screen.query_one("#hand", CardRow).places if place.display]
-
-
-def log(screen: GameScreen) -> str:
-    return "\n".join(screen.query_one(MessageLog).lines())
-
-
-def visible_buttons(screen: GameScreen) -> set[str]:
-    return {b.id or "" for b in screen.query_one("#actions").query_children(Button) if b.display}
-
-
-async def play_one_hand_step(pilot, screen: GameScreen) -> None:  # type: ignore[no-untyped-def]
-    """One action of the human's: draw if he may, else the first legal card (trumps
-    first, from the ace down: he wins tricks)."""
-    view = screen.session.view
-    assert view is not None and screen.my_turn
-    if Action.parse("D") in view.legal:
-        await pilot.press("d")
-    else:
-        card = next(a for a in ordered_legal(view) if a.kind is ActionKind.PLAY).card
-        await pilot.press(str(shown_hand(screen).index(card) + 1))
-    await settle(pilot)
-
-
-async def play_one_hand(pilot, screen: GameScreen) -> int:  # type: ignore[no-untyped-def]
-    """Play the human's side of a hand with keys and clicks in turn; returns the actions taken.
-
-    At every turn the screen must show the human's cards, sorted, with exactly
-    the legal cards highlighted and exactly the legal other actions as buttons.
-    """
-    moves = 0
-    while not screen.paused and not screen.match_over:
-        assert screen.my_turn
-        view = screen.session.view
-        assert view is not None
-        legal = ordered_legal(view)
-        assert shown_hand(screen) == sorted_cards(view.hand, view.trump)
-        assert hidden_cards_shown(screen) == set()
-        places = [p for p in screen.query_one("#hand", CardRow).places if p.display]
-        highlighted = {p.card for p in places if p.has_class("legal")}
-        assert highlighted == {a.card for a in legal if a.kind is ActionKind.PLAY}
-        others = {b for b in visible_buttons(screen) if b not in ("hint", "undo")}
-        assert others == {screen_id(a) for a in legal if a.kind is not ActionKind.PLAY}
-        cards = [a for a in legal if a.kind is ActionKind.PLAY]
-        if Action.parse("D") in legal:
-            if moves % 2:
-                await pilot.press("d")
-            else:
-                await pilot.click("#draw")
-        else:
-            card = cards[-1].card
-            index = shown_hand(screen).index(card)
-            if moves % 2:
-                await pilot.press(str(index + 1))
-            else:
-                await pilot.click(places[index])
-        await settle(pilot)
-        moves += 1
-    assert hidden_cards_shown(screen) == set()
-    return moves
-
-
-def hidden_cards_shown(screen: GameScreen) -> set[str]:
-    """Cards the human may not know (R11.2: the computer's hand, the stock) that appear
-    anywhere in the screen's text."""
-    # The test looks behind the screen (the screen may not): the hand on the screen,
-    # which at a hand's end is not the latest one, the session having dealt the next.
-    hand = screen.session._match.hands[screen.info.hand_number - 1]
-    view = hand.view(screen.session.human_seat)
-    hidden = set(hand.cards(screen.session.bot_seat)) - view.known_opponent_cards()
-    hidden |= view.unseen()
-    if view.trump_card is not None:
-        hidden.discard(view.trump_card)
-    style = MarkupStyle()
-    tokens = {style.card_token(card) for card in hidden}
-    # The cut for the deal shows two cards before the pack is shuffled (R2.1): public, not hidden.
-    shown = "\n".join(line for line in (text(w) for w in screen.query(Static))
-                      if not line.startswith("Cut for the deal"))
-    return {token for token in tokens if token in shown}
-
-
-def screen_id(action: Action) -> str:
-    from sixtysix.tui.game import action_button_id
-
-    return action_button_id(action)
 
 
 @synchronous

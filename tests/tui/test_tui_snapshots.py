@@ -16,7 +16,7 @@ from need import need_tui
 
 need_tui()
 
-from support import make_app, settle  # noqa: E402
+from support import make_app, play_one_hand, result, settle  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
 
 from sixtysix.record import load  # noqa: E402
@@ -50,8 +50,6 @@ def test_game_in_play(snap_compare: Any, size: tuple[int, int]) -> None:
 
 def test_game_hand_over(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[None]) -> None:
-        from test_tui_game import play_one_hand
-
         await settle(pilot)
         assert isinstance(pilot.app, SixtySixApp) and pilot.app.game is not None
         await play_one_hand(pilot, pilot.app.game)
@@ -72,8 +70,6 @@ def test_rules(snap_compare: Any) -> None:
 
 
 def test_statistics(snap_compare: Any, data_dir: Path) -> None:
-    from test_tui_storage import result
-
     data_dir.mkdir(parents=True, exist_ok=True)
     stats = Statistics(data_dir / "statistics.sqlite3")
     for won in (True, False, True):

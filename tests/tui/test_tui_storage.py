@@ -11,7 +11,8 @@ from need import need_tui
 
 need_tui()
 
-from sixtysix.hand import HandResult  # noqa: E402
+from support import result  # noqa: E402
+
 from sixtysix.record import load, loads  # noqa: E402
 from sixtysix.tui.statistics import SCHEMA_VERSION, Statistics, StatisticsError, loser_scale  # noqa: E402
 from sixtysix.tui.storage import (  # noqa: E402
@@ -87,11 +88,6 @@ def test_export_copies_a_record(tmp_path: Path) -> None:
         export_record(source, tmp_path / "no" / "such" / "dir" / "x.json")
     with pytest.raises(OSError, match="the record itself"):
         export_record(source, source)
-
-
-def result(winner: int | None, points: tuple[int, int], tricks: tuple[int, int], gp: int,
-           reason: str = "declared") -> HandResult:
-    return HandResult(winner, gp, reason, points, tricks, ((), ()), None)
 
 
 def test_schneider_and_schwarz_follow_the_losers_take() -> None:
