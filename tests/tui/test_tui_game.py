@@ -270,11 +270,11 @@ async def test_rules_statistics_and_records_screens(data_dir: Path, tmp_path: Pa
         await pilot.press("q")
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize(("seed", "preset"), [(1, "classic"), (2, "pagat"), (3, "santase"), (4, "classic")])
 @synchronous
-async def test_the_screen_never_shows_a_hidden_card(seed: int) -> None:
+async def test_the_screen_never_shows_a_hidden_card(seed: int, preset: str) -> None:
     # play_one_hand checks the whole screen's text at every turn and at the end (R11.2).
-    app = make_app(seed=seed, level="random")
+    app = make_app(seed=seed, level="random", preset=preset)
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot)
         assert await play_one_hand(pilot, game(app)) > 0

@@ -72,6 +72,11 @@ def test_records_are_listed_newest_first_and_bad_files_are_reported(data_dir: Pa
                                             first.name]
     assert infos[0].record is None and "unreadable" in infos[0].summary()
     assert infos[1].summary() == "Ann v Bob: one hand, classic"
+    match = '{"format": "sixtysix/1", "rules": "classic", "first_dealer": 0, "hands": [], "undo": {}}'
+    third = first.parent / "match.json"
+    third.write_text(match, encoding="utf-8")
+    (info,) = [i for i in list_records() if i.path == third]
+    assert info.summary() == "player 0 0, player 1 0 (unfinished); 0 hands, classic"
     assert not list(first.parent.glob("*.tmp"))
 
 

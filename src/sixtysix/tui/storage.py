@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sixtysix.errors import InvalidRecordError
-from sixtysix.record import MatchRecord, Record, dumps, load
+from sixtysix.record import MatchReplay, Record, dumps, load, replay
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -169,20 +169,28 @@ class RecordInfo:
         return self.path.stem
 
     def summary(self) -> str:
-        """Players, rules and how far the match went, in a few words."""
+        """Players, rules, how far the match went and the score, in a few words."""
         record = self.record
         if record is None:
             return f"unreadable: {self.error}"
         players = record.extra.get("players")
-        who = " v ".join(str(p) for p in players) if isinstance(players, list) else ""
-        if isinstance(record, MatchRecord):
-            hands = len(record.hands)
-            text = f"{hands} hand{'s' if hands != 1 else ''}, {record.rules}"
+        names = [str(p) for p in players] if isinstance(players, list) and len(players) == 2 \
+            else ["player 0", "player 1"]
+        try:
+            result = replay(record)
+        except InvalidRecordError as exc:
+            return f"invalid: {exc}"
+        if isinstance(result, MatchReplay):
+            hands = len(result.hands)
+            a, b = result.score
+            state = "won" if result.finished else "unfinished"
+            text = f"{names[0]} {a}, {names[1]} {b} ({state}); {hands} hand{'s' if hands != 1 else ''}"
         else:
-            text = f"one hand, {record.rules}"
+            text = f"{names[0]} v {names[1]}: one hand"
+        text += f", {record.rules}"
         if record.extra.get("undo"):
             text += ", with undo"
-        return f"{who}: {text}" if who else text
+        return text
 
 
 def list_records() -> list[RecordInfo]:
