@@ -357,3 +357,52 @@ async def test_n_leaves_the_match_saved_and_starts_the_next_seed(data_dir: Path)
     (line,) = stats.summary()
     assert (line.matches, line.matches_finished, line.hands) == (1, 0, 1)
     stats.close()
+
+
+class ClosingBot:
+    """The medium bot, with a ``close`` that counts its calls (as bots with helper
+    processes have)."""
+
+    def __init__(self, seed: int) -> None:
+        from sixtysix.bots import make_bot
+
+        self.inner = make_bot("medium", seed=seed)
+        self.name = "medium"
+        self.closed = 0
+
+    def new_hand(self, view: object) -> None:
+        self.inner.new_hand(view)  # type: ignore[attr-defined]
+
+    def observe(self, event: object) -> None:
+        self.inner.observe(event)  # type: ignore[attr-defined]
+
+    def choose(self, view: object, legal: object) -> object:
+        assert not self.closed, "a closed bot was asked to play"
+        return self.inner.choose(view, legal)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+@synchronous
+async def test_the_computer_player_is_closed_when_the_match_is_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from sixtysix.tui.game import MatchSetup
+
+    bots: list[ClosingBot] = []
+
+    def make_opponent(setup: MatchSetup) -> ClosingBot:
+        bots.append(ClosingBot(setup.seed))
+        return bots[-1]
+
+    monkeypatch.setattr(MatchSetup, "make_opponent", make_opponent)
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await play_one_hand_step(pilot, game(app))
+        assert [b.closed for b in bots] == [0]
+        await pilot.press("n")
+        await settle(pilot)
+        assert [b.closed for b in bots] == [1, 0]
+        await pilot.press("q")
+    assert [b.closed for b in bots] == [1, 1]

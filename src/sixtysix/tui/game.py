@@ -15,6 +15,7 @@ Each match is written down — its record and its statistics — by a
 from __future__ import annotations
 
 import random
+import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -195,6 +196,12 @@ class GameScreen(Screen[None]):
         self.error: str | None = None
         #: A short line on the hand just finished, for the prompt.
         self.hand_summary = ""
+        # The computer player is used by one decision at a time, in the worker thread;
+        # closing it waits for the decision in progress.
+        self._opponent_lock = threading.Lock()
+        self._in_step = False
+        self._close_wanted = False
+        self._opponent_closed = False
 
     # Layout ------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -221,12 +228,40 @@ class GameScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="session", exit_on_error=False)
     def _session_worker(self, step: Callable[[], list[PlayEvent]]) -> None:
+        with self._opponent_lock:
+            self._in_step = True
         try:
             events = step()
         except (BotError, ValueError) as exc:
+            self._step_done()
             self.app.call_from_thread(self._failed, str(exc))
             return
+        self._step_done()
         self.app.call_from_thread(self._receive, events)
+
+    def _step_done(self) -> None:
+        with self._opponent_lock:
+            self._in_step = False
+            if self._close_wanted:
+                self._close_opponent_now()
+
+    def close_opponent(self) -> None:
+        """Let the computer player free what it holds (helper processes, say), once it
+        has no more decisions to make: now, or when the decision it is making is done."""
+        with self._opponent_lock:
+            if self._in_step:
+                self._close_wanted = True
+            else:
+                self._close_opponent_now()
+
+    def _close_opponent_now(self) -> None:
+        self._close_wanted = False
+        if self._opponent_closed:
+            return
+        self._opponent_closed = True
+        close = getattr(self.session.opponent, "close", None)
+        if callable(close):
+            close()
 
     def _failed(self, message: str) -> None:
         self.busy = False
@@ -314,12 +349,14 @@ class GameScreen(Screen[None]):
 
     def match_finished(self, event: MatchOver) -> None:
         self.write_down(lambda: self.book.match_over(event))
+        self.close_opponent()
 
     def close_match(self) -> None:
         """The player leaves (a new match, quitting): save the whole record, count the
         match as stopped, and show no more of it."""
         self.closed = True
         self.write_down(self.book.leave)
+        self.close_opponent()
 
     # What the player may do ------------------------------------------------------------
     @property
