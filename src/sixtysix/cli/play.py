@@ -61,6 +61,7 @@ __all__ = [
     "MatchStarted",
     "PlayEvent",
     "PlaySession",
+    "UndoError",
     "pick_style",
     "register",
     "run",
@@ -151,6 +152,8 @@ class PlaySession:
         self._match = Match(rules if rules is not None else Rules(), seed=seed)
         self._started = False
         self._finished = False
+        #: How many times the human took an action back (:meth:`undo`).
+        self.undos = 0
 
     # Queries ---------------------------------------------------------------------
     @property
@@ -227,6 +230,39 @@ class PlaySession:
                                f"{' '.join(str(a) for a in bot_view.legal)}")
             events.extend(self._apply(hand, self.bot_seat, action))
 
+    @property
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` can take something back: the human is to act and
+        has acted in the current hand."""
+        hand = self._match.hand
+        return self.waiting and hand is not None and self.human_seat in hand.actors()
+
+    def undo(self) -> View:
+        """Take back the human's last action in the current hand, and the computer's
+        actions after it; returns the human's view, his turn again.
+
+        Only the hand being played can be taken back. The computer is told the
+        hand afresh (``new_hand`` and one ``observe`` per action kept), so that
+        what it remembers matches the hand again. Raises :class:`UndoError`
+        when there is nothing to take back.
+        """
+        hand = self._match.hand
+        if hand is None or not self.can_undo:
+            raise UndoError("there is nothing of yours to take back in this hand")
+        actors = hand.actors()
+        last = max(i for i, seat in enumerate(actors) if seat == self.human_seat)
+        kept = list(zip(actors[:last], hand.actions[:last], strict=True))
+        while hand.actions:
+            hand.pop()
+        _hook(self.opponent, "new_hand", hand.view(self.bot_seat))
+        for seat, action in kept:
+            hand.push(action)
+            _hook(self.opponent, "observe", Event(seat, action))
+        self.undos += 1
+        view = hand.view(self.human_seat)
+        assert self.waiting
+        return view
+
     def _apply(self, hand: Hand, seat: int, action: Action) -> list[PlayEvent]:
         before = hand.view(self.human_seat)
         hand.push(action)
@@ -254,6 +290,10 @@ class PlaySession:
 
 class BotError(ValueError):
     """The computer player chose something that is not a legal action."""
+
+
+class UndoError(ValueError):
+    """There is no action of the human's to take back."""
 
 
 # The line front end ----------------------------------------------------------------
@@ -422,23 +462,29 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "play",
         help="play a match against the computer",
-        description="Play a match of Sixty-six against the computer, one line at a time. "
-                    "Type ? during the game for help.",
+        description="Play a match of Sixty-six against the computer. On a terminal this is the "
+                    "full-screen game (with the 'tui' extra installed); with --plain, or when "
+                    "input is not a terminal, one line at a time (type ? for help).",
     )
+    parser.add_argument("--plain", action="store_true",
+                        help="play in plain lines of text even on a terminal")
     parser.add_argument("--seed", type=int, default=None, metavar="N",
                         help="seed for the deals and the computer (same seed, same game)")
-    parser.add_argument("--rules", default="classic", metavar="TEXT",
-                        help="a preset and options, e.g. santase or classic,target=11 (default classic)")
-    parser.add_argument("--opponent", default="heuristic", metavar="SPEC",
+    parser.add_argument("--rules", default=None, metavar="TEXT",
+                        help="a preset and options, e.g. santase or classic,target=11 (default classic, "
+                             "or the full-screen game's settings)")
+    parser.add_argument("--opponent", default=None, metavar="SPEC",
                         help="the computer player: a level (random, easy, medium, hard, expert) "
-                             "or a bot spec such as pimc:time=0.5 (default heuristic)")
+                             "or a bot spec such as pimc:time=0.5 (default heuristic, or the "
+                             "full-screen game's settings)")
     parser.add_argument("--memory", action="store_true",
                         help="hide the running scores: remember your points as in a real game")
     parser.add_argument("--seat", type=int, choices=(0, 1), default=0,
                         help="your seat in the record (default 0)")
     parser.add_argument("--save", metavar="FILE", default=None,
-                        help="write the game record (JSON) to FILE, also when stopped early")
-    parser.add_argument("--name", default="Human", help="your name in the record (default Human)")
+                        help="write the game record (JSON) to FILE, also when stopped early (the "
+                             "full-screen game saves every match in its data directory as well)")
+    parser.add_argument("--name", default=None, help="your name in the record (default Human)")
     parser.add_argument("--hint-time", type=float, default=1.0, metavar="SECONDS",
                         help="how long the 'hint' command thinks (default 1 second)")
     colour = parser.add_mutually_exclusive_group()
@@ -450,7 +496,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = Rules.parse(args.rules)
+    if not args.plain and _isatty(sys.stdin) and _isatty(sys.stdout):
+        from sixtysix.tui import available
+
+        if available():
+            from sixtysix.tui.run import run_game
+
+            return run_game(args)
+        print("sixtysix: the full-screen game needs Textual (pip install 'sixtysix[tui]'); "
+              "playing in plain lines.", file=sys.stderr)
+    return run_plain(args)
+
+
+def run_plain(args: argparse.Namespace) -> int:
+    """The match in plain lines of text (:class:`LineUI`)."""
+    args.opponent = args.opponent or "heuristic"
+    args.name = args.name or "Human"
+    rules = Rules.parse(args.rules or "classic")
     seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     # The computer's own random stream, derived from the seed but not the same as the deals'.
     bot_seed = random.Random(f"sixtysix-play-opponent-{seed}").randrange(2**32)

@@ -1,0 +1,40 @@
+"""``sixtysix view FILE``: open a game record in the full-screen replay viewer.
+
+The viewer steps through every action with both hands shown and says how
+good each action was (the exact solver near the end of a hand, an average
+over the hidden cards before). It needs a terminal and the ``tui`` extra;
+``sixtysix replay`` prints a summary anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from sixtysix.cli.play import _isatty
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "view",
+        help="step through a game record in the full-screen replay viewer",
+        description="Open a game record (JSON, sixtysix/1) in the replay viewer: arrow keys step "
+                    "through the actions and the hands, both hands are shown, and each action is "
+                    "rated against the best one.",
+    )
+    parser.add_argument("file", help="the game record")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from sixtysix.tui import available
+
+    if not (_isatty(sys.stdin) and _isatty(sys.stdout)):
+        raise ValueError("the replay viewer needs a terminal; 'sixtysix replay FILE' prints a summary")
+    if not available():
+        raise ValueError("the replay viewer needs Textual: pip install 'sixtysix[tui]'")
+    from sixtysix.tui.run import run_view
+
+    return run_view(args.file)

@@ -1,0 +1,146 @@
+"""The full-screen terminal game (Textual): :class:`SixtySixApp`.
+
+It opens on a match against the computer (:class:`~sixtysix.tui.game.GameScreen`),
+or, given a record, on the replay viewer. From the game: ``o`` settings,
+``r`` rules, ``t`` statistics, ``g`` saved records (replay, export), ``n`` a
+new match, ``q`` quit. Settings, records and statistics live in the data
+directory (:mod:`sixtysix.tui.storage`).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from textual.app import App
+
+from sixtysix.analysis import Budget
+from sixtysix.record import Record
+from sixtysix.tui.game import GameScreen, MatchSetup
+from sixtysix.tui.replay import ReplayScreen
+from sixtysix.tui.screens import KeysScreen, RecordsScreen, RulesScreen, SettingsScreen, StatisticsScreen
+from sixtysix.tui.statistics import Statistics, StatisticsError
+from sixtysix.tui.storage import Settings, data_dir, load_settings, save_settings
+
+__all__ = ["SixtySixApp"]
+
+
+class SixtySixApp(App[None]):
+    """Sixty-six against the computer, or a replay viewer when ``replay`` is given.
+
+    ``seed`` fixes the first match's deals and the computer's choices (the
+    next matches use the following seeds); ``settings`` replaces the saved
+    settings for this session; ``rules_text`` and ``opponent`` override the
+    rules and the level from the command line.
+    """
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Sixty-six"
+    ENABLE_COMMAND_PALETTE = False
+    #: Big cards on a tall terminal (the ``-tall`` class of the screens, in app.tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (40, "-tall")]  # noqa: RUF012 (declared by App)
+
+    def __init__(self, *, seed: int | None = None, settings: Settings | None = None,
+                 rules_text: str | None = None, opponent: str | None = None,
+                 hint_budget: Budget | None = None, replay: tuple[Record, str] | None = None,
+                 replay_budget: Budget | None = None, human_seat: int = 0,
+                 save: Path | None = None) -> None:
+        super().__init__()
+        self.human_seat = human_seat
+        #: Where the first match's record is also saved (``--save``), besides the data directory.
+        self.save_path = save
+        #: The record file of the latest match.
+        self.last_record: Path | None = None
+        self.settings = settings if settings is not None else load_settings()
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(1_000_000)
+        self.rules_text = rules_text
+        self.opponent = opponent
+        self.hint_budget = hint_budget or Budget(time=1.0)
+        self.replay_target = replay
+        self.replay_budget = replay_budget
+        self.statistics: Statistics | None = None
+        self.statistics_problem = ""
+        try:
+            self.statistics = Statistics(data_dir() / "statistics.sqlite3")
+        except (StatisticsError, OSError) as exc:
+            self.statistics_problem = str(exc)
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return {"card-red": "#c62828", "card-face": "#f4f1e8", "card-ink": "#1a1a1a"}
+
+    def on_mount(self) -> None:
+        if self.replay_target is not None:
+            record, title = self.replay_target
+            self.push_screen(ReplayScreen(record, title, budget=self.replay_budget))
+        else:
+            self.start_match()
+
+    # Matches -----------------------------------------------------------------------------
+    def setup(self) -> MatchSetup:
+        return MatchSetup(self.settings, self.seed, rules_text=self.rules_text, opponent=self.opponent,
+                          human_seat=self.human_seat, hint_budget=self.hint_budget,
+                          save_also=self.save_path)
+
+    @property
+    def game(self) -> GameScreen | None:
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                return screen
+        return None
+
+    def start_match(self) -> None:
+        game = GameScreen(self.setup(), self.statistics)
+        self.save_path = None
+        self.last_record = game.book.also or game.record_path
+        self.push_screen(game)
+
+    def action_new_match(self) -> None:
+        """Leave the match (it is saved) and start the next one, with the current settings."""
+        old = self.game
+        if old is not None:
+            old.close_match()
+            self.seed += 1
+            # Command-line overrides apply to the first match only; then the settings rule.
+            self.rules_text = None
+            self.opponent = None
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.start_match()
+
+    # Other screens --------------------------------------------------------------------------
+    def action_settings(self) -> None:
+        def done(result: tuple[Settings, bool] | None) -> None:
+            if result is None:
+                return
+            self.settings, new_match = result
+            try:
+                save_settings(self.settings)
+            except OSError as exc:
+                self.notify(f"The settings could not be saved: {exc}", severity="error")
+            if new_match:
+                self.action_new_match()
+            else:
+                self.notify("Saved: the settings apply from the next match (n).")
+
+        self.push_screen(SettingsScreen(self.settings), done)
+
+    def action_keys(self) -> None:
+        self.push_screen(KeysScreen())
+
+    def action_rules(self) -> None:
+        self.push_screen(RulesScreen())
+
+    def action_statistics(self) -> None:
+        self.push_screen(StatisticsScreen(self.statistics, self.statistics_problem))
+
+    def action_records(self) -> None:
+        self.push_screen(RecordsScreen())
+
+    async def action_quit(self) -> None:
+        game = self.game
+        if game is not None:
+            game.close_match()
+        if self.statistics is not None:
+            self.statistics.close()
+            self.statistics = None
+        self.exit()

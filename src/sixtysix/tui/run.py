@@ -1,0 +1,48 @@
+"""Starting the full-screen game from the command line (``sixtysix play``, ``sixtysix view``)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from pathlib import Path
+
+from sixtysix.analysis import Budget
+from sixtysix.bots import make_bot
+from sixtysix.record import load
+from sixtysix.rules import Rules
+from sixtysix.tui.app import SixtySixApp
+from sixtysix.tui.storage import load_settings
+
+__all__ = ["run_game", "run_view"]
+
+
+def run_game(args: argparse.Namespace) -> int:
+    """``sixtysix play`` on a terminal. Bad options are refused before the screen opens."""
+    if args.rules is not None:
+        Rules.parse(args.rules)
+    if args.opponent is not None:
+        make_bot(args.opponent, seed=0)
+    if args.hint_time <= 0:
+        raise ValueError("--hint-time must be positive")
+    settings = load_settings()
+    if args.memory:
+        settings = replace(settings, memory=True)
+    if args.name:
+        settings = replace(settings, name=args.name)
+    save = Path(args.save) if args.save else None
+    if save is not None and not save.parent.is_dir():
+        raise OSError(f"cannot save the record to {save}: no folder {save.parent}")
+    app = SixtySixApp(seed=args.seed, settings=settings, rules_text=args.rules, opponent=args.opponent,
+                      hint_budget=Budget(time=args.hint_time), human_seat=args.seat, save=save)
+    app.run()
+    game_path = app.last_record
+    if game_path is not None:
+        print(f"The game record is saved in {game_path}.")
+    return 0
+
+
+def run_view(path: str) -> int:
+    """``sixtysix view FILE``: the replay viewer on a record (errors as one line, status 2)."""
+    record = load(path)
+    SixtySixApp(replay=(record, Path(path).name)).run()
+    return 0

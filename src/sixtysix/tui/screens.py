@@ -1,0 +1,288 @@
+"""The other screens: settings, rules, statistics, the list of saved records, export."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, MarkdownViewer, Select, Static
+
+from sixtysix.tui.statistics import Statistics
+from sixtysix.tui.storage import LEVELS, PRESETS, SPEEDS, RecordInfo, Settings, export_record, list_records
+from sixtysix.tui.style import escape
+
+__all__ = ["ExportScreen", "KeysScreen", "RecordsScreen", "RulesScreen", "SettingsScreen", "StatisticsScreen",
+           "rules_text"]
+
+
+def rules_text() -> str:
+    """The rules page (package data; docs/rules.md is the same text)."""
+    return resources.files("sixtysix").joinpath("data/rules.md").read_text(encoding="utf-8")
+
+
+# Settings ---------------------------------------------------------------------------------
+
+_ON_OFF = [("off", False), ("on", True)]
+
+
+class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
+    """The settings; they take effect from the next match. Dismisses with the new
+    settings and whether to start a new match now, or ``None``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        with Vertical(id="settings-box"):
+            yield Static("[b]Settings[/b] (from the next match on)", id="settings-title")
+            with Grid(id="settings-grid"):
+                yield Label("Opponent level")
+                yield Select([(name, name) for name in LEVELS], value=s.level, allow_blank=False,
+                             compact=True, id="level")
+                yield Label("Rules")
+                yield Select([(name, name) for name in PRESETS], value=s.preset, allow_blank=False,
+                             compact=True, id="preset")
+                yield Label("Memory mode (scores hidden)")
+                yield Select(_ON_OFF, value=s.memory, allow_blank=False, compact=True, id="memory")
+                yield Label("Declare 66 automatically")
+                yield Select(_ON_OFF, value=s.auto_declare, allow_blank=False, compact=True,
+                             id="auto_declare")
+                yield Label("Animation speed")
+                yield Select([(name, name) for name in SPEEDS], value=s.speed, allow_blank=False,
+                             compact=True, id="speed")
+                yield Label("Undo (marked in the record)")
+                yield Select(_ON_OFF, value=s.undo, allow_blank=False, compact=True, id="undo")
+                yield Label("Your name")
+                yield Input(s.name, compact=True, id="name", max_length=40)
+            with Horizontal(id="settings-buttons"):
+                yield Button("Save and start a new match", variant="primary", id="save-new", compact=True)
+                yield Button("Save", id="save", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+
+    def chosen(self) -> Settings:
+        def value(name: str) -> object:
+            return self.query_one(f"#{name}", Select).value
+
+        name = self.query_one("#name", Input).value.strip() or self.settings.name
+        return replace(self.settings, level=str(value("level")), preset=str(value("preset")),
+                       memory=bool(value("memory")), auto_declare=bool(value("auto_declare")),
+                       speed=str(value("speed")), undo=bool(value("undo")), name=name).check()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cancel":
+            self.dismiss(None)
+            return
+        self.dismiss((self.chosen(), event.button.id == "save-new"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# Rules -------------------------------------------------------------------------------------
+
+class RulesScreen(Screen[None]):
+    """The rules of the game, the same text as the documentation."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+
+    def compose(self) -> ComposeResult:
+        yield MarkdownViewer(rules_text(), show_table_of_contents=False, id="rules")
+        yield Footer()
+
+
+KEYS = """\
+[b]Keys in the game[/b]
+  [b]1[/b]–[b]6[/b] or a click   play that card of your hand
+  [b]←[/b] [b]→[/b] and [b]Enter[/b]    choose a card and play it ([b]Enter[/b] also draws)
+  [b]d[/b] [b]c[/b] [b]x[/b] [b]s[/b]          draw, close, exchange the trump nine, declare 66
+  [b]m[/b]                marriage: announce the chosen king or queen, lead it
+  [b]h[/b]                hint: every legal action rated in game points
+  [b]u[/b]                undo your last action (turn undo on in the settings)
+  [b]n[/b] [b]o[/b]              new match, settings
+  [b]r[/b] [b]t[/b] [b]g[/b]            rules, statistics, saved games (replay, export)
+  [b]q[/b]                quit (the match is saved)
+  [b]?[/b]                these keys
+The buttons under your hand do the same as the keys they show.
+
+[b]In the replay viewer[/b]
+  [b]←[/b] [b]→[/b] step  [b]↑[/b] [b]↓[/b] hands  [b]Home[/b] [b]End[/b]  \
+[b]a[/b] analysis on/off  [b]Esc[/b] back
+"""
+
+
+class KeysScreen(ModalScreen[None]):
+    """The keys of the game, for a new player."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Back")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="keys-box"):
+            yield Static(KEYS)
+            yield Static("[dim]Esc to go back[/dim]")
+
+    def on_click(self) -> None:
+        self.dismiss()
+
+
+# Statistics ---------------------------------------------------------------------------------
+
+class StatisticsScreen(Screen[None]):
+    """Matches and hands per level and preset, game points, Schneider and Schwarz, streaks."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+
+    def __init__(self, statistics: Statistics | None, problem: str = "") -> None:
+        super().__init__()
+        self.statistics = statistics
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        yield Static("[b]Statistics[/b] (all sessions)", id="stats-title")
+        yield DataTable(id="stats", cursor_type="row", zebra_stripes=True)
+        yield Static(id="stats-notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("level", "rules", "matches", "hands", "gp/hand", "Schneider", "Schwarz",
+                          "streaks")
+        notes = self.query_one("#stats-notes", Static)
+        if self.statistics is None:
+            notes.update(f"No statistics: {escape(self.problem)}")
+            return
+        lines = self.statistics.summary()
+        for line in lines:
+            now = f"{'+' if line.current_streak > 0 else ''}{line.current_streak}"
+            table.add_row(line.level, line.preset, f"{line.matches_won}/{line.matches}",
+                          f"{line.hands_won}/{line.hands}", f"{line.points_per_hand:+.2f}",
+                          f"{line.schneider_for}/{line.schneider_against}",
+                          f"{line.schwarz_for}/{line.schwarz_against}",
+                          f"{line.best_streak}/{line.worst_streak}/{now}")
+        if not lines:
+            notes.update("No matches yet: play one!")
+        else:
+            m, mw, h, hw = self.statistics.totals()
+            notes.update(f"In all: {mw} of {m} matches and {hw} of {h} hands won.\n"
+                         "matches, hands: won/played. gp/hand: game points won minus lost per hand. "
+                         "Schneider (the loser had under 33) and Schwarz (no trick): yours/the "
+                         "computer's. Streaks of finished matches: most won/most lost/now "
+                         "(+ winning, - losing).")
+
+
+# Records -------------------------------------------------------------------------------------
+
+class ExportScreen(ModalScreen[Path | None]):
+    """Ask where to copy a record to; dismisses with the new file, or ``None``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, source: Path) -> None:
+        super().__init__()
+        self.source = source
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="export-box"):
+            yield Static(f"Export [b]{escape(self.source.name)}[/b] to a file or a folder:")
+            yield Input(str(Path.cwd() / self.source.name), id="export-path")
+            yield Static(id="export-error")
+            with Horizontal(id="export-buttons"):
+                yield Button("Export", variant="primary", id="export", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+
+    def on_input_submitted(self) -> None:
+        self.export()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "export":
+            self.export()
+        else:
+            self.dismiss(None)
+
+    def export(self) -> None:
+        target = self.query_one("#export-path", Input).value.strip()
+        if not target:
+            self.query_one("#export-error", Static).update("Type a file or folder name.")
+            return
+        try:
+            dest = export_record(self.source, target)
+        except OSError as exc:
+            self.query_one("#export-error", Static).update(f"[b $warning]{escape(str(exc))}[/]")
+            return
+        self.dismiss(dest)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class RecordsScreen(Screen[None]):
+    """The saved records, newest first: open one in the replay viewer, or export it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Replay"),
+        Binding("e", "export", "Export"),
+        Binding("escape,q", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[RecordInfo] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="records-title")
+        yield DataTable(id="records", cursor_type="row", zebra_stripes=True)
+        yield Static(id="records-notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.records = list_records()
+        table = self.query_one(DataTable)
+        table.add_columns("record", "players and rules")
+        for info in self.records:
+            table.add_row(info.title, info.summary())
+        folder = self.records[0].path.parent if self.records else None
+        where = f" in {escape(str(folder))}" if folder else ""
+        self.query_one("#records-title", Static).update(
+            f"[b]Game records[/b]{where}: Enter opens the replay viewer, e exports.")
+        if not self.records:
+            self.query_one("#records-notes", Static).update("No records yet: every match is saved here.")
+
+    def current(self) -> RecordInfo | None:
+        table = self.query_one(DataTable)
+        if not self.records:
+            return None
+        return self.records[min(table.cursor_row, len(self.records) - 1)]
+
+    def on_data_table_row_selected(self) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        info = self.current()
+        if info is None:
+            return
+        if info.record is None:
+            self.notify(f"This record cannot be opened: {info.error}", severity="error")
+            return
+        from sixtysix.tui.replay import ReplayScreen
+
+        self.app.push_screen(ReplayScreen(info.record, info.path.name))
+
+    def action_export(self) -> None:
+        info = self.current()
+        if info is None:
+            return
+
+        def done(dest: Path | None) -> None:
+            if dest is not None:
+                self.query_one("#records-notes", Static).update(f"Exported to {escape(str(dest))}.")
+
+        self.app.push_screen(ExportScreen(info.path), done)

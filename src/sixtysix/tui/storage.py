@@ -1,0 +1,222 @@
+"""Where the terminal game keeps its files: records, settings, statistics.
+
+Everything lives in the user's data directory (:func:`data_dir`, from
+platformdirs), or in the directory named by the environment variable
+``SIXTYSIX_DATA_DIR`` (tests and portable set-ups use it). Game records are
+ordinary ``sixtysix/1`` JSON files in its ``records`` folder, one per match,
+written whole and renamed so that an interrupted write never leaves half a
+record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from dataclasses import asdict, dataclass, fields
+from datetime import datetime
+from pathlib import Path
+
+from sixtysix.errors import InvalidRecordError
+from sixtysix.record import MatchReplay, Record, dumps, load, replay
+
+__all__ = [
+    "DATA_DIR_ENV",
+    "LEVELS",
+    "PRESETS",
+    "SPEEDS",
+    "RecordInfo",
+    "Settings",
+    "data_dir",
+    "export_record",
+    "list_records",
+    "load_settings",
+    "new_record_path",
+    "save_settings",
+    "write_record",
+]
+
+#: The environment variable that overrides the data directory.
+DATA_DIR_ENV = "SIXTYSIX_DATA_DIR"
+
+#: Opponent levels offered in the settings (names of :func:`sixtysix.bots.make_bot`).
+LEVELS = ("random", "easy", "medium", "hard", "expert")
+#: Rule presets offered in the settings.
+PRESETS = ("classic", "pagat", "santase")
+#: Animation speeds: seconds between the computer's actions on the screen.
+SPEEDS: dict[str, float] = {"off": 0.0, "fast": 0.25, "normal": 0.6, "slow": 1.2}
+
+
+def data_dir() -> Path:
+    """The directory for records, settings and statistics (created when missing)."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        path = Path(override)
+    else:
+        import platformdirs
+
+        path = Path(platformdirs.user_data_dir("sixtysix", appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def records_dir() -> Path:
+    path = data_dir() / "records"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+# Settings ---------------------------------------------------------------------------
+
+@dataclass
+class Settings:
+    """The player's choices, kept between sessions in ``settings.json``."""
+
+    level: str = "medium"
+    preset: str = "classic"
+    #: Running scores hidden, as in the real game (R11.3).
+    memory: bool = False
+    #: The program declares 66 for both players (beginners).
+    auto_declare: bool = False
+    speed: str = "normal"
+    #: Taking actions back against the computer (marked in the record).
+    undo: bool = False
+    name: str = "Human"
+
+    def check(self) -> Settings:
+        """``self`` with any unknown value replaced by its default (a hand-edited file)."""
+        default = Settings()
+        if self.level not in LEVELS:
+            self.level = default.level
+        if self.preset not in PRESETS:
+            self.preset = default.preset
+        if self.speed not in SPEEDS:
+            self.speed = default.speed
+        for name in ("memory", "auto_declare", "undo"):
+            if not isinstance(getattr(self, name), bool):
+                setattr(self, name, False)
+        if not isinstance(self.name, str) or not self.name.strip():
+            self.name = default.name
+        return self
+
+    @property
+    def rules_text(self) -> str:
+        """The rules as :meth:`sixtysix.rules.Rules.parse` reads them."""
+        return f"{self.preset},auto_declare=true" if self.auto_declare else self.preset
+
+    @property
+    def delay(self) -> float:
+        return SPEEDS[self.speed]
+
+
+def load_settings() -> Settings:
+    """The saved settings, or the defaults when there are none or the file is unreadable."""
+    path = data_dir() / "settings.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Settings()
+    if not isinstance(raw, dict):
+        return Settings()
+    known = {f.name for f in fields(Settings)}
+    return Settings(**{k: v for k, v in raw.items() if k in known}).check()
+
+
+def save_settings(settings: Settings) -> None:
+    _write_text(data_dir() / "settings.json", json.dumps(asdict(settings), indent=2) + "\n")
+
+
+# Records ------------------------------------------------------------------------------
+
+def new_record_path(now: datetime | None = None, seed: int | None = None) -> Path:
+    """A fresh file name for a match starting ``now``: ``2026-01-31-142501-seed123.json``."""
+    now = now or datetime.now()
+    stem = now.strftime("%Y-%m-%d-%H%M%S")
+    if seed is not None:
+        stem += f"-seed{seed}"
+    folder = records_dir()
+    path = folder / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.json"
+        n += 1
+    return path
+
+
+def write_record(path: Path, record: Record) -> None:
+    """Write ``record`` to ``path`` whole (a temporary file, then a rename)."""
+    _write_text(path, dumps(record, indent=1) + "\n")
+
+
+def _write_text(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@dataclass(frozen=True)
+class RecordInfo:
+    """One saved record, as listed on the records screen."""
+
+    path: Path
+    #: ``None`` when the file cannot be read as a record; ``error`` then says why.
+    record: Record | None
+    error: str = ""
+
+    @property
+    def title(self) -> str:
+        return self.path.stem
+
+    def summary(self) -> str:
+        """Players, rules, how far the match went and the score, in a few words."""
+        record = self.record
+        if record is None:
+            return f"unreadable: {self.error}"
+        players = record.extra.get("players")
+        names = [str(p) for p in players] if isinstance(players, list) and len(players) == 2 \
+            else ["player 0", "player 1"]
+        try:
+            result = replay(record)
+        except InvalidRecordError as exc:
+            return f"invalid: {exc}"
+        if isinstance(result, MatchReplay):
+            hands = len(result.hands)
+            a, b = result.score
+            state = "won" if result.finished else "unfinished"
+            text = f"{names[0]} {a}, {names[1]} {b} ({state}); {hands} hand{'s' if hands != 1 else ''}"
+        else:
+            text = f"{names[0]} v {names[1]}: one hand"
+        text += f", {record.rules}"
+        if record.extra.get("undo"):
+            text += ", with undo"
+        return text
+
+
+def list_records() -> list[RecordInfo]:
+    """Every ``.json`` file in the records folder, newest first."""
+    out: list[RecordInfo] = []
+    for path in sorted(records_dir().glob("*.json"), reverse=True):
+        try:
+            out.append(RecordInfo(path, load(str(path))))
+        except (OSError, InvalidRecordError, ValueError) as exc:
+            out.append(RecordInfo(path, None, str(exc)))
+    return out
+
+
+_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def export_record(source: Path, target: str | os.PathLike[str]) -> Path:
+    """Copy a saved record to ``target`` (a file, or a directory to put it in).
+
+    Raises :class:`OSError` with the reason when it cannot be written.
+    """
+    dest = Path(target).expanduser()
+    if dest.is_dir():
+        dest = dest / _SAFE.sub("-", source.name)
+    if dest.exists() and dest.resolve() == source.resolve():
+        raise OSError(f"{dest} is the record itself")
+    shutil.copyfile(source, dest)
+    return dest
+

@@ -1,0 +1,89 @@
+"""The replay viewer through the pilot: stepping, both hands, the verdicts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from need import need_tui
+
+need_tui()
+
+from support import settle, synchronous, text  # noqa: E402
+
+from sixtysix.analysis import Budget  # noqa: E402
+from sixtysix.bots import make_bot  # noqa: E402
+from sixtysix.cli.play import PlaySession  # noqa: E402
+from sixtysix.console import sorted_cards  # noqa: E402
+from sixtysix.record import load  # noqa: E402
+from sixtysix.tui.app import SixtySixApp  # noqa: E402
+from sixtysix.tui.replay import ReplayScreen  # noqa: E402
+from sixtysix.tui.widgets import CardRow  # noqa: E402
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "0000.json"
+
+
+def viewer(app: SixtySixApp) -> ReplayScreen:
+    assert isinstance(app.screen, ReplayScreen)
+    return app.screen
+
+
+def shown(screen: ReplayScreen, row: str) -> list[object]:
+    return [p.card for p in screen.query_one(row, CardRow).places if p.display]
+
+
+@synchronous
+async def test_stepping_through_a_hand_shows_both_hands_and_a_verdict() -> None:
+    record = load(str(EXAMPLE))
+    app = SixtySixApp(replay=(record, EXAMPLE.name), replay_budget=Budget(worlds=4))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = viewer(app)
+        assert "action 0/30" in text(screen.query_one("#replay-status"))
+        assert text(screen.query_one("#step")).startswith("The deal: Player 0 deals")
+        for k in range(1, 31):
+            await pilot.press("right")
+            await settle(pilot)
+            hand = screen.review.position(0, k)
+            assert shown(screen, "#bottom-hand") == sorted_cards(hand.cards(0), hand.trump)
+            assert shown(screen, "#top-hand") == sorted_cards(hand.cards(1), hand.trump)
+            assert f"action {k}/30" in text(screen.query_one("#replay-status"))
+            assert text(screen.query_one("#step")).startswith(f"{k}. Player ")
+            verdict = text(screen.query_one("#verdict"))
+            assert verdict.startswith(("A best action", "As good as any", "This action lost")), verdict
+        assert "wins" in text(screen.query_one("#info"))
+        await pilot.press("right")  # past the end: stays
+        assert screen.k == 30
+        await pilot.press("home")
+        assert screen.k == 0
+        await pilot.press("end")
+        assert screen.k == 30
+        await pilot.press("a")
+        assert "Analysis off" in text(screen.query_one("#verdict"))
+        await pilot.press("escape")  # the viewer alone: closing it ends the app
+    assert app.return_code == 0
+
+
+@synchronous
+async def test_a_match_record_steps_across_hands() -> None:
+    session = PlaySession(make_bot("random", seed=4), seed=4)
+    session.start()
+    while not session.over:
+        view = session.view
+        assert view is not None
+        session.play(view.legal[0])
+    record = session.record(players=["Ann", "Bob"])
+    app = SixtySixApp(replay=(record, "match.json"), replay_budget=Budget(worlds=2))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot)
+        screen = viewer(app)
+        assert "hand 1/" in text(screen.query_one("#replay-status"))
+        assert "Ann" in text(screen.query_one("#bottom-label"))
+        await pilot.press("down")
+        await settle(pilot)
+        assert screen.h == 1 and screen.k == 0
+        a, b = screen.review.score_before(1)
+        assert f"match {a}-{b}" in text(screen.query_one("#replay-status"))
+        await pilot.press("left")  # back over the start of hand 2: the end of hand 1
+        await settle(pilot)
+        assert (screen.h, screen.k) == (0, screen.review.steps(0))
+        await pilot.press("q")
