@@ -1,0 +1,52 @@
+"""``sixtysix serve``: the game server for the browser and online play (needs the ``web`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="start the web server: play in the browser and online",
+        description="Start the game server. Open the printed address in a browser to play against "
+                    "the computer, or create a game and send its link to a friend.",
+    )
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)")
+    parser.add_argument("--port", type=int, default=8066, help="port to listen on (default 8066)")
+    parser.add_argument("--database-url", default=None, metavar="URL",
+                        help="SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/db "
+                             "(default: $SIXTYSIX_DATABASE_URL, else a SQLite file in your data directory)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from sixtysix.server import Settings, create_app, default_database_url
+    except ImportError as exc:
+        raise OSError(f"the web server needs the web extra (pip install 'sixtysix[web]'): {exc}") from None
+    if not 0 < args.port < 65536:
+        raise ValueError(f"--port must be from 1 to 65535, not {args.port}")
+    url = args.database_url or default_database_url()
+    app = create_app(Settings(database_url=url))
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"Sixty-six server: open http://{shown}:{args.port}/ in a browser "
+          f"(database: {_safe_url(url)}). Stop with Ctrl-C.", flush=True)
+    # Frames larger than 64 KiB are refused by the WebSocket layer; smaller
+    # oversized messages get an error reply from the protocol.
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65536, log_level=os.environ.get(
+        "SIXTYSIX_LOG_LEVEL", "warning"))
+    return 0
+
+
+def _safe_url(url: str) -> str:
+    """The URL without a password, for printing."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
