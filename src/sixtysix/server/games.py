@@ -258,7 +258,8 @@ class GameManager:
         token = new_token()
         digest = hash_token(token)
         shown = _clean_name(name) or "Player 2"
-        self.storage.take_seat(game.id, 1, digest, shown, "playing")  # stored first: a failure changes nothing
+        # Stored first: a failure changes nothing.
+        self.storage.take_seat(game.id, 1, digest, shown, "playing")
         game.tokens[1] = digest
         game.names[1] = shown
         game.status = "playing"

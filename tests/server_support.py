@@ -1,0 +1,134 @@
+"""Support for the server tests: optional components, a test client per app, players over WebSockets."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from sixtysix.cards import CARDS, Card
+
+CARD_TOKEN = re.compile(r"^([9TJQKA][CDHS])\+?$")
+SEPARATORS = re.compile(r"[\s;:,()\[\]'\"]+")
+
+
+def need(condition: bool, why: str) -> None:
+    """Skip a test whose optional component is missing, except in CI, where that is a failure."""
+    if condition:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI must provide this: {why}")
+    pytest.skip(why)
+
+
+def cards_mentioned(message: Any, skip_keys: frozenset[str] = frozenset({"id", "rematch", "link", "token"})
+                    ) -> set[Card]:
+    """Every card named anywhere in a JSON message (keys holding ids are left out)."""
+    found: set[Card] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key not in skip_keys:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str):
+            for token in SEPARATORS.split(value):
+                match = CARD_TOKEN.match(token)
+                if match:
+                    found.add(Card.parse(match.group(1)))
+
+    walk(message)
+    return found
+
+
+ALL_CARDS = frozenset(CARDS)
+
+
+class Client:
+    """One WebSocket connection of a test: it keeps every message it was sent."""
+
+    def __init__(self, ws: Any, seat: int | None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.errors: list[dict[str, Any]] = []
+
+    def recv(self) -> dict[str, Any]:
+        message: dict[str, Any] = self.ws.receive_json()
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "error":
+            self.errors.append(message)
+        return message
+
+    def send(self, message: Any) -> None:
+        if isinstance(message, str | bytes):
+            if isinstance(message, bytes):
+                self.ws.send_bytes(message)
+            else:
+                self.ws.send_text(message)
+        else:
+            self.ws.send_json(message)
+
+    def sync(self) -> None:
+        """Read everything sent before a ping's answer: the connection is then up to date."""
+        self.send({"type": "ping"})
+        while self.recv()["type"] != "pong":
+            pass
+
+    def request(self, message: Any) -> dict[str, Any]:
+        """Send a message that gets a direct reply (an error); returns the reply."""
+        before = len(self.errors)
+        self.send(message)
+        self.sync()
+        assert len(self.errors) == before + 1, f"expected one error reply to {message!r}"
+        return self.errors[-1]
+
+    def until(self, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """Read until the latest state satisfies ``predicate``."""
+        while self.state is None or not predicate(self.state):
+            self.recv()
+        assert self.state is not None
+        return self.state
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.state is not None and self.state["view"] is not None
+        return self.state["view"]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.state is not None and self.state["game"]["status"] == "playing" and \
+            self.view["to_act"] == self.seat
+
+    def act(self, action: str) -> None:
+        assert self.state is not None
+        game = self.state["game"]
+        self.send({"type": "act", "action": action, "hand": game["hand_number"], "index": game["actions"]})
+
+    def act_random(self, rng: random.Random) -> str:
+        action = rng.choice(self.view["legal"])
+        self.act(action)
+        return action
+
+
+def connect(client: Any, game_id: str, token: str | None, seat: int | None) -> Iterator[Client]:
+    """A connected client (a context manager's generator)."""
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        conn = Client(ws, seat)
+        conn.recv()
+        yield conn
+
+
+def finished(state: dict[str, Any]) -> bool:
+    return bool(state["game"]["status"] == "finished")
