@@ -132,3 +132,41 @@ def connect(client: Any, game_id: str, token: str | None, seat: int | None) -> I
 
 def finished(state: dict[str, Any]) -> bool:
     return bool(state["game"]["status"] == "finished")
+
+
+class RealSocket:
+    """A WebSocket to a real server (the ``websockets`` client), with the test client's methods."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect as ws_connect
+
+        self._ws = ws_connect(url, open_timeout=30, max_size=2**22)
+
+    def receive_json(self) -> Any:
+        import json
+
+        # The timeout only stops a broken test from hanging; nothing is timed.
+        return json.loads(self._ws.recv(timeout=float(os.environ.get("WS_TIMEOUT", "60"))))
+
+    def send_json(self, obj: Any) -> None:
+        import json
+
+        self._ws.send(json.dumps(obj))
+
+    def send_text(self, text: str) -> None:
+        self._ws.send(text)
+
+    def send_bytes(self, data: bytes) -> None:
+        self._ws.send(data)
+
+    def close(self) -> None:
+        self._ws.close()
+
+
+def real_client(base: str, game_id: str, token: str | None, seat: int | None) -> Client:
+    """A connected client of a server running at ``base`` (``http://host:port``)."""
+    ws = RealSocket(base.replace("http://", "ws://") + f"/ws/{game_id}")
+    ws.send_json({"type": "hello", "token": token})
+    client = Client(ws, seat)
+    client.recv()
+    return client

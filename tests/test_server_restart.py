@@ -1,0 +1,177 @@
+"""Persistence across a crash (issue 5): the server runs as a real process
+(``sixtysix serve``, uvicorn) on a SQLite file; games are played over real
+WebSockets, the process is killed with SIGKILL in the middle of them, started
+again, and every unfinished game resumes exactly where it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the web extra is not installed")
+pytest.importorskip("websockets", reason="the websockets client is not installed")
+from server_support import Client, finished, real_client  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``sixtysix serve`` as a child process."""
+
+    def __init__(self, database_url: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ, SIXTYSIX_LOG_LEVEL="warning")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sixtysix", "serve", "--port", str(self.port), "--database-url",
+             database_url, "--message-rate", "10000"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert self.proc.stdout is not None
+        banner = self.proc.stdout.readline()
+        assert f"http://localhost:{self.port}/" in banner, banner
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        # Poll until the socket answers (bounded): the process prints before it listens.
+        for _ in range(600):
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited: {self.proc.stdout.read() if self.proc.stdout else ''}")
+            try:
+                with urllib.request.urlopen(self.base + "/api/games", timeout=5) as r:
+                    if r.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.05)
+        raise AssertionError("the server did not start")
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(self.base + path, json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as r:
+            data: dict[str, Any] = json.load(r)
+            return data
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=30) as r:
+            return json.load(r)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Server]]:
+    started: list[Server] = []
+    yield started
+    for s in started:
+        if s.proc.poll() is None:
+            s.kill()
+
+
+def play_some(players: list[Client], rng: random.Random, count: int) -> None:
+    """``count`` random actions by whoever is to act (a person game: both seats connected)."""
+    for _ in range(count):
+        for p in players:
+            p.sync()
+        if finished(players[0].state or {}):
+            return
+        mover = next(p for p in players if p.my_turn)
+        mover.act_random(rng)
+    for p in players:
+        p.sync()
+
+
+def play_against_computer(me: Client, rng: random.Random, count: int) -> None:
+    for _ in range(count):
+        state = me.until(lambda s: finished(s) or s["view"]["to_act"] == 0)
+        if finished(state):
+            return
+        me.act_random(rng)
+        me.sync()
+    me.until(lambda s: finished(s) or s["view"]["to_act"] == 0)
+
+
+def test_unfinished_games_resume_exactly_after_the_server_is_killed(tmp_path: Path,
+                                                                     servers: list[Server]) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    rng = random.Random(5)
+    first = Server(url)
+    servers.append(first)
+    # Two games against the computer and two between people, each some way in
+    # (the later ones into their second or third hand).
+    games: list[dict[str, Any]] = []
+    for n, kind in enumerate(["computer", "person", "computer", "person"]):
+        body = {"kind": kind, "rules": "classic,target=15", "name": f"P{n}"}
+        if kind == "computer":
+            body["level"] = "random"
+        created = first.post("/api/games", body)
+        seats = [(created["token"], 0)]
+        if kind == "person":
+            joined = first.post(f"/api/games/{created['id']}/join", {"name": f"Q{n}"})
+            seats.append((joined["token"], 1))
+        players = [real_client(first.base, created["id"], token, seat) for token, seat in seats]
+        if kind == "computer":
+            play_against_computer(players[0], rng, 5 + 10 * n)
+        else:
+            play_some(players, rng, 7 + 12 * n)
+        before = [p.state for p in players]
+        assert before[0] is not None and not finished(before[0])
+        games.append({"id": created["id"], "seats": seats, "before": before})
+        for p in players:
+            p.ws.close()
+    # A spectator's public view, too.
+    watcher = real_client(first.base, games[1]["id"], None, None)
+    watched = watcher.state
+    watcher.ws.close()
+
+    first.kill()
+    second = Server(url)
+    servers.append(second)
+
+    assert {g["id"] for g in second.get("/api/games")["playing"]} == {g["id"] for g in games}
+    for game in games:
+        for (token, seat), before in zip(game["seats"], game["before"], strict=True):
+            again = real_client(second.base, game["id"], token, seat)
+            assert before is not None and again.state is not None
+            assert again.state["you"] == seat
+            assert again.state["view"] == before["view"]  # the same hand, cards, history, legal actions
+            for key in ("score", "hand_number", "actions", "results", "players", "status", "pending_bonus"):
+                assert again.state["game"][key] == before["game"][key], key
+            again.ws.close()
+    watcher = real_client(second.base, games[1]["id"], None, None)
+    assert watcher.state is not None and watched is not None
+    assert watcher.state["view"] == watched["view"]
+    watcher.ws.close()
+
+    # The games go on: a person game is played to its end and its record replays.
+    game = games[3]
+    players = [real_client(second.base, game["id"], token, seat) for token, seat in game["seats"]]
+    play_some(players, rng, 5000)
+    assert finished(players[0].state or {})
+    record = second.get(f"/api/games/{game['id']}/record")
+    from sixtysix.record import replay_json
+
+    result = replay_json(record)
+    assert result["score"] == players[0].state["game"]["score"]  # type: ignore[index]
+    for p in players:
+        p.ws.close()
