@@ -23,7 +23,7 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed")
 pytest.importorskip("websockets", reason="the websockets client is not installed")
-from server_support import Client, finished, real_client  # noqa: E402
+from server_support import Client, finished, real_client
 
 
 def free_port() -> int:
@@ -36,23 +36,24 @@ def free_port() -> int:
 class Server:
     """``sixtysix serve`` as a child process."""
 
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, log: Path) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log
         env = dict(os.environ, SIXTYSIX_LOG_LEVEL="warning")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sixtysix", "serve", "--port", str(self.port), "--database-url",
-             database_url, "--message-rate", "10000"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        assert self.proc.stdout is not None
-        banner = self.proc.stdout.readline()
-        assert f"http://localhost:{self.port}/" in banner, banner
+        with open(log, "w") as out:  # a file, not a pipe: a chatty server never blocks on it
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "sixtysix", "serve", "--port", str(self.port),
+                 "--database-url", database_url, "--message-rate", "10000"],
+                env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
         self._wait_ready()
+        assert f"http://localhost:{self.port}/" in log.read_text()
 
     def _wait_ready(self) -> None:
         # Poll until the socket answers (bounded): the process prints before it listens.
         for _ in range(600):
             if self.proc.poll() is not None:
-                raise AssertionError(f"the server exited: {self.proc.stdout.read() if self.proc.stdout else ''}")
+                raise AssertionError(f"the server exited: {self.log.read_text()}")
             try:
                 with urllib.request.urlopen(self.base + "/api/games", timeout=5) as r:
                     if r.status == 200:
@@ -75,8 +76,6 @@ class Server:
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=30)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
 
 
 @pytest.fixture
@@ -115,7 +114,7 @@ def test_unfinished_games_resume_exactly_after_the_server_is_killed(tmp_path: Pa
                                                                      servers: list[Server]) -> None:
     url = f"sqlite:///{tmp_path / 'games.db'}"
     rng = random.Random(5)
-    first = Server(url)
+    first = Server(url, tmp_path / "first.log")
     servers.append(first)
     # Two games against the computer and two between people, each some way in
     # (the later ones into their second or third hand).
@@ -145,7 +144,7 @@ def test_unfinished_games_resume_exactly_after_the_server_is_killed(tmp_path: Pa
     watcher.ws.close()
 
     first.kill()
-    second = Server(url)
+    second = Server(url, tmp_path / "second.log")
     servers.append(second)
 
     assert {g["id"] for g in second.get("/api/games")["playing"]} == {g["id"] for g in games}
