@@ -25,6 +25,28 @@ def need(condition: bool, why: str) -> None:
     pytest.skip(why)
 
 
+DATABASES = ["sqlite", "postgresql"]
+
+
+def database_for(kind: str, tmp_path: Any) -> Iterator[str]:
+    """A database for one test (a fixture's body): a SQLite file, or PostgreSQL if
+    ``SIXTYSIX_TEST_POSTGRES_URL`` is set (required in CI, where ``.ci/run`` starts a
+    server), its tables dropped first."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.db'}"
+        return
+    url = os.environ.get("SIXTYSIX_TEST_POSTGRES_URL")
+    need(bool(url), "no PostgreSQL server: set SIXTYSIX_TEST_POSTGRES_URL (.ci/run starts one)")
+    pytest.importorskip("psycopg", reason="psycopg is not installed")
+    assert url is not None
+    from sixtysix.server.storage import Base, Storage
+
+    storage = Storage(url)
+    Base.metadata.drop_all(storage.engine)
+    storage.close()
+    yield url
+
+
 def cards_mentioned(message: Any, skip_keys: frozenset[str] = frozenset({"id", "rematch", "link", "token"})
                     ) -> set[Card]:
     """Every card named anywhere in a JSON message (keys holding ids are left out)."""

@@ -23,7 +23,12 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed")
 pytest.importorskip("websockets", reason="the websockets client is not installed")
-from server_support import Client, finished, real_client
+from server_support import DATABASES, Client, database_for, finished, real_client
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database_for(request.param, tmp_path)
 
 
 def free_port() -> int:
@@ -110,9 +115,9 @@ def play_against_computer(me: Client, rng: random.Random, count: int) -> None:
     me.until(lambda s: finished(s) or s["view"]["to_act"] == 0)
 
 
-def test_unfinished_games_resume_exactly_after_the_server_is_killed(tmp_path: Path,
+def test_unfinished_games_resume_exactly_after_the_server_is_killed(tmp_path: Path, database_url: str,
                                                                      servers: list[Server]) -> None:
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+    url = database_url
     rng = random.Random(5)
     first = Server(url, tmp_path / "first.log")
     servers.append(first)

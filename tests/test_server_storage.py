@@ -1,0 +1,104 @@
+"""Persistence of games, records and results (issue 5), on SQLite and, when
+``SIXTYSIX_TEST_POSTGRES_URL`` names one (CI starts one), on PostgreSQL.
+
+A game manager is built on a database, games are played, and a second manager
+on the same database (a restarted server) must hold the same games exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
+from server_support import DATABASES, database_for
+from sixtysix.record import dumps, replay_json
+from sixtysix.rules import Rules
+from sixtysix.server.games import Game, GameError, GameManager
+from sixtysix.server.storage import Storage
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database_for(request.param, tmp_path)
+
+
+def play(game: Game, manager: GameManager, rng: random.Random, count: int) -> None:
+    for _ in range(count):
+        hand = game.hand
+        if game.over or hand is None:
+            return
+        seat = hand.to_act
+        assert seat is not None
+        manager.act(game, seat, rng.choice(hand.legal_actions()))
+
+
+def test_a_restarted_server_holds_every_game_exactly(database_url: str) -> None:
+    rng = random.Random(7)
+    first = GameManager(Storage(database_url))
+    games = []
+    for n in range(4):
+        rules = Rules.parse("pagat,target=30" if n % 2 else "santase,target=30")
+        game, _ = first.create(rules=rules, kind="person", name=f"A{n}")
+        first.join(game.id, f"B{n}")
+        play(game, first, rng, 10 + 17 * n)
+        assert not game.over
+        games.append(game)
+    waiting, _ = first.create(rules=Rules(), kind="person", name="Alone")
+    first.storage.close()
+
+    second = GameManager(Storage(database_url))
+    assert second.resume_all() == 5
+    for game in games:
+        again = second.games[game.id]
+        assert dumps(again.record()) == dumps(game.record())
+        assert again.match.score == game.match.score and again.status == game.status
+        assert again.tokens == game.tokens and again.names == game.names
+        for seat in (0, 1, None):
+            assert again.state_for(seat) == game.state_for(seat)
+    assert second.games[waiting.id].status == "waiting"
+    # The resumed games go on, and a finished one is stored with its results.
+    game = second.games[games[0].id]
+    play(game, second, rng, 10_000)
+    assert game.over
+    rows = second.storage.results(game.id)
+    assert [(r.name, r.game_points, r.won) for r in rows] == [
+        (game.names[s], game.match.score[s], game.match.winner == s) for s in (0, 1)]
+    assert replay_json(game.record())["score"] == list(game.match.score)
+    second.storage.close()
+    third = GameManager(Storage(database_url))
+    assert third.resume_all() == 4  # the finished game is not resumed
+    assert third.get(game.id).over  # but it can be read back
+    third.storage.close()
+
+
+def test_names_are_stored_as_data_never_as_sql(database_url: str) -> None:
+    manager = GameManager(Storage(database_url))
+    evil = "Robert'); DROP TABLE games;--"
+    game, _ = manager.create(rules=Rules(), kind="person", name=evil)
+    manager.join(game.id, "x' OR '1'='1")
+    manager.storage.close()
+    again = GameManager(Storage(database_url)).get(game.id)
+    assert again.names == [evil[:40], "x' OR '1'='1"]
+    with pytest.raises(GameError):
+        GameManager(Storage(database_url)).get("' OR 1=1 --")
+
+
+def test_an_action_that_cannot_be_stored_is_not_applied(tmp_path: Path) -> None:
+    manager = GameManager(Storage(f"sqlite:///{tmp_path / 'games.db'}"))
+    game, _ = manager.create(rules=Rules(), kind="person")
+    manager.join(game.id)
+    hand = game.hand
+    assert hand is not None and hand.to_act is not None
+    before = dumps(game.record())
+
+    def broken(*args: object) -> None:
+        raise OSError("disk full")
+
+    manager.storage.add_action = broken  # type: ignore[method-assign]
+    with pytest.raises(GameError, match="could not save"):
+        manager.act(game, hand.to_act, hand.legal_actions()[0])
+    assert dumps(game.record()) == before
