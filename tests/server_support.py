@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -165,14 +174,10 @@ class RealSocket:
         self._ws = ws_connect(url, open_timeout=30, max_size=2**22)
 
     def receive_json(self) -> Any:
-        import json
-
         # The timeout only stops a broken test from hanging; nothing is timed.
         return json.loads(self._ws.recv(timeout=float(os.environ.get("WS_TIMEOUT", "60"))))
 
     def send_json(self, obj: Any) -> None:
-        import json
-
         self._ws.send(json.dumps(obj))
 
     def send_text(self, text: str) -> None:
@@ -192,3 +197,55 @@ def real_client(base: str, game_id: str, token: str | None, seat: int | None) ->
     client = Client(ws, seat)
     client.recv()
     return client
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``sixtysix serve`` as a child process."""
+
+    def __init__(self, database_url: str, log: Path, *extra: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        env = dict(os.environ, SIXTYSIX_LOG_LEVEL="warning")
+        with open(log, "w") as out:  # a file, not a pipe: a chatty server never blocks on it
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "sixtysix", "serve", "--port", str(self.port),
+                 "--database-url", database_url, "--message-rate", "10000", *extra],
+                env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        self._wait_ready()
+        assert f"http://localhost:{self.port}/" in log.read_text()
+
+    def _wait_ready(self) -> None:
+        # Poll until the socket answers (bounded): the process prints before it listens.
+        for _ in range(600):
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited: {self.log.read_text()}")
+            try:
+                with urllib.request.urlopen(self.base + "/api/games", timeout=5) as r:
+                    if r.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.05)
+        raise AssertionError("the server did not start")
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(self.base + path, json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as r:
+            data: dict[str, Any] = json.load(r)
+            return data
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=30) as r:
+            return json.load(r)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)

@@ -5,16 +5,7 @@ again, and every unfinished game resumes exactly where it was."""
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,64 +14,12 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed")
 pytest.importorskip("websockets", reason="the websockets client is not installed")
-from server_support import DATABASES, Client, database_for, finished, real_client
+from server_support import DATABASES, Client, Server, database_for, finished, real_client
 
 
 @pytest.fixture(params=DATABASES)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield from database_for(request.param, tmp_path)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Server:
-    """``sixtysix serve`` as a child process."""
-
-    def __init__(self, database_url: str, log: Path) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        env = dict(os.environ, SIXTYSIX_LOG_LEVEL="warning")
-        with open(log, "w") as out:  # a file, not a pipe: a chatty server never blocks on it
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "sixtysix", "serve", "--port", str(self.port),
-                 "--database-url", database_url, "--message-rate", "10000"],
-                env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
-        self._wait_ready()
-        assert f"http://localhost:{self.port}/" in log.read_text()
-
-    def _wait_ready(self) -> None:
-        # Poll until the socket answers (bounded): the process prints before it listens.
-        for _ in range(600):
-            if self.proc.poll() is not None:
-                raise AssertionError(f"the server exited: {self.log.read_text()}")
-            try:
-                with urllib.request.urlopen(self.base + "/api/games", timeout=5) as r:
-                    if r.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, OSError):
-                time.sleep(0.05)
-        raise AssertionError("the server did not start")
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        request = urllib.request.Request(self.base + path, json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=30) as r:
-            data: dict[str, Any] = json.load(r)
-            return data
-
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.base + path, timeout=30) as r:
-            return json.load(r)
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=30)
 
 
 @pytest.fixture

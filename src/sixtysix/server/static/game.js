@@ -101,6 +101,8 @@ function render() {
   const top = 1 - bottom;
   const n = names();
   document.getElementById("table").hidden = false;
+  // Where the game stands (hand and action count), for scripts and tests that follow the page.
+  document.body.dataset.position = `${game.hand_number}:${game.actions}:${game.status}`;
   document.title = `Sixty-six: ${n[0]} vs ${n[1]}`;
   document.getElementById("match-score").textContent =
     `${n[bottom]} ${game.score[bottom]} \u2013 ${game.score[top]} ${n[top]} (to ${game.target})` +
