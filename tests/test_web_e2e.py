@@ -18,6 +18,7 @@ from server_support import Server, need
 CHROMIUM = os.environ.get("SIXTYSIX_TEST_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CARDS_OF = "nodes => nodes.map(n => n.dataset.card)"
 
 
 @pytest.fixture(scope="module")
@@ -105,10 +106,10 @@ def test_a_person_plays_a_whole_hand_against_the_computer_by_clicking(browser: A
     assert not result_shown(page) and errors == []
     # A reload finds the game where it was (the seat's token is kept by the browser).
     before = position(page)
-    cards = page.locator("#my-hand button.card").evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+    cards = page.locator("#my-hand button.card").evaluate_all(CARDS_OF)
     page.reload()
     page.wait_for_function("before => document.body.dataset.position === before", arg=before)
-    assert page.locator("#my-hand button.card").evaluate_all("nodes => nodes.map(n => n.dataset.card)") == cards
+    assert page.locator("#my-hand button.card").evaluate_all(CARDS_OF) == cards
     assert not result_shown(page)  # an old result is not shown again
     page.close()
 
@@ -137,8 +138,7 @@ def test_two_browsers_play_through_a_shared_link_and_a_third_watches(browser: An
     hands = {ann: set(), bob: set()}
     while not (result_shown(ann) and result_shown(bob)):
         for page in (ann, bob):
-            hands[page] |= set(page.locator("#my-hand button.card").evaluate_all(
-                "nodes => nodes.map(n => n.dataset.card)"))
+            hands[page] |= set(page.locator("#my-hand button.card").evaluate_all(CARDS_OF))
         mover = ann if my_turn(ann) else bob if my_turn(bob) else None
         if mover is None:
             ann.wait_for_function("document.getElementById('status').classList.contains('your-turn') || "

@@ -80,7 +80,7 @@ class Settings:
     connections_per_client: int = 32
     #: Games a client address may create: a burst, then one every ``1 / create_rate`` seconds.
     create_rate: float = 0.5
-    create_burst: float = 20.0
+    create_burst: float = 40.0
     #: Seconds a new connection has to introduce itself.
     hello_timeout: float = 10.0
 

@@ -30,7 +30,7 @@ from sixtysix.bots import make_bot
 from sixtysix.bots.base import Bot, Event
 from sixtysix.cards import Card
 from sixtysix.errors import IllegalActionError, ParseError
-from sixtysix.hand import Hand
+from sixtysix.hand import Hand, HandResult
 from sixtysix.match import Match
 from sixtysix.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
 from sixtysix.rules import Rules
@@ -126,20 +126,40 @@ class Game:
         self.bot: Bot | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.connections: set[Connection] = set()
+        self._results: list[HandResult] = []
+        self._results_key: tuple[int, bool] | None = None
 
     # Queries ---------------------------------------------------------------------
     @property
     def hand(self) -> Hand | None:
         return self.match.hand
 
+    def results(self) -> list[HandResult]:
+        """The finished hands' results with their tie bonuses (R9.2), recomputed only when a hand ends."""
+        hand = self.hand
+        key = (len(self.match.hands), hand is not None and hand.is_over())
+        if key != self._results_key:
+            self._results = self.match.results()
+            self._results_key = key
+        return self._results
+
+    @property
+    def score(self) -> tuple[int, int]:
+        score = [0, 0]
+        for r in self.results():
+            if r.winner is not None:
+                score[r.winner] += r.game_points + r.bonus
+        return score[0], score[1]
+
     @property
     def over(self) -> bool:
-        return self.match.is_over()
+        """Whether a player has reached the target (R9.3)."""
+        return max(self.score) >= self.rules.target
 
     @property
     def to_act(self) -> int | None:
         hand = self.hand
-        if hand is None or hand.is_over() or self.over:
+        if hand is None or hand.is_over():
             return None
         return hand.to_act
 
@@ -157,7 +177,12 @@ class Game:
     def info(self) -> dict[str, Any]:
         """The public facts of the game, for the lobby and every client."""
         hand = self.hand
-        results = self.match.results()
+        results = self.results()
+        score = self.score
+        ties = 0
+        for r in results:
+            ties = ties + 1 if r.winner is None else 0
+        over = max(score) >= self.rules.target
         return {
             "id": self.id,
             "kind": self.kind,
@@ -168,12 +193,12 @@ class Game:
             "players": list(self.names),
             "seats_taken": [t is not None or s == self.bot_seat for s, t in enumerate(self.tokens)],
             "status": self.status,
-            "score": list(self.match.score),
-            "pending_bonus": self.match.pending_bonus,
+            "score": list(score),
+            "pending_bonus": ties * self.rules.tie_bonus,
             "hand_number": len(self.match.hands),
             "actions": 0 if hand is None else len(hand.actions),
             "results": [r.to_json() for r in results],
-            "winner": self.match.winner if self.over else None,
+            "winner": self.match.winner if over else None,
             "rematch": self.rematch,
             "spectators": sum(1 for c in self.connections if c.seat is None),
         }
@@ -186,13 +211,7 @@ class Game:
 
     def state_for(self, seat: int | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
         """The state message for a seat (or a spectator): public facts and that seat's view."""
-        message: dict[str, Any] = {"type": "state", "you": seat, "game": info or self.info(),
-                                   "view": self.view_for(seat)}
-        if len(self.match.hands) >= 2:
-            previous = self.match.hands[-2]
-            message["previous"] = (public_view_json(previous) if seat is None
-                                   else seat_view_json(previous, seat))
-        return message
+        return {"type": "state", "you": seat, "game": info or self.info(), "view": self.view_for(seat)}
 
     def broadcast(self) -> None:
         """Queue the new state for every connection, each with its own view."""
@@ -391,8 +410,8 @@ class GameManager:
         if game.bot is not None:
             _hook(game.bot, "observe", Event(seat, action))
         if hand.is_over():
-            score = game.match.score
-            if game.match.is_over():
+            score = game.score
+            if game.over:
                 game.status = "finished"
                 self.storage.finish_game(game.id, game.match.winner, score,
                                          (game.names[0], game.names[1]))
@@ -478,7 +497,7 @@ class GameManager:
 
 def _summary(game: Game) -> dict[str, Any]:
     return {"id": game.id, "kind": game.kind, "level": game.level, "rules": str(game.rules),
-            "players": list(game.names), "score": list(game.match.score), "status": game.status}
+            "players": list(game.names), "score": list(game.score), "status": game.status}
 
 
 def _clean_name(name: object) -> str:

@@ -24,6 +24,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    insert,
     select,
     update,
 )
@@ -175,11 +176,14 @@ class Storage:
     def add_hand(self, game_id: str, number: int, deck: str, dealer: int) -> None:
         with self._session() as s:
             s.add(HandRow(game_id=game_id, number=number, deck=deck, dealer=dealer))
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=_now()))
 
     def add_action(self, game_id: str, hand: int, index: int, action: str) -> None:
-        with self._session() as s:
-            s.add(ActionRow(game_id=game_id, hand=hand, index=index, action=action))
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=_now()))
+        # The hot path (every action): one Core statement, no ORM unit of work. The game's
+        # ``updated`` time moves with its hands (add_hand, set_score, finish_game).
+        with self.engine.begin() as conn:
+            conn.execute(insert(ActionRow), {"game_id": game_id, "hand": hand, "index": index,
+                                             "action": action})
 
     def remove_action(self, game_id: str, hand: int, index: int) -> None:
         """Undo :meth:`add_action` (used only when applying the action failed afterwards)."""
