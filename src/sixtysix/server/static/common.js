@@ -103,17 +103,17 @@ function renderMiddle(view, names, seatBottom) {
   marriages.replaceChildren(...view.marriages.map(([seat, suit, value]) =>
     el("li", { text: `${names[seat]}: ${SUIT_SIGNS[suit]} marriage (${value})` })));
   const trick = document.getElementById("trick");
-  trick.replaceChildren();
-  const place = (seat) => (seat === seatBottom ? "bottom" : "top");
+  const played = (seat, card, extra) => el("figure", { class: `played ${extra || ""}`, "data-card": card },
+    cardImage(card), el("figcaption", { text: names[seat] }));
+  const row = el("div", { class: "trick-cards" });
+  let label = "";
   if (view.lead) {
-    trick.append(el("div", { class: `played ${place(view.lead[0])}`, "data-card": view.lead[1] },
-                    cardImage(view.lead[1])));
-    trick.append(el("div", { class: "trick-label", text: "Current trick" }));
+    row.append(played(view.lead[0], view.lead[1]));
+    label = "Current trick";
   } else if (view.tricks.length) {
     const [leader, lead, follow, winner] = view.tricks[view.tricks.length - 1];
-    trick.append(el("div", { class: `played last ${place(leader)}`, "data-card": lead }, cardImage(lead)));
-    trick.append(el("div", { class: `played last ${place(1 - leader)}`, "data-card": follow }, cardImage(follow)));
-    const who = winner === null ? "nobody" : names[winner];
-    trick.append(el("div", { class: "trick-label", text: `Last trick: ${who}` }));
+    row.append(played(leader, lead, "last"), played(1 - leader, follow, "last"));
+    label = `Last trick: ${winner === null ? "nobody" : names[winner]}`;
   }
+  trick.replaceChildren(row, el("div", { class: "trick-label", text: label }));
 }

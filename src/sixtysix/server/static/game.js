@@ -164,8 +164,17 @@ function renderChoices(view, you) {
   }
   for (const action of view.legal) {
     if (/^[9TJQKA][CDHS]\+?$/.test(action)) continue;  // cards are played from the hand
+    let cls = "";
+    let title = null;
+    if (action.startsWith("66")) {
+      // Declaring is always allowed (R8); below 66 it is a false declaration, so say so.
+      const marriage = action.length > 2 ? (action[3] === view.trump ? 40 : 20) : 0;
+      const counted = view.scores[you] + marriage;
+      cls = counted >= 66 ? "declare" : "declare risky";
+      if (counted < 66) title = `You count ${counted}: declaring now loses the hand.`;
+    }
     buttons.push(el("button", { type: "button", "data-action": action, text: describeAction(action),
-                                class: action.startsWith("66") ? "declare" : "", onclick: () => act(action) }));
+                                class: cls, title, onclick: () => act(action) }));
   }
   box.replaceChildren(...buttons);
 }
