@@ -40,6 +40,7 @@ from starlette.websockets import WebSocketState
 from sixtysix.cards import Card
 from sixtysix.hand import Hand
 from sixtysix.record import MatchReplay, dumps, replay
+from sixtysix.rules import Rules
 from sixtysix.server.cards_svg import back_svg, card_svg
 from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_rules
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
@@ -172,13 +173,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games")
     async def lobby() -> dict[str, Any]:
-        listing: dict[str, Any] = manager.lobby()
-        listing["finished"] = [
-            {"id": row.id, "kind": row.kind, "level": row.level, "players": [row.name0, row.name1],
-             "score": [row.score0, row.score1], "winner": row.winner}
-            for row in storage.listing(status=("finished",), limit=20)
-        ]
-        return listing
+        # From the database, not from memory: with several server processes each
+        # holds only its own games, but every lobby lists them all.
+        def rows(status: str, limit: int) -> list[dict[str, Any]]:
+            return [{"id": row.id, "kind": row.kind, "level": row.level, "rules": _rules_text(row.rules),
+                     "players": [row.name0, row.name1], "score": [row.score0, row.score1],
+                     "status": row.status, "winner": row.winner}
+                    for row in storage.listing(status=(status,), limit=limit)]
+
+        return {"open": rows("waiting", 50), "playing": rows("playing", 50), "finished": rows("finished", 20)}
 
     @app.get("/api/games/{game_id}")
     async def game_info(game_id: str) -> dict[str, Any]:
@@ -285,6 +288,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await websocket.close(code=1000)
 
     return app
+
+
+def _rules_text(stored: str) -> str:
+    try:
+        return str(Rules.from_json(json.loads(stored)))
+    except ValueError:
+        return "?"
 
 
 def _frames(game: Game) -> list[dict[str, Any]]:

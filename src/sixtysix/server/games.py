@@ -474,18 +474,6 @@ class GameManager:
         if game.status == "finished" and not game.connections:
             self.games.pop(game.id, None)  # kept in storage; rebuilt when asked for
 
-    def lobby(self) -> dict[str, list[dict[str, Any]]]:
-        """Open games waiting for a second player, and games being played (to watch)."""
-        out: dict[str, list[dict[str, Any]]] = {"open": [], "playing": []}
-        for game in self.games.values():
-            if game.status == "waiting":
-                out["open"].append(_summary(game))
-            elif game.status == "playing":
-                out["playing"].append(_summary(game))
-        for key in out:
-            out[key] = out[key][:100]
-        return out
-
     async def close(self) -> None:
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
         for task in tasks:
@@ -493,11 +481,6 @@ class GameManager:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-
-def _summary(game: Game) -> dict[str, Any]:
-    return {"id": game.id, "kind": game.kind, "level": game.level, "rules": str(game.rules),
-            "players": list(game.names), "score": list(game.score), "status": game.status}
 
 
 def _clean_name(name: object) -> str:
