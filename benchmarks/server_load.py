@@ -149,7 +149,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=5.0, help="unmeasured start (default 5)")
     parser.add_argument("--think", type=float, default=0.5,
                         help="mean seconds a bot waits before acting (default 0.5)")
-    parser.add_argument("--rules", default="classic,target=100")
+    parser.add_argument("--rules", default="classic")
     parser.add_argument("--url", default=None, help="a running server (default: start one)")
     parser.add_argument("--database-url", default=None)
     args = parser.parse_args()

@@ -295,3 +295,40 @@ def test_messages_and_new_games_are_rate_limited() -> None:
                 if r["type"] != "state":
                     kinds.append(r.get("code", r["type"]))
         assert kinds == ["pong", "pong", "pong", "rate_limited", "rate_limited"]
+
+
+def test_a_binary_or_silent_first_message_is_not_a_hello(client: TestClient) -> None:
+    game = new_game(client, kind="computer", level="random")
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_bytes(b"\x00\x01")
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["code"] == "bad_json"
+
+
+def test_a_client_too_far_behind_is_dropped_and_the_game_goes_on() -> None:
+    import asyncio
+
+    from sixtysix.server.games import Connection
+
+    async def scenario() -> tuple[bool, list[str]]:
+        sent: list[str] = []
+        hung_up: list[str] = []
+        gate = asyncio.Event()
+
+        async def slow_send(message: dict[str, Any]) -> None:
+            await gate.wait()
+            sent.append(message["type"])
+
+        async def hang_up() -> None:
+            hung_up.append("closed")
+
+        conn = Connection(slow_send, 0, hang_up)
+        writer = asyncio.create_task(conn.run_writer())
+        for _ in range(Connection.QUEUE + 5):
+            conn.push({"type": "state"})
+        gate.set()
+        await writer
+        return conn.closed, hung_up + sent
+
+    closed, events = asyncio.run(scenario())
+    assert closed and events[0] == "closed" and len(events) <= 2

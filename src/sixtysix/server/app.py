@@ -232,11 +232,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await _refuse(websocket, str(exc), exc.code, 4404)
             return
         try:
-            raw = await asyncio.wait_for(websocket.receive_text(), settings.hello_timeout)
+            first = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
         except TimeoutError:
             await _refuse(websocket, "no hello: send {\"type\": \"hello\", \"token\": ...} first",
                           "no_hello", 4408)
             return
+        if first["type"] == "websocket.disconnect":
+            return
+        raw = first.get("text")
+        if raw is None:
+            raw = first.get("bytes") or b""
         try:
             hello = parse_message(raw)
         except ProtocolError as exc:
@@ -249,7 +254,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if hello.token is not None and seat is None:
             await _refuse(websocket, "this token holds no seat in this game", "bad_token", 4403)
             return
-        conn = Connection(websocket.send_json, seat)
+        async def hang_up() -> None:
+            await websocket.close(code=1008, reason="too far behind")
+
+        conn = Connection(websocket.send_json, seat, hang_up)
         writer = asyncio.get_running_loop().create_task(conn.run_writer())
         manager.attach(game, conn)
         bucket = TokenBucket(settings.message_rate, settings.message_burst)

@@ -69,16 +69,20 @@ class Connection:
     """One client's connection to a game: a seat (0 or 1) or a spectator (``None``).
 
     Messages are queued and sent in order by :meth:`run_writer`; a client that
-    falls too far behind is dropped rather than holding up the game.
+    falls too far behind is dropped (``hang_up`` is called) rather than holding
+    up the game.
     """
 
     QUEUE = 256
 
-    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], seat: int | None) -> None:
+    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], seat: int | None,
+                 hang_up: Callable[[], Awaitable[None]] | None = None) -> None:
         self._send = send
+        self._hang_up = hang_up
         self.seat = seat
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.QUEUE)
         self.closed = False
+        self.overflowed = False
 
     def push(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -86,7 +90,10 @@ class Connection:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
-            self.close()
+            self.overflowed = True
+            self.closed = True
+            self._drain()
+            self.queue.put_nowait(None)
 
     def close(self) -> None:
         if not self.closed:
@@ -94,10 +101,17 @@ class Connection:
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
 
+    def _drain(self) -> None:
+        while not self.queue.empty():
+            self.queue.get_nowait()
+
     async def run_writer(self) -> None:
         while True:
             message = await self.queue.get()
             if message is None:
+                if self.overflowed and self._hang_up is not None:
+                    with contextlib.suppress(Exception):
+                        await self._hang_up()
                 return
             try:
                 await self._send(message)
