@@ -108,7 +108,7 @@ function render() {
     `${n[bottom]} ${game.score[bottom]} \u2013 ${game.score[top]} ${n[top]} (to ${game.target})` +
     (game.pending_bonus ? ` +${game.pending_bonus} to the next winner` : "");
   document.getElementById("opponent-name").textContent = n[top] + (you === null ? "" : "");
-  document.getElementById("my-name").textContent = you === null ? `${n[bottom]} (you are watching)` : `${n[bottom]} (you)`;
+  document.getElementById("my-name").textContent = you === null ? n[bottom] : `${n[bottom]} (you)`;
   document.getElementById("hand-number").textContent =
     `Hand ${game.hand_number}` + (game.spectators ? ` \u00b7 ${game.spectators} watching` : "");
   const share = document.getElementById("share");
@@ -189,7 +189,7 @@ function renderStatus(game, view, you, n) {
     text = view.state === "draw" ? "You won the trick: draw, close or declare." :
       view.state === "follow" ? "Your turn: follow the card led." : "Your turn: lead a card.";
   } else text = `${n[view.to_act]} is to play\u2026`;
-  status.textContent = text;
+  status.textContent = you === null ? `You are watching. ${text}` : text;
   status.classList.toggle("your-turn", you !== null && view.to_act === you);
 }
 
