@@ -172,7 +172,12 @@ def main() -> int:
             except OSError:
                 time.sleep(0.05)
     try:
-        stats = asyncio.run(run(base, args))
+        try:  # the faster event loop that uvicorn[standard] brings, for the clients too
+            import uvloop
+
+            stats = uvloop.run(run(base, args))
+        except ImportError:
+            stats = asyncio.run(run(base, args))
     finally:
         if server is not None:
             server.terminate()

@@ -102,3 +102,24 @@ def test_an_action_that_cannot_be_stored_is_not_applied(tmp_path: Path) -> None:
     with pytest.raises(GameError, match="could not save"):
         manager.act(game, hand.to_act, hand.legal_actions()[0])
     assert dumps(game.record()) == before
+
+
+def test_processes_sharing_a_database_each_serve_only_their_own_games(database_url: str) -> None:
+    """The scale-out mode of docs/web.md: game ids carry their process's number."""
+    rng = random.Random(9)
+    one = GameManager(Storage(database_url), shard=1)
+    two = GameManager(Storage(database_url), shard=2)
+    mine, _ = one.create(rules=Rules(), kind="person")
+    one.join(mine.id)
+    play(mine, one, rng, 5)
+    theirs, _ = two.create(rules=Rules(), kind="person")
+    assert mine.id.startswith("s1-") and theirs.id.startswith("s2-")
+    with pytest.raises(GameError) as refused:
+        two.get(mine.id)
+    assert refused.value.status == 421
+    # Restarted, each process resumes only its own games.
+    one_again = GameManager(Storage(database_url), shard=1)
+    assert one_again.resume_all() == 1 and list(one_again.games) == [mine.id]
+    assert dumps(one_again.games[mine.id].record()) == dumps(mine.record())
+    for m in (one, two, one_again):
+        m.storage.close()

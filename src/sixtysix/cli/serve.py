@@ -29,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--create-rate", type=float, default=0.5, metavar="N",
                         help="new games a second one address may create, after a burst of 40 "
                              "(default 0.5)")
+    parser.add_argument("--shard", type=int, default=None, metavar="K",
+                        help="this process's number when several processes share one database behind a "
+                             "load balancer that routes /s{K}-... game ids to process K (see docs/web.md)")
     parser.set_defaults(func=run)
 
 
@@ -41,13 +44,16 @@ def run(args: argparse.Namespace) -> int:
         raise OSError(f"the web server needs the web extra (pip install 'sixtysix[web]'): {exc}") from None
     if not 0 < args.port < 65536:
         raise ValueError(f"--port must be from 1 to 65535, not {args.port}")
+    if args.shard is not None and not 0 <= args.shard < 1000:
+        raise ValueError("--shard must be a number from 0 to 999")
     if args.message_rate <= 0 or args.connections_per_client < 1 or args.create_rate <= 0:
         raise ValueError("--message-rate, --connections-per-client and --create-rate must be positive")
     url = args.database_url or default_database_url()
     app = create_app(Settings(database_url=url, message_rate=args.message_rate,
                               message_burst=2 * args.message_rate,
                               connections_per_client=args.connections_per_client,
-                              create_rate=args.create_rate, create_burst=max(40.0, args.create_rate)))
+                              create_rate=args.create_rate, create_burst=max(40.0, args.create_rate),
+                              shard=args.shard))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"Sixty-six server: open http://{shown}:{args.port}/ in a browser "
           f"(database: {_safe_url(url)}). Stop with Ctrl-C.", flush=True)

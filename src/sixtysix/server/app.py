@@ -84,6 +84,8 @@ class Settings:
     create_burst: float = 40.0
     #: Seconds a new connection has to introduce itself.
     hello_timeout: float = 10.0
+    #: This process's number when several serve one database (see docs/web.md), else ``None``.
+    shard: int | None = None
 
 
 class NewGame(BaseModel):
@@ -106,7 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """A new application with its own storage and games."""
     settings = settings or Settings()
     storage = Storage(settings.database_url)
-    manager = GameManager(storage)
+    manager = GameManager(storage, shard=settings.shard)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -243,8 +243,14 @@ class Game:
 class GameManager:
     """Holds the live games in memory, backed by :class:`Storage`."""
 
-    def __init__(self, storage: Storage, *, rng: random.Random | None = None) -> None:
+    def __init__(self, storage: Storage, *, rng: random.Random | None = None,
+                 shard: int | None = None) -> None:
         self.storage = storage
+        #: With several server processes on one database, this process's number: the ids of
+        #: the games it creates start with ``s{shard}-``, a load balancer sends every request
+        #: naming a game to the process of its prefix, and each process serves only its own.
+        self.shard = shard
+        self.prefix = "" if shard is None else f"s{shard}-"
         #: Deals come from the operating system's generator: nobody can predict a deck.
         self.rng = rng if rng is not None else random.SystemRandom()
         self.games: dict[str, Game] = {}
@@ -263,7 +269,7 @@ class GameManager:
         else:
             level = None
         token = new_token()
-        game_id = secrets.token_urlsafe(9)
+        game_id = self.prefix + secrets.token_urlsafe(9)
         match = Match(rules, rng=self.rng)
         names = (_clean_name(name) or "Player 1",
                  f"Computer ({level})" if kind == "computer" else "")
@@ -306,6 +312,9 @@ class GameManager:
             return game
         if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
             raise GameError("no such game", "no_game", 404)
+        if not game_id.startswith(self.prefix):
+            # Never two processes writing one game: this one is another process's.
+            raise GameError("this game is served by another server process", "misdirected", 421)
         stored = self.storage.load(game_id)
         if stored is None:
             raise GameError("no such game", "no_game", 404)
@@ -316,7 +325,7 @@ class GameManager:
     def resume_all(self) -> int:
         """Rebuild every unfinished game from its record (at start-up); returns how many."""
         count = 0
-        for stored in self.storage.unfinished():
+        for stored in self.storage.unfinished(prefix=self.prefix):
             if stored.id not in self.games:
                 self.games[stored.id] = self._rebuild(stored)
                 count += 1

@@ -213,10 +213,13 @@ class Storage:
                 return None
             return self._stored(s, row)
 
-    def unfinished(self) -> list[StoredGame]:
-        """Every game not finished, to be resumed when the server starts."""
+    def unfinished(self, prefix: str = "") -> list[StoredGame]:
+        """Every game not finished (whose id starts with ``prefix``), to be resumed at start-up."""
         with self._session() as s:
-            rows = s.scalars(select(GameRow).where(GameRow.status != "finished")).all()
+            query = select(GameRow).where(GameRow.status != "finished")
+            if prefix:
+                query = query.where(GameRow.id.startswith(prefix, autoescape=True))
+            rows = s.scalars(query).all()
             return [self._stored(s, row) for row in rows]
 
     def listing(self, *, status: Sequence[str], limit: int = 50) -> list[GameRow]:
