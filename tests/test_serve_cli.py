@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed")
 
-from sixtysix.cli import main  # noqa: E402
-from sixtysix.server import default_database_url  # noqa: E402
+from sixtysix.cli import main
+from sixtysix.server import default_database_url
 
 
 def test_serve_is_a_command_with_a_database_option(capsys: pytest.CaptureFixture[str]) -> None:
