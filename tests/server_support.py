@@ -171,7 +171,7 @@ class RealSocket:
     def __init__(self, url: str) -> None:
         from websockets.sync.client import connect as ws_connect
 
-        self._ws = ws_connect(url, open_timeout=30, max_size=2**22)
+        self._ws = ws_connect(url, open_timeout=30, max_size=2**22).__enter__()  # closed by close()
 
     def receive_json(self) -> Any:
         # The timeout only stops a broken test from hanging; nothing is timed.

@@ -27,7 +27,9 @@ from sixtysix.server.protocol import MAX_MESSAGE_BYTES  # noqa: E402
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(database_url="sqlite://"))) as c:
+    # The message limits are raised: a test sends far faster than a person (they are
+    # tested on their own below).
+    with TestClient(create_app(Settings(database_url="sqlite://", message_rate=1e6, message_burst=1e6))) as c:
         yield c
 
 

@@ -496,6 +496,8 @@ class GameManager:
         conn.close()
         if game.status == "finished" and not game.connections:
             self.games.pop(game.id, None)  # kept in storage; rebuilt when asked for
+        elif conn.seat is None:
+            game.broadcast()  # one spectator fewer
 
     async def close(self) -> None:
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
