@@ -122,6 +122,9 @@ function render() {
   const backs = document.getElementById("opponent-hand");
   backs.replaceChildren(...Array.from({ length: view.hand_sizes[top] }, () => cardImage(null, "back")));
   renderMiddle(view, n, bottom);
+  // The last few actions, newest first: what the other player just did is never missed.
+  document.getElementById("log").replaceChildren(...view.history.slice(-4).reverse().map(([seat, action]) =>
+    el("li", { text: `${seat === you ? "You" : n[seat]}: ${describeAction(action)}` })));
   renderHand(view, you);
   renderChoices(view, you);
   renderStatus(game, view, you, n);
