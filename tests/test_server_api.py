@@ -334,3 +334,18 @@ def test_a_client_too_far_behind_is_dropped_and_the_game_goes_on() -> None:
 
     closed, events = asyncio.run(scenario())
     assert closed and events[0] == "closed" and len(events) <= 2
+
+
+def test_connections_per_address_are_limited() -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    settings = Settings(database_url="sqlite://", connections_per_client=2)
+    with TestClient(create_app(settings)) as c:
+        game = new_game(c, kind="computer", level="random")
+        with player(c, game["id"], None, None), player(c, game["id"], None, None):
+            with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(f"/ws/{game['id']}") as ws:
+                ws.receive_json()
+            assert refused.value.code == 1013
+        # Once those are closed, the address may connect again.
+        with player(c, game["id"], game["token"], 0) as me:
+            assert me.state is not None and me.state["you"] == 0

@@ -118,3 +118,21 @@ def test_unfinished_games_resume_exactly_after_the_server_is_killed(tmp_path: Pa
     assert result["score"] == players[0].state["game"]["score"]  # type: ignore[index]
     for p in players:
         p.ws.close()
+
+
+def test_an_oversized_frame_closes_only_its_own_connection(tmp_path: Path, servers: list[Server]) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", tmp_path / "server.log")
+    servers.append(server)
+    created = server.post("/api/games", {"kind": "computer", "level": "random"})
+    me = real_client(server.base, created["id"], created["token"], 0)
+    other = real_client(server.base, created["id"], None, None)
+    from websockets.exceptions import ConnectionClosed
+
+    other.send("x" * 200_000)  # beyond the 64 KiB the server accepts
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            other.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+    me.sync()  # the player's connection and the game are untouched
+    assert me.state is not None and me.state["game"]["status"] == "playing"
+    me.ws.close()
