@@ -343,7 +343,8 @@ def test_connections_per_address_are_limited() -> None:
     with TestClient(create_app(settings)) as c:
         game = new_game(c, kind="computer", level="random")
         with player(c, game["id"], None, None), player(c, game["id"], None, None):
-            with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(f"/ws/{game['id']}") as ws:
+            path = f"/ws/{game['id']}"
+            with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(path) as ws:
                 ws.receive_json()
             assert refused.value.code == 1013
         # Once those are closed, the address may connect again.
