@@ -50,8 +50,21 @@ def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
         return data
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """User plus system CPU time of a process (Linux), or ``None``."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 class Stats:
     def __init__(self) -> None:
+        self.server_cpu: float | None = None
         self.latencies: list[float] = []
         self.errors = 0
         self.matches = 0
@@ -119,16 +132,20 @@ async def game_loop(base: str, n: int, args: argparse.Namespace, stats: Stats, s
         game_id = results[0] or results[1]
 
 
-async def run(base: str, args: argparse.Namespace) -> Stats:
+async def run(base: str, args: argparse.Namespace, server_pid: int | None) -> Stats:
     stats = Stats()
     stop = asyncio.Event()
     tasks = [asyncio.create_task(game_loop(base, n, args, stats, stop)) for n in range(args.games)]
     await asyncio.sleep(args.warmup)
     stats.recording = True
     started = time.perf_counter()
+    cpu_before = cpu_seconds(server_pid)
     await asyncio.sleep(args.seconds)
     stats.recording = False
     elapsed = time.perf_counter() - started
+    cpu_after = cpu_seconds(server_pid)
+    if cpu_before is not None and cpu_after is not None:
+        stats.server_cpu = cpu_after - cpu_before
     stop.set()
     for task in tasks:
         task.cancel()
@@ -175,9 +192,9 @@ def main() -> int:
         try:  # the faster event loop that uvicorn[standard] brings, for the clients too
             import uvloop
 
-            stats = uvloop.run(run(base, args))
+            stats = uvloop.run(run(base, args, None if server is None else server.pid))
         except ImportError:
-            stats = asyncio.run(run(base, args))
+            stats = asyncio.run(run(base, args, None if server is None else server.pid))
     finally:
         if server is not None:
             server.terminate()
@@ -194,6 +211,9 @@ def main() -> int:
           f"finished, {stats.errors} error replies)")
     print(f"action latency: p50 {1000 * statistics.median(lat):.1f} ms, "
           f"p99 {1000 * percentile(lat, 99):.1f} ms, max {1000 * max(lat):.1f} ms")
+    if stats.server_cpu is not None:
+        print(f"server CPU: {100 * stats.server_cpu / elapsed:.0f}% of one core, "
+              f"{1000 * stats.server_cpu / len(lat):.2f} ms per action")
     return 0
 
 

@@ -59,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
           f"(database: {_safe_url(url)}). Stop with Ctrl-C.", flush=True)
     # Frames larger than 64 KiB are refused by the WebSocket layer; smaller
     # oversized messages get an error reply from the protocol.
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65536, log_level=os.environ.get(
-        "SIXTYSIX_LOG_LEVEL", "warning"))
+    # States are a few kilobytes: compressing each costs more CPU than it saves.
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65536, ws_per_message_deflate=False,
+                log_level=os.environ.get("SIXTYSIX_LOG_LEVEL", "warning"))
     return 0
 
 

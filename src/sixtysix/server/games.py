@@ -140,6 +140,8 @@ class Game:
         self.bot: Bot | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.connections: set[Connection] = set()
+        self._rules_json = rules.to_json()
+        self._rules_text = str(rules)
         self._results: list[HandResult] = []
         self._results_key: tuple[int, bool] | None = None
 
@@ -201,8 +203,8 @@ class Game:
             "id": self.id,
             "kind": self.kind,
             "level": self.level,
-            "rules": self.rules.to_json(),
-            "rules_text": str(self.rules),
+            "rules": self._rules_json,
+            "rules_text": self._rules_text,
             "target": self.rules.target,
             "players": list(self.names),
             "seats_taken": [t is not None or s == self.bot_seat for s, t in enumerate(self.tokens)],
