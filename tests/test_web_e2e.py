@@ -118,6 +118,55 @@ def test_a_person_plays_a_whole_hand_against_the_computer_by_clicking(browser: A
     page.close()
 
 
+def test_a_finished_match_offers_its_record_a_replay_and_a_rematch(browser: Any, server: Server,
+                                                                   tmp_path: Path) -> None:
+    page = browser.new_page(viewport={"width": 1200, "height": 800})  # a desktop
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Finisher")
+    page.fill("input[name=target]", "1")  # one game point ends the match
+    page.select_option("select[name=level]", "random")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    game_url = page.url
+    page.wait_for_function("document.body.dataset.position !== undefined")
+    for _ in range(400):
+        if page.locator("#rematch").is_visible():
+            break
+        if result_shown(page):  # a tied hand: no game point yet, play on
+            page.click("#result-close")
+        elif my_turn(page):
+            take_turn(page)
+        else:
+            page.wait_for_function("document.getElementById('status').classList.contains('your-turn') || "
+                                   "!document.getElementById('result').hidden")
+    assert "wins the match" in page.locator("#result-title").inner_text()
+    # The record downloads, and it replays to the same score.
+    with page.expect_download() as download:
+        page.click("#result-buttons a:has-text('Download the record')")
+    path = tmp_path / "game.json"
+    download.value.save_as(path)
+    from sixtysix.record import load, replay_json
+
+    result = replay_json(load(path))
+    assert max(result["score"]) >= 1 and result["winner"] is not None
+    # The replay page shows every position with both hands face up.
+    page.click("#result-buttons a:has-text('Replay')")
+    page.wait_for_selector("#hand-0 .card")
+    assert page.locator("#hand-0 .card").count() == 6 and page.locator("#hand-1 .card").count() == 6
+    first = page.locator("#position").inner_text()
+    page.click("#next")
+    assert page.locator("#position").inner_text() != first
+    # A rematch: a new game, the same seats.
+    page.goto(game_url)
+    page.wait_for_selector("#rematch")
+    page.click("#rematch")
+    page.wait_for_url(lambda url: url != game_url and "/game/" in url)
+    page.wait_for_function("document.body.dataset.position !== undefined")
+    assert page.locator("#my-name").inner_text().startswith("Finisher")
+    assert page.locator("#my-hand button.card").count() == 6
+    page.close()
+
+
 def test_two_browsers_play_through_a_shared_link_and_a_third_watches(browser: Any, server: Server) -> None:
     ann_ctx, bob_ctx, eve_ctx = (browser.new_context() for _ in range(3))
     ann, bob, eve = ann_ctx.new_page(), bob_ctx.new_page(), eve_ctx.new_page()
