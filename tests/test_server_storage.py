@@ -123,3 +123,25 @@ def test_processes_sharing_a_database_each_serve_only_their_own_games(database_u
     assert dumps(one_again.games[mine.id].record()) == dumps(mine.record())
     for m in (one, two, one_again):
         m.storage.close()
+
+
+def test_a_game_nobody_is_connected_to_leaves_memory_and_comes_back_the_same(tmp_path: Path) -> None:
+    from sixtysix.server.games import Connection
+
+    async def nowhere(message: object) -> None:
+        return None
+
+    manager = GameManager(Storage(f"sqlite:///{tmp_path / 'games.db'}"))
+    game, _ = manager.create(rules=Rules(), kind="person")
+    manager.join(game.id)
+    play(game, manager, random.Random(3), 9)
+    watcher, player = Connection(nowhere, None), Connection(nowhere, 0)
+    manager.attach(game, watcher)
+    manager.attach(game, player)
+    manager.detach(game, watcher)
+    assert manager.games[game.id] is game  # a player is still there
+    manager.detach(game, player)
+    assert game.id not in manager.games
+    again = manager.get(game.id)
+    assert again is not game and dumps(again.record()) == dumps(game.record())
+    assert again.state_for(0) == game.state_for(0)

@@ -471,6 +471,9 @@ class GameManager:
                 log.error("the computer chose %s, which is not legal, in game %s", action, game.id)
                 return
             game.broadcast()
+        if not game.connections:
+            game.bot_task = None  # this task is ending: nothing holds the game any more
+            self._forget(game)
 
     def make_rematch(self, game: Game, seat: int) -> Game:
         """A new match with the same players and settings; both clients are told its id."""
@@ -496,10 +499,18 @@ class GameManager:
     def detach(self, game: Game, conn: Connection) -> None:
         game.connections.discard(conn)
         conn.close()
-        if game.status == "finished" and not game.connections:
-            self.games.pop(game.id, None)  # kept in storage; rebuilt when asked for
-        elif conn.seat is None:
-            game.broadcast()  # one spectator fewer
+        if game.connections:
+            if conn.seat is None:
+                game.broadcast()  # one spectator fewer
+        else:
+            self._forget(game)
+
+    def _forget(self, game: Game) -> None:
+        """Drop a game nobody is connected to from memory: it is all in storage, and is rebuilt
+        when asked for. Never while the computer is thinking, which would leave two copies."""
+        if not game.connections and (game.bot_task is None or game.bot_task.done()) and \
+                self.games.get(game.id) is game:
+            del self.games[game.id]
 
     async def close(self) -> None:
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
