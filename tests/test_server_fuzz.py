@@ -108,3 +108,48 @@ def test_parse_message_names_what_is_wrong(raw: str | bytes) -> None:
     except ProtocolError as exc:
         assert exc.code in ("bad_json", "bad_message", "unknown_type", "bad_action", "too_large", "bad_token")
         assert len(str(exc)) < 200
+
+
+_CLIENT: Any = None
+
+
+def _client() -> Any:
+    """One app for every example (an in-memory database; the limits raised)."""
+    global _CLIENT
+    if _CLIENT is None:
+        from fastapi.testclient import TestClient
+
+        from sixtysix.server import Settings, create_app
+
+        _CLIENT = TestClient(create_app(Settings(database_url="sqlite://", message_rate=1e6,
+                                                 message_burst=1e6, create_rate=1e6, create_burst=1e6)))
+    return _CLIENT
+
+
+@settings(max_examples=60)
+@given(steps=st.lists(st.tuples(st.booleans(), raw_messages), min_size=1, max_size=8))
+def test_the_websocket_endpoint_answers_every_bad_message_and_keeps_the_connection(
+        steps: list[tuple[bool, str | bytes]]) -> None:
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from server_support import connect
+
+    c = _client()
+    created = c.post("/api/games", json={"kind": "person", "rules": "classic"}).json()
+    joined = c.post(f"/api/games/{created['id']}/join", json={}).json()
+    gens = [connect(c, created["id"], created["token"], 0), connect(c, created["id"], joined["token"], 1)]
+    players = [next(g) for g in gens]
+    try:
+        for p in players:
+            p.sync()
+        for second, raw in steps:
+            p = players[int(second)]
+            before = p.state
+            errors = len(p.errors)
+            p.send(raw)
+            p.sync()  # the connection is still open and answering
+            if len(p.errors) > errors:
+                assert p.errors[-1]["reason"] and p.errors[-1]["code"]
+                assert p.state == before  # refused: nothing changed
+    finally:
+        for g in gens:
+            g.close()

@@ -84,7 +84,8 @@ def _optional_count(obj: dict[str, Any], name: str) -> int | None:
 
 def parse_message(raw: str | bytes) -> Message:
     """Read one client message; raises :class:`ProtocolError` naming what is wrong."""
-    if len(raw) > MAX_MESSAGE_BYTES:
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message too large: at most {MAX_MESSAGE_BYTES} bytes", "too_large")
     try:
         obj = json.loads(raw)
