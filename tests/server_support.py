@@ -111,10 +111,15 @@ class Client:
             self.ws.send_json(message)
 
     def sync(self) -> None:
-        """Read everything sent before a ping's answer: the connection is then up to date."""
-        self.send({"type": "ping"})
-        while self.recv()["type"] != "pong":
-            pass
+        """Read everything sent before the answer to a ping of our own: the connection is then
+        up to date (a ping sent by a test itself gets its own, different answer)."""
+        self._pings = getattr(self, "_pings", 0) + 1
+        mark = f"sync-{self._pings}"
+        self.send({"type": "ping", "id": mark})
+        while True:
+            message = self.recv()
+            if message["type"] == "pong" and message.get("id") == mark:
+                return
 
     def request(self, message: Any) -> dict[str, Any]:
         """Send a message that gets a direct reply (an error); returns the reply."""

@@ -171,7 +171,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games/{game_id}/join")
     async def join_game(game_id: str, body: JoinGame) -> dict[str, Any]:
         game, seat, token = manager.join(game_id, body.name)
-        return {"id": game.id, "seat": seat, "token": token, "link": f"/game/{game.id}", "game": game.info()}
+        answer = {"id": game.id, "seat": seat, "token": token, "link": f"/game/{game.id}",
+                  "game": game.info()}
+        manager.release(game)
+        return answer
 
     @app.get("/api/games")
     async def lobby() -> dict[str, Any]:
@@ -187,11 +190,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}")
     async def game_info(game_id: str) -> dict[str, Any]:
-        return manager.get(game_id).info()
+        game = manager.get(game_id)
+        info = game.info()
+        manager.release(game)  # kept in memory only while someone is connected
+        return info
 
     def finished(game_id: str) -> Game:
         game = manager.get(game_id)
         if not game.over:
+            manager.release(game)
             # An unfinished record would show the decks: the hidden cards of the hand in play.
             raise GameError("the game is not finished: its record is given out when it is", "not_finished",
                             409)
@@ -200,12 +207,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/record")
     async def game_record(game_id: str) -> Response:
         game = finished(game_id)
+        manager.release(game)
         return Response(dumps(game.record(), indent=2) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="sixtysix-{game.id}.json"'})
 
     @app.get("/api/games/{game_id}/replay")
     async def game_replay(game_id: str) -> dict[str, Any]:
         game = finished(game_id)
+        manager.release(game)
         return {"game": game.info(), "frames": _frames(game)}
 
     # Play -------------------------------------------------------------------------

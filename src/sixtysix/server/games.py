@@ -383,7 +383,7 @@ class GameManager:
         Refused messages change nothing.
         """
         if isinstance(message, Ping):
-            return {"type": "pong"}
+            return {"type": "pong"} if message.id is None else {"type": "pong", "id": message.id}
         if isinstance(message, Hello):
             return error("already introduced: hello is only the first message", "bad_message")
         if seat is None:
@@ -503,7 +503,11 @@ class GameManager:
             if conn.seat is None:
                 game.broadcast()  # one spectator fewer
         else:
-            self._forget(game)
+            self.release(game)
+
+    def release(self, game: Game) -> None:
+        """Done with a game for now (after a REST request, a last connection): see :meth:`_forget`."""
+        self._forget(game)
 
     def _forget(self, game: Game) -> None:
         """Drop a game nobody is connected to from memory: it is all in storage, and is rebuilt

@@ -9,7 +9,8 @@ Client to server, one JSON object per message:
   then refused as stale if the game has moved on, so that a double click
   never plays twice.
 - ``{"type": "rematch"}``: after the match, ask for another with the same seats.
-- ``{"type": "ping"}``: answered by ``{"type": "pong"}``.
+- ``{"type": "ping", "id": ID}``: answered by ``{"type": "pong", "id": ID}`` (``id``
+  optional: a small integer or a short string), after everything sent before it.
 
 Server to client: ``{"type": "state", "game": {...}, "view": {...}}`` after
 every change (the view is the seat's own, or the public one for a spectator),
@@ -67,7 +68,7 @@ class Rematch:
 
 @dataclass(frozen=True)
 class Ping:
-    pass
+    id: int | str | None = None
 
 
 Message = Hello | Act | Rematch | Ping
@@ -111,7 +112,12 @@ def parse_message(raw: str | bytes) -> Message:
     if kind == "rematch":
         return Rematch()
     if kind == "ping":
-        return Ping()
+        ping_id = obj.get("id")
+        if ping_id is not None and (isinstance(ping_id, bool) or not (
+                (isinstance(ping_id, int) and abs(ping_id) < 2**53) or
+                (isinstance(ping_id, str) and len(ping_id) <= 64))):
+            raise ProtocolError("a ping's id must be a small integer or a short string")
+        return Ping(ping_id)
     if not isinstance(kind, str):
         raise ProtocolError("a message needs a type: hello, act, rematch or ping")
     shown = kind if len(kind) <= 20 else kind[:20] + "..."
