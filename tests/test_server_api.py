@@ -270,13 +270,20 @@ def test_forged_tokens_and_unknown_games_are_refused(client: TestClient) -> None
     ({"rules": "classic,target=banana"}, 400),
     ({"target": 0}, 422),
     ({"name": "x" * 500}, 422),
+    ({"kind": ["computer"]}, 422),
 ])
 def test_a_bad_new_game_request_is_refused_with_a_reason(client: TestClient, body: dict[str, Any],
                                                          status: int) -> None:
     response = client.post("/api/games", json=body)
     assert response.status_code == status
-    assert response.json().get("error") or response.json().get("detail")
+    assert response.json()["error"] and response.json()["code"]
     assert client.get("/api/games").json()["playing"] == []
+
+
+def test_a_request_that_is_not_json_gets_a_clear_error(client: TestClient) -> None:
+    response = client.post("/api/games", content=b"not json", headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["code"] == "bad_request" and "JSON" in response.json()["error"]
 
 
 def test_messages_and_new_games_are_rate_limited() -> None:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -130,6 +131,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> JSONResponse:
         return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # One sentence naming each wrong field, in the same form as every other error.
+        problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: "
+                             f"{e.get('msg', 'invalid')}" for e in exc.errors()[:5])
+        return JSONResponse({"error": f"bad request: {problems}", "code": "bad_request"}, status_code=422)
 
     # Pages ------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
