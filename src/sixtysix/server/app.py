@@ -135,8 +135,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         # One sentence naming each wrong field, in the same form as every other error.
-        problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: "
-                             f"{e.get('msg', 'invalid')}" for e in exc.errors()[:5])
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            problems = "the body is not valid JSON"
+        else:
+            problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: "
+                                 f"{e.get('msg', 'invalid')}" for e in errors[:5])
         return JSONResponse({"error": f"bad request: {problems}", "code": "bad_request"}, status_code=422)
 
     # Pages ------------------------------------------------------------------------
