@@ -145,3 +145,16 @@ def test_a_game_nobody_is_connected_to_leaves_memory_and_comes_back_the_same(tmp
     again = manager.get(game.id)
     assert again is not game and dumps(again.record()) == dumps(game.record())
     assert again.state_for(0) == game.state_for(0)
+
+
+def test_commits_do_not_wait_for_the_disk_but_a_killed_server_loses_nothing(database_url: str) -> None:
+    """The durability trade documented in storage.py: WAL with normal syncing on SQLite,
+    asynchronous commit on PostgreSQL (the restart tests show a killed server loses nothing)."""
+    storage = Storage(database_url)
+    with storage.engine.connect() as conn:
+        if database_url.startswith("sqlite"):
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+        else:
+            assert conn.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
+    storage.close()

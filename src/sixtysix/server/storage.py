@@ -138,6 +138,14 @@ class Storage:
     def __init__(self, url: str, *, echo: bool = False) -> None:
         self.url = url
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
+        if url.startswith("postgresql"):
+            # Commits return without waiting for the write-ahead log to reach the disk. The
+            # game server calls the database from its event loop, so a flush per action would
+            # hold up every game; a killed game server still loses nothing (the database has
+            # it), and a crash of the database server itself may lose the last moments but
+            # never leaves a game inconsistent: it resumes a few actions earlier. SQLite's
+            # synchronous=NORMAL below makes the same trade.
+            kwargs["connect_args"] = {"options": "-c synchronous_commit=off"}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
             if url in ("sqlite://", "sqlite:///:memory:"):
