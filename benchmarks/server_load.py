@@ -1,0 +1,221 @@
+"""Load on the game server: many games of bots playing over real WebSockets on loopback.
+
+Run:  python benchmarks/server_load.py [--games 200] [--seconds 30] [--think 0.5]
+          [--database-url URL] [--url http://127.0.0.1:PORT]
+
+Without ``--url`` the script starts ``sixtysix serve`` as a child process on a
+free port (a SQLite file in a temporary folder unless ``--database-url`` is
+given) with the limits raised for one address, and stops it at the end. Each
+game gets two WebSocket connections; each seat plays a random legal action
+when it is to act, after thinking ``--think`` seconds (a random time between
+half and one and a half times that; 0 plays as fast as the server answers).
+
+Reported: actions per second over the run, and the latency of an action:
+from sending it to receiving the state that shows it (p50, p99, max). Games
+that end are replaced by a rematch, so the number of games stays constant.
+This is a benchmark, not a test: it asserts nothing and is not run by pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from typing import Any
+
+from machine import machine  # benchmarks/machine.py
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(base + path, json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        data: dict[str, Any] = json.load(r)
+        return data
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User plus system CPU time of a process (Linux), or ``None``."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.server_cpu: float | None = None
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.matches = 0
+        self.recording = False
+
+
+async def seat(base: str, game_id: str, token: str, me: int, args: argparse.Namespace, stats: Stats,
+               rng: random.Random, stop: asyncio.Event) -> str | None:
+    """Play one seat until the match ends (returns the rematch's id) or the run stops."""
+    import websockets
+
+    url = base.replace("http://", "ws://") + f"/ws/{game_id}"
+    async with websockets.connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent_at: float | None = None
+        sent_for: tuple[int, int] | None = None  # the position of the last action sent
+        async for raw in ws:
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "rematch":
+                return str(message["game"])
+            if kind == "error":
+                stats.errors += 1
+                sent_at = None
+                continue
+            if kind != "state":
+                continue
+            game, view = message["game"], message["view"]
+            if sent_at is not None:
+                if stats.recording:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                sent_at = None
+            if stop.is_set():
+                return None
+            if game["status"] == "finished":
+                if me == 0:
+                    stats.matches += 1
+                    await ws.send(json.dumps({"type": "rematch"}))
+                continue
+            position = (game["hand_number"], game["actions"])
+            if view is None or view["to_act"] != me or not view["legal"] or position == sent_for:
+                continue  # not my turn, or a repeated state (a connection's arrival)
+            if args.think > 0:
+                await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
+            if stop.is_set():
+                return None
+            action = rng.choice(view["legal"])
+            sent_at = time.perf_counter()
+            sent_for = position
+            await ws.send(json.dumps({"type": "act", "action": action, "hand": game["hand_number"],
+                                      "index": game["actions"]}))
+    return None
+
+
+async def game_loop(base: str, n: int, args: argparse.Namespace, stats: Stats, stop: asyncio.Event) -> None:
+    rng = random.Random(n)
+    created = await asyncio.to_thread(post, base, "/api/games",
+                                      {"kind": "person", "rules": args.rules, "name": f"bot{n}a"})
+    joined = await asyncio.to_thread(post, base, f"/api/games/{created['id']}/join", {"name": f"bot{n}b"})
+    game_id: str | None = created["id"]
+    tokens = (created["token"], joined["token"])
+    while game_id is not None and not stop.is_set():
+        results = await asyncio.gather(*(seat(base, game_id, tokens[s], s, args, stats, rng, stop)
+                                         for s in (0, 1)))
+        game_id = results[0] or results[1]
+
+
+async def run(base: str, args: argparse.Namespace, server_pid: int | None) -> Stats:
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(game_loop(base, n, args, stats, stop)) for n in range(args.games)]
+    await asyncio.sleep(args.warmup)
+    stats.recording = True
+    started = time.perf_counter()
+    cpu_before = cpu_seconds(server_pid)
+    await asyncio.sleep(args.seconds)
+    stats.recording = False
+    elapsed = time.perf_counter() - started
+    cpu_after = cpu_seconds(server_pid)
+    if cpu_before is not None and cpu_after is not None:
+        stats.server_cpu = cpu_after - cpu_before
+    stop.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    stats.elapsed = elapsed  # type: ignore[attr-defined]
+    return stats
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time (default 30)")
+    parser.add_argument("--warmup", type=float, default=5.0, help="unmeasured start (default 5)")
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="mean seconds a bot waits before acting (default 0.5)")
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--url", default=None, help="a running server (default: start one)")
+    parser.add_argument("--database-url", default=None)
+    args = parser.parse_args()
+    server = None
+    base = args.url
+    if base is None:
+        folder = tempfile.mkdtemp(prefix="sixtysix-load-")
+        url = args.database_url or f"sqlite:///{os.path.join(folder, 'games.db')}"
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        log = open(os.path.join(folder, "server.log"), "w")  # noqa: SIM115
+        server = subprocess.Popen(
+            [sys.executable, "-m", "sixtysix", "serve", "--port", str(port), "--database-url", url,
+             "--message-rate", "100000", "--connections-per-client", "100000", "--create-rate", "100000"],
+            stdout=log, stderr=subprocess.STDOUT)
+        for _ in range(400):
+            try:
+                with urllib.request.urlopen(base + "/api/games", timeout=5):
+                    break
+            except OSError:
+                time.sleep(0.05)
+    try:
+        try:  # the faster event loop that uvicorn[standard] brings, for the clients too
+            import uvloop
+
+            stats = uvloop.run(run(base, args, None if server is None else server.pid))
+        except ImportError:
+            stats = asyncio.run(run(base, args, None if server is None else server.pid))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+    elapsed: float = stats.elapsed  # type: ignore[attr-defined]
+    lat = stats.latencies
+    print(f"machine: {machine()}")
+    print(f"{args.games} games, 2 WebSocket connections each, think {args.think} s, "
+          f"{args.seconds:.0f} s measured")
+    if not lat:
+        print("no action was measured")
+        return 1
+    print(f"throughput: {len(lat) / elapsed:.0f} actions/s ({len(lat)} actions, {stats.matches} matches "
+          f"finished, {stats.errors} error replies)")
+    print(f"action latency: p50 {1000 * statistics.median(lat):.1f} ms, "
+          f"p99 {1000 * percentile(lat, 99):.1f} ms, max {1000 * max(lat):.1f} ms")
+    if stats.server_cpu is not None:
+        print(f"server CPU: {100 * stats.server_cpu / elapsed:.0f}% of one core, "
+              f"{1000 * stats.server_cpu / len(lat):.2f} ms per action")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""``sixtysix serve``: the game server for the browser and online play (needs the ``web`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="start the web server: play in the browser and online",
+        description="Start the game server. Open the printed address in a browser to play against "
+                    "the computer, or create a game and send its link to a friend.",
+    )
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)")
+    parser.add_argument("--port", type=int, default=8066, help="port to listen on (default 8066)")
+    parser.add_argument("--database-url", default=None, metavar="URL",
+                        help="SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/db "
+                             "(default: $SIXTYSIX_DATABASE_URL, else a SQLite file in your data directory)")
+    parser.add_argument("--message-rate", type=float, default=20.0, metavar="N",
+                        help="messages a second one connection may send, on average (default 20; "
+                             "twice as many at once)")
+    parser.add_argument("--connections-per-client", type=int, default=32, metavar="N",
+                        help="open WebSocket connections allowed from one address (default 32)")
+    parser.add_argument("--create-rate", type=float, default=0.5, metavar="N",
+                        help="new games a second one address may create, after a burst of 40 "
+                             "(default 0.5)")
+    parser.add_argument("--shard", type=int, default=None, metavar="K",
+                        help="this process's number when several processes share one database behind a "
+                             "load balancer that routes /s{K}-... game ids to process K (see docs/web.md)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from sixtysix.server import Settings, create_app, default_database_url
+    except ImportError as exc:
+        raise OSError(f"the web server needs the web extra (pip install 'sixtysix[web]'): {exc}") from None
+    if not 0 < args.port < 65536:
+        raise ValueError(f"--port must be from 1 to 65535, not {args.port}")
+    if args.shard is not None and not 0 <= args.shard < 1000:
+        raise ValueError("--shard must be a number from 0 to 999")
+    if args.message_rate <= 0 or args.connections_per_client < 1 or args.create_rate <= 0:
+        raise ValueError("--message-rate, --connections-per-client and --create-rate must be positive")
+    url = args.database_url or default_database_url()
+    app = create_app(Settings(database_url=url, message_rate=args.message_rate,
+                              message_burst=2 * args.message_rate,
+                              connections_per_client=args.connections_per_client,
+                              create_rate=args.create_rate, create_burst=max(40.0, args.create_rate),
+                              shard=args.shard))
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"Sixty-six server: open http://{shown}:{args.port}/ in a browser "
+          f"(database: {_safe_url(url)}). Stop with Ctrl-C.", flush=True)
+    # Frames larger than 64 KiB are refused by the WebSocket layer; smaller
+    # oversized messages get an error reply from the protocol.
+    # States are a few kilobytes: compressing each costs more CPU than it saves.
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65536, ws_per_message_deflate=False,
+                log_level=os.environ.get("SIXTYSIX_LOG_LEVEL", "warning"))
+    return 0
+
+
+def _safe_url(url: str) -> str:
+    """The URL without a password, for printing."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

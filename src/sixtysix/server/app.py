@@ -1,0 +1,345 @@
+"""The FastAPI application: pages, the REST API for games, and the WebSocket for play.
+
+``create_app(Settings(database_url=...))`` builds an app; ``sixtysix serve``
+runs one with uvicorn. Pages and scripts are package data served as they
+are (no build step); card pictures come from :mod:`sixtysix.server.cards_svg`.
+
+REST (JSON):
+
+- ``POST /api/games`` ``{"kind": "computer"|"person", "level", "rules", "target", "name"}``:
+  a new game; the answer holds its ``id``, the creator's seat ``token`` and the link to share.
+- ``POST /api/games/{id}/join`` ``{"name"}``: take the free seat of a game against a person.
+- ``GET /api/games``: the lobby (open games, games being played) and recently finished games.
+- ``GET /api/games/{id}``: a game's public facts.
+- ``GET /api/games/{id}/record``: the record (DESIGN.md §3) of a finished game.
+- ``GET /api/games/{id}/replay``: every position of a finished game, cards face up, for the replay page.
+
+WebSocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": ...}``
+(no token, or ``null``, to watch), then the messages of :mod:`sixtysix.server.protocol`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketState
+
+from sixtysix.cards import Card
+from sixtysix.hand import Hand
+from sixtysix.record import MatchReplay, dumps, replay
+from sixtysix.rules import Rules
+from sixtysix.server.cards_svg import back_svg, card_svg
+from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_rules
+from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
+from sixtysix.server.protocol import Hello, ProtocolError, error, parse_message
+from sixtysix.server.storage import Storage
+from sixtysix.wire import public_view_json
+
+__all__ = ["Settings", "create_app", "default_database_url"]
+
+log = logging.getLogger("sixtysix.server")
+
+STATIC = Path(str(resources.files("sixtysix.server") / "static"))
+
+
+def default_database_url() -> str:
+    """``SIXTYSIX_DATABASE_URL`` if set, else a SQLite file in the user's data directory."""
+    url = os.environ.get("SIXTYSIX_DATABASE_URL")
+    if url:
+        return url
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("sixtysix", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'games.db'}"
+
+
+@dataclass
+class Settings:
+    """How the server runs; the limits protect it from a misbehaving client."""
+
+    database_url: str = "sqlite://"
+    #: Messages a connection may send: ``message_burst`` at once, ``message_rate`` a second.
+    message_rate: float = 20.0
+    message_burst: float = 40.0
+    #: Refused messages after which a connection is closed.
+    max_strikes: int = 200
+    #: Open WebSocket connections per client address.
+    connections_per_client: int = 32
+    #: Games a client address may create: a burst, then one every ``1 / create_rate`` seconds.
+    create_rate: float = 0.5
+    create_burst: float = 40.0
+    #: Seconds a new connection has to introduce itself.
+    hello_timeout: float = 10.0
+    #: This process's number when several serve one database (see docs/web.md), else ``None``.
+    shard: int | None = None
+
+
+class NewGame(BaseModel):
+    kind: str = Field("computer", max_length=16)
+    level: str | None = Field(None, max_length=32)
+    rules: str = Field("classic", max_length=200)
+    target: int | None = Field(None, ge=1, le=100)
+    name: str = Field("", max_length=100)
+
+
+class JoinGame(BaseModel):
+    name: str = Field("", max_length=100)
+
+
+def _client(host: Any) -> str:
+    return str(getattr(host, "host", None) or "unknown")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new application with its own storage and games."""
+    settings = settings or Settings()
+    storage = Storage(settings.database_url)
+    manager = GameManager(storage, shard=settings.shard)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        resumed = manager.resume_all()
+        if resumed:
+            log.info("resumed %d unfinished game(s)", resumed)
+        for game in list(manager.games.values()):
+            manager.wake_bot(game)
+        yield
+        await manager.close()
+        storage.close()
+
+    app = FastAPI(title="sixtysix", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.manager = manager
+    app.state.settings = settings
+    create_limit = BucketsByKey(settings.create_rate, settings.create_burst)
+    connections = ConnectionCounter(settings.connections_per_client)
+
+    @app.exception_handler(GameError)
+    async def game_error(request: Request, exc: GameError) -> JSONResponse:
+        return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # One sentence naming each wrong field, in the same form as every other error.
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            problems = "the body is not valid JSON"
+        else:
+            problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: "
+                                 f"{e.get('msg', 'invalid')}" for e in errors[:5])
+        return JSONResponse({"error": f"bad request: {problems}", "code": "bad_request"}, status_code=422)
+
+    # Pages ------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "game.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    @app.get("/cards/{name}.svg", include_in_schema=False)
+    async def card_picture(name: str) -> Response:
+        if name == "back":
+            svg = back_svg()
+        else:
+            try:
+                svg = card_svg(Card.parse(name))
+            except ValueError:
+                return JSONResponse({"error": "no such card", "code": "no_card"}, status_code=404)
+        return Response(svg, media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # REST -------------------------------------------------------------------------
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
+        if not create_limit.allow(_client(request.client)):
+            raise GameError("too many new games from your address: wait a little", "rate_limited", 429)
+        rules = parse_rules(body.rules, body.target)
+        game, token = manager.create(rules=rules, kind=body.kind, level=body.level, name=body.name)
+        manager.wake_bot(game)
+        return {"id": game.id, "seat": 0, "token": token, "link": f"/game/{game.id}", "game": game.info()}
+
+    @app.post("/api/games/{game_id}/join")
+    async def join_game(game_id: str, body: JoinGame) -> dict[str, Any]:
+        game, seat, token = manager.join(game_id, body.name)
+        answer = {"id": game.id, "seat": seat, "token": token, "link": f"/game/{game.id}",
+                  "game": game.info()}
+        manager.release(game)
+        return answer
+
+    @app.get("/api/games")
+    async def lobby() -> dict[str, Any]:
+        # From the database, not from memory: with several server processes each
+        # holds only its own games, but every lobby lists them all.
+        def rows(status: str, limit: int) -> list[dict[str, Any]]:
+            return [{"id": row.id, "kind": row.kind, "level": row.level, "rules": _rules_text(row.rules),
+                     "players": [row.name0, row.name1], "score": [row.score0, row.score1],
+                     "status": row.status, "winner": row.winner}
+                    for row in storage.listing(status=(status,), limit=limit)]
+
+        return {"open": rows("waiting", 50), "playing": rows("playing", 50), "finished": rows("finished", 20)}
+
+    @app.get("/api/games/{game_id}")
+    async def game_info(game_id: str) -> dict[str, Any]:
+        game = manager.get(game_id)
+        info = game.info()
+        manager.release(game)  # kept in memory only while someone is connected
+        return info
+
+    def finished(game_id: str) -> Game:
+        game = manager.get(game_id)
+        if not game.over:
+            manager.release(game)
+            # An unfinished record would show the decks: the hidden cards of the hand in play.
+            raise GameError("the game is not finished: its record is given out when it is", "not_finished",
+                            409)
+        return game
+
+    @app.get("/api/games/{game_id}/record")
+    async def game_record(game_id: str) -> Response:
+        game = finished(game_id)
+        manager.release(game)
+        return Response(dumps(game.record(), indent=2) + "\n", media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="sixtysix-{game.id}.json"'})
+
+    @app.get("/api/games/{game_id}/replay")
+    async def game_replay(game_id: str) -> dict[str, Any]:
+        game = finished(game_id)
+        manager.release(game)
+        return {"game": game.info(), "frames": _frames(game)}
+
+    # Play -------------------------------------------------------------------------
+    @app.websocket("/ws/{game_id}")
+    async def play(websocket: WebSocket, game_id: str) -> None:
+        client = _client(websocket.client)
+        if not connections.acquire(client):
+            await websocket.close(code=1013, reason="too many connections from your address")
+            return
+        try:
+            await websocket.accept()
+            await _session(websocket, game_id)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            connections.release(client)
+
+    async def _refuse(websocket: WebSocket, reason: str, code: str, close_code: int) -> None:
+        await websocket.send_json(error(reason, code))
+        await websocket.close(code=close_code)
+
+    async def _session(websocket: WebSocket, game_id: str) -> None:
+        try:
+            game = manager.get(game_id)
+        except GameError as exc:
+            await _refuse(websocket, str(exc), exc.code, 4404)
+            return
+        try:
+            first = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
+        except TimeoutError:
+            await _refuse(websocket, "no hello: send {\"type\": \"hello\", \"token\": ...} first",
+                          "no_hello", 4408)
+            return
+        if first["type"] == "websocket.disconnect":
+            return
+        raw = first.get("text")
+        if raw is None:
+            raw = first.get("bytes") or b""
+        try:
+            hello = parse_message(raw)
+        except ProtocolError as exc:
+            await _refuse(websocket, str(exc), exc.code, 4400)
+            return
+        if not isinstance(hello, Hello):
+            await _refuse(websocket, "the first message must be a hello", "no_hello", 4400)
+            return
+        seat = game.seat_of(hello.token)
+        if hello.token is not None and seat is None:
+            await _refuse(websocket, "this token holds no seat in this game", "bad_token", 4403)
+            return
+        async def hang_up() -> None:
+            await websocket.close(code=1008, reason="too far behind")
+
+        conn = Connection(websocket.send_json, seat, hang_up)
+        writer = asyncio.get_running_loop().create_task(conn.run_writer())
+        manager.attach(game, conn)
+        bucket = TokenBucket(settings.message_rate, settings.message_burst)
+        strikes = 0
+        try:
+            while not conn.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                reply: dict[str, Any] | None
+                if not bucket.allow():
+                    reply = error("too many messages: slow down", "rate_limited")
+                else:
+                    try:
+                        parsed = parse_message(data)
+                    except ProtocolError as exc:
+                        reply = error(str(exc), exc.code)
+                    else:
+                        reply = manager.handle(game, seat, parsed)
+                if reply is not None:
+                    if reply["type"] == "error":
+                        strikes += 1
+                    conn.push(reply)
+                if strikes > settings.max_strikes:
+                    conn.push(error("too many refused messages: closing", "too_many_errors"))
+                    break
+        finally:
+            manager.detach(game, conn)
+            with contextlib.suppress(Exception):
+                await writer
+            if websocket.client_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=1000)
+
+    return app
+
+
+def _rules_text(stored: str) -> str:
+    try:
+        return str(Rules.from_json(json.loads(stored)))
+    except ValueError:
+        return "?"
+
+
+def _frames(game: Game) -> list[dict[str, Any]]:
+    """Every position of a finished game with both hands face up (nothing is hidden any more)."""
+    replayed = replay(json.loads(dumps(game.record())))
+    assert isinstance(replayed, MatchReplay)
+    frames: list[dict[str, Any]] = []
+    for number, played in enumerate(replayed.match.hands, start=1):
+        hand = Hand.deal(played.deck, played.dealer, played.rules)
+        for i in range(len(played.actions) + 1):
+            view = public_view_json(hand)
+            view["hands"] = [sorted(str(c) for c in hand.cards(s)) for s in (0, 1)]
+            view["stock"] = [str(c) for c in hand.stock] if hand.stock_size else []
+            frames.append({"hand": number, "index": i, "view": view})
+            if i < len(played.actions):
+                hand.push(played.actions[i])
+    return frames

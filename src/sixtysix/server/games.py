@@ -1,0 +1,556 @@
+"""Live games: the engine's :class:`Match` in memory, every change written to storage.
+
+The server is authoritative. A client names an action; the game checks that
+the client's seat is to act and lets :meth:`Hand.push` decide legality (the
+rules live in the engine only). Every deal and action is stored as it is
+applied, so that a game can be rebuilt by replaying its record after a
+restart. Each connection is sent only what its seat may see: its own view, or
+the public view for a spectator (DESIGN.md §5).
+
+All changes to a game happen on the event loop between two awaits, so they
+are atomic with respect to each other; a computer player thinks in a worker
+thread on its own view and its choice is applied on the loop. Messages to a
+connection go through its queue, in the order the changes happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sixtysix.actions import Action
+from sixtysix.bots import make_bot
+from sixtysix.bots.base import Bot, Event
+from sixtysix.cards import Card
+from sixtysix.errors import IllegalActionError, ParseError
+from sixtysix.hand import Hand, HandResult
+from sixtysix.match import Match
+from sixtysix.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
+from sixtysix.rules import Rules
+from sixtysix.server.protocol import Act, Hello, Message, Ping, Rematch, error
+from sixtysix.server.storage import Storage, StoredGame
+from sixtysix.wire import public_view_json, seat_view_json
+
+__all__ = ["Connection", "Game", "GameError", "GameManager", "hash_token"]
+
+log = logging.getLogger("sixtysix.server")
+
+#: The computer levels a game may be played against (see :mod:`sixtysix.bots.levels`).
+COMPUTER_LEVELS = ("random", "easy", "medium", "hard", "expert")
+KINDS = ("computer", "person")
+
+
+class GameError(ValueError):
+    """A request the game refuses; ``code`` names the kind, ``status`` the HTTP status."""
+
+    def __init__(self, reason: str, code: str, status: int = 400) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.status = status
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a seat's token: its SHA-256 (a leaked database holds no usable token)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Connection:
+    """One client's connection to a game: a seat (0 or 1) or a spectator (``None``).
+
+    Messages are queued and sent in order by :meth:`run_writer`; a client that
+    falls too far behind is dropped (``hang_up`` is called) rather than holding
+    up the game.
+    """
+
+    QUEUE = 256
+
+    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], seat: int | None,
+                 hang_up: Callable[[], Awaitable[None]] | None = None) -> None:
+        self._send = send
+        self._hang_up = hang_up
+        self.seat = seat
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.QUEUE)
+        self.closed = False
+        self.overflowed = False
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            self.closed = True
+            self._drain()
+            self.queue.put_nowait(None)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+    def _drain(self) -> None:
+        while not self.queue.empty():
+            self.queue.get_nowait()
+
+    async def run_writer(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                if self.overflowed and self._hang_up is not None:
+                    with contextlib.suppress(Exception):
+                        await self._hang_up()
+                return
+            try:
+                await self._send(message)
+            except Exception:  # the client went away: stop writing to it
+                self.closed = True
+                return
+
+
+class Game:
+    """One match being played (or finished) on the server."""
+
+    def __init__(self, game_id: str, *, rules: Rules, kind: str, level: str | None, match: Match,
+                 tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
+                 rematch: str | None = None) -> None:
+        self.id = game_id
+        self.rules = rules
+        self.kind = kind
+        self.level = level
+        self.match = match
+        self.tokens = list(tokens)
+        self.names = list(names)
+        self.status = status
+        self.rematch = rematch
+        #: The computer's seat in a game against the computer.
+        self.bot_seat: int | None = 1 if kind == "computer" else None
+        self.bot: Bot | None = None
+        self.bot_task: asyncio.Task[None] | None = None
+        self.connections: set[Connection] = set()
+        self._rules_json = rules.to_json()
+        self._rules_text = str(rules)
+        self._results: list[HandResult] = []
+        self._results_key: tuple[int, bool] | None = None
+
+    # Queries ---------------------------------------------------------------------
+    @property
+    def hand(self) -> Hand | None:
+        return self.match.hand
+
+    def results(self) -> list[HandResult]:
+        """The finished hands' results with their tie bonuses (R9.2), recomputed only when a hand ends."""
+        hand = self.hand
+        key = (len(self.match.hands), hand is not None and hand.is_over())
+        if key != self._results_key:
+            self._results = self.match.results()
+            self._results_key = key
+        return self._results
+
+    @property
+    def score(self) -> tuple[int, int]:
+        score = [0, 0]
+        for r in self.results():
+            if r.winner is not None:
+                score[r.winner] += r.game_points + r.bonus
+        return score[0], score[1]
+
+    @property
+    def over(self) -> bool:
+        """Whether a player has reached the target (R9.3)."""
+        return max(self.score) >= self.rules.target
+
+    @property
+    def to_act(self) -> int | None:
+        hand = self.hand
+        if hand is None or hand.is_over():
+            return None
+        return hand.to_act
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat ``token`` holds, or ``None``; compared in constant time."""
+        if not token:
+            return None
+        digest = hash_token(token)
+        found = None
+        for seat, stored in enumerate(self.tokens):
+            if stored is not None and hmac.compare_digest(stored, digest):
+                found = seat
+        return found
+
+    def info(self) -> dict[str, Any]:
+        """The public facts of the game, for the lobby and every client."""
+        hand = self.hand
+        results = self.results()
+        score = self.score
+        ties = 0
+        for r in results:
+            ties = ties + 1 if r.winner is None else 0
+        over = max(score) >= self.rules.target
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "level": self.level,
+            "rules": self._rules_json,
+            "rules_text": self._rules_text,
+            "target": self.rules.target,
+            "players": list(self.names),
+            "seats_taken": [t is not None or s == self.bot_seat for s, t in enumerate(self.tokens)],
+            "status": self.status,
+            "score": list(score),
+            "pending_bonus": ties * self.rules.tie_bonus,
+            "hand_number": len(self.match.hands),
+            "actions": 0 if hand is None else len(hand.actions),
+            "results": [r.to_json() for r in results],
+            "winner": self.match.winner if over else None,
+            "rematch": self.rematch,
+            "spectators": sum(1 for c in self.connections if c.seat is None),
+        }
+
+    def view_for(self, seat: int | None) -> dict[str, Any] | None:
+        hand = self.hand
+        if hand is None:
+            return None
+        return public_view_json(hand) if seat is None else seat_view_json(hand, seat)
+
+    def state_for(self, seat: int | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state message for a seat (or a spectator): public facts and that seat's view."""
+        return {"type": "state", "you": seat, "game": info or self.info(), "view": self.view_for(seat)}
+
+    def broadcast(self) -> None:
+        """Queue the new state for every connection, each with its own view."""
+        info = self.info()
+        for conn in list(self.connections):
+            if conn.closed:
+                self.connections.discard(conn)
+            else:
+                conn.push(self.state_for(conn.seat, info))
+
+    def record(self) -> MatchRecord:
+        return record_from_match(self.match, players=list(self.names))
+
+
+class GameManager:
+    """Holds the live games in memory, backed by :class:`Storage`."""
+
+    def __init__(self, storage: Storage, *, rng: random.Random | None = None,
+                 shard: int | None = None) -> None:
+        self.storage = storage
+        #: With several server processes on one database, this process's number: the ids of
+        #: the games it creates start with ``s{shard}-``, a load balancer sends every request
+        #: naming a game to the process of its prefix, and each process serves only its own.
+        self.shard = shard
+        self.prefix = "" if shard is None else f"s{shard}-"
+        #: Deals come from the operating system's generator: nobody can predict a deck.
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.games: dict[str, Game] = {}
+
+    # Creating and joining -----------------------------------------------------------
+    def create(self, *, rules: Rules, kind: str, level: str | None = None, name: str = "",
+               rematch_of: Game | None = None) -> tuple[Game, str]:
+        """A new game with the creator in seat 0; returns it and the creator's token."""
+        if kind not in KINDS:
+            raise GameError(f"kind must be one of {', '.join(KINDS)}", "bad_kind")
+        if kind == "computer":
+            level = level or "medium"
+            if level not in COMPUTER_LEVELS:
+                raise GameError(f"unknown level {level!r}: expected one of {', '.join(COMPUTER_LEVELS)}",
+                                "bad_level")
+        else:
+            level = None
+        token = new_token()
+        game_id = self.prefix + secrets.token_urlsafe(9)
+        match = Match(rules, rng=self.rng)
+        names = (_clean_name(name) or "Player 1",
+                 f"Computer ({level})" if kind == "computer" else "")
+        tokens: tuple[str | None, str | None] = (hash_token(token), None)
+        if rematch_of is not None:
+            names = (rematch_of.names[0], rematch_of.names[1])
+            tokens = (rematch_of.tokens[0], rematch_of.tokens[1])
+        status = "playing" if kind == "computer" or tokens[1] is not None else "waiting"
+        game = Game(game_id, rules=rules, kind=kind, level=level, match=match, tokens=tokens,
+                    names=names, status=status)
+        self.storage.create_game(game_id, rules=rules.to_json(), kind=kind, level=level,
+                                 first_dealer=match.first_dealer, tokens=tokens, names=names,
+                                 status=status, rematch_of=None if rematch_of is None else rematch_of.id)
+        self.games[game_id] = game
+        self._deal(game)
+        if kind == "computer":
+            game.bot = self._new_bot(game)
+        return game, token
+
+    def join(self, game_id: str, name: str = "") -> tuple[Game, int, str]:
+        """Take the free seat of a game against a person; returns the seat and its token."""
+        game = self.get(game_id)
+        if game.kind != "person" or game.tokens[1] is not None:
+            raise GameError("this game has no free seat: you can watch it", "no_seat", 409)
+        token = new_token()
+        digest = hash_token(token)
+        shown = _clean_name(name) or "Player 2"
+        # Stored first: a failure changes nothing.
+        self.storage.take_seat(game.id, 1, digest, shown, "playing")
+        game.tokens[1] = digest
+        game.names[1] = shown
+        game.status = "playing"
+        game.broadcast()
+        return game, 1, token
+
+    def get(self, game_id: str) -> Game:
+        """A game by id, from memory or rebuilt from storage; unknown ids raise :class:`GameError`."""
+        game = self.games.get(game_id)
+        if game is not None:
+            return game
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
+            raise GameError("no such game", "no_game", 404)
+        if not game_id.startswith(self.prefix):
+            # Never two processes writing one game: this one is another process's.
+            raise GameError("this game is served by another server process", "misdirected", 421)
+        stored = self.storage.load(game_id)
+        if stored is None:
+            raise GameError("no such game", "no_game", 404)
+        game = self._rebuild(stored)
+        self.games[game_id] = game
+        return game
+
+    def resume_all(self) -> int:
+        """Rebuild every unfinished game from its record (at start-up); returns how many."""
+        count = 0
+        for stored in self.storage.unfinished(prefix=self.prefix):
+            if stored.id not in self.games:
+                self.games[stored.id] = self._rebuild(stored)
+                count += 1
+        return count
+
+    def _rebuild(self, stored: StoredGame) -> Game:
+        rules = Rules.from_json(stored.rules)
+        record = MatchRecord(
+            hands=[MatchHand(deck=tuple(Card.parse(c) for c in h.deck.split()),
+                             actions=[Action.parse(a) for a in h.actions], dealer=h.dealer)
+                   for h in stored.hands],
+            first_dealer=stored.first_dealer, rules=rules)
+        replayed = replay(record)  # every action checked again by the engine
+        assert isinstance(replayed, MatchReplay)
+        match = replayed.match
+        match.rng = self.rng
+        game = Game(stored.id, rules=rules, kind=stored.kind, level=stored.level, match=match,
+                    tokens=stored.tokens, names=stored.names, status=stored.status,
+                    rematch=stored.rematch)
+        if not match.is_over():
+            hand = match.hand
+            if hand is None or hand.is_over():
+                self._deal(game)  # stopped between the end of a hand and the next deal
+        if game.kind == "computer":
+            game.bot = self._new_bot(game)
+        return game
+
+    def _new_bot(self, game: Game) -> Bot:
+        """A computer player that has seen the current hand from its seat, action by action."""
+        assert game.level is not None and game.bot_seat is not None
+        bot = make_bot(game.level, seed=self.rng.randrange(2**32))
+        hand = game.hand
+        if hand is not None:
+            seat = game.bot_seat
+            fresh = Hand.deal(hand.deck, hand.dealer, hand.rules)
+            _hook(bot, "new_hand", fresh.view(seat))
+            for who, action in zip(hand.actors(), hand.actions, strict=True):
+                fresh.push(action)
+                _hook(bot, "observe", Event(who, action))
+        return bot
+
+    def _deal(self, game: Game) -> None:
+        hand = game.match.deal()
+        number = len(game.match.hands)
+        self.storage.add_hand(game.id, number, " ".join(str(c) for c in hand.deck), hand.dealer)
+        if game.bot is not None and game.bot_seat is not None:
+            _hook(game.bot, "new_hand", hand.view(game.bot_seat))
+
+    # Playing ----------------------------------------------------------------------
+    def handle(self, game: Game, seat: int | None, message: Message) -> dict[str, Any] | None:
+        """Apply one client message; returns a direct reply (an error, a pong) or ``None``.
+
+        Refused messages change nothing.
+        """
+        if isinstance(message, Ping):
+            return {"type": "pong"} if message.id is None else {"type": "pong", "id": message.id}
+        if isinstance(message, Hello):
+            return error("already introduced: hello is only the first message", "bad_message")
+        if seat is None:
+            return error("spectators cannot act", "spectator")
+        if isinstance(message, Rematch):
+            try:
+                self.make_rematch(game, seat)
+            except GameError as exc:
+                return error(str(exc), exc.code)
+            return None
+        assert isinstance(message, Act)
+        try:
+            self.act(game, seat, message.action, hand_number=message.hand, index=message.index)
+        except GameError as exc:
+            return error(str(exc), exc.code)
+        return None
+
+    def act(self, game: Game, seat: int, action: Action, *, hand_number: int | None = None,
+            index: int | None = None) -> None:
+        """``seat`` takes ``action``: checked, applied, stored, broadcast."""
+        hand = game.hand
+        if game.status == "waiting":
+            raise GameError("the game has not started: the second player has not joined yet", "not_started")
+        if hand is None or game.over:
+            raise GameError("the match is over", "over")
+        if (hand_number is not None and hand_number != len(game.match.hands)) or \
+                (index is not None and index != len(hand.actions)):
+            raise GameError("stale action: the game has moved on", "stale")
+        if hand.to_act != seat:
+            raise GameError("it is not your turn", "not_your_turn")
+        self._apply(game, seat, action)
+        game.broadcast()
+        self.wake_bot(game)
+
+    def _apply(self, game: Game, seat: int, action: Action) -> None:
+        hand = game.hand
+        assert hand is not None
+        try:
+            hand.push(action)  # the engine decides what is legal
+        except IllegalActionError as exc:
+            raise GameError(str(exc), "illegal") from None
+        number, index = len(game.match.hands), len(hand.actions) - 1
+        try:
+            self.storage.add_action(game.id, number, index, str(action))
+        except Exception:
+            hand.pop()
+            log.exception("could not store an action of game %s", game.id)
+            raise GameError("the server could not save the action; try again", "storage", 503) from None
+        if game.bot is not None:
+            _hook(game.bot, "observe", Event(seat, action))
+        if hand.is_over():
+            score = game.score
+            if game.over:
+                game.status = "finished"
+                self.storage.finish_game(game.id, game.match.winner, score,
+                                         (game.names[0], game.names[1]))
+            else:
+                self.storage.set_score(game.id, score)
+                self._deal(game)
+
+    def wake_bot(self, game: Game) -> None:
+        """Let the computer play if it is to act (at most one task per game)."""
+        if game.bot is None or game.to_act != game.bot_seat:
+            return
+        if game.bot_task is not None and not game.bot_task.done():
+            return
+        game.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(game))
+
+    async def _bot_moves(self, game: Game) -> None:
+        while game.bot is not None and game.bot_seat is not None and game.to_act == game.bot_seat:
+            hand = game.hand
+            assert hand is not None
+            seen = (len(game.match.hands), len(hand.actions))
+            view = hand.view(game.bot_seat)
+            try:
+                action = await asyncio.to_thread(game.bot.choose, view, view.legal)
+            except Exception:
+                log.exception("the computer failed in game %s", game.id)
+                return
+            if (len(game.match.hands), len(hand.actions)) != seen:
+                continue  # cannot happen (only the computer acts now); never apply a stale choice
+            try:
+                self._apply(game, game.bot_seat, action)
+            except GameError:
+                log.error("the computer chose %s, which is not legal, in game %s", action, game.id)
+                return
+            game.broadcast()
+        if not game.connections:
+            game.bot_task = None  # this task is ending: nothing holds the game any more
+            self._forget(game)
+
+    def make_rematch(self, game: Game, seat: int) -> Game:
+        """A new match with the same players and settings; both clients are told its id."""
+        if not game.over:
+            raise GameError("a rematch can be asked for only when the match is over", "not_over")
+        if game.rematch is not None:
+            new = self.get(game.rematch)
+        else:
+            new, _ = self.create(rules=game.rules, kind=game.kind, level=game.level, rematch_of=game)
+            game.rematch = new.id
+            self.wake_bot(new)
+        for conn in game.connections:
+            conn.push({"type": "rematch", "game": new.id})
+        return new
+
+    # Connections ------------------------------------------------------------------
+    def attach(self, game: Game, conn: Connection) -> None:
+        game.connections.add(conn)
+        conn.push(game.state_for(conn.seat))
+        game.broadcast()  # the spectator count changed
+        self.wake_bot(game)
+
+    def detach(self, game: Game, conn: Connection) -> None:
+        game.connections.discard(conn)
+        conn.close()
+        if game.connections:
+            if conn.seat is None:
+                game.broadcast()  # one spectator fewer
+        else:
+            self.release(game)
+
+    def release(self, game: Game) -> None:
+        """Done with a game for now (after a REST request, a last connection): see :meth:`_forget`."""
+        self._forget(game)
+
+    def _forget(self, game: Game) -> None:
+        """Drop a game nobody is connected to from memory: it is all in storage, and is rebuilt
+        when asked for. Never while the computer is thinking, which would leave two copies."""
+        if not game.connections and (game.bot_task is None or game.bot_task.done()) and \
+                self.games.get(game.id) is game:
+            del self.games[game.id]
+
+    async def close(self) -> None:
+        tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def _clean_name(name: object) -> str:
+    if not isinstance(name, str):
+        return ""
+    return " ".join("".join(ch for ch in name if ch.isprintable()).split())[:40]
+
+
+def _hook(bot: object, name: str, arg: object) -> None:
+    hook = getattr(bot, name, None)
+    if hook is not None:
+        hook(arg)
+
+
+def parse_rules(text: object, target: object = None) -> Rules:
+    """Rules from a request: a preset and options as text, and an optional target."""
+    if text is None:
+        text = "classic"
+    if not isinstance(text, str) or len(text) > 200:
+        raise GameError("rules must be text such as \"classic\" or \"santase,target=11\"", "bad_rules")
+    try:
+        rules = Rules.parse(text)
+        if target is not None:
+            if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 100:
+                raise GameError("target must be a whole number from 1 to 100", "bad_rules")
+            rules = rules.replace(target=target)
+    except ParseError as exc:
+        raise GameError(f"bad rules: {exc}", "bad_rules") from None
+    if rules.target < 1 or rules.target > 100:
+        raise GameError("target must be a whole number from 1 to 100", "bad_rules")
+    return rules

@@ -1,0 +1,130 @@
+"""The WebSocket protocol: what clients may send and the replies they get.
+
+Client to server, one JSON object per message:
+
+- ``{"type": "hello", "token": TOKEN}`` first, once: the seat's token (``null`` to watch).
+- ``{"type": "act", "action": "KH+"}``: take an action, in the notation of
+  DESIGN.md §2. ``"hand"`` and ``"index"`` (the hand number from 1 and the
+  number of actions the client has seen in it) may be given: the action is
+  then refused as stale if the game has moved on, so that a double click
+  never plays twice.
+- ``{"type": "rematch"}``: after the match, ask for another with the same seats.
+- ``{"type": "ping", "id": ID}``: answered by ``{"type": "pong", "id": ID}`` (``id``
+  optional: a small integer or a short string), after everything sent before it.
+
+Server to client: ``{"type": "state", "game": {...}, "view": {...}}`` after
+every change (the view is the seat's own, or the public one for a spectator),
+``{"type": "error", "code": ..., "reason": ...}`` for anything refused, and
+``{"type": "rematch", "game": ID}`` when a rematch was made.
+
+>>> parse_message('{"type": "act", "action": "KH+"}')
+Act(action=Action.parse('KH+'), hand=None, index=None)
+>>> parse_message('{"type": "dance"}')
+Traceback (most recent call last):
+...
+sixtysix.server.protocol.ProtocolError: unknown message type 'dance': expected hello, act, rematch or ping
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sixtysix.actions import Action
+from sixtysix.errors import ParseError
+
+__all__ = ["MAX_MESSAGE_BYTES", "Act", "Hello", "Message", "Ping", "ProtocolError", "Rematch", "error",
+           "parse_message"]
+
+#: The largest message a client may send; actions are a few bytes.
+MAX_MESSAGE_BYTES = 1024
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be understood; ``code`` is a short machine-readable name."""
+
+    def __init__(self, reason: str, code: str = "bad_message") -> None:
+        super().__init__(reason)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Act:
+    action: Action
+    hand: int | None = None
+    index: int | None = None
+
+
+@dataclass(frozen=True)
+class Hello:
+    token: str | None
+
+
+@dataclass(frozen=True)
+class Rematch:
+    pass
+
+
+@dataclass(frozen=True)
+class Ping:
+    id: int | str | None = None
+
+
+Message = Hello | Act | Rematch | Ping
+
+
+def _optional_count(obj: dict[str, Any], name: str) -> int | None:
+    value = obj.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10_000:
+        raise ProtocolError(f"{name} must be a small non-negative integer")
+    return value
+
+
+def parse_message(raw: str | bytes) -> Message:
+    """Read one client message; raises :class:`ProtocolError` naming what is wrong."""
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too large: at most {MAX_MESSAGE_BYTES} bytes", "too_large")
+    try:
+        obj = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ProtocolError("malformed JSON", "bad_json") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("a message must be a JSON object")
+    kind = obj.get("type")
+    if kind == "act":
+        text = obj.get("action")
+        if not isinstance(text, str):
+            raise ProtocolError("an act message needs an action (a string such as \"KH\")")
+        try:
+            action = Action.parse(text)
+        except ParseError as exc:
+            raise ProtocolError(f"bad action: {exc}", "bad_action") from None
+        return Act(action, _optional_count(obj, "hand"), _optional_count(obj, "index"))
+    if kind == "hello":
+        token = obj.get("token")
+        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 100):
+            raise ProtocolError("token must be the text given when the seat was taken", "bad_token")
+        return Hello(token)
+    if kind == "rematch":
+        return Rematch()
+    if kind == "ping":
+        ping_id = obj.get("id")
+        if ping_id is not None and (isinstance(ping_id, bool) or not (
+                (isinstance(ping_id, int) and abs(ping_id) < 2**53) or
+                (isinstance(ping_id, str) and len(ping_id) <= 64))):
+            raise ProtocolError("a ping's id must be a small integer or a short string")
+        return Ping(ping_id)
+    if not isinstance(kind, str):
+        raise ProtocolError("a message needs a type: hello, act, rematch or ping")
+    shown = kind if len(kind) <= 20 else kind[:20] + "..."
+    raise ProtocolError(f"unknown message type {shown!r}: expected hello, act, rematch or ping",
+                        "unknown_type")
+
+
+def error(reason: str, code: str) -> dict[str, Any]:
+    """An error reply."""
+    return {"type": "error", "code": code, "reason": reason}

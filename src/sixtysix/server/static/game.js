@@ -1,0 +1,277 @@
+// The game table: connects to the server, shows this seat's view, sends actions.
+// The server decides everything; this page only shows what it is sent.
+"use strict";
+
+const gameId = decodeURIComponent(location.pathname.split("/").pop());
+const tokenKey = `sixtysix-token-${gameId}`;
+let token = localStorage.getItem(tokenKey);
+let socket = null;
+let state = null;          // the last state message
+let seenResults = null;    // how many hand results were shown already
+let pendingCard = null;    // a card with a marriage choice, waiting for the second click
+let retry = 0;
+let leaving = false;
+
+function names() {
+  return state ? state.game.players.map((n, i) => n || (i === 1 ? "(free seat)" : "?")) : ["", ""];
+}
+
+function setConnection(text, bad) {
+  const node = document.getElementById("connection");
+  node.textContent = text;
+  node.classList.toggle("bad", !!bad);
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}`);
+  setConnection("connecting\u2026");
+  socket.addEventListener("open", () => {
+    retry = 0;
+    setConnection("connected");
+    socket.send(JSON.stringify({ type: "hello", token: token || null }));
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try { message = JSON.parse(event.data); } catch (e) { return; }
+    if (message.type === "state") { state = message; render(); }
+    else if (message.type === "error") onError(message);
+    else if (message.type === "rematch") goToRematch(message.game);
+  });
+  socket.addEventListener("close", () => {
+    if (leaving) return;
+    // Lost the connection: try again, waiting a little longer each time; the
+    // server has kept the game where it was.
+    retry = Math.min(retry + 1, 6);
+    const wait = 500 * 2 ** (retry - 1);
+    setConnection(`disconnected \u2014 reconnecting in ${Math.round(wait / 1000)} s`, true);
+    setTimeout(connect, wait);
+  });
+}
+
+function onError(message) {
+  if (message.code === "bad_token") {
+    // The stored token is not for this game (or was forged): watch instead.
+    localStorage.removeItem(tokenKey);
+    token = null;
+  }
+  if (message.code === "no_game") {
+    leaving = true;
+    document.getElementById("table").hidden = true;
+    showToast("There is no such game.");
+    return;
+  }
+  showToast(message.reason);
+}
+
+function goToRematch(newId) {
+  if (token) localStorage.setItem(`sixtysix-token-${newId}`, token);
+  leaving = true;
+  location.href = `/game/${newId}`;
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else showToast("Not connected: reconnecting\u2026");
+}
+
+function act(action) {
+  pendingCard = null;
+  send({ type: "act", action, hand: state.game.hand_number, index: state.game.actions });
+}
+
+function onCard(card) {
+  const view = state.view;
+  if (!view || !view.legal.length) return;
+  const plain = view.legal.includes(card);
+  const marriage = view.legal.includes(card + "+");
+  if (plain && marriage) {
+    pendingCard = pendingCard === card ? null : card;  // ask which (a second click cancels)
+    render();
+  } else if (marriage) act(card + "+");
+  else if (plain) act(card);
+  else showToast(`${cardName(card)} cannot be played now.`);
+}
+
+function render() {
+  const game = state.game;
+  const view = state.view;
+  const you = state.you;
+  const bottom = you === null ? 0 : you;
+  const top = 1 - bottom;
+  const n = names();
+  document.getElementById("table").hidden = false;
+  // Where the game stands (hand and action count), for scripts and tests that follow the page.
+  document.body.dataset.position = `${game.hand_number}:${game.actions}:${game.status}`;
+  document.title = `Sixty-six: ${n[0]} vs ${n[1]}`;
+  document.getElementById("match-score").textContent =
+    `${n[bottom]} ${game.score[bottom]} \u2013 ${game.score[top]} ${n[top]} (to ${game.target})` +
+    (game.pending_bonus ? ` +${game.pending_bonus} to the next winner` : "");
+  document.getElementById("opponent-name").textContent = n[top] + (you === null ? "" : "");
+  document.getElementById("my-name").textContent = you === null ? n[bottom] : `${n[bottom]} (you)`;
+  document.getElementById("hand-number").textContent =
+    `Hand ${game.hand_number}` + (game.spectators ? ` \u00b7 ${game.spectators} watching` : "");
+  const share = document.getElementById("share");
+  share.hidden = !(game.status === "waiting" && you === 0);
+  if (!share.hidden) document.getElementById("share-link").value = location.href;
+  if (!view) return;
+  const points = (seat) => `${view.scores[seat]} points, ${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`;
+  document.getElementById("opponent-points").textContent = points(top);
+  document.getElementById("my-points").textContent = points(bottom);
+  // The opponent's cards: backs only (and for a spectator, both hands as backs).
+  const backs = document.getElementById("opponent-hand");
+  backs.replaceChildren(...Array.from({ length: view.hand_sizes[top] }, () => cardImage(null, "back")));
+  renderMiddle(view, n, bottom);
+  // The last few actions, newest first: what the other player just did is never missed.
+  document.getElementById("log").replaceChildren(...view.history.slice(-4).reverse().map(([seat, action]) =>
+    el("li", { text: `${seat === you ? "You" : n[seat]}: ${describeAction(action)}` })));
+  renderHand(view, you);
+  renderChoices(view, you);
+  renderStatus(game, view, you, n);
+  renderResult(game, you, n);
+}
+
+function renderHand(view, you) {
+  const hand = document.getElementById("my-hand");
+  if (you === null) {
+    hand.replaceChildren(...Array.from({ length: view.hand_sizes[0] }, () => cardImage(null, "back")));
+    return;
+  }
+  const playable = new Set(view.legal.filter((a) => a.length <= 3 && a[0] !== "6").map((a) => a.slice(0, 2)));
+  const myTurn = view.legal.length > 0;
+  hand.replaceChildren(...sortCards(view.hand, view.trump).map((card) => {
+    const legal = playable.has(card);
+    const button = el("button", {
+      type: "button",
+      class: `card${legal ? " legal" : ""}${myTurn && !legal ? " dim" : ""}${pendingCard === card ? " chosen" : ""}`,
+      "data-card": card,
+      "aria-label": cardName(card) + (legal ? " (playable)" : ""),
+      draggable: legal ? "true" : "false",
+      onclick: () => onCard(card),
+      ondragstart: (event) => event.dataTransfer.setData("text/plain", card),
+    }, cardImage(card));
+    return button;
+  }));
+}
+
+function renderChoices(view, you) {
+  const box = document.getElementById("choices");
+  box.replaceChildren();
+  if (you === null) return;
+  const buttons = [];
+  if (pendingCard) {
+    buttons.push(el("button", { type: "button", class: "primary", "data-action": pendingCard + "+",
+                                text: `${cardName(pendingCard)} with the marriage`, onclick: () => act(pendingCard + "+") }));
+    buttons.push(el("button", { type: "button", "data-action": pendingCard,
+                                text: `${cardName(pendingCard)} alone`, onclick: () => act(pendingCard) }));
+  }
+  for (const action of view.legal) {
+    if (/^[9TJQKA][CDHS]\+?$/.test(action)) continue;  // cards are played from the hand
+    let cls = "";
+    let title = null;
+    if (action.startsWith("66")) {
+      // Declaring is always allowed (R8); below 66 it is a false declaration, so say so.
+      const marriage = action.length > 2 ? (action[3] === view.trump ? 40 : 20) : 0;
+      const counted = view.scores[you] + marriage;
+      cls = counted >= 66 ? "declare" : "declare risky";
+      if (counted < 66) title = `You count ${counted}: declaring now loses the hand.`;
+    }
+    buttons.push(el("button", { type: "button", "data-action": action, text: describeAction(action),
+                                class: cls, title, onclick: () => act(action) }));
+  }
+  box.replaceChildren(...buttons);
+}
+
+function renderStatus(game, view, you, n) {
+  const status = document.getElementById("status");
+  let text;
+  if (game.status === "waiting") text = "Waiting for the second player to join.";
+  else if (game.status === "finished") text = `The match is over: ${n[game.winner]} won.`;
+  else if (view.to_act === null) text = "The hand is over.";
+  else if (you !== null && view.to_act === you) {
+    text = view.state === "draw" ? "You won the trick: draw, close or declare." :
+      view.state === "follow" ? "Your turn: follow the card led." : "Your turn: lead a card.";
+  } else text = `${n[view.to_act]} is to play\u2026`;
+  status.textContent = you === null ? `You are watching. ${text}` : text;
+  status.classList.toggle("your-turn", you !== null && view.to_act === you);
+}
+
+function renderResult(game, you, n) {
+  const count = game.results.length;
+  if (seenResults === null) {
+    seenResults = game.status === "finished" ? count - 1 : count;  // show nothing old on (re)load
+  }
+  if (count <= seenResults) return;
+  const result = game.results[count - 1];
+  seenResults = count;
+  const overlay = document.getElementById("result");
+  const finished = game.status === "finished";
+  document.getElementById("result-title").textContent = finished ? `${n[game.winner]} wins the match`
+    : `Hand ${count}: ${result.winner === null ? "tied" : n[result.winner] + " wins"}`;
+  document.getElementById("result-text").textContent = resultSentence(result, n);
+  const rows = [["", n[0], n[1]], ["Points", ...result.points], ["Tricks", ...result.tricks],
+                ["Match score", ...game.score]];
+  document.getElementById("result-table").replaceChildren(...rows.map((row, i) =>
+    el("tr", {}, ...row.map((cell) => el(i === 0 ? "th" : "td", { text: String(cell) })))));
+  const buttons = document.getElementById("result-buttons");
+  buttons.replaceChildren();
+  if (finished) {
+    if (you !== null) {
+      buttons.append(el("button", { type: "button", class: "primary", id: "rematch", text: "Rematch",
+                                    onclick: () => send({ type: "rematch" }) }));
+    }
+    buttons.append(el("a", { class: "button", href: `/api/games/${gameId}/record`, text: "Download the record" }));
+    buttons.append(el("a", { class: "button", href: `/replay/${gameId}`, text: "Replay" }));
+    buttons.append(el("a", { class: "button", href: "/", text: "Lobby" }));
+  }
+  buttons.append(el("button", { type: "button", id: "result-close", text: finished ? "Close" : "Next hand",
+                                onclick: () => { overlay.hidden = true; } }));
+  overlay.hidden = false;
+}
+
+async function start() {
+  let info;
+  try {
+    info = await api("GET", `/api/games/${encodeURIComponent(gameId)}`);
+  } catch (e) {
+    showToast(`This game cannot be opened: ${e.message}`);
+    return;
+  }
+  if (!token && info.kind === "person" && !info.seats_taken[1]) {
+    const join = document.getElementById("join");
+    document.getElementById("join-text").textContent =
+      `${info.players[0]} invites you to a game of Sixty-six (${info.rules_text}, to ${info.target}).`;
+    join.hidden = false;
+    document.getElementById("watch-button").addEventListener("click", () => { join.hidden = true; connect(); });
+    document.getElementById("join-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const seat = await api("POST", `/api/games/${encodeURIComponent(gameId)}/join`,
+                               { name: new FormData(event.target).get("name") || "" });
+        token = seat.token;
+        localStorage.setItem(tokenKey, token);
+      } catch (e) {
+        showToast(e.message);
+      }
+      join.hidden = true;
+      connect();
+    });
+    return;
+  }
+  connect();
+}
+
+const trickArea = document.getElementById("trick");
+trickArea.addEventListener("dragover", (event) => event.preventDefault());
+trickArea.addEventListener("drop", (event) => {
+  event.preventDefault();
+  const card = event.dataTransfer.getData("text/plain");
+  if (/^[9TJQKA][CDHS]$/.test(card)) onCard(card);
+});
+document.getElementById("copy-link").addEventListener("click", async () => {
+  const input = document.getElementById("share-link");
+  input.select();
+  try { await navigator.clipboard.writeText(input.value); showToast("Link copied."); }
+  catch (e) { showToast("Select the link and copy it."); }
+});
+start();

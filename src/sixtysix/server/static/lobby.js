@@ -1,0 +1,54 @@
+// The lobby: start a game, list open games, games being played and finished ones.
+"use strict";
+
+function rememberToken(id, token) {
+  localStorage.setItem(`sixtysix-token-${id}`, token);
+}
+
+async function createGame(event) {
+  event.preventDefault();
+  const form = event.target;
+  const kind = event.submitter ? event.submitter.value : "computer";
+  const data = new FormData(form);
+  const body = { kind, rules: data.get("rules"), name: data.get("name") || "" };
+  if (kind === "computer") body.level = data.get("level");
+  if (data.get("target")) body.target = Number(data.get("target"));
+  const errorBox = document.getElementById("new-game-error");
+  errorBox.textContent = "";
+  try {
+    const game = await api("POST", "/api/games", body);
+    rememberToken(game.id, game.token);
+    location.href = game.link;
+  } catch (e) {
+    errorBox.textContent = e.message;
+  }
+}
+
+function gameItem(game, label, href) {
+  const players = game.players.filter((p) => p).join(" vs ") || "?";
+  return el("li", {}, el("a", { href, text: label }), ` ${players} \u2014 ${game.rules || ""} `,
+            el("span", { class: "dim", text: `${game.score[0]}\u2013${game.score[1]}` }));
+}
+
+async function refresh() {
+  try {
+    const lobby = await api("GET", "/api/games");
+    const fill = (id, items, empty) => {
+      const list = document.getElementById(id);
+      list.replaceChildren(...(items.length ? items : [el("li", { class: "empty", text: empty })]));
+    };
+    fill("open-games", lobby.open.map((g) => gameItem(g, "Join", `/game/${g.id}`)), "None right now.");
+    fill("playing-games", lobby.playing.map((g) => gameItem(g, "Watch", `/game/${g.id}`)), "None right now.");
+    fill("finished-games", lobby.finished.map((g) => {
+      const item = gameItem(g, "Replay", `/replay/${g.id}`);
+      item.append(" ", el("a", { href: `/api/games/${g.id}/record`, text: "record" }));
+      return item;
+    }), "None yet.");
+  } catch (e) {
+    /* the next refresh tries again */
+  }
+}
+
+document.getElementById("new-game-form").addEventListener("submit", createGame);
+refresh();
+setInterval(refresh, 5000);

@@ -1,0 +1,55 @@
+// The replay page: every position of a finished game, both hands face up.
+"use strict";
+
+const replayId = decodeURIComponent(location.pathname.split("/").pop());
+let frames = [];
+let position = 0;
+let info = null;
+
+function show() {
+  const frame = frames[position];
+  const view = frame.view;
+  const n = info.players;
+  renderMiddle(view, n, 0);
+  for (const seat of [0, 1]) {
+    document.getElementById(`hand-${seat}`).replaceChildren(
+      ...sortCards(view.hands[seat], view.trump).map((card) => el("span", { class: "card", "data-card": card }, cardImage(card))));
+    document.getElementById(`name-${seat}`).textContent = n[seat];
+    document.getElementById(`points-${seat}`).textContent = `${view.scores[seat]} points, ${view.tricks_won[seat]} tricks`;
+  }
+  const last = view.history.length ? view.history[view.history.length - 1] : null;
+  let text = last ? `${n[last[0]]}: ${describeAction(last[1])}` : `Hand ${frame.hand}: the deal`;
+  if (view.result) text += ` \u2014 ${resultSentence(view.result, n)}`;
+  document.getElementById("status").textContent = text;
+  document.getElementById("position").textContent = `hand ${frame.hand}, step ${frame.index} (${position + 1}/${frames.length})`;
+}
+
+function go(to) {
+  position = Math.max(0, Math.min(frames.length - 1, to));
+  show();
+}
+
+async function start() {
+  document.getElementById("download").href = `/api/games/${encodeURIComponent(replayId)}/record`;
+  try {
+    const data = await api("GET", `/api/games/${encodeURIComponent(replayId)}/replay`);
+    frames = data.frames;
+    info = data.game;
+  } catch (e) {
+    showToast(`No replay: ${e.message}`);
+    return;
+  }
+  document.getElementById("match-score").textContent =
+    `${info.players[0]} ${info.score[0]} \u2013 ${info.score[1]} ${info.players[1]}`;
+  document.getElementById("first").addEventListener("click", () => go(0));
+  document.getElementById("prev").addEventListener("click", () => go(position - 1));
+  document.getElementById("next").addEventListener("click", () => go(position + 1));
+  document.getElementById("last").addEventListener("click", () => go(frames.length - 1));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowLeft") go(position - 1);
+    if (event.key === "ArrowRight") go(position + 1);
+  });
+  go(0);
+}
+
+start();

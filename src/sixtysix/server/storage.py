@@ -1,0 +1,268 @@
+"""Games, their records and players' results in a database (SQLAlchemy 2.x).
+
+The record is the source of truth: every deal and every action is written as
+it is applied, and a game is rebuilt by replaying its record. SQLite (a file)
+is the default; any SQLAlchemy URL works, PostgreSQL included. All statements
+are built by SQLAlchemy with bound parameters; no SQL text is assembled here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["GameRow", "HandRow", "ActionRow", "ResultRow", "Storage", "StoredGame", "StoredHand"]
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game (a match) and who sits where."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+    updated: Mapped[dt.datetime] = mapped_column(DateTime, default=_now, index=True)
+    #: The rules as a record writes them (DESIGN.md §3), JSON text.
+    rules: Mapped[str] = mapped_column(Text)
+    #: ``computer`` or ``person``.
+    kind: Mapped[str] = mapped_column(String(16))
+    #: The computer's level, for games against the computer.
+    level: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    #: SHA-256 of each seat's token; ``None`` while the seat is free (or the computer's).
+    token0: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token1: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name0: Mapped[str] = mapped_column(String(64), default="")
+    name1: Mapped[str] = mapped_column(String(64), default="")
+    #: ``waiting`` (a seat is free), ``playing`` or ``finished``.
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    score0: Mapped[int] = mapped_column(Integer, default=0)
+    score1: Mapped[int] = mapped_column(Integer, default=0)
+    #: The game this one is a rematch of.
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: The rematch of this game, once one was asked for.
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class HandRow(Base):
+    """A deal of a game: the deck (top first) and the dealer."""
+
+    __tablename__ = "hands"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deck: Mapped[str] = mapped_column(String(96))
+    dealer: Mapped[int] = mapped_column(Integer)
+
+
+class ActionRow(Base):
+    """One action of a hand, in the notation of DESIGN.md §2."""
+
+    __tablename__ = "actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[str] = mapped_column(String(8))
+
+
+class ResultRow(Base):
+    """A player's result in a finished game."""
+
+    __tablename__ = "results"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    game_points: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column()
+    finished: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
+@dataclass
+class StoredHand:
+    deck: str
+    dealer: int
+    actions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class StoredGame:
+    """A game as read back: its settings and its record."""
+
+    id: str
+    rules: Any
+    kind: str
+    level: str | None
+    first_dealer: int
+    tokens: tuple[str | None, str | None]
+    names: tuple[str, str]
+    status: str
+    rematch: str | None
+    hands: list[StoredHand]
+
+
+class Storage:
+    """The database behind the game server."""
+
+    def __init__(self, url: str, *, echo: bool = False) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {"echo": echo, "future": True}
+        if url.startswith("postgresql"):
+            # Commits return without waiting for the write-ahead log to reach the disk. The
+            # game server calls the database from its event loop, so a flush per action would
+            # hold up every game; a killed game server still loses nothing (the database has
+            # it), and a crash of the database server itself may lose the last moments but
+            # never leaves a game inconsistent: it resumes a few actions earlier. SQLite's
+            # synchronous=NORMAL below makes the same trade.
+            kwargs["connect_args"] = {"options": "-c synchronous_commit=off"}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = StaticPool
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        with self._sessions.begin() as session:
+            yield session
+
+    # Writing --------------------------------------------------------------------
+    def create_game(self, game_id: str, *, rules: Any, kind: str, level: str | None, first_dealer: int,
+                    tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
+                    rematch_of: str | None = None) -> None:
+        with self._session() as s:
+            s.add(GameRow(id=game_id, rules=json.dumps(rules), kind=kind, level=level,
+                          first_dealer=first_dealer, token0=tokens[0], token1=tokens[1],
+                          name0=names[0], name1=names[1], status=status, rematch_of=rematch_of))
+            if rematch_of is not None:
+                s.execute(update(GameRow).where(GameRow.id == rematch_of).values(rematch=game_id))
+
+    def take_seat(self, game_id: str, seat: int, token: str, name: str, status: str) -> None:
+        values: dict[str, Any] = {f"token{seat}": token, f"name{seat}": name, "status": status,
+                                  "updated": _now()}
+        with self._session() as s:
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+
+    def add_hand(self, game_id: str, number: int, deck: str, dealer: int) -> None:
+        with self._session() as s:
+            s.add(HandRow(game_id=game_id, number=number, deck=deck, dealer=dealer))
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=_now()))
+
+    def add_action(self, game_id: str, hand: int, index: int, action: str) -> None:
+        # The hot path (every action): one Core statement, no ORM unit of work. The game's
+        # ``updated`` time moves with its hands (add_hand, set_score, finish_game).
+        with self.engine.begin() as conn:
+            conn.execute(insert(ActionRow), {"game_id": game_id, "hand": hand, "index": index,
+                                             "action": action})
+
+    def remove_action(self, game_id: str, hand: int, index: int) -> None:
+        """Undo :meth:`add_action` (used only when applying the action failed afterwards)."""
+        with self._session() as s:
+            s.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.hand == hand,
+                                              ActionRow.index == index))
+
+    def set_score(self, game_id: str, score: tuple[int, int]) -> None:
+        with self._session() as s:
+            s.execute(update(GameRow).where(GameRow.id == game_id)
+                      .values(score0=score[0], score1=score[1], updated=_now()))
+
+    def finish_game(self, game_id: str, winner: int | None, score: tuple[int, int],
+                    names: tuple[str, str]) -> None:
+        with self._session() as s:
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(
+                status="finished", winner=winner, score0=score[0], score1=score[1], updated=_now()))
+            for seat in (0, 1):
+                s.add(ResultRow(game_id=game_id, seat=seat, name=names[seat], game_points=score[seat],
+                                won=winner == seat))
+
+    # Reading --------------------------------------------------------------------
+    def load(self, game_id: str) -> StoredGame | None:
+        with self._session() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            return self._stored(s, row)
+
+    def unfinished(self, prefix: str = "") -> list[StoredGame]:
+        """Every game not finished (whose id starts with ``prefix``), to be resumed at start-up."""
+        with self._session() as s:
+            query = select(GameRow).where(GameRow.status != "finished")
+            if prefix:
+                query = query.where(GameRow.id.startswith(prefix, autoescape=True))
+            rows = s.scalars(query).all()
+            return [self._stored(s, row) for row in rows]
+
+    def listing(self, *, status: Sequence[str], limit: int = 50) -> list[GameRow]:
+        """Recent games with one of the given statuses, newest first."""
+        with self._session() as s:
+            rows = s.scalars(select(GameRow).where(GameRow.status.in_(list(status)))
+                             .order_by(GameRow.updated.desc()).limit(limit)).all()
+            return list(rows)
+
+    def results(self, game_id: str) -> list[ResultRow]:
+        with self._session() as s:
+            return list(s.scalars(select(ResultRow).where(ResultRow.game_id == game_id)
+                                  .order_by(ResultRow.seat)).all())
+
+    @staticmethod
+    def _stored(s: Session, row: GameRow) -> StoredGame:
+        hands = {h.number: StoredHand(h.deck, h.dealer) for h in
+                 s.scalars(select(HandRow).where(HandRow.game_id == row.id).order_by(HandRow.number))}
+        for a in s.scalars(select(ActionRow).where(ActionRow.game_id == row.id)
+                           .order_by(ActionRow.hand, ActionRow.index)):
+            hands[a.hand].actions.append(a.action)
+        return StoredGame(
+            id=row.id, rules=json.loads(row.rules), kind=row.kind, level=row.level,
+            first_dealer=row.first_dealer, tokens=(row.token0, row.token1),
+            names=(row.name0, row.name1), status=row.status, rematch=row.rematch,
+            hands=[hands[n] for n in sorted(hands)],
+        )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL with normal syncing: a killed server process loses nothing committed
+    # (a power cut may lose the last moments); foreign keys on, so that deleting
+    # a game deletes its hands and actions.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,256 @@
+"""Support for the server tests: optional components, a test client per app, players over WebSockets."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sixtysix.cards import CARDS, Card
+
+CARD_TOKEN = re.compile(r"^([9TJQKA][CDHS])\+?$")
+SEPARATORS = re.compile(r"[\s;:,()\[\]'\"]+")
+
+
+def need(condition: bool, why: str) -> None:
+    """Skip a test whose optional component is missing, except in CI, where that is a failure."""
+    if condition:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI must provide this: {why}")
+    pytest.skip(why)
+
+
+DATABASES = ["sqlite", "postgresql"]
+
+
+def database_for(kind: str, tmp_path: Any) -> Iterator[str]:
+    """A database for one test (a fixture's body): a SQLite file, or PostgreSQL if
+    ``SIXTYSIX_TEST_POSTGRES_URL`` is set (required in CI, where ``.ci/run`` starts a
+    server), its tables dropped first."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.db'}"
+        return
+    url = os.environ.get("SIXTYSIX_TEST_POSTGRES_URL")
+    need(bool(url), "no PostgreSQL server: set SIXTYSIX_TEST_POSTGRES_URL (.ci/run starts one)")
+    pytest.importorskip("psycopg", reason="psycopg is not installed")
+    assert url is not None
+    from sixtysix.server.storage import Base, Storage
+
+    storage = Storage(url)
+    Base.metadata.drop_all(storage.engine)
+    storage.close()
+    yield url
+
+
+def cards_mentioned(message: Any, skip_keys: frozenset[str] = frozenset({"id", "rematch", "link", "token"})
+                    ) -> set[Card]:
+    """Every card named anywhere in a JSON message (keys holding ids are left out)."""
+    found: set[Card] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key not in skip_keys:
+                    walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str):
+            for token in SEPARATORS.split(value):
+                match = CARD_TOKEN.match(token)
+                if match:
+                    found.add(Card.parse(match.group(1)))
+
+    walk(message)
+    return found
+
+
+ALL_CARDS = frozenset(CARDS)
+
+
+class Client:
+    """One WebSocket connection of a test: it keeps every message it was sent."""
+
+    def __init__(self, ws: Any, seat: int | None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.errors: list[dict[str, Any]] = []
+
+    def recv(self) -> dict[str, Any]:
+        message: dict[str, Any] = self.ws.receive_json()
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state = message
+        elif message["type"] == "error":
+            self.errors.append(message)
+        return message
+
+    def send(self, message: Any) -> None:
+        if isinstance(message, str | bytes):
+            if isinstance(message, bytes):
+                self.ws.send_bytes(message)
+            else:
+                self.ws.send_text(message)
+        else:
+            self.ws.send_json(message)
+
+    def sync(self) -> None:
+        """Read everything sent before the answer to a ping of our own: the connection is then
+        up to date (a ping sent by a test itself gets its own, different answer)."""
+        self._pings = getattr(self, "_pings", 0) + 1
+        mark = f"sync-{self._pings}"
+        self.send({"type": "ping", "id": mark})
+        while True:
+            message = self.recv()
+            if message["type"] == "pong" and message.get("id") == mark:
+                return
+
+    def request(self, message: Any) -> dict[str, Any]:
+        """Send a message that gets a direct reply (an error); returns the reply."""
+        before = len(self.errors)
+        self.send(message)
+        self.sync()
+        assert len(self.errors) == before + 1, f"expected one error reply to {message!r}"
+        return self.errors[-1]
+
+    def until(self, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """Read until the latest state satisfies ``predicate``."""
+        while self.state is None or not predicate(self.state):
+            self.recv()
+        assert self.state is not None
+        return self.state
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.state is not None and self.state["view"] is not None
+        return self.state["view"]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.state is not None and self.state["game"]["status"] == "playing" and \
+            self.view["to_act"] == self.seat
+
+    def act(self, action: str) -> None:
+        assert self.state is not None
+        game = self.state["game"]
+        self.send({"type": "act", "action": action, "hand": game["hand_number"], "index": game["actions"]})
+
+    def act_random(self, rng: random.Random) -> str:
+        action = rng.choice(self.view["legal"])
+        self.act(action)
+        return action
+
+
+def connect(client: Any, game_id: str, token: str | None, seat: int | None) -> Iterator[Client]:
+    """A connected client (a context manager's generator)."""
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        conn = Client(ws, seat)
+        conn.recv()
+        yield conn
+
+
+def finished(state: dict[str, Any]) -> bool:
+    return bool(state["game"]["status"] == "finished")
+
+
+class RealSocket:
+    """A WebSocket to a real server (the ``websockets`` client), with the test client's methods."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect as ws_connect
+
+        self._ws = ws_connect(url, open_timeout=30, max_size=2**22).__enter__()  # closed by close()
+
+    def receive_json(self) -> Any:
+        # The timeout only stops a broken test from hanging; nothing is timed.
+        return json.loads(self._ws.recv(timeout=float(os.environ.get("WS_TIMEOUT", "60"))))
+
+    def send_json(self, obj: Any) -> None:
+        self._ws.send(json.dumps(obj))
+
+    def send_text(self, text: str) -> None:
+        self._ws.send(text)
+
+    def send_bytes(self, data: bytes) -> None:
+        self._ws.send(data)
+
+    def close(self) -> None:
+        self._ws.close()
+
+
+def real_client(base: str, game_id: str, token: str | None, seat: int | None) -> Client:
+    """A connected client of a server running at ``base`` (``http://host:port``)."""
+    ws = RealSocket(base.replace("http://", "ws://") + f"/ws/{game_id}")
+    ws.send_json({"type": "hello", "token": token})
+    client = Client(ws, seat)
+    client.recv()
+    return client
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``sixtysix serve`` as a child process."""
+
+    def __init__(self, database_url: str, log: Path, *extra: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        env = dict(os.environ, SIXTYSIX_LOG_LEVEL="warning")
+        with open(log, "w") as out:  # a file, not a pipe: a chatty server never blocks on it
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "sixtysix", "serve", "--port", str(self.port),
+                 "--database-url", database_url, "--message-rate", "10000", *extra],
+                env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        self._wait_ready()
+        assert f"http://localhost:{self.port}/" in log.read_text()
+
+    def _wait_ready(self) -> None:
+        # Poll until the socket answers (bounded): the process prints before it listens.
+        for _ in range(600):
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited: {self.log.read_text()}")
+            try:
+                with urllib.request.urlopen(self.base + "/api/games", timeout=5) as r:
+                    if r.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.05)
+        raise AssertionError("the server did not start")
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(self.base + path, json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as r:
+            data: dict[str, Any] = json.load(r)
+            return data
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=30) as r:
+            return json.load(r)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)

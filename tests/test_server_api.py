@@ -1,0 +1,359 @@
+"""The game server through its REST API and WebSocket, in process (issue 5).
+
+Each test builds an app on an in-memory SQLite database and talks to it as a
+browser would: JSON over HTTP, then a WebSocket per player or spectator.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+fastapi = pytest.importorskip("fastapi", reason="the web extra is not installed")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from server_support import Client, connect, finished  # noqa: E402
+from sixtysix.cards import CARDS, Card  # noqa: E402
+from sixtysix.record import loads, replay_json  # noqa: E402
+from sixtysix.server import Settings, create_app  # noqa: E402
+from sixtysix.server.protocol import MAX_MESSAGE_BYTES  # noqa: E402
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    # The message limits are raised: a test sends far faster than a person (they are
+    # tested on their own below).
+    with TestClient(create_app(Settings(database_url="sqlite://", message_rate=1e6, message_burst=1e6))) as c:
+        yield c
+
+
+@contextmanager
+def player(client: TestClient, game_id: str, token: str | None, seat: int | None) -> Iterator[Client]:
+    yield from connect(client, game_id, token, seat)
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def person_game(client: TestClient, rules: str = "classic,target=1") -> tuple[str, str, str]:
+    game = new_game(client, kind="person", rules=rules, name="Ann")
+    joined = client.post(f"/api/games/{game['id']}/join", json={"name": "Bob"})
+    assert joined.status_code == 200, joined.text
+    return game["id"], game["token"], joined.json()["token"]
+
+
+def play_out(players: list[Client], rng: random.Random, limit: int = 2000) -> None:
+    """Both seats play random legal actions until the match is over."""
+    for _ in range(limit):
+        for p in players:
+            p.sync()
+        if finished(players[0].state or {}):
+            return
+        mover = next(p for p in players if p.my_turn)
+        mover.act_random(rng)
+    raise AssertionError("the match did not end")
+
+
+# Pages and pictures ----------------------------------------------------------------
+
+def test_pages_and_scripts_are_served_as_they_are(client: TestClient) -> None:
+    for path in ("/", "/game/anything", "/replay/anything"):
+        page = client.get(path)
+        assert page.status_code == 200 and "<html" in page.text
+    script = client.get("/static/game.js")
+    assert script.status_code == 200 and "WebSocket" in script.text
+
+
+def test_every_card_has_its_own_svg_picture(client: TestClient) -> None:
+    pictures = set()
+    for card in CARDS:
+        response = client.get(f"/cards/{card}.svg")
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("image/svg+xml")
+        root = ET.fromstring(response.text)  # well-formed XML
+        assert root.get("data-card") == str(card)
+        pictures.add(response.text)
+    assert len(pictures) == 24
+    assert client.get("/cards/back.svg").status_code == 200
+    assert client.get("/cards/ZZ.svg").status_code == 404
+
+
+# Against the computer ----------------------------------------------------------------
+
+def test_a_game_against_the_computer_is_played_to_the_end(client: TestClient) -> None:
+    game = new_game(client, kind="computer", level="random", rules="classic,target=3", name="Eve")
+    assert game["game"]["status"] == "playing"
+    assert game["game"]["players"] == ["Eve", "Computer (random)"]
+    rng = random.Random(1)
+    with player(client, game["id"], game["token"], 0) as me:
+        actions = 0
+        while not finished(me.until(lambda s: finished(s) or s["view"]["to_act"] == 0)):
+            assert set(me.view["legal"]) and all(a for a in me.view["legal"])
+            me.act_random(rng)
+            actions += 1
+            me.sync()  # the state after my action
+        final = me.state
+    assert final is not None and actions > 0
+    score = final["game"]["score"]
+    assert max(score) >= 3 and final["game"]["winner"] == score.index(max(score))
+    # The record is given out now, and it replays to the same result (DESIGN.md §3).
+    response = client.get(f"/api/games/{game['id']}/record")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["content-disposition"]
+    record = loads(response.text)
+    result = replay_json(record)
+    assert result["score"] == score and result["winner"] == final["game"]["winner"]
+    assert json.loads(response.text)["players"] == ["Eve", "Computer (random)"]
+    # The players' results are stored.
+    rows = client.app.state.manager.storage.results(game["id"])  # type: ignore[attr-defined]
+    assert [(r.seat, r.game_points, r.won) for r in rows] == \
+        [(0, score[0], score[0] > score[1]), (1, score[1], score[1] > score[0])]
+    frames = client.get(f"/api/games/{game['id']}/replay").json()["frames"]
+    assert frames[0]["index"] == 0 and all(len(f["view"]["hands"][0]) <= 6 for f in frames)
+    assert len(frames) == sum(len(h.actions) + 1 for h in record.hands)  # type: ignore[union-attr]
+
+
+def test_the_record_of_an_unfinished_game_is_refused(client: TestClient) -> None:
+    game = new_game(client, kind="computer", level="random")
+    response = client.get(f"/api/games/{game['id']}/record")
+    assert response.status_code == 409 and "not finished" in response.json()["error"]
+    assert client.get(f"/api/games/{game['id']}/replay").status_code == 409
+
+
+def test_a_reconnecting_player_gets_back_into_the_game_where_it_was(client: TestClient) -> None:
+    game = new_game(client, kind="computer", level="random")
+    rng = random.Random(2)
+    with player(client, game["id"], game["token"], 0) as me:
+        for _ in range(3):
+            me.until(lambda s: s["view"]["to_act"] == 0)
+            me.act_random(rng)
+            me.sync()
+        me.until(lambda s: s["view"]["to_act"] == 0)
+        before = me.state
+    with player(client, game["id"], game["token"], 0) as again:
+        assert again.state is not None and before is not None
+        assert again.state["view"] == before["view"]
+        assert again.state["game"]["score"] == before["game"]["score"]
+
+
+# Against a person, with spectators ------------------------------------------------------
+
+def test_two_people_play_through_a_shared_link_and_a_spectator_sees_no_hidden_card(
+        client: TestClient) -> None:
+    game = new_game(client, kind="person", rules="classic,target=2", name="Ann")
+    gid = game["id"]
+    assert game["link"] == f"/game/{gid}"
+    assert client.get("/api/games").json()["open"][0]["id"] == gid
+    with player(client, gid, game["token"], 0) as ann:
+        assert ann.state is not None and ann.state["game"]["status"] == "waiting"
+        reply = ann.request({"type": "act", "action": ann.view["hand"][0]})
+        assert reply["code"] == "not_started"
+        joined = client.post(f"/api/games/{gid}/join", json={"name": "Bob"}).json()
+        assert joined["seat"] == 1
+        second = client.post(f"/api/games/{gid}/join", json={"name": "Cy"})
+        assert second.status_code == 409 and "watch" in second.json()["error"]
+        lobby = client.get("/api/games").json()
+        assert [g["id"] for g in lobby["playing"]] == [gid] and lobby["open"] == []
+        with player(client, gid, joined["token"], 1) as bob, player(client, gid, None, None) as watcher:
+            ann.sync()
+            assert ann.state is not None and ann.state["game"]["players"] == ["Ann", "Bob"]
+            rng = random.Random(3)
+            for _ in range(2000):
+                for p in (ann, bob, watcher):
+                    p.sync()
+                w = watcher.view
+                assert w["seat"] is None and w["hand"] == [] and w["legal"] == []
+                hidden = {Card.parse(c) for c in ann.view["hand"] + bob.view["hand"]}
+                shown = set(json.dumps(watcher.state).replace('"', " ").split())
+                assert not {str(c) for c in hidden} & shown - {str(Card.parse(w["dealt_trump_card"]))}
+                assert watcher.request({"type": "act", "action": "66"})["code"] == "spectator"
+                if finished(ann.state or {}):
+                    break
+                mover, other = (ann, bob) if ann.my_turn else (bob, ann)
+                assert other.request({"type": "act", "action": other.view["hand"][0]})["code"] \
+                    in ("not_your_turn",)
+                mover.act_random(rng)
+            assert finished(bob.state or {}) and finished(watcher.state or {})
+
+
+def test_a_rematch_keeps_the_seats(client: TestClient) -> None:
+    gid, t0, t1 = person_game(client)
+    with player(client, gid, t0, 0) as a, player(client, gid, t1, 1) as b:
+        assert a.request({"type": "rematch"})["code"] == "not_over"
+        play_out([a, b], random.Random(4))
+        a.send({"type": "rematch"})
+        new_a = next(m for m in iter(a.recv, None) if m["type"] == "rematch")
+        new_b = next(m for m in iter(b.recv, None) if m["type"] == "rematch")
+    assert new_a["game"] == new_b["game"] != gid
+    with player(client, new_a["game"], t1, 1) as b2:
+        assert b2.state is not None and b2.state["you"] == 1
+        assert b2.state["game"]["players"] == ["Ann", "Bob"] and b2.state["game"]["score"] == [0, 0]
+
+
+# Bad input: a clear error, nothing changed ------------------------------------------------
+
+BAD_MESSAGES = [
+    ("{not json", "bad_json"),
+    ("[1, 2]", "bad_message"),
+    ('"act"', "bad_message"),
+    ('{"type": "teleport"}', "unknown_type"),
+    ('{"no": "type"}', "bad_message"),
+    ('{"type": "act"}', "bad_message"),
+    ('{"type": "act", "action": 12}', "bad_message"),
+    ('{"type": "act", "action": "XYZ"}', "bad_action"),
+    ('{"type": "act", "action": "KH", "index": -1}', "bad_message"),
+    ('{"type": "hello", "token": null}', "bad_message"),
+    (json.dumps({"type": "act", "action": "KH", "pad": "x" * MAX_MESSAGE_BYTES}), "too_large"),
+    (b"\xff\xfe binary", "bad_json"),
+]
+
+
+@pytest.mark.parametrize(("raw", "code"), BAD_MESSAGES)
+def test_a_bad_message_gets_an_error_and_the_game_goes_on(client: TestClient, raw: str | bytes,
+                                                          code: str) -> None:
+    gid, t0, t1 = person_game(client)
+    with player(client, gid, t0, 0) as a, player(client, gid, t1, 1) as b:
+        a.sync()
+        mover = a if a.my_turn else b
+        before = mover.state
+        reply = mover.request(raw)
+        assert reply["code"] == code and reply["reason"]
+        assert mover.state == before  # nothing changed
+        action = mover.view["legal"][0]
+        mover.act(action)
+        mover.sync()
+        assert mover.state is not None and mover.state["view"]["history"][-1] == [mover.seat, action]
+
+
+def test_an_illegal_action_names_the_legal_ones(client: TestClient) -> None:
+    gid, t0, t1 = person_game(client)
+    with player(client, gid, t0, 0) as a, player(client, gid, t1, 1) as b:
+        a.sync()
+        mover = a if a.my_turn else b
+        absent = next(str(c) for c in CARDS if str(c) not in mover.view["hand"])
+        reply = mover.request({"type": "act", "action": absent})
+        assert reply["code"] == "illegal"
+        assert all(action in reply["reason"] for action in mover.view["legal"])
+        stale = mover.request({"type": "act", "action": mover.view["legal"][0], "index": 5})
+        assert stale["code"] == "stale"
+        assert mover.view["history"] == []
+
+
+def test_forged_tokens_and_unknown_games_are_refused(client: TestClient) -> None:
+    gid, t0, _ = person_game(client)
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_json({"type": "hello", "token": t0[:-2] + "xx"})
+        assert ws.receive_json()["code"] == "bad_token"
+    with client.websocket_connect("/ws/no-such-game") as ws:
+        assert ws.receive_json()["code"] == "no_game"
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_json({"type": "act", "action": "KH"})
+        assert ws.receive_json()["code"] == "no_hello"
+    assert client.get("/api/games/no-such-game").status_code == 404
+    assert client.post("/api/games/no-such-game/join", json={}).status_code == 404
+
+
+@pytest.mark.parametrize(("body", "status"), [
+    ({"kind": "robot"}, 400),
+    ({"kind": "computer", "level": "grandmaster"}, 400),
+    ({"rules": "chess"}, 400),
+    ({"rules": "classic,target=banana"}, 400),
+    ({"target": 0}, 422),
+    ({"name": "x" * 500}, 422),
+    ({"kind": ["computer"]}, 422),
+])
+def test_a_bad_new_game_request_is_refused_with_a_reason(client: TestClient, body: dict[str, Any],
+                                                         status: int) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == status
+    assert response.json()["error"] and response.json()["code"]
+    assert client.get("/api/games").json()["playing"] == []
+
+
+def test_a_request_that_is_not_json_gets_a_clear_error(client: TestClient) -> None:
+    response = client.post("/api/games", content=b"not json", headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["code"] == "bad_request" and "JSON" in response.json()["error"]
+
+
+def test_messages_and_new_games_are_rate_limited() -> None:
+    settings = Settings(database_url="sqlite://", message_rate=0.001, message_burst=3, create_rate=0.001,
+                        create_burst=2)
+    with TestClient(create_app(settings)) as c:
+        game = new_game(c, kind="computer", level="random")
+        new_game(c, kind="computer", level="random")
+        refused = c.post("/api/games", json={"kind": "computer"})
+        assert refused.status_code == 429 and "too many" in refused.json()["error"]
+        with player(c, game["id"], game["token"], 0) as me:
+            for _ in range(5):
+                me.send({"type": "ping"})
+            replies = [me.recv() for _ in range(5)]
+            kinds = [r.get("code", r["type"]) for r in replies if r["type"] != "state"]
+            while len(kinds) < 5:
+                r = me.recv()
+                if r["type"] != "state":
+                    kinds.append(r.get("code", r["type"]))
+        assert kinds == ["pong", "pong", "pong", "rate_limited", "rate_limited"]
+
+
+def test_a_binary_or_silent_first_message_is_not_a_hello(client: TestClient) -> None:
+    game = new_game(client, kind="computer", level="random")
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_bytes(b"\x00\x01")
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["code"] == "bad_json"
+
+
+def test_a_client_too_far_behind_is_dropped_and_the_game_goes_on() -> None:
+    import asyncio
+
+    from sixtysix.server.games import Connection
+
+    async def scenario() -> tuple[bool, list[str]]:
+        sent: list[str] = []
+        hung_up: list[str] = []
+        gate = asyncio.Event()
+
+        async def slow_send(message: dict[str, Any]) -> None:
+            await gate.wait()
+            sent.append(message["type"])
+
+        async def hang_up() -> None:
+            hung_up.append("closed")
+
+        conn = Connection(slow_send, 0, hang_up)
+        writer = asyncio.create_task(conn.run_writer())
+        for _ in range(Connection.QUEUE + 5):
+            conn.push({"type": "state"})
+        gate.set()
+        await writer
+        return conn.closed, hung_up + sent
+
+    closed, events = asyncio.run(scenario())
+    assert closed and events[0] == "closed" and len(events) <= 2
+
+
+def test_connections_per_address_are_limited() -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    settings = Settings(database_url="sqlite://", connections_per_client=2)
+    with TestClient(create_app(settings)) as c:
+        game = new_game(c, kind="computer", level="random")
+        with player(c, game["id"], None, None), player(c, game["id"], None, None):
+            path = f"/ws/{game['id']}"
+            with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(path) as ws:
+                ws.receive_json()
+            assert refused.value.code == 1013
+        # Once those are closed, the address may connect again.
+        with player(c, game["id"], game["token"], 0) as me:
+            assert me.state is not None and me.state["you"] == 0

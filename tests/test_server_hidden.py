@@ -1,0 +1,137 @@
+"""Hidden information over the network (DESIGN.md §5, R11): every WebSocket message
+sent to a client, over many random games, is checked against the cards that
+client may not know at that moment. No such card may appear in any message.
+
+The ground truth comes from the game's record once it is over (the server
+gives it out only then): each message names its hand and how many actions
+were taken, so the test rebuilds that exact position with the engine.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed")
+from fastapi.testclient import TestClient
+
+from server_support import ALL_CARDS, Client, cards_mentioned, connect, finished
+from sixtysix.cards import Card, Rank
+from sixtysix.hand import Hand
+from sixtysix.record import MatchRecord, loads
+from sixtysix.server import Settings, create_app
+
+RULES = ["classic,target=3", "pagat,target=3", "santase,target=4"]
+
+
+def position(record: MatchRecord, hand_number: int, actions: int) -> Hand:
+    entry = record.hands[hand_number - 1]
+    assert entry.dealer is not None
+    hand = Hand.deal(entry.deck, entry.dealer, record.rules)
+    for action in entry.actions[:actions]:
+        hand.push(action)
+    return hand
+
+
+def hidden_from(hand: Hand, seat: int | None) -> frozenset[Card]:
+    """The cards whose place ``seat`` (``None``: a spectator) does not know."""
+    if seat is not None:
+        return hand.view(seat).unseen()
+    v = hand.view(0)
+    public = set(v.played) | {v.dealt_trump_card}
+    for m in v.marriages:
+        public.update(m.cards)
+    if v.exchange is not None:
+        public.update({v.exchange[1], Card(v.trump, Rank.NINE)})
+    return frozenset(ALL_CARDS - public)
+
+
+def check(messages: list[dict[str, Any]], seat: int | None, record: MatchRecord) -> int:
+    checked = 0
+    for message in messages:
+        if message["type"] != "state":
+            assert not cards_mentioned(message) - (set() if seat is None else ALL_CARDS), message
+            continue
+        game = message["game"]
+        hand = position(record, game["hand_number"], game["actions"])
+        leaked = cards_mentioned(message) & hidden_from(hand, seat)
+        assert not leaked, f"seat {seat} was sent hidden cards {sorted(map(str, leaked))}: {message}"
+        checked += 1
+    return checked
+
+
+def play_person_game(c: TestClient, rng: random.Random, rules: str) -> tuple[str, list[Client]]:
+    created = c.post("/api/games", json={"kind": "person", "rules": rules}).json()
+    gid = created["id"]
+    joined = c.post(f"/api/games/{gid}/join", json={}).json()
+    clients: list[Client] = []
+    with connect_all(c, gid, [(created["token"], 0), (joined["token"], 1), (None, None)], clients):
+        while True:
+            for p in clients:
+                p.sync()
+            if finished(clients[0].state or {}):
+                break
+            mover = next(p for p in clients[:2] if p.my_turn)
+            if rng.random() < 0.05:  # now and then a wrong move, which gets an error reply
+                mover.send({"type": "act", "action": rng.choice(sorted(str(x) for x in ALL_CARDS))})
+            else:
+                mover.act_random(rng)
+    return gid, clients
+
+
+def play_computer_game(c: TestClient, rng: random.Random, rules: str) -> tuple[str, list[Client]]:
+    created = c.post("/api/games", json={"kind": "computer", "level": "random", "rules": rules}).json()
+    gid = created["id"]
+    clients: list[Client] = []
+    with connect_all(c, gid, [(created["token"], 0), (None, None)], clients):
+        me, watcher = clients
+        while not finished(me.until(lambda s: finished(s) or s["view"]["to_act"] == 0)):
+            me.act_random(rng)
+            me.sync()
+        watcher.until(finished)
+    return gid, clients
+
+
+class connect_all:
+    """Connect several clients at once (a context manager)."""
+
+    def __init__(self, c: TestClient, gid: str, seats: list[tuple[str | None, int | None]],
+                 out: list[Client]) -> None:
+        self.gens = [connect(c, gid, token, seat) for token, seat in seats]
+        self.out = out
+
+    def __enter__(self) -> list[Client]:
+        self.out.extend(next(g) for g in self.gens)
+        return self.out
+
+    def __exit__(self, *exc: object) -> None:
+        for g in reversed(self.gens):
+            g.close()
+
+
+def test_no_message_to_any_client_names_a_card_hidden_from_it() -> None:
+    rng = random.Random(66)
+    totals = {"games": 0, "messages": 0}
+    with TestClient(create_app(Settings(database_url="sqlite://", message_rate=1e6, message_burst=1e6,
+                                        create_rate=1e6, create_burst=1e6))) as c:
+        for i in range(90):
+            rules = RULES[i % len(RULES)]
+            gid, clients = (play_person_game if i % 3 else play_computer_game)(c, rng, rules)
+            record = loads(c.get(f"/api/games/{gid}/record").text)
+            assert isinstance(record, MatchRecord)
+            for client in clients:
+                totals["messages"] += check(client.messages, client.seat, record)
+            totals["games"] += 1
+    assert totals["games"] == 90 and totals["messages"] > 5000
+
+
+def test_the_check_finds_a_leak() -> None:
+    """The check above can fail: a seat's view handed to the other seat is caught."""
+    hand = Hand.random(seed=3)
+    from sixtysix.wire import seat_view_json
+
+    message = {"type": "state", "game": {"hand_number": 1, "actions": 0}, "view": seat_view_json(hand, 1)}
+    assert cards_mentioned(message) & hidden_from(hand, 0)
+    assert not cards_mentioned(message) & hidden_from(hand, 1)

@@ -1,0 +1,160 @@
+"""Persistence of games, records and results (issue 5), on SQLite and, when
+``SIXTYSIX_TEST_POSTGRES_URL`` names one (CI starts one), on PostgreSQL.
+
+A game manager is built on a database, games are played, and a second manager
+on the same database (a restarted server) must hold the same games exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
+from server_support import DATABASES, database_for
+from sixtysix.record import dumps, replay_json
+from sixtysix.rules import Rules
+from sixtysix.server.games import Game, GameError, GameManager
+from sixtysix.server.storage import Storage
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database_for(request.param, tmp_path)
+
+
+def play(game: Game, manager: GameManager, rng: random.Random, count: int) -> None:
+    for _ in range(count):
+        hand = game.hand
+        if game.over or hand is None:
+            return
+        seat = hand.to_act
+        assert seat is not None
+        manager.act(game, seat, rng.choice(hand.legal_actions()))
+
+
+def test_a_restarted_server_holds_every_game_exactly(database_url: str) -> None:
+    rng = random.Random(7)
+    first = GameManager(Storage(database_url))
+    games = []
+    for n in range(4):
+        rules = Rules.parse("pagat,target=30" if n % 2 else "santase,target=30")
+        game, _ = first.create(rules=rules, kind="person", name=f"A{n}")
+        first.join(game.id, f"B{n}")
+        play(game, first, rng, 10 + 17 * n)
+        assert not game.over
+        games.append(game)
+    waiting, _ = first.create(rules=Rules(), kind="person", name="Alone")
+    first.storage.close()
+
+    second = GameManager(Storage(database_url))
+    assert second.resume_all() == 5
+    for game in games:
+        again = second.games[game.id]
+        assert dumps(again.record()) == dumps(game.record())
+        assert again.match.score == game.match.score and again.status == game.status
+        assert again.tokens == game.tokens and again.names == game.names
+        for seat in (0, 1, None):
+            assert again.state_for(seat) == game.state_for(seat)
+    assert second.games[waiting.id].status == "waiting"
+    # The resumed games go on, and a finished one is stored with its results.
+    game = second.games[games[0].id]
+    play(game, second, rng, 10_000)
+    assert game.over
+    rows = second.storage.results(game.id)
+    assert [(r.name, r.game_points, r.won) for r in rows] == [
+        (game.names[s], game.match.score[s], game.match.winner == s) for s in (0, 1)]
+    assert replay_json(game.record())["score"] == list(game.match.score)
+    second.storage.close()
+    third = GameManager(Storage(database_url))
+    assert third.resume_all() == 4  # the finished game is not resumed
+    assert third.get(game.id).over  # but it can be read back
+    third.storage.close()
+
+
+def test_names_are_stored_as_data_never_as_sql(database_url: str) -> None:
+    manager = GameManager(Storage(database_url))
+    evil = "Robert'); DROP TABLE games;--"
+    game, _ = manager.create(rules=Rules(), kind="person", name=evil)
+    manager.join(game.id, "x' OR '1'='1")
+    manager.storage.close()
+    again = GameManager(Storage(database_url)).get(game.id)
+    assert again.names == [evil[:40], "x' OR '1'='1"]
+    with pytest.raises(GameError):
+        GameManager(Storage(database_url)).get("' OR 1=1 --")
+
+
+def test_an_action_that_cannot_be_stored_is_not_applied(tmp_path: Path) -> None:
+    manager = GameManager(Storage(f"sqlite:///{tmp_path / 'games.db'}"))
+    game, _ = manager.create(rules=Rules(), kind="person")
+    manager.join(game.id)
+    hand = game.hand
+    assert hand is not None and hand.to_act is not None
+    before = dumps(game.record())
+
+    def broken(*args: object) -> None:
+        raise OSError("disk full")
+
+    manager.storage.add_action = broken  # type: ignore[method-assign]
+    with pytest.raises(GameError, match="could not save"):
+        manager.act(game, hand.to_act, hand.legal_actions()[0])
+    assert dumps(game.record()) == before
+
+
+def test_processes_sharing_a_database_each_serve_only_their_own_games(database_url: str) -> None:
+    """The scale-out mode of docs/web.md: game ids carry their process's number."""
+    rng = random.Random(9)
+    one = GameManager(Storage(database_url), shard=1)
+    two = GameManager(Storage(database_url), shard=2)
+    mine, _ = one.create(rules=Rules(), kind="person")
+    one.join(mine.id)
+    play(mine, one, rng, 5)
+    theirs, _ = two.create(rules=Rules(), kind="person")
+    assert mine.id.startswith("s1-") and theirs.id.startswith("s2-")
+    with pytest.raises(GameError) as refused:
+        two.get(mine.id)
+    assert refused.value.status == 421
+    # Restarted, each process resumes only its own games.
+    one_again = GameManager(Storage(database_url), shard=1)
+    assert one_again.resume_all() == 1 and list(one_again.games) == [mine.id]
+    assert dumps(one_again.games[mine.id].record()) == dumps(mine.record())
+    for m in (one, two, one_again):
+        m.storage.close()
+
+
+def test_a_game_nobody_is_connected_to_leaves_memory_and_comes_back_the_same(tmp_path: Path) -> None:
+    from sixtysix.server.games import Connection
+
+    async def nowhere(message: object) -> None:
+        return None
+
+    manager = GameManager(Storage(f"sqlite:///{tmp_path / 'games.db'}"))
+    game, _ = manager.create(rules=Rules(), kind="person")
+    manager.join(game.id)
+    play(game, manager, random.Random(3), 9)
+    watcher, player = Connection(nowhere, None), Connection(nowhere, 0)
+    manager.attach(game, watcher)
+    manager.attach(game, player)
+    manager.detach(game, watcher)
+    assert manager.games[game.id] is game  # a player is still there
+    manager.detach(game, player)
+    assert game.id not in manager.games
+    again = manager.get(game.id)
+    assert again is not game and dumps(again.record()) == dumps(game.record())
+    assert again.state_for(0) == game.state_for(0)
+
+
+def test_commits_do_not_wait_for_the_disk_but_a_killed_server_loses_nothing(database_url: str) -> None:
+    """The durability trade documented in storage.py: WAL with normal syncing on SQLite,
+    asynchronous commit on PostgreSQL (the restart tests show a killed server loses nothing)."""
+    storage = Storage(database_url)
+    with storage.engine.connect() as conn:
+        if database_url.startswith("sqlite"):
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+        else:
+            assert conn.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
+    storage.close()

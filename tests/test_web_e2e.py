@@ -1,0 +1,208 @@
+"""End to end in a real browser (issue 5): Playwright drives Debian's Chromium
+against ``sixtysix serve`` running as a process. A person plays a whole hand
+against the computer by clicking, and two browser contexts play each other
+through a shared link while a third watches."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_support import Server, need
+
+CHROMIUM = os.environ.get("SIXTYSIX_TEST_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CARDS_OF = "nodes => nodes.map(n => n.dataset.card)"
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    need(Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM} (.ci/run installs Debian's)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        need(False, "playwright is not installed")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("e2e")
+    s = Server(f"sqlite:///{folder / 'games.db'}", folder / "server.log")
+    yield s
+    s.kill()
+
+
+def position(page: Any) -> str:
+    return str(page.evaluate("document.body.dataset.position || ''"))
+
+
+def wait_moved(page: Any, before: str) -> None:
+    """Wait until the page shows a new position (the server answered)."""
+    page.wait_for_function("before => (document.body.dataset.position || '') !== before", arg=before)
+
+
+def take_turn(page: Any, drag: bool = False) -> None:
+    """Click what a person would: a highlighted card (or drag it onto the table), or else
+    the first button offered."""
+    before = position(page)
+    legal = page.locator("#my-hand button.card.legal")
+    if legal.count():
+        if drag:
+            legal.first.drag_to(page.locator("#trick"))
+        else:
+            legal.first.click()
+        choice = page.locator("#choices button.primary[data-action$='+']")
+        if choice.count():  # a king or queen that can be married: say yes
+            choice.first.click()
+    else:
+        page.locator("#choices button[data-action]").first.click()
+    wait_moved(page, before)
+
+
+def my_turn(page: Any) -> bool:
+    return bool(page.evaluate("document.getElementById('status').classList.contains('your-turn')"))
+
+
+def result_shown(page: Any) -> bool:
+    return page.locator("#result").is_visible()
+
+
+def test_a_person_plays_a_whole_hand_against_the_computer_by_clicking(browser: Any, server: Server) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Tester")
+    page.select_option("select[name=level]", "random")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    page.wait_for_function("document.body.dataset.position !== undefined")
+    assert page.locator("#my-name").inner_text().startswith("Tester")
+    assert page.locator("#my-hand button.card").count() == 6
+    on_table = page.locator("#trick [data-card]").count()  # the computer may have led already
+    assert page.locator("#opponent-hand img").count() + on_table == 6
+    assert page.locator("#stock img").count() == 2  # the stock and the turned-up trump
+    clicks = 0
+    while not result_shown(page):
+        if my_turn(page):
+            take_turn(page, drag=clicks % 2 == 0)  # every other card is dragged onto the table
+            clicks += 1
+        else:
+            page.wait_for_function("document.getElementById('status').classList.contains('your-turn') || "
+                                   "!document.getElementById('result').hidden")
+        assert clicks < 60
+    text = page.locator("#result-text").inner_text()
+    assert "wins" in text or "Tied" in text
+    game_id = page.url.rsplit("/", 1)[1]
+    info = server.get(f"/api/games/{game_id}")
+    assert len(info["results"]) == 1 and clicks >= 3
+    page.click("#result-close")
+    assert not result_shown(page) and errors == []
+    # A reload finds the game where it was (the seat's token is kept by the browser).
+    before = position(page)
+    cards = page.locator("#my-hand button.card").evaluate_all(CARDS_OF)
+    page.reload()
+    page.wait_for_function("before => document.body.dataset.position === before", arg=before)
+    assert page.locator("#my-hand button.card").evaluate_all(CARDS_OF) == cards
+    assert not result_shown(page)  # an old result is not shown again
+    page.close()
+
+
+def test_a_finished_match_offers_its_record_a_replay_and_a_rematch(browser: Any, server: Server,
+                                                                   tmp_path: Path) -> None:
+    page = browser.new_page(viewport={"width": 1200, "height": 800})  # a desktop
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Finisher")
+    page.fill("input[name=target]", "1")  # one game point ends the match
+    page.select_option("select[name=level]", "random")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    game_url = page.url
+    page.wait_for_function("document.body.dataset.position !== undefined")
+    for _ in range(400):
+        if page.locator("#rematch").is_visible():
+            break
+        if result_shown(page):  # a tied hand: no game point yet, play on
+            page.click("#result-close")
+        elif my_turn(page):
+            take_turn(page)
+        else:
+            page.wait_for_function("document.getElementById('status').classList.contains('your-turn') || "
+                                   "!document.getElementById('result').hidden")
+    assert "wins the match" in page.locator("#result-title").inner_text()
+    # The record downloads, and it replays to the same score.
+    with page.expect_download() as download:
+        page.click("#result-buttons a:has-text('Download the record')")
+    path = tmp_path / "game.json"
+    download.value.save_as(path)
+    from sixtysix.record import load, replay_json
+
+    result = replay_json(load(path))
+    assert max(result["score"]) >= 1 and result["winner"] is not None
+    # The replay page shows every position with both hands face up.
+    page.click("#result-buttons a:has-text('Replay')")
+    page.wait_for_selector("#hand-0 .card")
+    assert page.locator("#hand-0 .card").count() == 6 and page.locator("#hand-1 .card").count() == 6
+    first = page.locator("#position").inner_text()
+    page.click("#next")
+    assert page.locator("#position").inner_text() != first
+    # A rematch: a new game, the same seats.
+    page.goto(game_url)
+    page.wait_for_selector("#rematch")
+    page.click("#rematch")
+    page.wait_for_url(lambda url: url != game_url and "/game/" in url)
+    page.wait_for_function("document.body.dataset.position !== undefined")
+    assert page.locator("#my-name").inner_text().startswith("Finisher")
+    assert page.locator("#my-hand button.card").count() == 6
+    page.close()
+
+
+def test_two_browsers_play_through_a_shared_link_and_a_third_watches(browser: Any, server: Server) -> None:
+    ann_ctx, bob_ctx, eve_ctx = (browser.new_context() for _ in range(3))
+    ann, bob, eve = ann_ctx.new_page(), bob_ctx.new_page(), eve_ctx.new_page()
+    ann.goto(server.base + "/")
+    ann.fill("input[name=name]", "Ann")
+    ann.click("#play-person")
+    ann.wait_for_url(re.compile(r"/game/"))
+    link = ann.locator("#share-link")
+    link.wait_for()
+    shared = link.input_value()
+    assert shared == ann.url
+    assert "Waiting for the second player" in ann.locator("#status").inner_text()
+    bob.goto(shared)
+    bob.fill("#join-form input[name=name]", "Bob")
+    bob.click("#join-button")
+    bob.wait_for_function("document.body.dataset.position !== undefined")
+    ann.wait_for_function("document.getElementById('share').hidden")
+    eve.goto(shared)  # the seats are taken: she watches
+    eve.wait_for_function("document.body.dataset.position !== undefined")
+    assert "You are watching" in eve.locator("#status").inner_text()
+    assert eve.locator("#my-hand button.card").count() == 0  # no card of either player shown
+    hands = {ann: set(), bob: set()}
+    while not (result_shown(ann) and result_shown(bob)):
+        for page in (ann, bob):
+            hands[page] |= set(page.locator("#my-hand button.card").evaluate_all(CARDS_OF))
+        mover = ann if my_turn(ann) else bob if my_turn(bob) else None
+        if mover is None:
+            ann.wait_for_function("document.getElementById('status').classList.contains('your-turn') || "
+                                  "!document.getElementById('result').hidden")
+            continue
+        take_turn(mover)
+        other = bob if mover is ann else ann
+        other.wait_for_function("p => document.body.dataset.position === p", arg=position(mover))
+    assert len(hands[ann]) >= 6 and len(hands[bob]) >= 6
+    assert ann.locator("#result-text").inner_text() == bob.locator("#result-text").inner_text()
+    eve.wait_for_function("!document.getElementById('result').hidden")
+    assert eve.locator("#result-text").inner_text() == ann.locator("#result-text").inner_text()
+    for ctx in (ann_ctx, bob_ctx, eve_ctx):
+        ctx.close()
