@@ -44,6 +44,8 @@ log = logging.getLogger("sixtysix.server")
 
 #: The computer levels a game may be played against (see :mod:`sixtysix.bots.levels`).
 COMPUTER_LEVELS = ("random", "easy", "medium", "hard", "expert")
+#: Levels that search (and take a ``workers`` option).
+SEARCH_LEVELS = ("hard", "expert")
 KINDS = ("computer", "person")
 
 
@@ -358,7 +360,10 @@ class GameManager:
     def _new_bot(self, game: Game) -> Bot:
         """A computer player that has seen the current hand from its seat, action by action."""
         assert game.level is not None and game.bot_seat is not None
-        bot = make_bot(game.level, seed=self.rng.randrange(2**32))
+        # The server plays many games at once: its search bots stay on one core
+        # each instead of starting a helper process per game.
+        spec = f"{game.level}:workers=1" if game.level in SEARCH_LEVELS else game.level
+        bot = make_bot(spec, seed=self.rng.randrange(2**32))
         hand = game.hand
         if hand is not None:
             seat = game.bot_seat
