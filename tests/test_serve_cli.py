@@ -31,9 +31,13 @@ def test_bad_options_are_refused_with_a_message(argv: list[str], capsys: pytest.
 def test_the_default_database_is_a_sqlite_file_in_the_data_directory(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SIXTYSIX_DATABASE_URL", raising=False)
+    monkeypatch.delenv("SIXTYSIX_DATA_DIR", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     url = default_database_url()
     assert url == f"sqlite:///{tmp_path / 'sixtysix' / 'games.db'}"
     assert (tmp_path / "sixtysix").is_dir()
+    # The same folder as the terminal game's, also when the environment names it.
+    monkeypatch.setenv("SIXTYSIX_DATA_DIR", str(tmp_path / "portable"))
+    assert default_database_url() == f"sqlite:///{tmp_path / 'portable' / 'games.db'}"
     monkeypatch.setenv("SIXTYSIX_DATABASE_URL", "postgresql+psycopg://u@h/db")
     assert default_database_url() == "postgresql+psycopg://u@h/db"

@@ -47,6 +47,7 @@ from sixtysix.server.games import Connection, Game, GameError, GameManager, pars
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
 from sixtysix.server.protocol import Hello, ProtocolError, error, parse_message
 from sixtysix.server.storage import Storage
+from sixtysix.userdata import data_dir
 from sixtysix.wire import public_view_json
 
 __all__ = ["Settings", "create_app", "default_database_url"]
@@ -57,15 +58,12 @@ STATIC = Path(str(resources.files("sixtysix.server") / "static"))
 
 
 def default_database_url() -> str:
-    """``SIXTYSIX_DATABASE_URL`` if set, else a SQLite file in the user's data directory."""
+    """``SIXTYSIX_DATABASE_URL`` if set, else a SQLite file in the user's data
+    directory (:func:`sixtysix.userdata.data_dir`, shared with the terminal game)."""
     url = os.environ.get("SIXTYSIX_DATABASE_URL")
     if url:
         return url
-    import platformdirs
-
-    folder = Path(platformdirs.user_data_dir("sixtysix", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'games.db'}"
+    return f"sqlite:///{data_dir() / 'games.db'}"
 
 
 @dataclass

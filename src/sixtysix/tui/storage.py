@@ -20,6 +20,7 @@ from pathlib import Path
 
 from sixtysix.errors import InvalidRecordError
 from sixtysix.record import MatchReplay, Record, dumps, load, replay
+from sixtysix.userdata import DATA_DIR_ENV, data_dir
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -37,28 +38,12 @@ __all__ = [
     "write_record",
 ]
 
-#: The environment variable that overrides the data directory.
-DATA_DIR_ENV = "SIXTYSIX_DATA_DIR"
-
 #: Opponent levels offered in the settings (names of :func:`sixtysix.bots.make_bot`).
 LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: Rule presets offered in the settings.
 PRESETS = ("classic", "pagat", "santase")
 #: Animation speeds: seconds between the computer's actions on the screen.
 SPEEDS: dict[str, float] = {"off": 0.0, "fast": 0.25, "normal": 0.6, "slow": 1.2}
-
-
-def data_dir() -> Path:
-    """The directory for records, settings and statistics (created when missing)."""
-    override = os.environ.get(DATA_DIR_ENV)
-    if override:
-        path = Path(override)
-    else:
-        import platformdirs
-
-        path = Path(platformdirs.user_data_dir("sixtysix", appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def records_dir() -> Path:
