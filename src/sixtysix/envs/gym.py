@@ -1,0 +1,261 @@
+"""``sixtysix/SixtySix-v0``: one seat of Sixty-six against a computer player, for Gymnasium.
+
+The agent plays one seat; the opponent is a bot from :func:`sixtysix.bots.make_bot`
+(a spec such as ``"heuristic"`` or ``"random"``, or a bot object). Each step
+takes one action code of :mod:`sixtysix.actions` (``Discrete(56)``) and then
+lets the opponent act until it is the agent's turn again or the episode ends.
+
+- Observation: :func:`sixtysix.envs.observation.encode` of the agent's view.
+- Legal actions: ``info["action_mask"]`` (``int8``, for ``action_space.sample(mask=...)``)
+  and :meth:`SixtySixEnv.action_masks` (``bool``, as maskable PPO expects).
+- Reward: game points of each finished hand (R9), negative when lost; 0 before.
+- Episode: one hand (default) or a whole match (``episode="match"``).
+- An illegal action (one the mask forbids): by default the agent forfeits the
+  episode; it ends at once with ``forfeit_reward`` (-3, the most a hand can
+  cost) and ``info["illegal_action"]`` says what was tried and what was legal.
+  With ``illegal_action="raise"``, :class:`~sixtysix.errors.IllegalActionError`
+  is raised instead, naming the legal actions, and nothing changes.
+
+>>> import gymnasium as gym
+>>> import sixtysix.envs
+>>> env = gym.make("sixtysix/SixtySix-v0", opponent="random")
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape, info["legal"] == [str(a) for a in actions_of(info["action_mask"])]
+((289,), True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, SupportsInt
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from sixtysix.actions import ACTIONS, Action
+from sixtysix.bots import Bot, Event, make_bot
+from sixtysix.console import Seats, Style, render_choices, render_screen
+from sixtysix.envs.game import Episode, parse_rules
+from sixtysix.envs.observation import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, actions_of, encode
+from sixtysix.errors import IllegalActionError
+from sixtysix.rules import Rules
+from sixtysix.views import View
+
+__all__ = ["ENV_ID", "ILLEGAL_ACTIONS", "SixtySixEnv", "register"]
+
+ENV_ID = "sixtysix/SixtySix-v0"
+
+#: What an illegal action does: ``forfeit`` ends the episode, ``raise`` raises.
+ILLEGAL_ACTIONS = ("forfeit", "raise")
+
+Observation = npt.NDArray[np.float32]
+
+
+def _hook(bot: object, name: str, arg: object) -> None:
+    method = getattr(bot, name, None)
+    if method is not None:
+        method(arg)
+
+
+def _close(bot: object) -> None:
+    method = getattr(bot, "close", None)
+    if method is not None:
+        method()
+
+
+class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
+    """One seat of Sixty-six against a bot. See the module docstring and ``docs/rl.md``.
+
+    ``opponent`` is a bot spec for :func:`~sixtysix.bots.make_bot` (seeded from
+    the environment's generator, so seeded resets replay exactly) or a bot
+    object (then reproducible only as far as that bot is). ``seat`` fixes the
+    agent's seat (0 or 1); by default it is drawn for each episode. ``rules``
+    is a :class:`~sixtysix.rules.Rules` or text such as ``"santase"``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's class attribute)
+
+    def __init__(
+        self,
+        opponent: str | Bot = "heuristic",
+        *,
+        rules: str | Rules = "classic",
+        seat: int | None = None,
+        episode: str = "hand",
+        illegal_action: str = "forfeit",
+        forfeit_reward: float = -3.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if seat not in (None, 0, 1):
+            raise ValueError(f"seat must be 0, 1 or None (drawn each episode), not {seat!r}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, "
+                             f"not {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if episode not in ("hand", "match"):
+            raise ValueError(f"episode must be 'hand' or 'match', not {episode!r}")
+        self.rules = parse_rules(rules)
+        self.opponent_spec = opponent
+        if isinstance(opponent, str):
+            make_bot(opponent, seed=0)  # a bad spec fails here, with the bot names
+        self.fixed_seat = seat
+        self.episode_kind = episode
+        self.illegal_action = illegal_action
+        self.forfeit_reward = float(forfeit_reward)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, shape=(OBSERVATION_SIZE,), dtype=np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.opponent: Bot | None = None
+        self._game: Episode | None = None
+        self.seat = 0
+        self._over = True
+
+    # The Gymnasium API --------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Deal a new episode; ``seed`` makes it and the opponent's choices reproducible."""
+        super().reset(seed=seed)
+        rng = random.Random(int(self.np_random.integers(2**63)))
+        if self.opponent is None or seed is not None:
+            self._new_opponent(int(self.np_random.integers(2**63)))
+        self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
+        self._game = Episode(self.rules, self.episode_kind, rng)
+        self._over = False
+        self._start_hand()
+        self._advance()
+        return self._observation(), self._info()
+
+    def step(self, action: SupportsInt) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Play ``action`` (an action code), then the opponent's actions until the agent's turn."""
+        game = self._require_game()
+        if self._over:
+            raise RuntimeError("the episode is over: call reset() first")
+        chosen = self._action(action)
+        hand = game.hand
+        if chosen is None or not hand.is_legal(chosen):
+            legal = hand.view(self.seat).legal
+            if self.illegal_action == "raise":
+                raise IllegalActionError(chosen if chosen is not None else int(action), legal,
+                                         "not a legal action code here (see action_masks())")
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = (f"{chosen if chosen is not None else int(action)} is not legal; "
+                                      f"legal: {' '.join(str(a) for a in legal)}")
+            return self._observation(), self.forfeit_reward, True, False, info
+        reward = self._push(chosen)
+        reward += self._advance()
+        return self._observation(), float(reward), self._over, False, self._info()
+
+    def render(self) -> str | None:
+        """With ``render_mode="ansi"``: the agent's view as text, with its legal actions."""
+        if self.render_mode != "ansi" or self._game is None:
+            return None
+        view = self.view
+        seats = Seats(seat=self.seat, you="Agent", opponent="Opponent")
+        text = render_screen(view, Style(), seats)
+        if view.legal:
+            text += "\n" + render_choices(view, Style(), seats)
+        return text + "\n"
+
+    def close(self) -> None:
+        if self.opponent is not None:
+            _close(self.opponent)
+        super().close()
+
+    # Masks and views ------------------------------------------------------------
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal action codes as booleans (the method maskable PPO calls)."""
+        return self._mask().astype(bool)
+
+    @property
+    def view(self) -> View:
+        """The agent's view of the hand being played (what its seat may know, R11)."""
+        return self._require_game().hand.view(self.seat)
+
+    # Internals ---------------------------------------------------------------------
+    def _require_game(self) -> Episode:
+        if self._game is None:
+            raise RuntimeError("call reset() before step()")
+        return self._game
+
+    def _new_opponent(self, seed: int) -> None:
+        if self.opponent is not None and self.opponent is not self.opponent_spec:
+            _close(self.opponent)
+        spec = self.opponent_spec
+        self.opponent = make_bot(spec, seed=seed) if isinstance(spec, str) else spec
+
+    @staticmethod
+    def _action(action: SupportsInt) -> Action | None:
+        try:
+            code = int(action)
+        except (TypeError, ValueError):
+            raise TypeError(f"an action is an integer code 0-{NUM_ACTIONS - 1}, not {action!r}") from None
+        return ACTIONS[code] if 0 <= code < NUM_ACTIONS else None
+
+    def _start_hand(self) -> None:
+        hand = self._require_game().hand
+        _hook(self.opponent, "new_hand", hand.view(1 - self.seat))
+
+    def _push(self, action: Action) -> int:
+        """Apply one action by the seat to act; the agent's reward if a hand ends."""
+        game = self._require_game()
+        hand = game.hand
+        seat = hand.to_act
+        assert seat is not None
+        hand.push(action)
+        _hook(self.opponent, "observe", Event(seat, action))
+        if not hand.is_over():
+            return 0
+        reward = game.rewards()[self.seat]
+        if game.next_hand():
+            self._start_hand()
+        else:
+            self._over = True
+        return reward
+
+    def _advance(self) -> int:
+        """Let the opponent act until the agent's turn or the end; the agent's reward meanwhile."""
+        reward = 0
+        opponent = self.opponent
+        assert opponent is not None
+        while not self._over:
+            hand = self._require_game().hand
+            if hand.to_act == self.seat:
+                break
+            view = hand.view(1 - self.seat)
+            action = opponent.choose(view, view.legal)
+            if not hand.is_legal(action):
+                raise RuntimeError(f"the opponent {opponent.name} chose {action!r}, not one of "
+                                   f"{' '.join(str(a) for a in view.legal)}")
+            reward += self._push(action)
+        return reward
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        if self._game is None or self._over:
+            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return action_mask(self.view)
+
+    def _observation(self) -> Observation:
+        game = self._require_game()
+        return encode(self.view, game.match_info(self.seat))
+
+    def _info(self) -> dict[str, Any]:
+        mask = self._mask()
+        info: dict[str, Any] = {"action_mask": mask, "legal": [str(a) for a in actions_of(mask)],
+                                "seat": self.seat}
+        hand = self._require_game().hand
+        result = hand.result()
+        if result is not None:
+            info["result"] = result.to_json()
+        return info
+
+
+
+def register() -> None:
+    """Register :data:`ENV_ID` with Gymnasium (done on ``import sixtysix.envs``; idempotent)."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="sixtysix.envs.gym:SixtySixEnv")
