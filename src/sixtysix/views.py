@@ -136,6 +136,12 @@ class View:
                 known.add(self._last_face_up())
         return frozenset(known - gone)
 
+    @property
+    def stock_bottom(self) -> Card | None:
+        """The last card of the stock while it has any: the turned-up trump, or the nine
+        exchanged for it (R4), face up or, after a close, face down (R6.2); both players know it."""
+        return self._last_face_up() if self.stock_size > 0 else None
+
     def _last_face_up(self) -> Card:
         if self.exchange is not None:
             return Card(self.trump, Rank.NINE)

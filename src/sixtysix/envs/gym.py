@@ -21,7 +21,7 @@ lets the opponent act until it is the agent's turn again or the episode ends.
 >>> env = gym.make("sixtysix/SixtySix-v0", opponent="random")
 >>> obs, info = env.reset(seed=1)
 >>> obs.shape, info["legal"] == [str(a) for a in actions_of(info["action_mask"])]
-((289,), True)
+((229,), True)
 """
 
 from __future__ import annotations

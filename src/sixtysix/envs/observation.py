@@ -55,7 +55,8 @@ LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("opponent_tricks", 24, "cards in the tricks the opponent won"),
     ("table", 24, "the card led to the current trick, if any"),
     ("last_trick", 24, "the two cards of the trick just completed (R3.5), until the next lead"),
-    ("trump_card", 24, "the turned-up trump while it lies face up (R11.1)"),
+    ("stock_bottom", 24, "the last card of the stock while it has cards: the turned-up trump or "
+                         "the nine exchanged for it, face up or closed (R2.3, R6.2)"),
     ("opponent_known", 24, "cards the opponent is known to hold (a marriage partner shown, "
                            "the card taken in an exchange, the last trump drawn)"),
     ("unseen", 24, "cards whose place I do not know (the opponent's hand or the stock)"),
@@ -129,8 +130,8 @@ def encode(view: View, match: tuple[int, int, int, int] | None = None) -> npt.ND
     if last is not None:
         put("last_trick", last.lead.index)
         put("last_trick", last.follow.index)
-    if view.trump_card is not None:
-        put("trump_card", view.trump_card.index)
+    if view.stock_bottom is not None:
+        put("stock_bottom", view.stock_bottom.index)
     for card in view.known_opponent_cards():
         put("opponent_known", card.index)
     for card in view.unseen():

@@ -1,0 +1,178 @@
+"""The Gymnasium environment sixtysix/SixtySix-v0 (sixtysix.envs.gym)."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any
+
+import pytest
+
+from rl_support import require
+
+np = require("numpy")
+gym = require("gymnasium")
+require("sixtysix.envs")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from sixtysix import IllegalActionError, ParseError  # noqa: E402
+from sixtysix.envs import ENV_ID, OBSERVATION_SIZE, SixtySixEnv  # noqa: E402
+from sixtysix.envs.observation import encode  # noqa: E402
+
+
+def _check(env: Any) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the checker's advice (e.g. on Box bounds) is not a failure
+        check_env(env.unwrapped)
+
+
+def test_registered_environment_passes_the_gymnasium_checker() -> None:
+    env = gym.make(ENV_ID)
+    assert isinstance(env.unwrapped, SixtySixEnv)
+    assert env.observation_space.shape == (OBSERVATION_SIZE,)
+    assert env.action_space.n == 56
+    _check(env)
+
+
+@pytest.mark.parametrize("options", [{"episode": "match", "opponent": "random"},
+                                     {"render_mode": "ansi", "seat": 1, "rules": "santase"},
+                                     {"illegal_action": "raise", "opponent": "easy"}])
+def test_configured_environments_pass_the_checker(options: dict[str, Any]) -> None:
+    if options.get("illegal_action") == "raise":
+        # The checker steps with unmasked random actions; with "raise" those raise, as documented.
+        env = gym.make(ENV_ID, **options)
+        env.reset(seed=0)
+        with pytest.raises(IllegalActionError, match="legal:"):
+            for code in range(56):
+                env.step(code)
+        return
+    _check(gym.make(ENV_ID, **options))
+
+
+def _play(env: SixtySixEnv, seed: int) -> tuple[list[Any], float, dict[str, Any]]:
+    """One episode with uniformly random legal actions; the trajectory, the return and the last info."""
+    obs, info = env.reset(seed=seed)
+    env.action_space.seed(seed)
+    trajectory: list[Any] = [obs]
+    total = 0.0
+    done = False
+    while not done:
+        game = env._game
+        assert game is not None
+        # The masks equal the engine's legal actions for the agent's seat.
+        assert game.hand.to_act == env.seat
+        assert sum(1 << int(c) for c in np.flatnonzero(info["action_mask"])) == game.hand.legal_mask()
+        assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
+        assert info["legal"] == [str(a) for a in game.hand.legal_actions()]
+        action = env.action_space.sample(mask=info["action_mask"])
+        obs, reward, done, truncated, info = env.step(action)
+        assert not truncated and obs in env.observation_space
+        trajectory += [int(action), obs, reward]
+        total += reward
+    assert not info["action_mask"].any()
+    return trajectory, total, info
+
+
+@pytest.mark.parametrize("opponent", ["random", "heuristic"])
+def test_rewards_are_the_game_points_of_the_hand(opponent: str) -> None:
+    env = SixtySixEnv(opponent)
+    outcomes = set()
+    for seed in range(60):
+        _, total, info = _play(env, seed)
+        result = env._game.hand.result()  # type: ignore[union-attr]
+        assert result is not None and info["result"] == result.to_json()
+        expected = 0 if result.winner is None else (
+            result.game_points if result.winner == env.seat else -result.game_points)
+        assert total == expected
+        outcomes.add(np.sign(total))
+    assert {-1, 1} <= outcomes
+
+
+def test_match_episodes_return_the_match_score_difference() -> None:
+    env = SixtySixEnv("random", episode="match")
+    for seed in range(8):
+        _, total, _ = _play(env, seed)
+        match = env._game.match  # type: ignore[union-attr]
+        assert match is not None and match.is_over()
+        score = match.score
+        assert total == score[env.seat] - score[1 - env.seat]
+        assert len(match.hands) > 1
+
+
+def test_observations_are_the_encoding_of_the_agents_view() -> None:
+    env = SixtySixEnv("random", seat=0)
+    obs, _ = env.reset(seed=5)
+    assert env.seat == 0
+    assert np.array_equal(obs, encode(env._game.hand.view(0)))  # type: ignore[union-attr]
+    assert env.view == env._game.hand.view(0)  # type: ignore[union-attr]
+
+
+def test_seeded_episodes_replay_exactly_and_seeds_differ() -> None:
+    for opponent in ("heuristic", "easy"):
+        a, total_a, _ = _play(SixtySixEnv(opponent), 11)
+        b, total_b, _ = _play(SixtySixEnv(opponent), 11)
+        assert len(a) == len(b) and total_a == total_b
+        assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    firsts = {SixtySixEnv("random").reset(seed=s)[0].tobytes() for s in range(10)}
+    assert len(firsts) == 10
+
+
+def test_an_illegal_action_forfeits_by_default() -> None:
+    env = SixtySixEnv("random")
+    _, info = env.reset(seed=3)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-3.0, True, False)
+    assert "is not legal; legal: " in info["illegal_action"]
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_an_illegal_action_raises_naming_the_legal_ones_and_changes_nothing() -> None:
+    env = SixtySixEnv("random", illegal_action="raise")
+    _, info = env.reset(seed=3)
+    before = env.view
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError) as caught:
+        env.step(illegal)
+    assert " ".join(info["legal"]) in str(caught.value)
+    assert env.view == before
+    with pytest.raises(IllegalActionError):
+        env.step(99)
+    with pytest.raises(TypeError, match="integer code"):
+        env.step("KH")  # type: ignore[arg-type]
+
+
+def test_bad_options_are_refused_clearly() -> None:
+    with pytest.raises(ParseError, match="unknown bot"):
+        SixtySixEnv("grandmaster")
+    with pytest.raises(ValueError, match="seat"):
+        SixtySixEnv(seat=2)
+    with pytest.raises(ValueError, match="illegal_action"):
+        SixtySixEnv(illegal_action="ignore")
+    with pytest.raises(ValueError, match="episode"):
+        SixtySixEnv(episode="season")
+    with pytest.raises(RuntimeError, match="reset"):
+        SixtySixEnv().step(0)
+
+
+def test_ansi_rendering_shows_the_agents_view_only() -> None:
+    env = SixtySixEnv("random", render_mode="ansi", seat=1)
+    env.reset(seed=2)
+    text = env.render()
+    assert text is not None and "Your hand:" in text
+    hidden = env._game.hand.cards(0) - env.view.known_opponent_cards()  # type: ignore[union-attr]
+    tokens = set(re.findall(r"\b[9TJQKA][CDHS]\b", text))
+    assert hidden and not tokens & {str(card) for card in hidden}
+    assert {str(card) for card in env.view.hand} <= tokens
+    assert SixtySixEnv("random").render() is None
+
+
+def test_a_bot_object_can_be_the_opponent() -> None:
+    from sixtysix.bots import make_bot
+
+    bot = make_bot("heuristic", seed=1)
+    env = SixtySixEnv(bot)
+    _, total, _ = _play(env, 4)
+    assert env.opponent is bot and total in range(-3, 4)
