@@ -208,6 +208,12 @@ class Card:
     def __reduce__(self) -> tuple[object, tuple[int]]:
         return (Card.from_index, (self.index,))
 
+    def _repr_svg_(self) -> str:
+        """The card's face as SVG, for Jupyter (the web client's picture)."""
+        from sixtysix.svg import card_svg
+
+        return card_svg(self)
+
 
 #: All 24 cards, by index (clubs first, nine to ace within a suit).
 CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(24))

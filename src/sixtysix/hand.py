@@ -796,6 +796,12 @@ class Hand:
         deck = " ".join(str(c) for c in self.deck)
         return f"<Hand dealer={self.dealer} rules={self.rules} deck={deck!r} actions={len(self._undo)}>"
 
+    def _repr_html_(self) -> str:
+        """The full state (both hands, the stock) drawn with the web client's cards, for Jupyter."""
+        from sixtysix.svg import hand_html
+
+        return hand_html(self)
+
     def describe(self) -> str:
         """A multi-line text of the full state (both hands: for debugging, not for players)."""
         lines = [f"trump {self.trump.letter}, stock {self.stock_size}, state {self.state}, "

@@ -156,6 +156,12 @@ class View:
             seen = seen | {self._last_face_up()}
         return frozenset(c for c in CARDS if c not in seen)
 
+    def _repr_html_(self) -> str:
+        """What the seat sees, drawn with the web client's cards, for Jupyter."""
+        from sixtysix.svg import view_html
+
+        return view_html(self)
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready form (for protocols and web clients)."""
         def card(c: Card | None) -> str | None:

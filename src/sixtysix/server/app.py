@@ -2,7 +2,7 @@
 
 ``create_app(Settings(database_url=...))`` builds an app; ``sixtysix serve``
 runs one with uvicorn. Pages and scripts are package data served as they
-are (no build step); card pictures come from :mod:`sixtysix.server.cards_svg`.
+are (no build step); card pictures come from :mod:`sixtysix.svg` (shared with the Jupyter display).
 
 REST (JSON):
 
@@ -42,11 +42,11 @@ from sixtysix.cards import Card
 from sixtysix.hand import Hand
 from sixtysix.record import MatchReplay, dumps, replay
 from sixtysix.rules import Rules
-from sixtysix.server.cards_svg import back_svg, card_svg
 from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_rules
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
 from sixtysix.server.protocol import Hello, ProtocolError, error, parse_message
 from sixtysix.server.storage import Storage
+from sixtysix.svg import back_svg, card_svg
 from sixtysix.userdata import data_dir
 from sixtysix.wire import public_view_json
 
