@@ -140,8 +140,13 @@ def test_an_illegal_action_raises_naming_the_legal_ones_and_changes_nothing() ->
     assert env.view == before
     with pytest.raises(IllegalActionError):
         env.step(99)
-    with pytest.raises(TypeError, match="integer code"):
-        env.step("KH")  # type: ignore[arg-type]
+    for wrong in ("KH", 3.0, None, True):
+        with pytest.raises(TypeError, match="integer code"):
+            env.step(wrong)  # type: ignore[arg-type]
+    assert env.view == before
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    env.step(np.int16(legal))  # any integer type will do
+    assert env.view != before
 
 
 def test_bad_options_are_refused_clearly() -> None:

@@ -96,9 +96,13 @@ def test_an_illegal_action_forfeits_or_raises() -> None:
     strict = env(illegal_action="raise")
     strict.reset(seed=1)
     before = strict._game.hand.key()  # type: ignore[union-attr]
+    state = (strict.agent_selection, dict(strict._cumulative_rewards), dict(strict.terminations))
     with pytest.raises(IllegalActionError, match="legal:"):
         strict.step(illegal)
+    with pytest.raises(TypeError, match="integer code"):
+        strict.step(1.5)
     assert strict._game.hand.key() == before  # type: ignore[union-attr]
+    assert (strict.agent_selection, strict._cumulative_rewards, strict.terminations) == state
 
 
 def test_ansi_rendering_is_the_view_of_the_agent_to_act() -> None:

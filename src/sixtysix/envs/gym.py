@@ -34,11 +34,18 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from sixtysix.actions import ACTIONS, Action
+from sixtysix.actions import Action
 from sixtysix.bots import Bot, Event, make_bot
 from sixtysix.console import Seats, Style, render_choices, render_screen
 from sixtysix.envs.game import Episode, parse_rules
-from sixtysix.envs.observation import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, actions_of, encode
+from sixtysix.envs.observation import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    action_mask,
+    actions_of,
+    decode,
+    encode,
+)
 from sixtysix.errors import IllegalActionError
 from sixtysix.rules import Rules
 from sixtysix.views import View
@@ -134,17 +141,16 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         game = self._require_game()
         if self._over:
             raise RuntimeError("the episode is over: call reset() first")
-        chosen = self._action(action)
+        code, chosen = decode(action)
         hand = game.hand
         if chosen is None or not hand.is_legal(chosen):
             legal = hand.view(self.seat).legal
+            tried = chosen if chosen is not None else code
             if self.illegal_action == "raise":
-                raise IllegalActionError(chosen if chosen is not None else int(action), legal,
-                                         "not a legal action code here (see action_masks())")
+                raise IllegalActionError(tried, legal, "not a legal action code here (see action_masks())")
             self._over = True
             info = self._info()
-            info["illegal_action"] = (f"{chosen if chosen is not None else int(action)} is not legal; "
-                                      f"legal: {' '.join(str(a) for a in legal)}")
+            info["illegal_action"] = f"{tried} is not legal; legal: {' '.join(str(a) for a in legal)}"
             return self._observation(), self.forfeit_reward, True, False, info
         reward = self._push(chosen)
         reward += self._advance()
@@ -187,14 +193,6 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
             _close(self.opponent)
         spec = self.opponent_spec
         self.opponent = make_bot(spec, seed=seed) if isinstance(spec, str) else spec
-
-    @staticmethod
-    def _action(action: SupportsInt) -> Action | None:
-        try:
-            code = int(action)
-        except (TypeError, ValueError):
-            raise TypeError(f"an action is an integer code 0-{NUM_ACTIONS - 1}, not {action!r}") from None
-        return ACTIONS[code] if 0 <= code < NUM_ACTIONS else None
 
     def _start_hand(self) -> None:
         hand = self._require_game().hand

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ __all__ = [
     "action_mask",
     "actions_of",
     "block",
+    "decode",
     "encode",
 ]
 
@@ -191,3 +193,21 @@ def actions_of(mask: npt.NDArray[Any]) -> list[Action]:
         out.append(action)
     return out
 
+
+
+def decode(value: object) -> tuple[int, Action | None]:
+    """An action code as an agent gives it (an ``int`` or a NumPy integer) and its action;
+    ``None`` for a code no action has. Anything but an integer is a :class:`TypeError`.
+
+    >>> decode(np.int64(49))
+    (49, Action.parse('C'))
+    >>> decode(99)
+    (99, None)
+    """
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        code = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"an action is an integer code 0-{NUM_ACTIONS - 1}, not {value!r}") from None
+    return code, (ACTIONS[code] if 0 <= code < NUM_ACTIONS else None)

@@ -31,11 +31,10 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from sixtysix.actions import ACTIONS, Action
 from sixtysix.console import Seats, Style, render_choices, render_screen
 from sixtysix.envs.game import Episode, parse_rules
 from sixtysix.envs.gym import ILLEGAL_ACTIONS
-from sixtysix.envs.observation import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, encode
+from sixtysix.envs.observation import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, decode, encode
 from sixtysix.errors import IllegalActionError
 from sixtysix.rules import Rules
 
@@ -123,14 +122,14 @@ class SixtySixAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         game = self._require_game()
         hand = game.hand
         seat = AGENTS.index(agent)
+        code, chosen = decode(action)
+        legal = hand.view(seat).legal
+        tried = chosen if chosen is not None else code
+        if (chosen is None or not hand.is_legal(chosen)) and self.illegal_action == "raise":
+            raise IllegalActionError(tried, legal, "not a legal action code here (see the action mask)")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        chosen = _action(action)
         if chosen is None or not hand.is_legal(chosen):
-            legal = hand.view(seat).legal
-            tried = chosen if chosen is not None else action
-            if self.illegal_action == "raise":
-                raise IllegalActionError(tried, legal, "not a legal action code here (see the action mask)")
             self.rewards[agent] = self.forfeit_reward
             self.rewards[AGENTS[1 - seat]] = -self.forfeit_reward
             self.infos[agent]["illegal_action"] = (
@@ -182,16 +181,6 @@ class SixtySixAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
             seat = hand.to_act
             assert seat is not None
             self.agent_selection = AGENTS[seat]
-
-
-def _action(action: SupportsInt | None) -> Action | None:
-    if action is None:
-        return None
-    try:
-        code = int(action)
-    except (TypeError, ValueError):
-        raise TypeError(f"an action is an integer code 0-{NUM_ACTIONS - 1}, not {action!r}") from None
-    return ACTIONS[code] if 0 <= code < NUM_ACTIONS else None
 
 
 def env(**kwargs: Any) -> SixtySixAEC:
