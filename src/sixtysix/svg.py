@@ -124,12 +124,12 @@ def _row(label: str, cards: Iterable[Card | None], note: str = "") -> str:
     pictures = "".join(card_img(c) for c in cards) or "<em>none</em>"
     extra = f' <span style="color:#555">{html.escape(note)}</span>' if note else ""
     return (f'<tr><th style="text-align:right;padding-right:8px;vertical-align:middle">'
-            f"{html.escape(label)}</th><td>{pictures}{extra}</td></tr>")
+            f'{html.escape(label)}</th><td style="text-align:left">{pictures}{extra}</td></tr>')
 
 
 def _text_row(label: str, text: str) -> str:
     return (f'<tr><th style="text-align:right;padding-right:8px">{html.escape(label)}</th>'
-            f"<td>{html.escape(text)}</td></tr>")
+            f'<td style="text-align:left">{html.escape(text)}</td></tr>')
 
 
 def _table(title: str, rows: list[str]) -> str:
