@@ -57,6 +57,7 @@ def _play(env: SixtySixEnv, seed: int) -> tuple[list[Any], float, dict[str, Any]
     trajectory: list[Any] = [obs]
     total = 0.0
     done = False
+    results = []
     while not done:
         game = env._game
         assert game is not None
@@ -70,7 +71,18 @@ def _play(env: SixtySixEnv, seed: int) -> tuple[list[Any], float, dict[str, Any]
         assert not truncated and obs in env.observation_space
         trajectory += [int(action), obs, reward]
         total += reward
+        if "result" in info:
+            result = info["result"]
+            results.append(result)
+            signed = 0 if result.winner is None else (
+                1 if result.winner == env.seat else -1) * (result.game_points + result.bonus)
+            assert reward == signed  # a hand ends in this step: its game points are the reward
+        else:
+            assert reward == 0
     assert not info["action_mask"].any()
+    assert results and (env.episode_kind == "match" or len(results) == 1)
+    game = env._game
+    assert game is not None and (game.match is None or results == game.match.results())
     return trajectory, total, info
 
 
@@ -81,7 +93,7 @@ def test_rewards_are_the_game_points_of_the_hand(opponent: str) -> None:
     for seed in range(60):
         _, total, info = _play(env, seed)
         result = env._game.hand.result()  # type: ignore[union-attr]
-        assert result is not None and info["result"] == result.to_json()
+        assert result is not None and info["result"] == result
         expected = 0 if result.winner is None else (
             result.game_points if result.winner == env.seat else -result.game_points)
         assert total == expected
@@ -98,6 +110,19 @@ def test_match_episodes_return_the_match_score_difference() -> None:
         score = match.score
         assert total == score[env.seat] - score[1 - env.seat]
         assert len(match.hands) > 1
+
+
+def test_vectorised_environments_work() -> None:
+    envs = gym.make_vec(ENV_ID, num_envs=3, vectorization_mode="sync", opponent="random", episode="match")
+    _, info = envs.reset(seed=0)
+    finished = 0
+    for _ in range(400):
+        actions = np.array([envs.single_action_space.sample(mask=m) for m in info["action_mask"]])
+        _, rewards, terminated, _, info = envs.step(actions)
+        finished += int(terminated.sum())
+        assert ((rewards != 0) <= info.get("_result", np.zeros(3, dtype=bool))).all()
+    assert finished > 0
+    envs.close()
 
 
 def test_observations_are_the_encoding_of_the_agents_view() -> None:

@@ -9,6 +9,8 @@ lets the opponent act until it is the agent's turn again or the episode ends.
 - Legal actions: ``info["action_mask"]`` (``int8``, for ``action_space.sample(mask=...)``)
   and :meth:`SixtySixEnv.action_masks` (``bool``, as maskable PPO expects).
 - Reward: game points of each finished hand (R9), negative when lost; 0 before.
+  ``info["result"]`` is the :class:`~sixtysix.hand.HandResult` of a hand that
+  ended during the step (with the tie bonus it collected in a match).
 - Episode: one hand (default) or a whole match (``episode="match"``).
 - An illegal action (one the mask forbids): by default the agent forfeits the
   episode; it ends at once with ``forfeit_reward`` (-3, the most a hand can
@@ -47,6 +49,7 @@ from sixtysix.envs.observation import (
     encode,
 )
 from sixtysix.errors import IllegalActionError
+from sixtysix.hand import HandResult
 from sixtysix.rules import Rules
 from sixtysix.views import View
 
@@ -119,6 +122,9 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         self._game: Episode | None = None
         self.seat = 0
         self._over = True
+        #: The result of the hand that ended during the last step (a step ends at most one:
+        #: the agent acts at least once in every hand).
+        self._result: HandResult | None = None
 
     # The Gymnasium API --------------------------------------------------------
     def reset(
@@ -132,6 +138,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         self._game = Episode(self.rules, self.episode_kind, rng)
         self._over = False
+        self._result = None
         self._start_hand()
         self._advance()
         return self._observation(), self._info()
@@ -152,6 +159,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
             info = self._info()
             info["illegal_action"] = f"{tried} is not legal; legal: {' '.join(str(a) for a in legal)}"
             return self._observation(), self.forfeit_reward, True, False, info
+        self._result = None
         reward = self._push(chosen)
         reward += self._advance()
         return self._observation(), float(reward), self._over, False, self._info()
@@ -209,6 +217,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         if not hand.is_over():
             return 0
         reward = game.rewards()[self.seat]
+        self._result = game.result()
         if game.next_hand():
             self._start_hand()
         else:
@@ -245,10 +254,8 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         mask = self._mask()
         info: dict[str, Any] = {"action_mask": mask, "legal": [str(a) for a in actions_of(mask)],
                                 "seat": self.seat}
-        hand = self._require_game().hand
-        result = hand.result()
-        if result is not None:
-            info["result"] = result.to_json()
+        if self._result is not None:
+            info["result"] = self._result
         return info
 
 

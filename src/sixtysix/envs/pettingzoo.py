@@ -141,7 +141,7 @@ class SixtySixAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
                 for s, reward in enumerate(game.rewards()):
                     self.rewards[AGENTS[s]] = float(reward)
                 for s in (0, 1):
-                    self.infos[AGENTS[s]]["result"] = game.result().to_json()
+                    self.infos[AGENTS[s]]["result"] = game.result()
                 if not game.next_hand():
                     self._end()
             self._select()
