@@ -176,7 +176,8 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         return text + "\n"
 
     def close(self) -> None:
-        if self.opponent is not None:
+        """Close the opponent this environment made (a bot object given to it stays open)."""
+        if self.opponent is not None and self.opponent is not self.opponent_spec:
             _close(self.opponent)
         super().close()
 
