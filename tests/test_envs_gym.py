@@ -33,6 +33,7 @@ def test_registered_environment_passes_the_gymnasium_checker() -> None:
     assert env.observation_space.shape == (OBSERVATION_SIZE,)
     assert env.action_space.n == 56
     _check(env)
+    assert isinstance(gym.make("sixtysix.envs:" + ENV_ID).unwrapped, SixtySixEnv)
 
 
 @pytest.mark.parametrize("options", [{"episode": "match", "opponent": "random"},
