@@ -8,12 +8,16 @@ and 14-24 are the stock, 14 drawn first.
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import random
 from collections.abc import Iterable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import pytest
 from hypothesis import strategies as st
 
 from sixtysix import CARDS, Action, Card, Hand, IllegalActionError, Rules
@@ -242,3 +246,22 @@ def choose(hand: Hand, rng: random.Random, style: tuple[float, float]) -> Action
     if any(str(a) == "C" for a in legal) and (rng.random() < close_rate or not plain):
         return Action.parse("C")
     return rng.choice(plain or legal)
+
+
+def need(condition: bool, why: str) -> None:
+    """Skip a test whose optional component is missing, except in CI (``CI=true``),
+    where a missing component is a failure."""
+    if condition:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI must provide this: {why}", pytrace=False)
+    pytest.skip(why, allow_module_level=True)
+
+
+def need_module(module: str, why: str = "pip install -e '.[test]'") -> ModuleType:
+    """Import an optional module, or :func:`need` it (skip outside CI, fail in CI)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        need(False, f"{module} is not installed ({why})")
+        raise

@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
-import os
 from types import ModuleType
 
-import pytest
+from helpers import need_module
 
 
 def require(module: str) -> ModuleType:
-    """Import ``module``; skip the test module without it, except in CI, where that is a failure."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must provide the rl extra ({module} is missing)", pytrace=False)
-        pytest.skip(f"the rl extra is not installed ({module} is missing)", allow_module_level=True)
+    """Import ``module``; skip the test module without it, except in CI, where it is a failure."""
+    return need_module(module, "the rl extra")

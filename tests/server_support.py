@@ -19,19 +19,13 @@ from typing import Any
 
 import pytest
 
+from helpers import need
 from sixtysix.cards import CARDS, Card
 
 CARD_TOKEN = re.compile(r"^([9TJQKA][CDHS])\+?$")
 SEPARATORS = re.compile(r"[\s;:,()\[\]'\"]+")
 
 
-def need(condition: bool, why: str) -> None:
-    """Skip a test whose optional component is missing, except in CI, where that is a failure."""
-    if condition:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI must provide this: {why}")
-    pytest.skip(why)
 
 
 DATABASES = ["sqlite", "postgresql"]

@@ -7,7 +7,6 @@ under CI (``CI=true``) it fails them, so that CI cannot pass by skipping.
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import os
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from helpers import need_module
 from sixtysix.arena import (
     InlineExecutor,
     open_executor,
@@ -42,13 +42,7 @@ def under_ci() -> bool:
 def require(module: str) -> ModuleType:
     """Import an optional component: skip without it, except under CI, where
     a missing component is a failure."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        if under_ci():
-            pytest.fail(f"{module} is required when CI is set, but cannot be imported: {exc}",
-                        pytrace=False)
-        pytest.skip(f"{module} is not installed (pip install -e '.[test]')")
+    return need_module(module)
 
 
 def test_require_skips_locally_but_fails_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:

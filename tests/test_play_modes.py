@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 from pathlib import Path
 
 import pytest
 
 import sixtysix.tui
+from helpers import need
 from sixtysix.cli import main
 
 EXAMPLE = Path(__file__).parent / "examples" / "0000.json"
@@ -85,10 +85,7 @@ def test_view_needs_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
 
 def test_view_refuses_a_bad_record_in_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    if not sixtysix.tui.available():
-        if os.environ.get("CI") == "true":
-            pytest.fail("Textual is not installed")
-        pytest.skip("Textual is not installed")
+    need(sixtysix.tui.available(), "Textual is not installed")
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "sixtysix/1", "rules": "classic", "dealer": 0, "deck": "QD", "actions": []}')
     on_terminal(monkeypatch)
