@@ -352,8 +352,8 @@ def test_workers_add_the_helpers_visits_and_stay_deterministic() -> None:
         own = bots[0].root_stats(view)
         (helper,) = pool.collect()
         # Each process ran its whole iteration budget on the same root actions.
-        assert sum(v for v, _ in own.values()) == 300
-        assert sum(v for v, _ in helper.values()) == 300
+        assert sum(entry[0] for entry in own.values()) == 300
+        assert sum(entry[0] for entry in helper.values()) == 300
         assert set(helper) <= {a.code for a in view.legal}
     finally:
         for bot in bots:
@@ -407,3 +407,69 @@ def test_closing_playouts_close_and_are_scored_as_closed() -> None:
         hand = Hand.random(seed=seed)
         fast_playout(hand, random.Random(seed))
         assert hand.result().closed_by is None  # type: ignore[union-attr]
+
+
+# Heuristic knowledge in the search ------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bias_expands_the_policys_action_first(seed: int) -> None:
+    # With ``bias`` the first child of the root is the playout policy's action in the
+    # first world, judged fairly (the policy sees only what the player to act sees).
+    hand = Hand.random(seed=seed)
+    view = hand.view(hand.to_act)  # type: ignore[arg-type]
+    bot = ISMCTSBot(seed=2, iterations=1, bias=1.0)
+    root = bot.search(bot._prepare(view), view.seat)
+    assert root.prior in {a.code for a in view.legal}
+    assert list(root.children) == [root.prior]
+
+
+def test_without_bias_no_prior_is_computed() -> None:
+    hand = Hand.random(seed=3)
+    view = hand.view(hand.to_act)  # type: ignore[arg-type]
+    bot = ISMCTSBot(seed=2, iterations=50)
+    root = bot.search(bot._prepare(view), view.seat)
+    assert root.prior == -2
+
+
+def test_gate_keeps_the_anchor_unless_the_search_shows_better() -> None:
+    bot = ISMCTSBot(seed=1, iterations=10, anchor="heuristic", gate=1.0)
+    a, b = Action.parse("AH"), Action.parse("9S")
+    # Means 0.30 and 0.25 over 400 visits each: the difference, 0.05, is less than one
+    # standard error of it when the rewards spread by 1.0 (0.071), more when by 0.1 (0.007).
+    def entry(visits: int, mean: float, spread: float) -> tuple[int, float, float]:
+        return visits, mean * visits, (spread ** 2 + mean ** 2) * visits
+    close = {a.code: entry(400, 0.30, 1.0), b.code: entry(400, 0.25, 1.0)}
+    clear = {a.code: entry(400, 0.30, 0.1), b.code: entry(400, 0.25, 0.1)}
+    assert bot._gate(close, a, b) == b      # 0.05 < 1.0 * 0.071: keep the anchor
+    assert bot._gate(clear, a, b) == a      # 0.05 > 1.0 * 0.007: the search wins
+    unvisited = {a.code: entry(400, 0.30, 1.0)}
+    assert bot._gate(unvisited, a, b) == a  # no evidence on the anchor: the search's pick
+
+
+def test_an_anchored_bot_with_a_huge_gate_plays_the_heuristics_actions() -> None:
+    from sixtysix.bots.heuristic import HeuristicBot
+    checked = 0
+    for seed in range(12):
+        hand = Hand.random(seed=seed)
+        while not hand.is_over():
+            seat = hand.to_act
+            assert seat is not None
+            view = hand.view(seat)
+            bot = ISMCTSBot(seed=seed, iterations=60, anchor="heuristic", gate=1e9)
+            # The anchor's random tie-breaks come from the bot's generator.
+            anchor = HeuristicBot(rng=random.Random(random.Random(seed).getrandbits(64)))
+            expected = anchor.choose(view, view.legal)
+            action = bot.choose(view, view.legal)
+            # With the stock open the search decides (phase 2 has exact shortcuts).
+            if view.stock_open and len(view.legal) > 1 and not action.is_declaration:
+                assert action == expected
+                checked += 1
+            hand.push(action)
+    assert checked > 50
+
+
+def test_anchor_and_bias_options_are_checked() -> None:
+    with pytest.raises(ValueError, match="anchor"):
+        ISMCTSBot(anchor="oracle")
+    bot = make_bot("ismcts:iterations=20,bias=2.0,anchor=heuristic,gate=1.5", seed=1)
+    assert isinstance(bot, ISMCTSBot) and (bot.bias, bot.anchor, bot.gate) == (2.0, "heuristic", 1.5)

@@ -78,7 +78,8 @@ from collections.abc import Sequence
 
 from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
 from sixtysix.bots.base import BaseBot
-from sixtysix.bots.parallel import SearchPool
+from sixtysix.bots.heuristic import HeuristicBot
+from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.rollout import fast_playout, outcome_value, policy_code
 from sixtysix.cards import CARDS
 from sixtysix.hand import OVER, STOCK_CARDS, WINNING_TOTAL, Hand
@@ -99,6 +100,13 @@ _MARGIN = 0.003
 _SOLVER_LIMIT = 400_000
 
 
+def _variance(entry: tuple[int, float, float]) -> float:
+    """The sample variance of the rewards behind root statistics (visits, sum, squares)."""
+    visits, total, squares = entry
+    mean = total / visits
+    return max(squares / visits - mean * mean, 0.0) * visits / (visits - 1)
+
+
 class Node:
     """A node of the search tree: the information set reached by a sequence of actions.
 
@@ -107,13 +115,17 @@ class Node:
     which its action was legal.
     """
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "prior", "squares", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.total = 0.0
+        #: Summed squared rewards (kept for the root's children only).
+        self.squares = 0.0
         self.avail = 1
+        #: The playout policy's action here (set on the first visit when ``bias`` is on).
+        self.prior = -2
 
     @property
     def mean(self) -> float:
@@ -245,6 +257,9 @@ class ISMCTSBot(BaseBot):
         enumerate_below: int = 256,
         pimc_below: int = 1,
         closes: bool = False,
+        anchor: str = "none",
+        gate: float = 1.0,
+        bias: float = 0.0,
         workers: int = 1,
         rng: random.Random | None = None,
     ) -> None:
@@ -258,6 +273,8 @@ class ISMCTSBot(BaseBot):
             raise ValueError(f"time must be positive, not {time}")
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
+        if anchor not in ("none", "heuristic"):
+            raise ValueError(f"anchor must be none or heuristic, not {anchor!r}")
         self.iterations = iterations
         self.time = time
         self.c = c
@@ -271,11 +288,16 @@ class ISMCTSBot(BaseBot):
         self.closes = closes
         self.workers = workers
         self.rng = rng if rng is not None else random.Random(seed)
+        self.anchor = anchor
+        self.gate = gate
+        self.bias = bias
+        self._anchor = HeuristicBot(rng=random.Random(self.rng.getrandbits(64))) \
+            if anchor == "heuristic" else None
         #: What helper processes are built with (every option but the seed and workers).
         self._options: dict[str, object] = {
             "iterations": iterations, "time": time, "c": c, "epsilon": epsilon, "closed": closed,
             "fair": fair, "solve_cards": solve_cards, "enumerate_below": enumerate_below,
-            "pimc_below": pimc_below, "closes": closes}
+            "pimc_below": pimc_below, "closes": closes, "bias": bias}
         self._pool: SearchPool | None = None
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
@@ -298,15 +320,19 @@ class ISMCTSBot(BaseBot):
         if pool is not None:
             # The helpers stop at the same moment (wall clock: shared by processes).
             pool.start(view, None if deadline is None else _time.time() + deadline - _time.perf_counter())
+        anchor = self._anchor.choose(view, legal) if self._anchor is not None else None
         stats = self._stats(self.search(worlds, view.seat, deadline))
         if pool is not None:
             for other in pool.collect():
-                for code, (visits, total) in other.items():
-                    mine = stats.get(code, (0, 0.0))
-                    stats[code] = (mine[0] + visits, mine[1] + total)
-        return self._pick(stats, legal)
+                for code, (visits, total, squares) in other.items():
+                    mine = stats.get(code, (0, 0.0, 0.0))
+                    stats[code] = (mine[0] + visits, mine[1] + total, mine[2] + squares)
+        choice = self._pick(stats, legal)
+        if anchor is not None and anchor != choice:
+            return self._gate(stats, choice, anchor)
+        return choice
 
-    def root_stats(self, view: View, until: float | None = None) -> dict[int, tuple[int, float]]:
+    def root_stats(self, view: View, until: float | None = None) -> Stats:
         """Search ``view`` (the seat to act) for the bot's budget, or until the wall
         clock (:func:`time.time`) reads ``until``, and return each root action's
         visits and summed rewards: what a helper process reports
@@ -326,6 +352,8 @@ class ISMCTSBot(BaseBot):
         return Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below))
 
     def new_hand(self, view: View) -> None:
+        if self._anchor is not None:
+            self._anchor.new_hand(view)
         self._helpers()  # start helper processes before the first decision is timed
 
     def _helpers(self) -> SearchPool | None:
@@ -343,15 +371,28 @@ class ISMCTSBot(BaseBot):
             self._pool = None
 
     @staticmethod
-    def _stats(root: Node) -> dict[int, tuple[int, float]]:
-        return {code: (child.visits, child.total) for code, child in root.children.items()}
+    def _stats(root: Node) -> Stats:
+        return {code: (child.visits, child.total, child.squares)
+                for code, child in root.children.items()}
 
     def _fresh_solver(self) -> None:
         self._cache = {}
         if len(self._solver._tt1) + len(self._solver._tt2) > _SOLVER_LIMIT:
             self._solver = Solver()
 
-    def _pick(self, stats: dict[int, tuple[int, float]], legal: Sequence[Action]) -> Action:
+    def _gate(self, stats: Stats, choice: Action, anchor: Action) -> Action:
+        """``choice`` if the search shows it better than ``anchor`` (the anchor bot's
+        action) by ``gate`` standard errors of the difference of their means, else
+        ``anchor``."""
+        mine = stats.get(choice.code)
+        other = stats.get(anchor.code)
+        if mine is None or other is None or other[0] < 2 or mine[0] < 2:
+            return choice if other is None or not other[0] else anchor
+        difference = mine[1] / mine[0] - other[1] / other[0]
+        error = math.sqrt(_variance(mine) / mine[0] + _variance(other) / other[0])
+        return choice if difference > self.gate * error else anchor
+
+    def _pick(self, stats: Stats, legal: Sequence[Action]) -> Action:
         """The most visited root action (ties: the higher mean)."""
         best: Action | None = None
         best_key = (-1, -math.inf)
@@ -401,6 +442,7 @@ class ISMCTSBot(BaseBot):
         evaluate = self._evaluate
         phase2 = self._phase2
         leaf_closed = self.closed == "leaf"
+        bias = self.bias
         me = seat
         done = 0
         while True:
@@ -423,6 +465,11 @@ class ISMCTSBot(BaseBot):
                 legal = world.legal_mask()
                 children = node.children
                 mine = world._to_act == me
+                prior = -1
+                if bias:
+                    prior = node.prior
+                    if prior == -2:
+                        prior = node.prior = policy_code(world, rng, 0.0, True)
                 best_code = -1
                 best_score = -math.inf
                 best_child = node
@@ -440,10 +487,15 @@ class ISMCTSBot(BaseBot):
                     visits = child.visits
                     mean = child.total / visits
                     score = (mean if mine else -mean) + c * sqrt(log(child.avail) / visits)
+                    if code == prior:
+                        score += bias / (visits + 1)
                     if score > best_score:
                         best_code, best_score, best_child = code, score, child
                 if untried:
-                    code = untried[0] if len(untried) == 1 else untried[rng.randrange(len(untried))]
+                    if prior in untried:
+                        code = prior
+                    else:
+                        code = untried[0] if len(untried) == 1 else untried[rng.randrange(len(untried))]
                     world._push(code)
                     child = Node()
                     children[code] = child
@@ -457,6 +509,8 @@ class ISMCTSBot(BaseBot):
             for n in path:
                 n.visits += 1
                 n.total += reward
+            if len(path) > 1:
+                path[1].squares += reward * reward
         self.last_iterations = done
         return root
 

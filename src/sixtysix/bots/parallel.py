@@ -31,8 +31,8 @@ from sixtysix.views import View
 
 __all__ = ["SearchPool", "Stats"]
 
-#: Root statistics: action code -> (visits, summed rewards).
-Stats = dict[int, tuple[int, float]]
+#: Root statistics: action code -> (visits, summed rewards, summed squared rewards).
+Stats = dict[int, tuple[int, float, float]]
 
 _HEADER = struct.Struct("!I")
 _HELPER = "import sys; from sixtysix.bots.parallel import serve; serve(sys.stdin.buffer, sys.stdout.buffer)"
