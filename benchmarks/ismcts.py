@@ -19,6 +19,7 @@ import time
 from machine import machine  # benchmarks/machine.py
 
 from sixtysix.bots.ismcts import ISMCTSBot
+from sixtysix.bots.levels import expert
 from sixtysix.bots.rollout import policy_code
 from sixtysix.hand import Hand
 from sixtysix.views import View
@@ -45,7 +46,8 @@ def positions(count: int, seed: int) -> list[View]:
 def rate(views: list[View], seconds: float, workers: int) -> tuple[float, list[float]]:
     """Iterations per second of wall time (all processes together), and the wall
     time of each decision."""
-    bot = ISMCTSBot(seed=1, time=seconds, workers=workers)
+    bot = expert(seed=1, time=seconds, workers=workers)  # the levels' search settings
+    assert isinstance(bot, ISMCTSBot)
     try:
         bot.choose(views[0], views[0].legal)  # starts the helpers
         total = 0
@@ -58,8 +60,8 @@ def rate(views: list[View], seconds: float, workers: int) -> tuple[float, list[f
             stats = bot.root_stats(view, time.time() + seconds)
             others = pool.collect() if pool is not None else []
             walls.append(time.perf_counter() - start)
-            total += sum(v for v, _ in stats.values())
-            total += sum(v for other in others for v, _ in other.values())
+            total += sum(entry[0] for entry in stats.values())
+            total += sum(entry[0] for other in others for entry in other.values())
         return total / sum(walls), walls
     finally:
         bot.close()

@@ -31,6 +31,17 @@ Each iteration
 5. backs the game points up along the path, from the root player's side,
    divided by 3 so that rewards lie in [-1, 1].
 
+Heuristic knowledge (both off by default, ``bias`` on in the ``hard`` and
+``expert`` levels): with ``bias`` W, each node on its first visit asks the
+playout policy what the player to act would do there, judging only by what
+that player can see (:func:`~sixtysix.bots.rollout.policy_code` with
+``fair``); that action is expanded first, and its UCB1 score gets W / (visits
++ 1) more, a bonus that fades as the node gathers its own statistics
+(progressive bias, Chaslot et al. 2008). With ``anchor="heuristic"`` the
+:class:`~sixtysix.bots.heuristic.HeuristicBot` chooses too, and its action is
+played unless the search's choice has a higher mean by more than ``gate``
+standard errors of the difference.
+
 Closing, declaring, the exchange, marriages and drawing are actions of the
 tree like any card: nothing is decided by fixed rules. The action played is
 the root child with the most visits (ties: the higher mean).
@@ -238,7 +249,10 @@ class ISMCTSBot(BaseBot):
     judge sure winners by what the player can see (see
     :func:`~sixtysix.bots.rollout.policy_code`); ``enumerate_below`` deals out
     all layouts instead of sampling when there are fewer; ``pimc_below``
-    solves every layout at a closed root with at most that many.
+    solves every layout at a closed root with at most that many; ``bias``
+    (progressive bias toward the playout policy's action) and ``anchor`` with
+    ``gate`` (keep the heuristic bot's action unless the search shows better):
+    see the module documentation.
     """
 
     name = "ismcts"
