@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -79,6 +81,19 @@ def test_game_type_and_info() -> None:
     assert game.observation_tensor_shape() == [OBSERVATION_SIZE]
     extra = sum(int(np.prod(shape)) for _, shape, _ in INFO_STATE_LAYOUT)
     assert game.information_state_tensor_shape() == [OBSERVATION_SIZE + extra]
+
+
+def test_the_documented_information_state_layout_is_the_tensors() -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \| \(([\d, ]+)\) \| (\d+)–(\d+) \| (.+) \|$", doc, flags=re.MULTILINE)
+    start = OBSERVATION_SIZE
+    expected = []
+    for name, shape, meaning in INFO_STATE_LAYOUT:
+        size = int(np.prod(shape))
+        expected.append((name, ", ".join(map(str, shape)), str(start), str(start + size - 1), meaning))
+        start += size
+    assert [(n, s.rstrip(","), a, b, m) for n, s, a, b, m in rows] == expected
+    assert load().information_state_tensor_shape() == [start]
 
 
 # Parameters --------------------------------------------------------------------------------------

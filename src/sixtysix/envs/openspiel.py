@@ -43,6 +43,23 @@ Carlo tree search can play the game::
     from open_spiel.python.algorithms import ismcts, mcts
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1), uct_c=2.0, max_simulations=100)
 
+For example, a pack dealt in card-code order (clubs nine first):
+
+>>> game = pyspiel.load_game("python_sixty_six", {"rules": "santase"})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 24)
+>>> for code in range(24):
+...     state.apply_action(code)
+>>> state.current_player(), [state.action_to_string(1, a) for a in state.legal_actions()]
+(1, ['9C', 'JC', 'QC', '9D', 'JD', 'QD'])
+>>> print(state.observation_string(1))
+seat 1, dealer 0, rules santase
+hand: 9C JC QC 9D JD QD
+trump H, face up 9H, stock 12
+state lead, to act me
+scores 0-0, card points 0-0, tricks 0-0
+
 See ``docs/rl.md``.
 """
 
