@@ -78,6 +78,7 @@ def test_game_type_and_info() -> None:
     assert (game.num_distinct_actions(), game.max_chance_outcomes(), game.num_players()) == (56, 24, 2)
     assert (game.min_utility(), game.max_utility()) == (-3.0, 3.0)
     assert game.max_game_length() == MAX_GAME_LENGTH
+    assert game.max_chance_nodes_in_history() == 24
     assert game.observation_tensor_shape() == [OBSERVATION_SIZE]
     extra = sum(int(np.prod(shape)) for _, shape, _ in INFO_STATE_LAYOUT)
     assert game.information_state_tensor_shape() == [OBSERVATION_SIZE + extra]
