@@ -262,6 +262,36 @@ def test_cards_hidden_from_a_seat_do_not_change_what_it_observes(seat: int) -> N
     assert a.observation_tensor(1 - seat) != b.observation_tensor(1 - seat)
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("seed", range(6))
+def test_hidden_cards_stay_hidden_through_the_hand(seat: int, seed: int) -> None:
+    """Two packs that differ in one card the opponent keeps in hand and one deep in the stock:
+    the same actions give ``seat`` the same information state all the way (DESIGN.md §5)."""
+    game = load(rules="classic", dealer=seed % 2)
+    rng = random.Random(seed)
+    deck = random_deck(rng)
+    other = _swap_hidden(deck, seed % 2, seat)
+    kept = other[23]  # the opponent's card in the first pack, deep in the stock in the second
+    a, b = deal(game, deck), deal(game, other)
+    steps = 0
+    while not a.is_terminal() and a.hand is not None and a.hand.stock_size > 2:
+        for observe in ("information_state_string", "information_state_tensor",
+                        "observation_string", "observation_tensor"):
+            assert getattr(a, observe)(seat) == getattr(b, observe)(seat), (observe, steps)
+        both = sorted(set(a.legal_actions()) & set(b.legal_actions()) - {kept, kept + 24})
+        if not both:
+            break
+        # Mostly cards and draws, so that the walk goes deep into the hand.
+        quiet = [code for code in both if code < 48 or code == 50]
+        action = rng.choice(quiet if quiet and rng.random() < 0.95 else both)
+        a.apply_action(action)
+        b.apply_action(action)
+        steps += 1
+    assert steps >= 6
+    assert a.hand is not None and b.hand is not None
+    assert a.hand.cards(1 - seat) != b.hand.cards(1 - seat)
+
+
 def test_public_observer_hides_the_seats_own_cards() -> None:
     game = load()
     public = make_observation(game, pyspiel.IIGObservationType(
