@@ -15,6 +15,7 @@ from helpers import need_module
 np = need_module("numpy", "the openspiel extra")
 pyspiel = need_module("pyspiel", "the openspiel extra")
 
+from open_spiel.python import rl_environment  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
@@ -416,6 +417,25 @@ def test_openspiel_ismcts_plays_whole_hands_and_beats_random() -> None:
     # A sanity check of strength with a fixed seed: uniform random play declares 66 falsely
     # and throws away aces; a search with 60 simulations should come out well ahead.
     assert mine - theirs >= 6, (mine, theirs)
+
+
+def test_openspiel_rl_environment_runs_episodes() -> None:
+    sampler = rl_environment.ChanceEventSampler(seed=3)
+    env = rl_environment.Environment(GAME_NAME, chance_event_sampler=sampler, rules="santase", dealer=1)
+    size = load("santase", 1).information_state_tensor_shape()[0]
+    assert env.observation_spec()["info_state"] == (size,)
+    assert env.action_spec()["num_actions"] == 56
+    rng = random.Random(4)
+    for _ in range(5):
+        step = env.reset()
+        while not step.last():
+            player = step.observations["current_player"]
+            legal = step.observations["legal_actions"][player]
+            assert legal == env.get_state.legal_actions()
+            state = env.get_state
+            assert list(step.observations["info_state"][player]) == state.information_state_tensor(player)
+            step = env.step([rng.choice(legal)])
+        assert sum(step.rewards) == 0 and step.rewards == env.get_state.returns()
 
 
 def test_outcome_sampling_mccfr_runs() -> None:
