@@ -11,6 +11,7 @@ from rl_support import require
 
 require("gymnasium")
 require("pettingzoo")
+require("pyspiel")  # the OpenSpiel example (the openspiel extra)
 
 from sixtysix.envs.observation import LAYOUT, OBSERVATION_SIZE, block  # noqa: E402
 
