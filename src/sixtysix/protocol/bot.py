@@ -14,6 +14,7 @@ next hand.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import shlex
 import weakref
@@ -23,7 +24,13 @@ from typing import Any
 from sixtysix.actions import Action
 from sixtysix.bots.base import BaseBot, Event
 from sixtysix.cards import Card
-from sixtysix.protocol.client import Engine, EngineError, EngineTimeout, IllegalReply
+from sixtysix.protocol.client import (
+    Engine,
+    EngineError,
+    EngineStartError,
+    EngineTimeout,
+    IllegalReply,
+)
 from sixtysix.protocol.messages import (
     Drew,
     Error,
@@ -70,10 +77,8 @@ def split_command(command: str) -> list[str]:
 
 
 def _close(engine: Engine) -> None:
-    try:
+    with contextlib.suppress(EngineError):
         engine.close()
-    except EngineError:
-        pass
 
 
 class EngineBot(BaseBot):
@@ -161,7 +166,7 @@ class EngineBot(BaseBot):
                 self._start()
             except EngineError as exc:
                 if not self._started_once:
-                    raise EngineError(f"engine {self.label!r}: {exc}") from None
+                    raise EngineStartError(f"engine {self.label!r}: {exc}") from None
                 self._broken = f"it could not be started again ({exc})"
                 log.warning("engine %r: %s", self.label, self._broken)
                 return
@@ -217,10 +222,8 @@ class EngineBot(BaseBot):
                 why = f"it timed out ({exc}; budget {self._budget()})" if isinstance(exc, EngineTimeout) \
                     else f"it died ({exc})"
                 self._broken = why
-                try:
+                with contextlib.suppress(EngineError):
                     self._engine.kill()  # no time to wait for a hung engine to quit
-                except EngineError:
-                    pass
                 self._stop()
         else:
             why = self._broken or "it is not running"

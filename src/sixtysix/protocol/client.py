@@ -16,6 +16,7 @@ messages with time limits; :class:`Engine` is the same for synchronous code
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Coroutine, Sequence
@@ -39,7 +40,8 @@ from sixtysix.protocol.messages import (
     parse,
 )
 
-__all__ = ["AsyncEngine", "Engine", "EngineDied", "EngineError", "EngineTimeout", "IllegalReply"]
+__all__ = ["AsyncEngine", "Engine", "EngineDied", "EngineError", "EngineStartError", "EngineTimeout",
+           "IllegalReply"]
 
 log = logging.getLogger("sixtysix.protocol")
 T = TypeVar("T")
@@ -58,6 +60,10 @@ class EngineError(RuntimeError):
 
 class EngineDied(EngineError):
     """The engine exited, closed its output or could not be started."""
+
+
+class EngineStartError(EngineError, OSError):
+    """An engine that could not be started at all (a wrong command, say)."""
 
 
 class EngineTimeout(EngineError):
@@ -137,14 +143,14 @@ class AsyncEngine:
         while True:
             try:
                 raw = await asyncio.wait_for(process.stdout.readline(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise EngineTimeout(f"no answer within {timeout:.3g} s") from None
             except ValueError:  # a line over the limit
                 return ProtocolError("bad-message", f"a line longer than {LINE_LIMIT} bytes")
             if not raw:
                 try:
                     status = await asyncio.wait_for(process.wait(), QUIT_TIMEOUT)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     status = None
                 raise EngineDied(f"it closed its output (exit status {status})")
             line = raw.decode(errors="replace")
@@ -222,7 +228,7 @@ class AsyncEngine:
             try:
                 await self.send(Quit())
                 await asyncio.wait_for(process.wait(), timeout)
-            except (EngineDied, asyncio.TimeoutError):
+            except (TimeoutError, EngineDied):
                 pass
         await self.kill()
 
@@ -233,10 +239,8 @@ class AsyncEngine:
         if process is None:
             return
         if process.returncode is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 process.kill()
-            except ProcessLookupError:
-                pass
         await process.wait()
         if process.stdin is not None:
             process.stdin.close()
