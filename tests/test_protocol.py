@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import need
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import need
 from sixtysix import CARDS, Hand
 from sixtysix.actions import ACTIONS, Action
 from sixtysix.bots import make_bot, parse_spec
