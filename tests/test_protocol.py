@@ -379,3 +379,15 @@ def test_actions_the_engine_sends_are_strict() -> None:
     assert m.ActionReply.parse_line("action KH+").action == Action.parse("KH+")
     with pytest.raises(ProtocolError):
         m.ActionReply.parse_line("go legal KH")
+
+
+def test_a_healthy_engine_is_kept_for_the_next_game_of_the_process(tmp_path: Path) -> None:
+    for seed in (1, 2):
+        engine = _faulty("noise", tmp_path, go=10_000, seed=seed)  # never misbehaves
+        play_match([engine, make_bot("random", seed=seed)], seed=seed)
+        engine.close()
+    _faulty("noise", tmp_path, go=10_000, limit=5.0).close()  # never started: nothing to keep
+    log = (tmp_path / "log").read_text().splitlines()
+    assert log.count("sixtysix 1") == 1
+    assert sum(line.startswith("newmatch") for line in log) == 2
+    assert not any(line.startswith("setoption") for line in log)  # it offers no option

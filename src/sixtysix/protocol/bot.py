@@ -14,6 +14,7 @@ next hand.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import shlex
@@ -81,6 +82,19 @@ def _close(engine: Engine) -> None:
         engine.close()
 
 
+#: Idle engine programs of this process, kept by command and options for the next
+#: game: an arena worker plays many games, and starting a program for each can
+#: cost more than the games. The protocol lets one program play match after match.
+_IDLE: dict[tuple[Any, ...], list[Engine]] = {}
+
+
+@atexit.register
+def _close_idle() -> None:
+    for engines in _IDLE.values():
+        while engines:
+            _close(engines.pop())
+
+
 class EngineBot(BaseBot):
     """A bot played by an external program (see docs/protocol.md).
 
@@ -120,19 +134,39 @@ class EngineBot(BaseBot):
 
     # The engine process -----------------------------------------------------------------
 
+    def _key(self) -> tuple[Any, ...]:
+        """Engines set up alike: the command and the options (the seed is set anew)."""
+        return (*self.command, "\0", *sorted((k, "" if k == "seed" else v)
+                                             for k, v in self.settings.items()))
+
+    def _configure(self, engine: Engine, *, warn: bool) -> None:
+        for key, value in self.settings.items():
+            if key in engine.options:
+                engine.send(SetOption(key, value))
+            elif key != "seed" and warn:
+                log.warning("engine %r has no option %r; ignored", self.label, key)
+        engine.ping()
+
     def _start(self) -> Engine:
+        idle = _IDLE.get(self._key(), [])
+        while idle:  # a program a finished game left running
+            engine = idle.pop()
+            try:
+                self._configure(engine, warn=False)
+            except EngineError:
+                _close(engine)
+                continue
+            return self._adopt(engine)
         engine = Engine(self.command, label=self.label)
         try:
             engine.start()
-            for key, value in self.settings.items():
-                if key in engine.options:
-                    engine.send(SetOption(key, value))
-                elif key != "seed":
-                    log.warning("engine %r has no option %r; ignored", self.label, key)
-            engine.ping()
+            self._configure(engine, warn=True)
         except EngineError:
             _close(engine)
             raise
+        return self._adopt(engine)
+
+    def _adopt(self, engine: Engine) -> Engine:
         self._engine = engine
         self._finalizer = weakref.finalize(self, _close, engine)
         self._started_once = True
@@ -237,5 +271,15 @@ class EngineBot(BaseBot):
         return f"{self.time:g} s + {self.grace:g} s grace"
 
     def close(self) -> None:
-        """Quit the engine program."""
-        self._stop()
+        """Done with the engine: a healthy program is kept for the next game of this
+        process (and quits when the process exits), a broken one is stopped."""
+        engine = self._engine
+        if engine is None or not engine.alive or self._broken is not None:
+            self._stop()
+            return
+        self._engine = None
+        if self._finalizer is not None:
+            self._finalizer.detach()
+            self._finalizer = None
+        self._in_match = False
+        _IDLE.setdefault(self._key(), []).append(engine)
