@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from helpers import need
 from sixtysix import CARDS, Hand
 from sixtysix.actions import ACTIONS, Action
-from sixtysix.bots import make_bot, parse_spec
+from sixtysix.bots import Event, RandomBot, make_bot, parse_spec
 from sixtysix.cli import main
 from sixtysix.match import Match
 from sixtysix.protocol import AsyncEngine, EngineBot, ProtocolError, parse, serve, split_command
@@ -156,6 +156,29 @@ def test_the_engine_answers_bad_host_lines_with_errors_and_goes_on() -> None:
     assert isinstance(reply, m.ActionReply) and reply.action in view.legal
     # Nothing after quit is answered.
     assert "readyok" not in out
+
+
+def test_the_engine_answers_a_view_it_cannot_use_with_an_error() -> None:
+    hand = Hand.random(seed=2)
+    view = hand.view(0).to_json()
+    view["legal"] = ["KX"]
+    out = _serve("heuristic", ["sixtysix 1", "newmatch seat 0 target 7 rules classic",
+                               "newhand seat 0 dealer 1 trump KH stock 12 hand AC",
+                               "view " + json.dumps(view), "go legal AC", "isready"])
+    assert [line.split()[:2] for line in out[4:]] == [["error", "bad-message"], ["error", "no-view"],
+                                                      ["readyok"]]
+
+
+def test_a_bot_that_fails_inside_the_engine_is_an_error_line_not_a_crash(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    class Confused(RandomBot):
+        def observe(self, event: Event) -> None:
+            raise KeyError(str(event.action))
+
+    monkeypatch.setattr("sixtysix.protocol.engine.make_bot", lambda spec, seed=None: Confused(seed=seed))
+    out = _serve("random", ["sixtysix 1", "newmatch seat 0 target 7 rules classic", "event 1 KH",
+                            "isready"])
+    assert out[-2:] == ["error internal KeyError: 'KH'", "readyok"]
 
 
 def test_the_engine_refuses_another_protocol_version_but_still_identifies() -> None:

@@ -145,7 +145,11 @@ def serve(spec: str, stdin: IO[str], stdout: IO[str]) -> int:
             if isinstance(message, Error | Info):
                 log.warning("the host says: %s", message.format())
                 continue
-            answers = session.handle(message)
+            try:
+                answers = session.handle(message)
+            except Exception as exc:  # a bot that cannot follow what the host said
+                log.warning("cannot use %r: %s: %s", line.strip()[:80], type(exc).__name__, exc)
+                answers = [Error("internal", f"{type(exc).__name__}: {exc}")]
         for answer in answers:
             stdout.write(answer.format() + "\n")
         stdout.flush()
