@@ -10,6 +10,7 @@ import logging
 import re
 import shutil
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,16 @@ from sixtysix.actions import ACTIONS, Action
 from sixtysix.bots import Event, RandomBot, make_bot, parse_spec
 from sixtysix.cli import main
 from sixtysix.match import Match
-from sixtysix.protocol import AsyncEngine, EngineBot, ProtocolError, parse, serve, split_command
+from sixtysix.protocol import (
+    AsyncEngine,
+    Engine,
+    EngineBot,
+    EngineDied,
+    ProtocolError,
+    parse,
+    serve,
+    split_command,
+)
 from sixtysix.protocol import messages as m
 from sixtysix.record import dumps, loads, record_from_match, replay
 from sixtysix.runner import play_hand, play_match
@@ -414,3 +424,16 @@ def test_a_healthy_engine_is_kept_for_the_next_game_of_the_process(tmp_path: Pat
     assert log.count("sixtysix 1") == 1
     assert sum(line.startswith("newmatch") for line in log) == 2
     assert not any(line.startswith("setoption") for line in log)  # it offers no option
+
+
+def test_closing_an_engine_from_its_own_thread_does_not_deadlock() -> None:
+    # What a finalizer run by the garbage collector in the engine's thread does.
+    engine = Engine([*split_command(OUR_ENGINE), "random"])
+    engine.start()
+    closed = threading.Event()
+    engine._loop.call_soon_threadsafe(lambda: (engine.close(), closed.set()))
+    assert closed.wait(30)
+    engine._thread.join(30)
+    assert not engine._thread.is_alive() and not engine.alive
+    with pytest.raises(EngineDied):
+        engine.ping()

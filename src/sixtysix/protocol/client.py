@@ -241,7 +241,8 @@ class AsyncEngine:
         if process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
-        await process.wait()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(process.wait(), QUIT_TIMEOUT)
         if process.stdin is not None:
             process.stdin.close()
 
@@ -263,10 +264,16 @@ class Engine:
         self._closed = False
 
     def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        if self._closed:
-            coroutine.close()
+        if self._closed or threading.current_thread() is self._thread:
+            coroutine.close()  # waiting in the loop's own thread would never end
             raise EngineDied(f"{self.label!r} was closed")
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    async def _shut_down(self) -> None:
+        try:
+            await self._async.quit()
+        finally:
+            self._loop.stop()
 
     @property
     def label(self) -> str:
@@ -309,6 +316,12 @@ class Engine:
     def close(self) -> None:
         """Quit the engine and stop the thread (safe to call twice)."""
         if self._closed:
+            return
+        if threading.current_thread() is self._thread:
+            # From the engine's own thread (a finalizer run by the garbage
+            # collector there): quit without waiting, then stop the loop.
+            self._closed = True
+            self._loop.create_task(self._shut_down())
             return
         try:
             self._run(self._async.quit())
