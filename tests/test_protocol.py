@@ -437,3 +437,18 @@ def test_closing_an_engine_from_its_own_thread_does_not_deadlock() -> None:
     assert not engine._thread.is_alive() and not engine.alive
     with pytest.raises(EngineDied):
         engine.ping()
+
+
+def test_play_goes_on_after_the_engine_forfeits_and_saves_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    spec = f"engine:{sys.executable} {FAULTY} crash 2 {tmp_path / 'done'}"
+    saved = tmp_path / "game.json"
+    assert main(["play", "--plain", "--no-color", "--seed", "4", "--opponent", spec,
+                 "--save", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "Computer forfeited (the program failed). You win the hand: 3 game points." in out
+    assert "win the match" in out
+    record = json.loads(saved.read_text())
+    assert [h.get("forfeit") for h in record["hands"]].count(1) == 1
+    assert replay(record).finished
