@@ -392,11 +392,13 @@ def test_the_arena_takes_an_engine_spec(jobs: str, capsys: pytest.CaptureFixture
 
 
 def test_the_arena_reports_forfeits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = f"engine:{sys.executable} {FAULTY} crash 1 {tmp_path / 'done'}"
+    spec = f"engine:{sys.executable} {FAULTY} crash 1 {tmp_path / 'done'} {tmp_path / 'log'}"
     assert main(["arena", spec, "random", "--matches", "1", "--jobs", "1", "--quiet",
                  "--bootstrap", "0"]) == 0
     out = capsys.readouterr().out
     assert f"Forfeits: {spec} lost 1 hand by forfeit" in out
+    log = (tmp_path / "log").read_text()
+    assert "target 7 rules classic opponent random\n" in log
 
 
 def test_play_against_an_engine_in_plain_lines(capsys: pytest.CaptureFixture[str],

@@ -121,6 +121,9 @@ class GameResult:
 def play_game(game: Game) -> GameResult:
     """Build the two bots of ``game`` from their specs and play it."""
     bots = [make_bot(spec, seed=seed) for spec, seed in zip(game.specs, game.bot_seeds, strict=True)]
+    for seat, bot in enumerate(bots):
+        if hasattr(bot, "opponent"):  # an external engine is told whom it plays
+            bot.opponent = game.specs[1 - seat]
     try:
         return _play_game(game, bots)
     finally:

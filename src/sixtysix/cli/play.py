@@ -533,6 +533,8 @@ def run_plain(args: argparse.Namespace) -> int:
     # The computer's own random stream, derived from the seed but not the same as the deals'.
     bot_seed = random.Random(f"sixtysix-play-opponent-{seed}").randrange(2**32)
     opponent = make_bot(args.opponent, seed=bot_seed)
+    if hasattr(opponent, "opponent"):  # an external engine is told whom it plays
+        opponent.opponent = args.name
     session = PlaySession(opponent, rules=rules, human_seat=args.seat, seed=seed)
     players = ["", ""]
     players[args.seat] = args.name

@@ -119,6 +119,8 @@ class EngineBot(BaseBot):
                                          for k, v in options.items()}
         if seed is not None:
             self.settings.setdefault("seed", str(seed))
+        #: The opponent's name for ``newmatch``, when the host knows it (the arena sets it).
+        self.opponent: str | None = None
         self._engine: Engine | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._started_once = False
@@ -210,7 +212,8 @@ class EngineBot(BaseBot):
         if not self._in_match:
             self._in_match = True
             self._hand = 0
-            self._send(NewMatch(view.seat, view.rules.target, str(view.rules)))
+            opponent = " ".join(self.opponent.split()) if self.opponent else None
+            self._send(NewMatch(view.seat, view.rules.target, str(view.rules), opponent))
         trump = view.trump_card if view.trump_card is not None else view.dealt_trump_card
         self._send(NewHand(view.seat, view.dealer, trump, view.stock_size,
                            tuple(sorted(view.hand, key=lambda c: c.index))))
