@@ -651,6 +651,8 @@ def describe_result(result: HandResult, seats: Seats, style: Style,
         why = f"{seats.say(loser, 'declared', 'declared')} 66 with only {loser_points}"
     elif reason == "revoke":
         why = f"{seats.say(loser, 'revoked', 'revoked')} (broke the follow rule, R10.2)"
+    elif reason == "forfeit":
+        why = f"{seats.name(loser, start=False)} forfeited (the program failed)"
     else:  # pragma: no cover - every reason is handled above
         why = reason
     gp = _game_points(result.game_points)

@@ -56,7 +56,11 @@ STATE_NAMES = ("lead", "follow", "draw", "over")
 
 #: Every ``reason`` a finished hand can report (DESIGN.md §3).
 REASONS = ("declared", "false_declaration", "closed_failed", "closed_succeeded",
-           "played_out", "tie", "revoke")
+           "played_out", "tie", "revoke", "forfeit")
+
+#: Game points the opponent of a player's program that failed scores (the
+#: most a hand can give, R9.1; see :meth:`Hand.forfeit`).
+FORFEIT_POINTS = 3
 
 #: Points needed to win a hand (R8).
 WINNING_TOTAL = 66
@@ -163,6 +167,24 @@ class HandResult:
             "bonus": self.bonus,
         }
 
+    @classmethod
+    def from_json(cls, obj: Any) -> HandResult:
+        """The inverse of :meth:`to_json` (raises :class:`ParseError` on a wrong shape)."""
+        try:
+            return cls(
+                winner=None if obj["winner"] is None else int(obj["winner"]),
+                game_points=int(obj["game_points"]),
+                reason=str(obj["reason"]),
+                points=(int(obj["points"][0]), int(obj["points"][1])),
+                tricks=(int(obj["tricks"][0]), int(obj["tricks"][1])),
+                marriages=tuple(tuple((Suit.parse(m[0]), int(m[1])) for m in seat)
+                                for seat in obj["marriages"]),  # type: ignore[arg-type]
+                closed_by=None if obj["closed_by"] is None else int(obj["closed_by"]),
+                bonus=int(obj.get("bonus", 0)),
+            )
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise ParseError(f"not a hand result: {exc}") from None
+
     def describe(self) -> str:
         """A sentence for people."""
         if self.winner is None:
@@ -174,6 +196,7 @@ class HandResult:
             "closed_succeeded": "closed and made 66",
             "played_out": "the higher total when all cards were played",
             "revoke": "the opponent revoked",
+            "forfeit": "the opponent's program failed and forfeited",
         }[self.reason]
         gp = self.game_points
         return (f"Player {self.winner} wins {gp} game point{'s' if gp != 1 else ''} "
@@ -726,6 +749,25 @@ class Hand:
         else:
             winner = 0 if s0 > s1 else 1
             self._finish(winner, self._concede(1 - winner), "played_out")
+
+    def forfeit(self, seat: int) -> None:
+        """End the hand because ``seat``'s program failed (it crashed, ran out of
+        time or sent something that is not a legal action; see the bot protocol).
+
+        Not a rule of the game: the hand stops where it is and the opponent
+        scores :data:`FORFEIT_POINTS`, as after the worst loss (R9.1). Undo it
+        with :meth:`pop`, which also takes back the action before it.
+
+        >>> hand = Hand.random(seed=1)
+        >>> hand.forfeit(hand.to_act)
+        >>> hand.result().reason, hand.result().game_points
+        ('forfeit', 3)
+        """
+        if type(seat) is not int or seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+        if self._state == OVER:
+            raise IllegalActionError("forfeit", (), "the hand is over")
+        self._finish(1 - seat, FORFEIT_POINTS, "forfeit")
 
     def _finish(self, winner: int | None, game_points: int, reason: str) -> None:
         self._state = OVER

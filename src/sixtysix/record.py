@@ -77,7 +77,9 @@ __all__ = [
 FORMAT = "sixtysix/1"
 
 #: Optional fields with a known meaning; they are checked, then kept like any other field.
-OPTIONAL_FIELDS = ("players", "event", "date", "seed", "comments", "clock")
+#: ``forfeit`` (a hand's field): the seat whose program failed after the recorded
+#: actions and lost the hand by forfeit (the bot protocol, docs/protocol.md).
+OPTIONAL_FIELDS = ("players", "event", "date", "seed", "comments", "clock", "forfeit")
 
 _HAND_FIELDS = frozenset({"format", "rules", "dealer", "deck", "actions"})
 _MATCH_FIELDS = frozenset({"format", "rules", "first_dealer", "hands"})
@@ -257,6 +259,8 @@ def _check_optional(obj: Mapping[str, Any], where: str, n_actions: int | None) -
     if "seed" in obj and not (_is_int(obj["seed"]) or isinstance(obj["seed"], str)):
         raise InvalidRecordError(f"{where}seed must be an integer or a string, not "
                                  f"{_describe(obj['seed'])}")
+    if "forfeit" in obj and not (_is_int(obj["forfeit"]) and obj["forfeit"] in (0, 1)):
+        raise InvalidRecordError(f"{where}forfeit must be seat 0 or 1, not {_describe(obj['forfeit'])}")
     if "comments" in obj:
         comments = obj["comments"]
         if not isinstance(comments, list):
@@ -403,6 +407,14 @@ def _extra_fields(extra: Mapping[str, Any], known: frozenset[str], where: str,
     return dict(extra)
 
 
+def _forfeit_field(hand: Hand) -> dict[str, Any]:
+    """``{"forfeit": SEAT}`` for a hand lost by forfeit (:meth:`Hand.forfeit`), else nothing."""
+    result = hand.result()
+    if result is not None and result.reason == "forfeit" and result.winner is not None:
+        return {"forfeit": 1 - result.winner}
+    return {}
+
+
 def record_from_hand(hand: Hand, **extra: Any) -> HandRecord:
     """A record of ``hand`` as played so far; ``extra`` adds fields such as ``players``.
 
@@ -412,6 +424,7 @@ def record_from_hand(hand: Hand, **extra: Any) -> HandRecord:
     fields = _extra_fields(extra, _HAND_FIELDS, "", len(actions))
     if hand.seed is not None:
         fields.setdefault("seed", hand.seed)
+    fields.update(_forfeit_field(hand))
     return HandRecord(deck=tuple(hand.deck), actions=actions, dealer=hand.dealer,
                       rules=hand.rules, extra=fields)
 
@@ -421,7 +434,8 @@ def record_from_match(match: Match, **extra: Any) -> MatchRecord:
     fields = _extra_fields(extra, _MATCH_FIELDS, "", None)
     if match.seed is not None:
         fields.setdefault("seed", match.seed)
-    hands = [MatchHand(deck=tuple(hand.deck), actions=hand.actions, dealer=hand.dealer)
+    hands = [MatchHand(deck=tuple(hand.deck), actions=hand.actions, dealer=hand.dealer,
+                       extra=_forfeit_field(hand))
              for hand in match.hands]
     return MatchRecord(hands=hands, first_dealer=match.first_dealer, rules=match.rules,
                        extra=fields)
@@ -540,7 +554,7 @@ class MatchReplay:
 Replay: TypeAlias = HandReplay | MatchReplay
 
 
-def _play(hand: Hand, actions: Sequence[Action], h: int) -> None:
+def _play(hand: Hand, actions: Sequence[Action], h: int, extra: Mapping[str, Any]) -> None:
     push = hand.push
     for index, action in enumerate(actions):
         try:
@@ -548,6 +562,10 @@ def _play(hand: Hand, actions: Sequence[Action], h: int) -> None:
         except IllegalActionError as exc:
             raise InvalidRecordError(f'hand {h}, action {index} ("{action}"): {exc}',
                                      hand=h, index=index) from None
+    if "forfeit" in extra:
+        if hand.is_over():
+            raise InvalidRecordError(f"hand {h}: a forfeit after the end of the hand", hand=h)
+        hand.forfeit(extra["forfeit"])
 
 
 def _replay_hand(record: HandRecord) -> HandReplay:
@@ -555,7 +573,7 @@ def _replay_hand(record: HandRecord) -> HandReplay:
         hand = Hand.deal(record.deck, record.dealer, record.rules)
     except ValueError as exc:  # a wrong deck or dealer in a record built by hand
         raise InvalidRecordError(str(exc), hand=0) from None
-    _play(hand, record.actions, 0)
+    _play(hand, record.actions, 0, record.extra)
     return HandReplay(hand, hand.result())
 
 
@@ -580,7 +598,7 @@ def _replay_match(record: MatchRecord) -> MatchReplay:
             hand = match.deal(entry.deck)
         except InvalidDeckError as exc:
             raise InvalidRecordError(f"hand {h}: {exc}", hand=h) from None
-        _play(hand, entry.actions, h)
+        _play(hand, entry.actions, h, entry.extra)
     results = match.results()
     replays = [HandReplay(hand, results[i] if i < len(results) else None)
                for i, hand in enumerate(match.hands)]

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from sixtysix.actions import CLOSE, DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, Action
 from sixtysix.cards import CARDS, Card, Rank, Suit
+from sixtysix.errors import ParseError
 from sixtysix.rules import Rules
 
 if TYPE_CHECKING:
     from sixtysix.hand import Hand, HandResult
 
-__all__ = ["Marriage", "Trick", "View", "view"]
+__all__ = ["Marriage", "Trick", "View", "view", "view_from_json"]
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,7 @@ class View:
             "closed_at": self.closed_at,
             "lead": None if self.lead is None else [self.lead[0], str(self.lead[1])],
             "tricks": [[t.leader, str(t.lead), str(t.follow), t.winner] for t in self.tricks],
-            "marriages": [[m.seat, m.suit.letter, m.value] for m in self.marriages],
+            "marriages": [[m.seat, m.suit.letter, m.value, m.at_trick] for m in self.marriages],
             "exchange": None if self.exchange is None else [self.exchange[0], str(self.exchange[1])],
             "history": [[s, str(a)] for s, a in self.history],
             "tricks_won": list(self.tricks_won),
@@ -190,6 +191,56 @@ class View:
             "legal": [str(a) for a in self.legal],
             "result": None if self.result is None else self.result.to_json(),
         }
+
+
+def view_from_json(obj: Any) -> View:
+    """The inverse of :meth:`View.to_json` (what the bot protocol's ``view`` line carries).
+
+    >>> from sixtysix import Hand
+    >>> v = Hand.random(seed=5).view(1)
+    >>> view_from_json(v.to_json()) == v
+    True
+    """
+    from sixtysix.hand import HandResult
+
+    def card(text: Any) -> Card:
+        return Card.parse(str(text))
+
+    def maybe(text: Any) -> Card | None:
+        return None if text is None else card(text)
+
+    try:
+        lead = obj["lead"]
+        exchange = obj["exchange"]
+        result = obj["result"]
+        return View(
+            seat=int(obj["seat"]),
+            rules=Rules.from_json(obj["rules"]),
+            dealer=int(obj["dealer"]),
+            state=str(obj["state"]),
+            to_act=None if obj["to_act"] is None else int(obj["to_act"]),
+            hand=frozenset(card(c) for c in obj["hand"]),
+            trump=Suit.parse(obj["trump"]),
+            trump_card=maybe(obj["trump_card"]),
+            dealt_trump_card=card(obj["dealt_trump_card"]),
+            stock_size=int(obj["stock_size"]),
+            closed_by=None if obj["closed_by"] is None else int(obj["closed_by"]),
+            closed_at=None if obj["closed_at"] is None else int(obj["closed_at"]),
+            lead=None if lead is None else (int(lead[0]), card(lead[1])),
+            tricks=tuple(Trick(int(t[0]), card(t[1]), card(t[2]), None if t[3] is None else int(t[3]))
+                         for t in obj["tricks"]),
+            marriages=tuple(Marriage(int(m[0]), Suit.parse(m[1]), int(m[2]), int(m[3]))
+                            for m in obj["marriages"]),
+            exchange=None if exchange is None else (int(exchange[0]), card(exchange[1])),
+            history=tuple((int(s), Action.parse(str(a))) for s, a in obj["history"]),
+            tricks_won=(int(obj["tricks_won"][0]), int(obj["tricks_won"][1])),
+            card_points=(int(obj["card_points"][0]), int(obj["card_points"][1])),
+            scores=(int(obj["scores"][0]), int(obj["scores"][1])),
+            legal=tuple(Action.parse(str(a)) for a in obj["legal"]),
+            result=None if result is None else HandResult.from_json(result),
+        )
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        raise ParseError(f"not a view: {exc!r}") from None
 
 
 def view(hand: Hand, seat: int) -> View:

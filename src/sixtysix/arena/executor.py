@@ -38,7 +38,7 @@ from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from sixtysix.arena.schedule import Game
-from sixtysix.bots import make_bot
+from sixtysix.bots import Bot, make_bot
 from sixtysix.hand import Hand, HandResult
 from sixtysix.rules import Rules
 from sixtysix.runner import play_hand, play_match
@@ -120,8 +120,21 @@ class GameResult:
 
 def play_game(game: Game) -> GameResult:
     """Build the two bots of ``game`` from their specs and play it."""
-    rules = Rules.parse(game.rules)
     bots = [make_bot(spec, seed=seed) for spec, seed in zip(game.specs, game.bot_seeds, strict=True)]
+    for seat, bot in enumerate(bots):
+        if hasattr(bot, "opponent"):  # an external engine is told whom it plays
+            bot.opponent = game.specs[1 - seat]
+    try:
+        return _play_game(game, bots)
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()  # an external engine's program quits
+
+
+def _play_game(game: Game, bots: list[Bot]) -> GameResult:
+    rules = Rules.parse(game.rules)
     if game.unit == "match":
         match = play_match(bots, seed=game.deal_seed, rules=rules)
         outcomes = tuple(HandOutcome.from_result(hand.dealer, result)

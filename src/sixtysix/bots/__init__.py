@@ -1,6 +1,8 @@
 """Computer players. ``make_bot("random")``, ``make_bot("heuristic", seed=1)``.
 
 Bot specs are ``name`` or ``name:key=value,key=value`` (e.g. ``random:seed=3``).
+An external engine (docs/protocol.md) is ``engine:COMMAND`` or
+``engine:cmd=COMMAND,time=0.5``, the command in shell quoting rules.
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ from sixtysix.errors import ParseError
 
 __all__ = ["BOTS", "BaseBot", "Bot", "Event", "RandomBot", "make_bot", "parse_spec"]
 
+def _engine(**options: Any) -> Bot:
+    from sixtysix.protocol.bot import EngineBot  # the protocol imports the bots
+
+    return EngineBot(**options)
+
+
 #: Bot factories by name; each takes ``seed`` and keyword options.
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
@@ -28,7 +36,27 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "ismcts": ISMCTSBot,
     "santase-ismcts": SantaseISMCTSBot,
     **LEVELS,
+    "engine": _engine,
 }
+
+
+def _split_options(rest: str) -> list[str]:
+    """Split ``key=value,...`` at the commas outside quotes (a quoted value keeps them)."""
+    parts: list[str] = []
+    current: list[str] = []
+    quote = ""
+    for char in rest:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == ",":
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return parts
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -36,10 +64,20 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
     >>> parse_spec("pimc:worlds=64,time=0.5")
     ('pimc', {'worlds': 64, 'time': 0.5})
+
+    An engine's command is everything after ``engine:``, or the ``cmd`` option
+    (quoted when it holds a comma):
+
+    >>> parse_spec("engine:python mybot.py --level=2")
+    ('engine', {'cmd': 'python mybot.py --level=2'})
+    >>> parse_spec("engine:cmd='node bot.js a,b',time=0.5")
+    ('engine', {'cmd': "'node bot.js a,b'", 'time': 0.5})
     """
     name, _, rest = spec.strip().partition(":")
     options: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
+    if name.strip().lower() == "engine" and not rest.lstrip().startswith("cmd="):
+        return "engine", {"cmd": rest.strip()} if rest.strip() else {}
+    for part in filter(None, (p.strip() for p in _split_options(rest))):
         key, sep, raw = part.partition("=")
         if not sep:
             raise ParseError(f"bad bot option {part!r} in {spec!r}: expected key=value")
@@ -50,6 +88,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
                 break
             except ValueError:
                 pass
+        if key.strip() == "cmd":
+            value = raw
         if raw.lower() in ("true", "false"):
             value = raw.lower() == "true"
         options[key.strip()] = value

@@ -1,4 +1,4 @@
-"""The ``sixtysix`` command: ``play``, ``view``, ``replay``, ``simulate``, ``arena``, ``serve``.
+"""The ``sixtysix`` command: ``play``, ``view``, ``replay``, ``simulate``, ``arena``, ``serve``, ``engine``.
 
 Each subcommand lives in its own module of this package, which provides
 ``register(subparsers)``; the parser's ``func`` default runs it and returns
@@ -17,7 +17,7 @@ from sixtysix import __version__
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = ("play", "view", "replay", "simulate", "arena", "serve")
+COMMANDS = ("play", "view", "replay", "simulate", "arena", "serve", "engine")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -202,6 +202,18 @@ def to_json(summary: ArenaSummary, results: list[GameResult], run_info: dict[str
     }
 
 
+def _forfeits(results: list[GameResult]) -> list[str]:
+    """A line per bot whose program forfeited hands (an external engine that failed)."""
+    count: dict[str, int] = {}
+    for result in results:
+        for hand in result.hands:
+            if hand.reason == "forfeit" and hand.winner is not None:
+                spec = result.game.specs[1 - hand.winner]
+                count[spec] = count.get(spec, 0) + 1
+    return [f"Forfeits: {spec} lost {n} hand{'s' if n != 1 else ''} by forfeit (the log says why)."
+            for spec, n in count.items()]
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the subcommand; bad input raises :class:`ValueError` or :class:`OSError` (exit status 2)."""
     specs: list[str] = list(args.bots)
@@ -250,6 +262,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(summary.describe())
         print(footer)
+        for line in _forfeits(results):
+            print(line)
         if args.json is not None:
             with open(args.json, "w", encoding="utf-8") as f:
                 json.dump(to_json(summary, results, run_info), f)

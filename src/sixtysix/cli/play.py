@@ -15,6 +15,7 @@ public match score (R11, DESIGN.md §5).
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import random
 import sys
@@ -49,6 +50,7 @@ from sixtysix.hand import Hand, HandResult
 from sixtysix.match import Match
 from sixtysix.record import MatchRecord, dumps, record_from_match
 from sixtysix.rules import Rules
+from sixtysix.runner import Forfeit
 from sixtysix.views import View
 
 __all__ = [
@@ -122,6 +124,8 @@ class MatchOver:
 
 
 PlayEvent = MatchStarted | HandStarted | Acted | HandOver | MatchOver
+
+log = logging.getLogger(__name__)
 
 
 def _hook(bot: object, name: str, arg: object) -> None:
@@ -214,6 +218,7 @@ class PlaySession:
             if self._match.is_over():
                 if not self._finished:
                     self._finished = True
+                    _hook(self.opponent, "match_over", self._match.score)
                     events.append(MatchOver(self._match.winner, self._match.score))
                 return events
             hand = self._match.hand
@@ -224,7 +229,16 @@ class PlaySession:
             if hand.to_act == self.human_seat:
                 return events
             bot_view = hand.view(self.bot_seat)
-            action = self.opponent.choose(bot_view, bot_view.legal)
+            try:
+                action = self.opponent.choose(bot_view, bot_view.legal)
+            except Forfeit as exc:  # an external engine failed: it loses the hand
+                log.warning("%s", exc)
+                hand.forfeit(self.bot_seat)
+                _hook(self.opponent, "seen", hand.view(self.bot_seat))
+                events.append(HandOver(self.hand_number, self._match.results()[-1], None,
+                                       self._match.score, self._match.pending_bonus,
+                                       hand.view(self.human_seat)))
+                continue
             if not isinstance(action, Action) or not hand.is_legal(action):
                 raise BotError(f"the computer ({self.opponent.name}) chose {action!r}, not one of "
                                f"{' '.join(str(a) for a in bot_view.legal)}")
@@ -267,6 +281,8 @@ class PlaySession:
         before = hand.view(self.human_seat)
         hand.push(action)
         _hook(self.opponent, "observe", Event(seat, action))
+        if hasattr(self.opponent, "seen"):  # an external engine hears of its draws at once
+            _hook(self.opponent, "seen", hand.view(self.bot_seat))
         after = hand.view(self.human_seat)
         events: list[PlayEvent] = [Acted(seat, action, before, after)]
         if hand.is_over():
@@ -517,6 +533,8 @@ def run_plain(args: argparse.Namespace) -> int:
     # The computer's own random stream, derived from the seed but not the same as the deals'.
     bot_seed = random.Random(f"sixtysix-play-opponent-{seed}").randrange(2**32)
     opponent = make_bot(args.opponent, seed=bot_seed)
+    if hasattr(opponent, "opponent"):  # an external engine is told whom it plays
+        opponent.opponent = args.name
     session = PlaySession(opponent, rules=rules, human_seat=args.seat, seed=seed)
     players = ["", ""]
     players[args.seat] = args.name
