@@ -13,22 +13,34 @@ from typing import Any
 
 import griffe
 
-_ROLE = re.compile(r":(?:py:)?(?:class|func|meth|mod|attr|data|exc|obj|const):`(~?)([^`<]+?)\s*(?:<[^`>]+>)?`")
+_ROLE = re.compile(
+    r":(?:py:)?(?:class|func|meth|mod|attr|data|exc|obj|const):`(~?)([^`<]+?)\s*(?:<[^`>]+>)?`")
 #: Inline markup may run over a line break, never over a blank line.
 _LITERAL = re.compile(r"``((?:(?!\n\s*\n).)+?)``", flags=re.DOTALL)
 _BORDER = re.compile(r"^ *=+( +=+)+ *$")
 
 
-def _role(match: re.Match[str]) -> str:
-    """A cross-reference role as code: ``:class:`~a.B``` gives `B`, ``:meth:`T <a.b>``` gives `T`."""
+def _role(match: re.Match[str], module: str | None = None) -> str:
+    """A cross-reference role: ``:class:`~a.B``` shows `B`, ``:meth:`T <a.b>``` shows `T`.
+
+    A path into the package, or a name relative to ``module``, becomes an
+    optional cross-reference: a link when the object is on an API page, plain
+    code otherwise.
+    """
     tilde, target = match.groups()
     target = " ".join(target.split()).removesuffix("()")
+    explicit = re.search(r"<([^<>]+)>`$", match.group(0))
+    path = explicit.group(1).removesuffix("()") if explicit else target
     name = target.rsplit(".", 1)[-1] if tilde else target
+    if not path.startswith("sixtysix.") and module is not None:
+        path = f"{module}.{path}"
+    if path.startswith("sixtysix."):
+        return f'<autoref identifier="{path}" optional><code>{name}</code></autoref>'
     return f"`{name}`"
 
 
-def _inline(line: str) -> str:
-    return _LITERAL.sub(r"`\1`", _ROLE.sub(_role, line))
+def _inline(text: str, module: str | None) -> str:
+    return _LITERAL.sub(r"`\1`", _ROLE.sub(lambda m: _role(m, module), text))
 
 
 def _table(rows: list[str]) -> list[str]:
@@ -47,16 +59,11 @@ def _table(rows: list[str]) -> list[str]:
     return lines
 
 
-def rst_to_markdown(text: str) -> str:
-    """Convert one docstring.
+def rst_to_markdown(text: str, module: str | None = None) -> str:
+    """Convert one docstring (of an object in ``module``, for relative references).
 
-    >>> print(rst_to_markdown("Use ``x`` and :class:`~a.b.C`.\\n\\n>>> 1 + 1\\n2"))
-    Use `x` and `C`.
-    <BLANKLINE>
-    ```pycon
-    >>> 1 + 1
-    2
-    ```
+    >>> rst_to_markdown("Use ``x`` and :class:`~a.b.C`.")
+    'Use `x` and `C`.'
     """
     lines = text.splitlines()
     out: list[str] = []
@@ -103,7 +110,7 @@ def rst_to_markdown(text: str) -> str:
         i += 1
     # Inline markup last, on the prose between fenced blocks (it may span lines).
     parts = re.split(r"(^ *```.*?^ *```$)", "\n".join(out), flags=re.DOTALL | re.MULTILINE)
-    return "".join(part if n % 2 else _inline(part) for n, part in enumerate(parts))
+    return "".join(part if n % 2 else _inline(part, module) for n, part in enumerate(parts))
 
 
 class RstDocstrings(griffe.Extension):
@@ -111,4 +118,4 @@ class RstDocstrings(griffe.Extension):
 
     def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
         if obj.docstring is not None:
-            obj.docstring.value = rst_to_markdown(obj.docstring.value)
+            obj.docstring.value = rst_to_markdown(obj.docstring.value, obj.module.path)

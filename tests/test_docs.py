@@ -79,11 +79,18 @@ def griffe_rst() -> ModuleType:
     return module
 
 
-def test_inline_markup_becomes_markdown_code() -> None:
+def test_inline_markup_becomes_markdown_code_and_package_roles_become_optional_links() -> None:
     convert = griffe_rst().rst_to_markdown
-    assert convert("A :class:`~sixtysix.views.View`, :func:`sixtysix.analyse` and ``x + 1``.") == (
-        "A `View`, `sixtysix.analyse` and `x + 1`.")
-    assert convert(":meth:`choose()` of ``BaseBot``") == "`choose` of `BaseBot`"
+    assert convert("Use ``x + 1`` and :meth:`choose()` of :class:`BaseBot`.") == (
+        "Use `x + 1` and `choose` of `BaseBot`.")
+    link = '<autoref identifier="{}" optional><code>{}</code></autoref>'
+    assert convert("A :class:`~sixtysix.views.View` and :func:`sixtysix.analyse`.") == (
+        f"A {link.format('sixtysix.views.View', 'View')} and "
+        f"{link.format('sixtysix.analyse', 'sixtysix.analyse')}.")
+    assert convert("with :meth:`Hand.from_view\n<sixtysix.hand.Hand.from_view>`") == (
+        "with " + link.format("sixtysix.hand.Hand.from_view", "Hand.from_view"))
+    assert convert("See :class:`Constraints`.", "sixtysix.sampling") == (
+        f"See {link.format('sixtysix.sampling.Constraints', 'Constraints')}.")
 
 
 def test_doctests_literal_blocks_and_tables_are_fenced() -> None:
