@@ -6,6 +6,10 @@ letter) is a class in it whose instances are bots; ``options`` are
 ``key=value`` pairs, as for the built-in bots, passed to the class. The
 class gets ``seed`` too when it takes one.
 
+Loading a spec runs the named code, as ``python FILE`` would: such specs are
+for the command line and the library, where the user names his own code;
+the game server only accepts its fixed computer levels.
+
 >>> is_class_spec("mybots/greedy.py:GreedyBot"), is_class_spec("pimc:worlds=64")
 (True, False)
 >>> load_bot("sixtysix.bots.random_bot:RandomBot", seed=3).name
