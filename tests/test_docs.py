@@ -59,7 +59,7 @@ def test_the_tutorial_arena_run_prints_what_the_page_shows() -> None:
     *shown_body, shown_timing = shown.rstrip("\n").split("\n")
     # Everything but the speed, which depends on the machine, is the same for the same seed.
     assert body == shown_body
-    pattern = r"600 matches \(2,675 hands\) in [\d.]+ s on \d+ worker processes?: [\d,]+ hands/s"
+    pattern = r"600 matches \(2,675 hands\) in [\d.]+ s on (1 process|\d+ worker processes): [\d,]+ hands/s"
     assert re.fullmatch(pattern, timing) and re.fullmatch(pattern, shown_timing)
 
 
