@@ -46,6 +46,9 @@ def test_class_specs_are_told_apart_from_builtin_specs() -> None:
     assert not is_class_spec("random:seed")  # a lower-case word is a bad option, not a class
     with pytest.raises(ParseError, match="expected key=value"):
         make_bot("random:seed")
+    # A built-in name always means the built-in bot, whatever follows it.
+    with pytest.raises(ParseError, match="bad bot option 'Seed'"):
+        make_bot("random:Seed")
 
 
 def test_a_file_spec_builds_a_bot_that_plays_a_legal_hand() -> None:

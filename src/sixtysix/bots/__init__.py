@@ -61,7 +61,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 def make_bot(spec: str, *, seed: int | None = None) -> Bot:
     """Build a bot from a spec; ``seed`` applies unless the spec gives one."""
-    if is_class_spec(spec):
+    if is_class_spec(spec) and spec.partition(":")[0].strip().lower() not in BOTS:
         return load_bot(spec, seed=seed)
     name, options = parse_spec(spec)
     try:
