@@ -1,8 +1,10 @@
 """Computer players. ``make_bot("random")``, ``make_bot("heuristic", seed=1)``.
 
-Bot specs are ``name`` or ``name:key=value,key=value`` (e.g. ``random:seed=3``).
-An external engine (docs/protocol.md) is ``engine:COMMAND`` or
-``engine:cmd=COMMAND,time=0.5``, the command in shell quoting rules.
+Bot specs are ``name`` or ``name:key=value,key=value`` (e.g. ``random:seed=3``);
+``file.py:ClassName`` or ``module:ClassName`` loads a bot class of one's own
+(:mod:`sixtysix.bots.loader`). An external engine (docs/protocol.md) is
+``engine:COMMAND`` or ``engine:cmd=COMMAND,time=0.5``, the command in shell
+quoting rules.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from sixtysix.bots.base import BaseBot, Bot, Event
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.levels import LEVELS
+from sixtysix.bots.loader import is_class_spec, load_bot
 from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot
@@ -98,6 +101,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 def make_bot(spec: str, *, seed: int | None = None) -> Bot:
     """Build a bot from a spec; ``seed`` applies unless the spec gives one."""
+    if is_class_spec(spec) and spec.partition(":")[0].strip().lower() not in BOTS:
+        return load_bot(spec, seed=seed)
     name, options = parse_spec(spec)
     try:
         factory = BOTS[name]

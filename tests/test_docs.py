@@ -1,0 +1,115 @@
+"""The documentation site's own code: the tutorial's examples and arena run
+give what the pages show, the home page's example runs, and the Griffe
+extension turns our docstrings into Markdown (CI builds the site itself with
+``mkdocs build --strict``)."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from helpers import need_module
+
+ROOT = Path(__file__).parent.parent
+DOCS = ROOT / "docs"
+TUTORIAL = (DOCS / "tutorial.md").read_text(encoding="utf-8")
+
+
+def fenced(text: str) -> list[tuple[str, str]]:
+    """Every fenced block of a page as (language, body), in order."""
+    return re.findall(r"^```(\w*)\n(.*?)^```$", text, flags=re.DOTALL | re.MULTILINE)
+
+
+def test_the_tutorial_bot_is_the_example_file_and_about_twenty_lines() -> None:
+    assert '--8<-- "examples/greedy_bot.py"' in TUTORIAL
+    code = [line for line in (ROOT / "examples" / "greedy_bot.py").read_text().splitlines()
+            if line.strip() and not line.strip().startswith("#")]
+    class_start = next(i for i, line in enumerate(code) if line.startswith("class "))
+    assert len(code[class_start:]) <= 20
+
+
+def test_the_tutorial_python_examples_print_what_the_page_shows(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    blocks = fenced(TUTORIAL)
+    examples = [(body, blocks[i + 1][1]) for i, (lang, body) in enumerate(blocks)
+                if lang == "python" and "--8<--" not in body]
+    assert examples
+    monkeypatch.chdir(ROOT)  # the page's paths are relative to a copy of the repository
+    for code, shown in examples:
+        exec(compile(code, "docs/tutorial.md", "exec"), {})
+        assert capsys.readouterr().out == shown
+
+
+def test_the_tutorial_arena_run_prints_what_the_page_shows() -> None:
+    blocks = fenced(TUTORIAL)
+    index = next(i for i, (lang, body) in enumerate(blocks) if lang == "sh" and "sixtysix arena" in body)
+    command, shown = blocks[index][1].split(), blocks[index + 1][1]
+    assert command[:2] == ["sixtysix", "arena"]
+    run = subprocess.run([sys.executable, "-m", "sixtysix", *command[1:]], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr
+    *body, timing = run.stdout.rstrip("\n").split("\n")
+    *shown_body, shown_timing = shown.rstrip("\n").split("\n")
+    # Everything but the speed, which depends on the machine, is the same for the same seed.
+    assert body == shown_body
+    pattern = r"600 matches \(2,675 hands\) in [\d.]+ s on (1 process|\d+ worker processes): [\d,]+ hands/s"
+    assert re.fullmatch(pattern, timing) and re.fullmatch(pattern, shown_timing)
+
+
+def test_the_home_page_example_prints_what_the_page_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    blocks = fenced((DOCS / "index.md").read_text(encoding="utf-8"))
+    ((index, code),) = [(i, body) for i, (lang, body) in enumerate(blocks) if lang == "python"]
+    exec(compile(code, "docs/index.md", "exec"), {})
+    assert capsys.readouterr().out == blocks[index + 1][1]
+
+
+def griffe_rst() -> ModuleType:
+    need_module("griffe", "pip install -e '.[docs]'")
+    spec = importlib.util.spec_from_file_location("griffe_rst", DOCS / "griffe_rst.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_inline_markup_becomes_markdown_code_and_package_roles_become_optional_links() -> None:
+    convert = griffe_rst().rst_to_markdown
+    assert convert("Use ``x + 1`` and :meth:`choose()` of :class:`BaseBot`.") == (
+        "Use `x + 1` and `choose` of `BaseBot`.")
+    link = '<autoref identifier="{}" optional><code>{}</code></autoref>'
+    assert convert("A :class:`~sixtysix.views.View` and :func:`sixtysix.analyse`.") == (
+        f"A {link.format('sixtysix.views.View', 'View')} and "
+        f"{link.format('sixtysix.analyse', 'sixtysix.analyse')}.")
+    assert convert("with :meth:`Hand.from_view\n<sixtysix.hand.Hand.from_view>`") == (
+        "with " + link.format("sixtysix.hand.Hand.from_view", "Hand.from_view"))
+    assert convert("See :class:`Constraints`.", "sixtysix.sampling") == (
+        f"See {link.format('sixtysix.sampling.Constraints', 'Constraints')}.")
+
+
+def test_doctests_literal_blocks_and_tables_are_fenced() -> None:
+    convert = griffe_rst().rst_to_markdown
+    assert convert("Look:\n>>> 1 + 1\n2\n\nDone.") == "Look:\n\n```pycon\n>>> 1 + 1\n2\n```\n\nDone."
+    assert convert("Run it::\n\n    import x\n    x.go()\n\nAfter.") == (
+        "Run it:\n\n```\nimport x\nx.go()\n```\n\nAfter.")
+    table = "====  =====\ncode  what\n====  =====\n0     ``A``\n12    twelve\n====  =====\nAfter."
+    assert convert(table) == "| code | what |\n| --- | --- |\n| 0 | `A` |\n| 12 | twelve |\nAfter."
+
+
+def test_no_docstring_of_the_package_keeps_markup_the_site_would_show_raw() -> None:
+    convert = griffe_rst().rst_to_markdown
+    leftovers = []
+    for path in sorted((ROOT / "src" / "sixtysix").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                doc = ast.get_docstring(node)
+                prose = re.sub(r"^ *```.*?^ *```$", "", convert(doc or ""), flags=re.DOTALL | re.MULTILINE)
+                if re.search(r"``|:\w+:`|^\s*=====", prose, flags=re.MULTILINE):
+                    leftovers.append(f"{path.name}:{getattr(node, 'name', '(module)')}")
+    assert not leftovers
