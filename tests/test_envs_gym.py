@@ -207,3 +207,46 @@ def test_a_bot_object_can_be_the_opponent() -> None:
     env = SixtySixEnv(bot)
     _, total, _ = _play(env, 4)
     assert env.opponent is bot and total in range(-3, 4)
+
+
+def test_an_external_engine_that_fails_forfeits_its_hand(tmp_path: Any) -> None:
+    # The opponent is a program over the bot protocol that crashes at its second
+    # decision: it loses the hand (3 game points to the agent) and the episode ends.
+    import sys
+    from pathlib import Path
+
+    faulty = Path(__file__).resolve().parent / "engines" / "faulty_engine.py"
+    spec = f"engine:{sys.executable} {faulty} crash 2 {tmp_path / 'done'}"
+    env = SixtySixEnv(opponent=spec, seat=0)
+    try:
+        _, info = env.reset(seed=1)
+        total = 0.0
+        terminated = False
+        while not terminated:
+            action = int(info["action_mask"].nonzero()[0][0])
+            _, reward, terminated, _, info = env.step(action)
+            total += float(reward)
+        assert (tmp_path / "done").exists()
+        assert info["result"].reason == "forfeit" and info["result"].winner == 0
+        assert total == 3.0
+    finally:
+        env.close()
+
+
+def test_a_forfeit_before_the_agents_first_turn_deals_again(tmp_path: Any) -> None:
+    import sys
+    from pathlib import Path
+
+    faulty = Path(__file__).resolve().parent / "engines" / "faulty_engine.py"
+    for seed in range(12):
+        marker = tmp_path / f"done{seed}"
+        env = SixtySixEnv(opponent=f"engine:{sys.executable} {faulty} crash 1 {marker}", seat=1)
+        try:
+            _, info = env.reset(seed=seed)
+            if marker.exists():
+                # The engine led, crashed and lost that deal; reset dealt again.
+                assert info["legal"] and env.view.to_act == 1
+                return
+        finally:
+            env.close()
+    pytest.fail("the engine never had the first action")

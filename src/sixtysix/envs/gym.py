@@ -28,6 +28,7 @@ lets the opponent act until it is the agent's turn again or the episode ends.
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any, SupportsInt
 
@@ -51,7 +52,12 @@ from sixtysix.envs.observation import (
 from sixtysix.errors import IllegalActionError
 from sixtysix.hand import HandResult
 from sixtysix.rules import Rules
+from sixtysix.runner import Forfeit
 from sixtysix.views import View
+
+log = logging.getLogger(__name__)
+#: Deals tried by ``reset`` while the opponent forfeits before the agent acts.
+_DEALS_TRIED = 10
 
 __all__ = ["ENV_ID", "ILLEGAL_ACTIONS", "SixtySixEnv", "register"]
 
@@ -122,8 +128,8 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         self._game: Episode | None = None
         self.seat = 0
         self._over = True
-        #: The result of the hand that ended during the last step (a step ends at most one:
-        #: the agent acts at least once in every hand).
+        #: The result of the hand that ended during the last step (the last one, should
+        #: an engine opponent forfeit the next hand before the agent's turn).
         self._result: HandResult | None = None
 
     # The Gymnasium API --------------------------------------------------------
@@ -136,12 +142,19 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         if self.opponent is None or seed is not None:
             self._new_opponent(int(self.np_random.integers(2**63)))
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
-        self._game = Episode(self.rules, self.episode_kind, rng)
-        self._over = False
-        self._result = None
-        self._start_hand()
-        self._advance()
-        return self._observation(), self._info()
+        # An external engine as the opponent may forfeit before the agent's first
+        # turn (the bot protocol); the episode is then dealt again.
+        for _ in range(_DEALS_TRIED):
+            self._game = Episode(self.rules, self.episode_kind, rng)
+            self._over = False
+            self._result = None
+            self._start_hand()
+            self._advance()
+            if not self._over:
+                return self._observation(), self._info()
+        name = getattr(self.opponent, "name", "?")
+        raise RuntimeError(f"the opponent {name!r} ended {_DEALS_TRIED} episodes "
+                           "in a row before the agent's first turn")
 
     def step(self, action: SupportsInt) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play ``action`` (an action code), then the opponent's actions until the agent's turn."""
@@ -215,6 +228,14 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         assert seat is not None
         hand.push(action)
         _hook(self.opponent, "observe", Event(seat, action))
+        return self._settle()
+
+    def _settle(self) -> int:
+        """After an action or a forfeit: show the opponent its view (an external
+        engine learns its draws so), and the agent's reward if the hand ended."""
+        game = self._require_game()
+        hand = game.hand
+        _hook(self.opponent, "seen", hand.view(1 - self.seat))
         if not hand.is_over():
             return 0
         reward = game.rewards()[self.seat]
@@ -235,7 +256,14 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
             if hand.to_act == self.seat:
                 break
             view = hand.view(1 - self.seat)
-            action = opponent.choose(view, view.legal)
+            try:
+                action = opponent.choose(view, view.legal)
+            except Forfeit as exc:
+                # An external engine failed: it loses the hand (the bot protocol).
+                log.warning("%s", exc)
+                hand.forfeit(1 - self.seat)
+                reward += self._settle()
+                continue
             if not hand.is_legal(action):
                 raise RuntimeError(f"the opponent {opponent.name} chose {action!r}, not one of "
                                    f"{' '.join(str(a) for a in view.legal)}")

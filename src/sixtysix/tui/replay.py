@@ -39,6 +39,7 @@ REASONS = {
     "played_out": "all cards played",
     "tie": "a tie",
     "revoke": "a revoke",
+    "forfeit": "a forfeit (the program failed)",
 }
 
 

@@ -14,6 +14,7 @@ const REASONS = {
   played_out: "the higher total when all cards were played",
   tie: "a tie",
   revoke: "the opponent did not follow suit (revoke)",
+  forfeit: "the opponent's program failed (forfeit)",
 };
 
 function el(tag, attrs, ...children) {
