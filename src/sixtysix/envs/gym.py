@@ -116,7 +116,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         self.rules = parse_rules(rules)
         self.opponent_spec = opponent
         if isinstance(opponent, str):
-            make_bot(opponent, seed=0)  # a bad spec fails here, with the bot names
+            _close(make_bot(opponent, seed=0))  # a bad spec fails here, with the bot names
         self.fixed_seat = seat
         self.episode_kind = episode
         self.illegal_action = illegal_action
