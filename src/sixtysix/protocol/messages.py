@@ -2,7 +2,7 @@
 ``format`` (a line of text, no newline) and a single :func:`parse` for all.
 
 The first word of a line names the command; the rest are space-separated
-tokens in the notation of DESIGN.md §2 (cards ``KH``, actions ``KH+``, ``X``,
+tokens in the action notation of game records (cards ``KH``, actions ``KH+``, ``X``,
 ``C``, ``D``, ``66``, ``66+H``). The full specification is docs/protocol.md.
 
 >>> parse("go time 500 legal KH QH+ X")
