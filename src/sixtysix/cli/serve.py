@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from sixtysix.server import Settings, create_app, default_database_url
-        from sixtysix.server.opponents import parse_engine
+        from sixtysix.server.opponents import Opponents, parse_engine
     except ImportError as exc:
         raise OSError(f"the web server needs the web extra (pip install 'sixtysix[web]'): {exc}") from None
     if not 0 < args.port < 65536:
@@ -54,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--shard must be a number from 0 to 999")
     if args.message_rate <= 0 or args.connections_per_client < 1 or args.create_rate <= 0:
         raise ValueError("--message-rate, --connections-per-client and --create-rate must be positive")
-    # Each engine is checked by create_app (a clear EngineOptionError) before anything starts.
     engines = tuple(parse_engine(text) for text in args.engine)
+    Opponents(engines)  # each engine checked (a clear EngineOptionError) before anything is opened
     url = args.database_url or default_database_url()
     app = create_app(Settings(database_url=url, message_rate=args.message_rate,
                               message_burst=2 * args.message_rate,
