@@ -5,11 +5,11 @@ named by the operator with ``sixtysix serve --engine NAME=COMMAND``. Web users
 pick an opponent by name only: the commands come from the operator, never
 from a request.
 
->>> opponents = Opponents({"mybot": "python mybot.py"})
+>>> opponents = Opponents({"mybot": "sh mybot.sh"})
 >>> opponents.names
 ('random', 'easy', 'medium', 'hard', 'expert', 'mybot')
 >>> opponents.spec("hard"), opponents.spec("mybot")
-('hard:workers=1', 'engine:python mybot.py')
+('hard:workers=1', 'engine:sh mybot.sh')
 >>> parse_engine("fast=cmd='python mybot.py',time=0.5")
 ('fast', "cmd='python mybot.py',time=0.5")
 """
