@@ -331,3 +331,19 @@ def test_a_stopped_server_leaves_no_engine_running(tmp_path: Path, servers: list
     server.proc.send_signal(signal.SIGTERM)  # as Ctrl-C or a service manager stops it
     server.proc.wait(timeout=60)
     assert not [p for p in running if alive(p)]
+
+
+def test_a_game_whose_engine_is_no_longer_offered_waits_and_says_why(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    engines = (("bashbot", bash_engine()),)
+    with TestClient(create_app(Settings(database_url=url, engines=engines))) as c:
+        game = new_game(c, "bashbot", "classic,target=11")
+    # Started again without --engine: the game is kept as it is, and its player is told why.
+    with TestClient(create_app(Settings(database_url=url))) as c, \
+            player(c, game["id"], game["token"], 0) as me:
+        me.sync()
+        assert [e["code"] for e in me.errors] == ["no_opponent"] and "'bashbot'" in me.errors[0]["reason"]
+        assert me.state is not None and me.state["game"]["status"] == "playing"
+    with TestClient(create_app(Settings(database_url=url, engines=engines))) as c, \
+            player(c, game["id"], game["token"], 0) as me:
+        assert me.until(my_turn_or_over)["view"]["to_act"] == 0 and not me.errors  # offered again: on

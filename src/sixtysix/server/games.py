@@ -387,9 +387,9 @@ class GameManager:
         """Close the computer player (an engine's program is stopped) once it has heard everything."""
         player, game.player = game.player, None
         if player is not None:
-            done = player.close()
-            self._closing.add(done)
-            done.add_done_callback(self._closing.discard)
+            # Kept until done (pruned here, on the event loop: the set is never touched by a thread).
+            self._closing = {f for f in self._closing if not f.done()}
+            self._closing.add(player.close())
 
     def _deal(self, game: Game) -> None:
         hand = game.match.deal()
