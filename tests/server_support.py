@@ -42,10 +42,16 @@ def database_for(kind: str, tmp_path: Any) -> Iterator[str]:
     need(bool(url), "no PostgreSQL server: set SIXTYSIX_TEST_POSTGRES_URL (.ci/run starts one)")
     pytest.importorskip("psycopg", reason="psycopg is not installed")
     assert url is not None
-    from sixtysix.server.storage import Base, Storage
+    import sqlalchemy
+
+    from sixtysix.server.storage import Storage
 
     storage = Storage(url)
-    Base.metadata.drop_all(storage.engine)
+    # Every table there, not only ours: a database left by another version of the
+    # schema (with a table that refers to ours) must not break the test.
+    tables = sqlalchemy.MetaData()
+    tables.reflect(storage.engine)
+    tables.drop_all(storage.engine)
     storage.close()
     yield url
 
