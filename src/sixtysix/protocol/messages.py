@@ -17,6 +17,7 @@ sixtysix.protocol.messages.ProtocolError: bad-action: not an action in the proto
 
 from __future__ import annotations
 
+import abc
 import json
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
@@ -123,17 +124,19 @@ def _keywords(words: list[str], names: tuple[str, ...], rest: str | None = None)
     return out
 
 
-class _Message:
+class _Message(abc.ABC):
     """Every message: a command word and a pair ``format`` / ``parse_words``."""
 
     command: ClassVar[str]
 
+    @abc.abstractmethod
     def format(self) -> str:
-        raise NotImplementedError
+        """The message as one line of text, without the newline."""
 
     @classmethod
+    @abc.abstractmethod
     def parse_words(cls, words: list[str], text: str) -> Message:
-        raise NotImplementedError
+        """The message from the words after its command (``text``: the whole line, for errors)."""
 
     @classmethod
     def parse_line(cls, line: str) -> Any:
