@@ -17,7 +17,7 @@ from sixtysix.hand import Hand
 from sixtysix.match import Match
 from sixtysix.rules import CLASSIC, Rules
 
-__all__ = ["BotError", "Forfeit", "play_hand", "play_match"]
+__all__ = ["BotError", "Forfeit", "call_hook", "play_hand", "play_match"]
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,9 @@ class Forfeit(BotError):
     The message says what went wrong."""
 
 
-def _call(bot: object, name: str, arg: object) -> None:
+def call_hook(bot: object, name: str, arg: object) -> None:
+    """Call the bot's optional hook ``name`` (``new_hand``, ``observe``, ``seen``,
+    ``match_over``) with ``arg``, if the bot has it."""
     hook = getattr(bot, name, None)
     if hook is not None:
         hook(arg)
@@ -54,7 +56,7 @@ def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:
     A bot that raises :class:`Forfeit` loses the hand (:meth:`Hand.forfeit`).
     """
     for s in (0, 1):
-        _call(bots[s], "new_hand", hand.view(s))
+        call_hook(bots[s], "new_hand", hand.view(s))
     while not hand.is_over():
         to_act = hand.to_act
         assert to_act is not None
@@ -73,7 +75,7 @@ def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:
         hand.push(action)
         event = Event(seat, action)
         for bot in bots:
-            _call(bot, "observe", event)
+            call_hook(bot, "observe", event)
         _show(hand, bots)
     return hand
 
@@ -90,5 +92,5 @@ def play_match(
     while not match.is_over():
         play_hand(match.deal(), bots)
     for bot in bots:
-        _call(bot, "match_over", match.score)
+        call_hook(bot, "match_over", match.score)
     return match

@@ -50,7 +50,7 @@ from sixtysix.hand import Hand, HandResult
 from sixtysix.match import Match
 from sixtysix.record import MatchRecord, dumps, record_from_match
 from sixtysix.rules import Rules
-from sixtysix.runner import Forfeit
+from sixtysix.runner import Forfeit, call_hook
 from sixtysix.views import View
 
 __all__ = [
@@ -126,12 +126,6 @@ class MatchOver:
 PlayEvent = MatchStarted | HandStarted | Acted | HandOver | MatchOver
 
 log = logging.getLogger(__name__)
-
-
-def _hook(bot: object, name: str, arg: object) -> None:
-    hook = getattr(bot, name, None)
-    if hook is not None:
-        hook(arg)
 
 
 class PlaySession:
@@ -218,13 +212,13 @@ class PlaySession:
             if self._match.is_over():
                 if not self._finished:
                     self._finished = True
-                    _hook(self.opponent, "match_over", self._match.score)
+                    call_hook(self.opponent, "match_over", self._match.score)
                     events.append(MatchOver(self._match.winner, self._match.score))
                 return events
             hand = self._match.hand
             if hand is None or hand.is_over():
                 hand = self._match.deal()
-                _hook(self.opponent, "new_hand", hand.view(self.bot_seat))
+                call_hook(self.opponent, "new_hand", hand.view(self.bot_seat))
                 events.append(HandStarted(self.hand_number, hand.view(self.human_seat)))
             if hand.to_act == self.human_seat:
                 return events
@@ -234,7 +228,7 @@ class PlaySession:
             except Forfeit as exc:  # an external engine failed: it loses the hand
                 log.warning("%s", exc)
                 hand.forfeit(self.bot_seat)
-                _hook(self.opponent, "seen", hand.view(self.bot_seat))
+                call_hook(self.opponent, "seen", hand.view(self.bot_seat))
                 events.append(HandOver(self.hand_number, self._match.results()[-1], None,
                                        self._match.score, self._match.pending_bonus,
                                        hand.view(self.human_seat)))
@@ -268,10 +262,10 @@ class PlaySession:
         kept = list(zip(actors[:last], hand.actions[:last], strict=True))
         while hand.actions:
             hand.pop()
-        _hook(self.opponent, "new_hand", hand.view(self.bot_seat))
+        call_hook(self.opponent, "new_hand", hand.view(self.bot_seat))
         for seat, action in kept:
             hand.push(action)
-            _hook(self.opponent, "observe", Event(seat, action))
+            call_hook(self.opponent, "observe", Event(seat, action))
         self.undos += 1
         view = hand.view(self.human_seat)
         assert self.waiting
@@ -280,9 +274,9 @@ class PlaySession:
     def _apply(self, hand: Hand, seat: int, action: Action) -> list[PlayEvent]:
         before = hand.view(self.human_seat)
         hand.push(action)
-        _hook(self.opponent, "observe", Event(seat, action))
+        call_hook(self.opponent, "observe", Event(seat, action))
         if hasattr(self.opponent, "seen"):  # an external engine hears of its draws at once
-            _hook(self.opponent, "seen", hand.view(self.bot_seat))
+            call_hook(self.opponent, "seen", hand.view(self.bot_seat))
         after = hand.view(self.human_seat)
         events: list[PlayEvent] = [Acted(seat, action, before, after)]
         if hand.is_over():

@@ -52,7 +52,7 @@ from sixtysix.envs.observation import (
 from sixtysix.errors import IllegalActionError
 from sixtysix.hand import HandResult
 from sixtysix.rules import Rules
-from sixtysix.runner import Forfeit
+from sixtysix.runner import Forfeit, call_hook
 from sixtysix.views import View
 
 log = logging.getLogger(__name__)
@@ -67,12 +67,6 @@ ENV_ID = "sixtysix/SixtySix-v0"
 ILLEGAL_ACTIONS = ("forfeit", "raise")
 
 Observation = npt.NDArray[np.float32]
-
-
-def _hook(bot: object, name: str, arg: object) -> None:
-    method = getattr(bot, name, None)
-    if method is not None:
-        method(arg)
 
 
 def _close(bot: object) -> None:
@@ -218,7 +212,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
 
     def _start_hand(self) -> None:
         hand = self._require_game().hand
-        _hook(self.opponent, "new_hand", hand.view(1 - self.seat))
+        call_hook(self.opponent, "new_hand", hand.view(1 - self.seat))
 
     def _push(self, action: Action) -> int:
         """Apply one action by the seat to act; the agent's reward if a hand ends."""
@@ -227,7 +221,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         seat = hand.to_act
         assert seat is not None
         hand.push(action)
-        _hook(self.opponent, "observe", Event(seat, action))
+        call_hook(self.opponent, "observe", Event(seat, action))
         return self._settle()
 
     def _settle(self) -> int:
@@ -235,7 +229,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         engine learns its draws so), and the agent's reward if the hand ended."""
         game = self._require_game()
         hand = game.hand
-        _hook(self.opponent, "seen", hand.view(1 - self.seat))
+        call_hook(self.opponent, "seen", hand.view(1 - self.seat))
         if not hand.is_over():
             return 0
         reward = game.rewards()[self.seat]

@@ -34,6 +34,7 @@ from sixtysix.hand import Hand, HandResult
 from sixtysix.match import Match
 from sixtysix.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
 from sixtysix.rules import Rules
+from sixtysix.runner import call_hook
 from sixtysix.server.protocol import Act, Hello, Message, Ping, Rematch, error
 from sixtysix.server.storage import Storage, StoredGame
 from sixtysix.wire import public_view_json, seat_view_json
@@ -368,10 +369,10 @@ class GameManager:
         if hand is not None:
             seat = game.bot_seat
             fresh = Hand.deal(hand.deck, hand.dealer, hand.rules)
-            _hook(bot, "new_hand", fresh.view(seat))
+            call_hook(bot, "new_hand", fresh.view(seat))
             for who, action in zip(hand.actors(), hand.actions, strict=True):
                 fresh.push(action)
-                _hook(bot, "observe", Event(who, action))
+                call_hook(bot, "observe", Event(who, action))
         return bot
 
     def _deal(self, game: Game) -> None:
@@ -379,7 +380,7 @@ class GameManager:
         number = len(game.match.hands)
         self.storage.add_hand(game.id, number, " ".join(str(c) for c in hand.deck), hand.dealer)
         if game.bot is not None and game.bot_seat is not None:
-            _hook(game.bot, "new_hand", hand.view(game.bot_seat))
+            call_hook(game.bot, "new_hand", hand.view(game.bot_seat))
 
     # Playing ----------------------------------------------------------------------
     def handle(self, game: Game, seat: int | None, message: Message) -> dict[str, Any] | None:
@@ -438,7 +439,7 @@ class GameManager:
             log.exception("could not store an action of game %s", game.id)
             raise GameError("the server could not save the action; try again", "storage", 503) from None
         if game.bot is not None:
-            _hook(game.bot, "observe", Event(seat, action))
+            call_hook(game.bot, "observe", Event(seat, action))
         if hand.is_over():
             score = game.score
             if game.over:
@@ -534,12 +535,6 @@ def _clean_name(name: object) -> str:
     if not isinstance(name, str):
         return ""
     return " ".join("".join(ch for ch in name if ch.isprintable()).split())[:40]
-
-
-def _hook(bot: object, name: str, arg: object) -> None:
-    hook = getattr(bot, name, None)
-    if hook is not None:
-        hook(arg)
 
 
 def parse_rules(text: object, target: object = None) -> Rules:
