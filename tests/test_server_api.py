@@ -186,6 +186,33 @@ def test_two_people_play_through_a_shared_link_and_a_spectator_sees_no_hidden_ca
             assert finished(bob.state or {}) and finished(watcher.state or {})
 
 
+def test_a_game_let_go_from_memory_while_a_client_says_hello_is_still_the_one_it_plays(
+        client: TestClient) -> None:
+    """A game nobody is connected to is dropped from memory after each request and
+    rebuilt from storage when asked for. A client that connected before that but says
+    hello after it must be attached to the live game, not to the dropped copy (it would
+    then never hear of the moves made on the live one)."""
+    game = new_game(client, kind="person", rules="classic,target=1", name="Ann")
+    gid = game["id"]
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        # The server has looked the game up and waits for the hello; this request reads
+        # the game and lets it go from memory (nobody is attached yet).
+        assert client.get(f"/api/games/{gid}").json()["status"] == "waiting"
+        ws.send_json({"type": "hello", "token": game["token"]})
+        ann = Client(ws, 0)
+        ann.recv()
+        assert ann.state is not None and ann.state["game"]["status"] == "waiting"
+        joined = client.post(f"/api/games/{gid}/join", json={"name": "Bob"})
+        assert joined.status_code == 200, joined.text
+        ann.sync()  # everything sent to Ann before her ping's answer
+        assert ann.state["game"]["status"] == "playing"
+        assert ann.state["game"]["players"] == ["Ann", "Bob"]
+        with player(client, gid, joined.json()["token"], 1) as bob:
+            rng = random.Random(5)
+            play_out([ann, bob], rng)
+            assert finished(bob.state or {})
+
+
 def test_a_rematch_keeps_the_seats(client: TestClient) -> None:
     gid, t0, t1 = person_game(client)
     with player(client, gid, t0, 0) as a, player(client, gid, t1, 1) as b:

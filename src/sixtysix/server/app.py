@@ -248,7 +248,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def _session(websocket: WebSocket, game_id: str) -> None:
         try:
-            game = manager.get(game_id)
+            # Only to refuse an unknown game at once: the game object is not kept across the
+            # wait for the hello, in which memory may let it go (see the lookup below).
+            manager.release(manager.get(game_id))
         except GameError as exc:
             await _refuse(websocket, str(exc), exc.code, 4404)
             return
@@ -271,8 +273,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not isinstance(hello, Hello):
             await _refuse(websocket, "the first message must be a hello", "no_hello", 4400)
             return
+        # Looked up again, and attached before anything else can run: a game nobody is
+        # connected to is dropped from memory between requests (GameManager._forget), and a
+        # connection attached to a dropped copy would miss every move made on the live one.
+        try:
+            game = manager.get(game_id)
+        except GameError as exc:
+            await _refuse(websocket, str(exc), exc.code, 4404)
+            return
         seat = game.seat_of(hello.token)
         if hello.token is not None and seat is None:
+            manager.release(game)
             await _refuse(websocket, "this token holds no seat in this game", "bad_token", 4403)
             return
         async def hang_up() -> None:
