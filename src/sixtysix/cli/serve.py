@@ -32,6 +32,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--shard", type=int, default=None, metavar="K",
                         help="this process's number when several processes share one database behind a "
                              "load balancer that routes /s{K}-... game ids to process K (see docs/web.md)")
+    parser.add_argument("--engine", action="append", default=[], metavar="NAME=COMMAND",
+                        help="offer an external engine (docs/protocol.md) as a computer opponent named "
+                             "NAME, next to the levels; COMMAND as in an engine:COMMAND bot spec, e.g. "
+                             "--engine mybot=\"python mybot.py\" or "
+                             "--engine fast=\"cmd='python mybot.py',time=0.5\" (repeatable)")
     parser.set_defaults(func=run)
 
 
@@ -40,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from sixtysix.server import Settings, create_app, default_database_url
+        from sixtysix.server.opponents import Opponents, parse_engine
     except ImportError as exc:
         raise OSError(f"the web server needs the web extra (pip install 'sixtysix[web]'): {exc}") from None
     if not 0 < args.port < 65536:
@@ -48,12 +54,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--shard must be a number from 0 to 999")
     if args.message_rate <= 0 or args.connections_per_client < 1 or args.create_rate <= 0:
         raise ValueError("--message-rate, --connections-per-client and --create-rate must be positive")
+    engines = tuple(parse_engine(text) for text in args.engine)
+    Opponents(engines)  # each engine checked (a clear EngineOptionError) before anything is opened
     url = args.database_url or default_database_url()
     app = create_app(Settings(database_url=url, message_rate=args.message_rate,
                               message_burst=2 * args.message_rate,
                               connections_per_client=args.connections_per_client,
                               create_rate=args.create_rate, create_burst=max(40.0, args.create_rate),
-                              shard=args.shard))
+                              shard=args.shard, engines=engines))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"Sixty-six server: open http://{shown}:{args.port}/ in a browser "
           f"(database: {_safe_url(url)}). Stop with Ctrl-C.", flush=True)

@@ -273,11 +273,13 @@ class EngineBot(BaseBot):
             return f"no budget, limit {self.limit:g} s"
         return f"{self.time:g} s + {self.grace:g} s grace"
 
-    def close(self) -> None:
+    def close(self, *, keep: bool = True) -> None:
         """Done with the engine: a healthy program is kept for the next game of this
-        process (and quits when the process exits), a broken one is stopped."""
+        process (and quits when the process exits), a broken one is stopped.
+        ``keep=False`` stops it in any case (a host that keeps running but plays no
+        more with it, such as the web server, which closes a game's engine with the game)."""
         engine = self._engine
-        if engine is None or not engine.alive or self._broken is not None:
+        if not keep or engine is None or not engine.alive or self._broken is not None:
             self._stop()
             return
         self._engine = None

@@ -9,6 +9,8 @@ REST (JSON):
 - ``POST /api/games`` ``{"kind": "computer"|"person", "level", "rules", "target", "name"}``:
   a new game; the answer holds its ``id``, the creator's seat ``token`` and the link to share.
 - ``POST /api/games/{id}/join`` ``{"name"}``: take the free seat of a game against a person.
+- ``GET /api/opponents``: the computer opponents offered (the levels, then the
+  operator's engines by name) and the default one.
 - ``GET /api/games``: the lobby (open games, games being played) and recently finished games.
 - ``GET /api/games/{id}``: a game's public facts.
 - ``GET /api/games/{id}/record``: the record (DESIGN.md §3) of a finished game.
@@ -44,6 +46,7 @@ from sixtysix.record import MatchReplay, dumps, replay
 from sixtysix.rules import Rules
 from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_rules
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
+from sixtysix.server.opponents import Opponents
 from sixtysix.server.protocol import Hello, ProtocolError, error, parse_message
 from sixtysix.server.storage import Storage
 from sixtysix.svg import back_svg, card_svg
@@ -85,6 +88,9 @@ class Settings:
     hello_timeout: float = 10.0
     #: This process's number when several serve one database (see docs/web.md), else ``None``.
     shard: int | None = None
+    #: External engines offered as computer opponents, ``(name, command)`` (``sixtysix serve
+    #: --engine NAME=COMMAND``); each game against one runs ``make_bot("engine:" + command)``.
+    engines: tuple[tuple[str, str], ...] = ()
 
 
 class NewGame(BaseModel):
@@ -106,8 +112,9 @@ def _client(host: Any) -> str:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A new application with its own storage and games."""
     settings = settings or Settings()
+    opponents = Opponents(settings.engines)  # checked before anything is opened
     storage = Storage(settings.database_url)
-    manager = GameManager(storage, shard=settings.shard)
+    manager = GameManager(storage, shard=settings.shard, opponents=opponents)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -185,6 +192,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   "game": game.info()}
         manager.release(game)
         return answer
+
+    @app.get("/api/opponents")
+    async def computer_opponents() -> dict[str, Any]:
+        return opponents.to_json()
 
     @app.get("/api/games")
     async def lobby() -> dict[str, Any]:
@@ -344,7 +355,11 @@ def _frames(game: Game) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
     for number, played in enumerate(replayed.match.hands, start=1):
         hand = Hand.deal(played.deck, played.dealer, played.rules)
+        result = played.result()
         for i in range(len(played.actions) + 1):
+            if i == len(played.actions) and result is not None and result.reason == "forfeit" and \
+                    result.winner is not None:
+                hand.forfeit(1 - result.winner)  # the last frame shows the forfeit's result
             view = public_view_json(hand)
             view["hands"] = [sorted(str(c) for c in hand.cards(s)) for s in (0, 1)]
             view["stock"] = [str(c) for c in hand.stock] if hand.stock_size else []

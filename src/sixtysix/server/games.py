@@ -23,30 +23,30 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
 from typing import Any
 
 from sixtysix.actions import Action
 from sixtysix.bots import make_bot
-from sixtysix.bots.base import Bot, Event
+from sixtysix.bots.base import Event
 from sixtysix.cards import Card
 from sixtysix.errors import IllegalActionError, ParseError
 from sixtysix.hand import Hand, HandResult
 from sixtysix.match import Match
 from sixtysix.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
 from sixtysix.rules import Rules
-from sixtysix.runner import call_hook
+from sixtysix.runner import Forfeit
+from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEVELS, Opponents
+from sixtysix.server.players import ComputerPlayer
 from sixtysix.server.protocol import Act, Hello, Message, Ping, Rematch, error
 from sixtysix.server.storage import Storage, StoredGame
 from sixtysix.wire import public_view_json, seat_view_json
 
-__all__ = ["Connection", "Game", "GameError", "GameManager", "hash_token"]
+__all__ = ["COMPUTER_LEVELS", "SEARCH_LEVELS", "Connection", "Game", "GameError", "GameManager",
+           "hash_token"]
 
 log = logging.getLogger("sixtysix.server")
 
-#: The computer levels a game may be played against (see :mod:`sixtysix.bots.levels`).
-COMPUTER_LEVELS = ("random", "easy", "medium", "hard", "expert")
-#: Levels that search (and take a ``workers`` option).
-SEARCH_LEVELS = ("hard", "expert")
 KINDS = ("computer", "person")
 
 
@@ -140,7 +140,8 @@ class Game:
         self.rematch = rematch
         #: The computer's seat in a game against the computer.
         self.bot_seat: int | None = 1 if kind == "computer" else None
-        self.bot: Bot | None = None
+        #: The computer player, made when it is first to act (see ``GameManager._player``).
+        self.player: ComputerPlayer | None = None
         self.bot_task: asyncio.Task[None] | None = None
         self.connections: set[Connection] = set()
         self._rules_json = rules.to_json()
@@ -249,8 +250,10 @@ class GameManager:
     """Holds the live games in memory, backed by :class:`Storage`."""
 
     def __init__(self, storage: Storage, *, rng: random.Random | None = None,
-                 shard: int | None = None) -> None:
+                 shard: int | None = None, opponents: Opponents | None = None) -> None:
         self.storage = storage
+        #: The computer opponents offered: the levels and the operator's engines.
+        self.opponents = opponents if opponents is not None else Opponents()
         #: With several server processes on one database, this process's number: the ids of
         #: the games it creates start with ``s{shard}-``, a load balancer sends every request
         #: naming a game to the process of its prefix, and each process serves only its own.
@@ -259,6 +262,8 @@ class GameManager:
         #: Deals come from the operating system's generator: nobody can predict a deck.
         self.rng = rng if rng is not None else random.SystemRandom()
         self.games: dict[str, Game] = {}
+        #: Computer players being closed (their last calls still running): waited for at shutdown.
+        self._closing: set[Future[None]] = set()
 
     # Creating and joining -----------------------------------------------------------
     def create(self, *, rules: Rules, kind: str, level: str | None = None, name: str = "",
@@ -267,9 +272,9 @@ class GameManager:
         if kind not in KINDS:
             raise GameError(f"kind must be one of {', '.join(KINDS)}", "bad_kind")
         if kind == "computer":
-            level = level or "medium"
-            if level not in COMPUTER_LEVELS:
-                raise GameError(f"unknown level {level!r}: expected one of {', '.join(COMPUTER_LEVELS)}",
+            level = level or DEFAULT_LEVEL
+            if level not in self.opponents:
+                raise GameError(f"unknown level {level!r}: expected one of {', '.join(self.opponents.names)}",
                                 "bad_level")
         else:
             level = None
@@ -290,8 +295,6 @@ class GameManager:
                                  status=status, rematch_of=None if rematch_of is None else rematch_of.id)
         self.games[game_id] = game
         self._deal(game)
-        if kind == "computer":
-            game.bot = self._new_bot(game)
         return game, token
 
     def join(self, game_id: str, name: str = "") -> tuple[Game, int, str]:
@@ -340,10 +343,11 @@ class GameManager:
         rules = Rules.from_json(stored.rules)
         record = MatchRecord(
             hands=[MatchHand(deck=tuple(Card.parse(c) for c in h.deck.split()),
-                             actions=[Action.parse(a) for a in h.actions], dealer=h.dealer)
+                             actions=[Action.parse(a) for a in h.actions], dealer=h.dealer,
+                             extra={} if h.forfeit is None else {"forfeit": h.forfeit})
                    for h in stored.hands],
             first_dealer=stored.first_dealer, rules=rules)
-        replayed = replay(record)  # every action checked again by the engine
+        replayed = replay(record)  # every action (and forfeit) checked again by the engine
         assert isinstance(replayed, MatchReplay)
         match = replayed.match
         match.rng = self.rng
@@ -354,33 +358,45 @@ class GameManager:
             hand = match.hand
             if hand is None or hand.is_over():
                 self._deal(game)  # stopped between the end of a hand and the next deal
-        if game.kind == "computer":
-            game.bot = self._new_bot(game)
         return game
 
-    def _new_bot(self, game: Game) -> Bot:
-        """A computer player that has seen the current hand from its seat, action by action."""
-        assert game.level is not None and game.bot_seat is not None
-        # The server plays many games at once: its search bots stay on one core
-        # each instead of starting a helper process per game.
-        spec = f"{game.level}:workers=1" if game.level in SEARCH_LEVELS else game.level
-        bot = make_bot(spec, seed=self.rng.randrange(2**32))
+    def _player(self, game: Game) -> ComputerPlayer | None:
+        """The game's computer player, made the first time it is to act (after a restart,
+        too): it is shown the current hand from its seat, action by action, as the
+        runner would have (:func:`sixtysix.runner.play_hand`). ``None`` when the game
+        has none, or when its opponent is not offered by this server (any more)."""
+        if game.player is not None:
+            return game.player
+        if game.bot_seat is None or game.level is None or game.level not in self.opponents:
+            return None
+        seat = game.bot_seat
+        bot = make_bot(self.opponents.spec(game.level), seed=self.rng.randrange(2**32))
+        player = ComputerPlayer(bot, seat, f"game {game.id}")
         hand = game.hand
         if hand is not None:
-            seat = game.bot_seat
             fresh = Hand.deal(hand.deck, hand.dealer, hand.rules)
-            call_hook(bot, "new_hand", fresh.view(seat))
+            player.tell("new_hand", fresh.view(seat))
             for who, action in zip(hand.actors(), hand.actions, strict=True):
                 fresh.push(action)
-                call_hook(bot, "observe", Event(who, action))
-        return bot
+                player.tell("observe", Event(who, action))
+                player.show(fresh)
+        game.player = player
+        return player
+
+    def _close_player(self, game: Game) -> None:
+        """Close the computer player (an engine's program is stopped) once it has heard everything."""
+        player, game.player = game.player, None
+        if player is not None:
+            # Kept until done (pruned here, on the event loop: the set is never touched by a thread).
+            self._closing = {f for f in self._closing if not f.done()}
+            self._closing.add(player.close())
 
     def _deal(self, game: Game) -> None:
         hand = game.match.deal()
         number = len(game.match.hands)
         self.storage.add_hand(game.id, number, " ".join(str(c) for c in hand.deck), hand.dealer)
-        if game.bot is not None and game.bot_seat is not None:
-            call_hook(game.bot, "new_hand", hand.view(game.bot_seat))
+        if game.player is not None:
+            game.player.tell("new_hand", hand.view(game.player.seat))
 
     # Playing ----------------------------------------------------------------------
     def handle(self, game: Game, seat: int | None, message: Message) -> dict[str, Any] | None:
@@ -438,48 +454,100 @@ class GameManager:
             hand.pop()
             log.exception("could not store an action of game %s", game.id)
             raise GameError("the server could not save the action; try again", "storage", 503) from None
-        if game.bot is not None:
-            call_hook(game.bot, "observe", Event(seat, action))
+        if game.player is not None:
+            game.player.tell("observe", Event(seat, action))
+            game.player.show(hand)
         if hand.is_over():
-            score = game.score
-            if game.over:
-                game.status = "finished"
-                self.storage.finish_game(game.id, game.match.winner, score,
-                                         (game.names[0], game.names[1]))
-            else:
-                self.storage.set_score(game.id, score)
-                self._deal(game)
+            self._hand_over(game)
+
+    def _forfeit(self, game: Game, seat: int) -> bool:
+        """``seat`` (the computer, whose program failed) loses the hand in play by forfeit:
+        stored, applied, the next hand dealt. Returns whether it could be stored."""
+        hand = game.hand
+        assert hand is not None and not hand.is_over()
+        try:
+            self.storage.add_forfeit(game.id, len(game.match.hands), seat)
+        except Exception:
+            log.exception("could not store a forfeit of game %s", game.id)
+            return False
+        hand.forfeit(seat)
+        if game.player is not None:
+            game.player.show(hand)
+        self._hand_over(game)
+        return True
+
+    def _hand_over(self, game: Game) -> None:
+        """After the last action (or a forfeit) of a hand: the score stored, then the next
+        deal or the end of the match (the computer player is told it and closed)."""
+        score = game.score
+        if game.over:
+            game.status = "finished"
+            self.storage.finish_game(game.id, game.match.winner, score, (game.names[0], game.names[1]))
+            if game.player is not None:
+                game.player.tell("match_over", game.match.score)
+            self._close_player(game)
+        else:
+            self.storage.set_score(game.id, score)
+            self._deal(game)
 
     def wake_bot(self, game: Game) -> None:
         """Let the computer play if it is to act (at most one task per game)."""
-        if game.bot is None or game.to_act != game.bot_seat:
+        if game.bot_seat is None or game.status != "playing" or game.to_act != game.bot_seat:
             return
+        if game.level not in self.opponents:
+            return  # the opponent is not offered here (see attach)
         if game.bot_task is not None and not game.bot_task.done():
             return
         game.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(game))
 
     async def _bot_moves(self, game: Game) -> None:
-        while game.bot is not None and game.bot_seat is not None and game.to_act == game.bot_seat:
+        try:
+            await self._bot_plays(game)
+        finally:
+            if not game.connections:
+                game.bot_task = None  # this task is ending: nothing holds the game any more
+                self._forget(game)
+
+    async def _bot_plays(self, game: Game) -> None:
+        while game.bot_seat is not None and game.status == "playing" and game.to_act == game.bot_seat:
+            seat = game.bot_seat
+            player = self._player(game)
             hand = game.hand
-            assert hand is not None
+            if player is None or hand is None:
+                return
             seen = (len(game.match.hands), len(hand.actions))
-            view = hand.view(game.bot_seat)
+            view = hand.view(seat)
             try:
-                action = await asyncio.to_thread(game.bot.choose, view, view.legal)
+                action = await player.choose(view)
+            except Forfeit as exc:
+                # An external engine failed (crashed, timed out, sent an illegal action):
+                # it loses the hand, and the match goes on (docs/protocol.md).
+                log.warning("game %s, hand %d: %s", game.id, seen[0], exc)
+                if game.hand is not hand or hand.is_over() or not self._forfeit(game, seat):
+                    return
+                game.broadcast()
+                continue
             except Exception:
                 log.exception("the computer failed in game %s", game.id)
+                self._computer_stuck(game)
                 return
-            if (len(game.match.hands), len(hand.actions)) != seen:
+            if game.hand is not hand or (len(game.match.hands), len(hand.actions)) != seen:
                 continue  # cannot happen (only the computer acts now); never apply a stale choice
             try:
-                self._apply(game, game.bot_seat, action)
-            except GameError:
-                log.error("the computer chose %s, which is not legal, in game %s", action, game.id)
+                self._apply(game, seat, action)
+            except GameError as exc:
+                log.error("the computer's action %s was refused in game %s: %s", action, game.id, exc)
+                self._computer_stuck(game)
                 return
             game.broadcast()
-        if not game.connections:
-            game.bot_task = None  # this task is ending: nothing holds the game any more
-            self._forget(game)
+
+    @staticmethod
+    def _computer_stuck(game: Game) -> None:
+        """Tell the people at the table that the computer could not move (logged already):
+        the game is kept as it was, and the computer tries again when a client connects."""
+        for conn in game.connections:
+            conn.push(error("the computer could not move: reload the page to let it try again",
+                            "computer_failed"))
 
     def make_rematch(self, game: Game, seat: int) -> Game:
         """A new match with the same players and settings; both clients are told its id."""
@@ -500,6 +568,9 @@ class GameManager:
         game.connections.add(conn)
         conn.push(game.state_for(conn.seat))
         game.broadcast()  # the spectator count changed
+        if game.bot_seat is not None and game.level not in self.opponents and not game.over:
+            conn.push(error(f"the computer opponent {game.level!r} is not offered by this server now: "
+                            "the game goes on when it is again", "no_opponent"))
         self.wake_bot(game)
 
     def detach(self, game: Game, conn: Connection) -> None:
@@ -521,14 +592,21 @@ class GameManager:
         if not game.connections and (game.bot_task is None or game.bot_task.done()) and \
                 self.games.get(game.id) is game:
             del self.games[game.id]
+            self._close_player(game)
 
     async def close(self) -> None:
+        """At shutdown: stop the computers' tasks and close every computer player; an
+        engine that is thinking is waited for (at most its time budget) and then stopped."""
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        for game in list(self.games.values()):
+            self._close_player(game)
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in list(self._closing)),
+                             return_exceptions=True)
 
 
 def _clean_name(name: object) -> str:

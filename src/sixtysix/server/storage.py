@@ -32,7 +32,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["GameRow", "HandRow", "ActionRow", "ResultRow", "Storage", "StoredGame", "StoredHand"]
+__all__ = ["ActionRow", "ForfeitRow", "GameRow", "HandRow", "ResultRow", "Storage", "StoredGame",
+           "StoredHand"]
 
 
 def _now() -> dt.datetime:
@@ -96,6 +97,20 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(String(8))
 
 
+class ForfeitRow(Base):
+    """A hand lost by forfeit after its recorded actions: the seat of the computer
+    opponent's program that failed (a record's ``"forfeit"`` field, DESIGN.md §3).
+
+    A table of its own rather than a column of ``hands``: a database made before
+    forfeits existed gets it from ``create_all`` and needs no migration."""
+
+    __tablename__ = "forfeits"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+
+
 class ResultRow(Base):
     """A player's result in a finished game."""
 
@@ -114,6 +129,8 @@ class StoredHand:
     deck: str
     dealer: int
     actions: list[str] = field(default_factory=list)
+    #: The seat that lost the hand by forfeit after ``actions``, if one did.
+    forfeit: int | None = None
 
 
 @dataclass
@@ -193,6 +210,12 @@ class Storage:
             conn.execute(insert(ActionRow), {"game_id": game_id, "hand": hand, "index": index,
                                              "action": action})
 
+    def add_forfeit(self, game_id: str, hand: int, seat: int) -> None:
+        """``seat`` lost hand ``hand`` by forfeit (after the actions stored for it)."""
+        with self._session() as s:
+            s.add(ForfeitRow(game_id=game_id, hand=hand, seat=seat))
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=_now()))
+
     def remove_action(self, game_id: str, hand: int, index: int) -> None:
         """Undo :meth:`add_action` (used only when applying the action failed afterwards)."""
         with self._session() as s:
@@ -249,6 +272,8 @@ class Storage:
         for a in s.scalars(select(ActionRow).where(ActionRow.game_id == row.id)
                            .order_by(ActionRow.hand, ActionRow.index)):
             hands[a.hand].actions.append(a.action)
+        for f in s.scalars(select(ForfeitRow).where(ForfeitRow.game_id == row.id)):
+            hands[f.hand].forfeit = f.seat
         return StoredGame(
             id=row.id, rules=json.loads(row.rules), kind=row.kind, level=row.level,
             first_dealer=row.first_dealer, tokens=(row.token0, row.token1),

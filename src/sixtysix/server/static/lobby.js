@@ -49,6 +49,21 @@ async function refresh() {
   }
 }
 
+// The computer opponents come from the server: its levels and the engines its operator added.
+async function fillOpponents() {
+  const select = document.querySelector("select[name=level]");
+  try {
+    const offered = await api("GET", "/api/opponents");
+    select.replaceChildren(...offered.opponents.map((o) => el("option", {
+      value: o.name, text: o.kind === "engine" ? `${o.name} (engine)` : o.name,
+      selected: o.name === offered.default,
+    })));
+  } catch (e) {
+    document.getElementById("new-game-error").textContent = `The computer levels could not be loaded: ${e.message}`;
+  }
+}
+
 document.getElementById("new-game-form").addEventListener("submit", createGame);
+fillOpponents();
 refresh();
 setInterval(refresh, 5000);

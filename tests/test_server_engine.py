@@ -1,0 +1,349 @@
+"""External engines as the web server's computer opponents (issue 6, part 1).
+
+``sixtysix serve --engine NAME=COMMAND`` offers an engine (docs/protocol.md)
+next to the levels. Games against it are played here over the WebSocket, in
+process and against a real server process: a whole match against the bash
+engine; an engine that crashes forfeits the hand (the player is told, the
+record says so, a restart resumes it exactly); the lobby lists the engine by
+name only; wrong ``--engine`` values are refused; the player's messages never
+show the engine's cards; and no engine program outlives its game or the server.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import shlex
+import shutil
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed")
+from fastapi.testclient import TestClient
+
+from helpers import need
+from server_support import DATABASES, Client, Server, connect, database_for, finished, real_client
+from sixtysix.cli import main
+from sixtysix.record import MatchRecord, loads, replay_json
+from sixtysix.server import Settings, create_app
+from sixtysix.server.opponents import COMPUTER_LEVELS, EngineOptionError
+from test_server_hidden import check
+
+player = contextmanager(connect)  # a connected client, closed at the end of a with block
+
+ROOT = Path(__file__).resolve().parents[1]
+BASH_SCRIPT = ROOT / "examples" / "random_engine.sh"
+FAULTY = Path(__file__).resolve().parent / "engines" / "faulty_engine.py"
+
+
+def bash_engine(pids: Path | None = None) -> str:
+    """The bash engine's command; with ``pids``, each program started appends its process id there."""
+    need(shutil.which("bash") is not None, "bash is not installed")
+    if pids is None:
+        return shlex.join(["bash", str(BASH_SCRIPT)])
+    script = f"echo $$ >> {shlex.quote(str(pids))}; exec bash {shlex.quote(str(BASH_SCRIPT))}"
+    return shlex.join(["bash", "-c", script])
+
+
+def faulty_engine(mode: str, go: int, tmp_path: Path) -> str:
+    """The test engine that misbehaves (``mode``) once, at its ``go``-th action."""
+    return shlex.join([sys.executable, str(FAULTY), mode, str(go), str(tmp_path / f"{mode}.marker")])
+
+
+def app_with(*engines: tuple[str, str]) -> TestClient:
+    return TestClient(create_app(Settings(database_url="sqlite://", message_rate=1e6, message_burst=1e6,
+                                          create_rate=1e6, create_burst=1e6, engines=engines)))
+
+
+def new_game(c: TestClient, level: str, rules: str = "classic,target=3") -> dict[str, Any]:
+    response = c.post("/api/games", json={"kind": "computer", "level": level, "rules": rules, "name": "Ann"})
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def my_turn_or_over(state: dict[str, Any]) -> bool:
+    return finished(state) or state["view"]["to_act"] == 0
+
+
+def play_to_the_end(me: Client, rng: random.Random) -> dict[str, Any]:
+    """The human (seat 0) plays random legal actions until the match is over."""
+    while not finished(me.until(my_turn_or_over)):
+        me.act_random(rng)
+        me.sync()
+    assert me.state is not None
+    return me.state
+
+
+def play_until_the_engine_started(me: Client, rng: random.Random, pids: Path, count: int) -> None:
+    """Play until ``count`` engine programs were started in all (one starts at its seat's first turn)."""
+    me.until(my_turn_or_over)
+    while len(started(pids)) < count:
+        me.act_random(rng)
+        me.sync()
+        me.until(my_turn_or_over)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return "\nState:\tZ" not in status
+
+
+def started(pids: Path) -> list[int]:
+    return [int(line) for line in pids.read_text().split()] if pids.exists() else []
+
+
+def wait_until_gone(pids: list[int]) -> None:
+    """Wait for programs a game closes after its last message (bounded: a broken test fails)."""
+    for _ in range(600):
+        if not any(alive(p) for p in pids):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"engine processes still running: {[p for p in pids if alive(p)]}")
+
+
+# The lobby and the options -----------------------------------------------------------
+
+def test_the_lobby_offers_the_levels_and_the_engines_by_name_only() -> None:
+    command = bash_engine()
+    with app_with(("bashbot", command)) as c:
+        offered = c.get("/api/opponents")
+        assert offered.status_code == 200
+        data = offered.json()
+        assert [o["name"] for o in data["opponents"]] == [*COMPUTER_LEVELS, "bashbot"]
+        assert [o["kind"] for o in data["opponents"]][-1] == "engine"
+        assert data["default"] in COMPUTER_LEVELS
+        assert "random_engine" not in offered.text  # the command stays with the operator
+        # The page has no list of its own: it asks the server.
+        page = c.get("/").text
+        assert "expert" not in page and "/api/opponents" in c.get("/static/lobby.js").text
+        game = new_game(c, "bashbot")
+        assert game["game"]["level"] == "bashbot" and game["game"]["players"][1] == "Computer (bashbot)"
+        # Only the names can be picked: a command typed by a web user is no opponent.
+        for level in ("engine:bash x.sh", "bash x.sh", "engine", "BASHBOT"):
+            refused = c.post("/api/games", json={"kind": "computer", "level": level})
+            assert refused.status_code == 400 and refused.json()["code"] == "bad_level", level
+        assert c.post("/api/games", json={"kind": "computer", "level": "engine:" + command}).status_code \
+            in (400, 422)
+    with app_with() as c:  # without --engine: the levels only
+        assert [o["name"] for o in c.get("/api/opponents").json()["opponents"]] == list(COMPUTER_LEVELS)
+        assert c.post("/api/games", json={"kind": "computer", "level": "bashbot"}).status_code == 400
+
+
+@pytest.mark.parametrize("value, why", [
+    ("mybot", "expected NAME=COMMAND"),
+    ("mybot=", "expected NAME=COMMAND"),
+    ("=bash x.sh", "expected NAME=COMMAND"),
+    ("expert=bash x.sh", "is a computer level"),
+    ("Random=bash x.sh", "is a computer level"),
+    ("my bot=bash x.sh", "a name is 1 to 32"),
+    ("mybot=no-such-program-66 --fast", "no program 'no-such-program-66'"),
+    ("mybot=bash 'unclosed", "bad engine command"),
+    ("mybot=cmd=bash x.sh,time=-1", "time must be positive"),
+])
+def test_a_bad_engine_option_is_a_one_line_error(value: str, why: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--engine", value, "--database-url", "sqlite://"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sixtysix: error: --engine") and why in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_an_engine_name_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    need(shutil.which("bash") is not None, "bash is not installed")
+    assert main(["serve", "--engine", "a=bash x.sh", "--engine", "A=bash y.sh"]) == 2
+    assert "given twice" in capsys.readouterr().err
+    with pytest.raises(EngineOptionError, match="computer level"):
+        create_app(Settings(engines=(("hard", "bash x.sh"),)))
+
+
+# Playing -------------------------------------------------------------------------------
+
+def test_a_whole_match_against_the_bash_engine_and_its_program_ends_with_the_game(tmp_path: Path) -> None:
+    rng = random.Random(6)
+    pids = tmp_path / "pids"
+    with app_with(("bashbot", bash_engine(pids))) as c:
+        game = new_game(c, "bashbot", "classic,target=7")
+        with player(c, game["id"], game["token"], 0) as me:
+            state = play_to_the_end(me, rng)
+        assert state["game"]["winner"] in (0, 1) and max(state["game"]["score"]) >= 7
+        assert len(state["game"]["results"]) >= 3  # at least three hands to 7 points
+        assert all(r["reason"] != "forfeit" for r in state["game"]["results"])
+        # The engine played its seat: its program was started, and stopped when the match ended.
+        assert started(pids)
+        wait_until_gone(started(pids))
+        record = loads(c.get(f"/api/games/{game['id']}/record").text)
+        assert isinstance(record, MatchRecord)
+        assert all("forfeit" not in h.extra for h in record.hands)
+        assert replay_json(record.to_json())["score"] == state["game"]["score"]
+
+
+def test_a_crashing_engine_forfeits_the_hand_the_player_is_told_and_the_record_keeps_it(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    rng = random.Random(7)
+    caplog.set_level(logging.WARNING, logger="sixtysix")
+    with app_with(("crashbot", faulty_engine("crash", 2, tmp_path))) as c:
+        game = new_game(c, "crashbot", "classic,target=7")
+        with player(c, game["id"], game["token"], 0) as me:
+            state = play_to_the_end(me, rng)
+        results = state["game"]["results"]
+        forfeits = [i for i, r in enumerate(results) if r["reason"] == "forfeit"]
+        assert len(forfeits) == 1  # the engine crashes once; it is started again for the next hand
+        lost = results[forfeits[0]]
+        assert lost["winner"] == 0 and lost["game_points"] == 3  # like a Schwarz (R9.1)
+        assert len(results) > forfeits[0] + 1  # the match went on
+        # The player was sent the result as it happened, in a state of its own.
+        told = [m for m in me.messages
+                if m["type"] == "state" and len(m["game"]["results"]) == forfeits[0] + 1]
+        assert told and told[0]["game"]["results"][-1]["reason"] == "forfeit"
+        # One log line names the game, the engine, its seat and what went wrong.
+        lines = [r.getMessage() for r in caplog.records if "forfeits hand" in r.getMessage()]
+        assert len(lines) == 1 and game["id"] in lines[0] and "(seat 1)" in lines[0] and "died" in lines[0]
+        # The stored record marks the hand, and replays to the same score.
+        raw = c.get(f"/api/games/{game['id']}/record").json()
+        assert [i for i, h in enumerate(raw["hands"]) if "forfeit" in h] == forfeits
+        assert raw["hands"][forfeits[0]]["forfeit"] == 1
+        assert replay_json(raw)["score"] == state["game"]["score"]
+        # The replay page's last frame of that hand shows the forfeit.
+        frames = [f for f in c.get(f"/api/games/{game['id']}/replay").json()["frames"]
+                  if f["hand"] == forfeits[0] + 1]
+        assert frames[-1]["view"]["result"]["reason"] == "forfeit"
+
+
+def test_the_human_never_sees_the_engines_cards(tmp_path: Path) -> None:
+    """The hidden-card check of test_server_hidden, over games against engines (one with a forfeit)."""
+    rng = random.Random(8)
+    checked = 0
+    with app_with(("bashbot", bash_engine()), ("illegalbot", faulty_engine("illegal", 3, tmp_path))) as c:
+        for level in ("bashbot", "illegalbot", "bashbot"):
+            game = new_game(c, level, "santase,target=4")
+            with player(c, game["id"], game["token"], 0) as me, player(c, game["id"], None, None) as watcher:
+                play_to_the_end(me, rng)
+                watcher.until(finished)
+            record = loads(c.get(f"/api/games/{game['id']}/record").text)
+            assert isinstance(record, MatchRecord)
+            checked += check(me.messages, 0, record) + check(watcher.messages, None, record)
+    assert checked > 50
+    assert (tmp_path / "illegal.marker").exists()  # the illegal action was sent (and forfeited)
+
+
+def test_no_engine_program_outlives_its_game(tmp_path: Path) -> None:
+    """A game dropped in the middle (its last connection gone) stops its engine (the
+    end of the server with games connected is tested on a real server below)."""
+    rng = random.Random(9)
+    pids = tmp_path / "pids"
+    with app_with(("bashbot", bash_engine(pids))) as c:
+        for n in (1, 2, 3):
+            game = new_game(c, "bashbot", "classic,target=11")
+            with player(c, game["id"], game["token"], 0) as me:
+                play_until_the_engine_started(me, rng, pids, n)
+                assert alive(started(pids)[-1])
+            wait_until_gone(started(pids))
+        assert len(started(pids)) == 3
+
+
+# A real server process ---------------------------------------------------------------------
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database_for(request.param, tmp_path)
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Server]]:
+    running: list[Server] = []
+    yield running
+    for s in running:
+        if s.proc.poll() is None:
+            s.kill()
+
+
+def test_a_game_resumes_exactly_after_a_restart_that_follows_a_forfeit(
+        tmp_path: Path, database_url: str, servers: list[Server]) -> None:
+    rng = random.Random(10)
+    engine = ["--engine", "crashbot=" + faulty_engine("crash", 1, tmp_path)]
+    first = Server(database_url, tmp_path / "first.log", *engine)
+    servers.append(first)
+    created = first.post("/api/games", {"kind": "computer", "level": "crashbot", "rules": "classic,target=11",
+                                        "name": "Ann"})
+    me = real_client(first.base, created["id"], created["token"], 0)
+    # Play until the engine has crashed (its first go) and a few actions of the next hand.
+    while not any(r["reason"] == "forfeit" for r in me.until(my_turn_or_over)["game"]["results"]):
+        me.act_random(rng)
+        me.sync()
+    for _ in range(3):
+        me.act_random(rng)
+        me.sync()
+        me.until(my_turn_or_over)
+    before = me.state
+    assert before is not None and not finished(before)
+    me.ws.close()
+    assert "forfeits hand" in (tmp_path / "first.log").read_text()
+
+    first.kill()
+    second = Server(database_url, tmp_path / "second.log", *engine)
+    servers.append(second)
+    again = real_client(second.base, created["id"], created["token"], 0)
+    assert again.state is not None
+    assert again.state["view"] == before["view"]
+    for key in ("score", "hand_number", "actions", "results", "status", "pending_bonus", "players"):
+        assert again.state["game"][key] == before["game"][key], key
+    # The match goes on against the engine (started again) to its end; the record keeps the forfeit.
+    state = play_to_the_end(again, rng)
+    again.ws.close()
+    record = second.get(f"/api/games/{created['id']}/record")
+    assert sum(1 for h in record["hands"] if h.get("forfeit") == 1) == 1
+    assert replay_json(record)["score"] == state["game"]["score"]
+
+
+def test_a_stopped_server_leaves_no_engine_running(tmp_path: Path, servers: list[Server]) -> None:
+    rng = random.Random(11)
+    pids = tmp_path / "pids"
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", tmp_path / "server.log",
+                    "--engine", "bashbot=" + bash_engine(pids))
+    servers.append(server)
+    clients = []
+    for n in (1, 2):
+        created = server.post("/api/games", {"kind": "computer", "level": "bashbot"})
+        me = real_client(server.base, created["id"], created["token"], 0)
+        play_until_the_engine_started(me, rng, pids, n)
+        clients.append(me)
+    running = started(pids)
+    assert len(running) == 2 and all(alive(p) for p in running)
+    server.proc.send_signal(signal.SIGTERM)  # as Ctrl-C or a service manager stops it
+    server.proc.wait(timeout=60)
+    assert not [p for p in running if alive(p)]
+
+
+def test_a_game_whose_engine_is_no_longer_offered_waits_and_says_why(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    engines = (("bashbot", bash_engine()),)
+    with TestClient(create_app(Settings(database_url=url, engines=engines))) as c:
+        game = new_game(c, "bashbot", "classic,target=11")
+    # Started again without --engine: the game is kept as it is, and its player is told why.
+    with TestClient(create_app(Settings(database_url=url))) as c, \
+            player(c, game["id"], game["token"], 0) as me:
+        me.sync()
+        assert [e["code"] for e in me.errors] == ["no_opponent"] and "'bashbot'" in me.errors[0]["reason"]
+        assert me.state is not None and me.state["game"]["status"] == "playing"
+    with TestClient(create_app(Settings(database_url=url, engines=engines))) as c, \
+            player(c, game["id"], game["token"], 0) as me:
+        assert me.until(my_turn_or_over)["view"]["to_act"] == 0 and not me.errors  # offered again: on
