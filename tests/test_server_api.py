@@ -189,14 +189,14 @@ def test_two_people_play_through_a_shared_link_and_a_spectator_sees_no_hidden_ca
 def test_a_game_let_go_from_memory_while_a_client_says_hello_is_still_the_one_it_plays(
         client: TestClient) -> None:
     """A game nobody is connected to is dropped from memory after each request and
-    rebuilt from storage when asked for. A client that connected before that but says
-    hello after it must be attached to the live game, not to the dropped copy (it would
-    then never hear of the moves made on the live one)."""
+    rebuilt from storage when asked for, but not while a client is saying hello: that
+    client must be attached to the live game, not to a dropped copy (it would then
+    never hear of the moves made on the live one)."""
     game = new_game(client, kind="person", rules="classic,target=1", name="Ann")
     gid = game["id"]
     with client.websocket_connect(f"/ws/{gid}") as ws:
         # The server has looked the game up and waits for the hello; this request reads
-        # the game and lets it go from memory (nobody is attached yet).
+        # the game and would let it go from memory (nobody is attached yet).
         assert client.get(f"/api/games/{gid}").json()["status"] == "waiting"
         ws.send_json({"type": "hello", "token": game["token"]})
         ann = Client(ws, 0)

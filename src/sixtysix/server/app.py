@@ -257,22 +257,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await websocket.send_json(error(reason, code))
         await websocket.close(code=close_code)
 
-    async def _session(websocket: WebSocket, game_id: str) -> None:
-        try:
-            # Only to refuse an unknown game at once: the game object is not kept across the
-            # wait for the hello, in which memory may let it go (see the lookup below).
-            manager.release(manager.get(game_id))
-        except GameError as exc:
-            await _refuse(websocket, str(exc), exc.code, 4404)
-            return
+    async def _hello(websocket: WebSocket) -> Hello | None:
+        """The client's first message, which must be a hello; ``None`` once refused."""
         try:
             first = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
         except TimeoutError:
             await _refuse(websocket, "no hello: send {\"type\": \"hello\", \"token\": ...} first",
                           "no_hello", 4408)
-            return
+            return None
         if first["type"] == "websocket.disconnect":
-            return
+            return None
         raw = first.get("text")
         if raw is None:
             raw = first.get("bytes") or b""
@@ -280,23 +274,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             hello = parse_message(raw)
         except ProtocolError as exc:
             await _refuse(websocket, str(exc), exc.code, 4400)
-            return
+            return None
         if not isinstance(hello, Hello):
             await _refuse(websocket, "the first message must be a hello", "no_hello", 4400)
+            return None
+        return hello
+
+    async def _session(websocket: WebSocket, game_id: str) -> None:
+        try:
+            manager.get(game_id)  # an unknown game is refused at once
+        except GameError as exc:
+            await _refuse(websocket, str(exc), exc.code, 4404)
             return
-        # Looked up again, and attached before anything else can run: a game nobody is
-        # connected to is dropped from memory between requests (GameManager._forget), and a
-        # connection attached to a dropped copy would miss every move made on the live one.
+        # Kept in memory while the client says hello (see GameManager.arriving).
+        with manager.arriving(game_id):
+            hello = await _hello(websocket)
+        # Looked up again (the same object: it was kept), and attached before anything
+        # else can run: a connection attached to a copy dropped from memory would miss
+        # every move made on the live game.
         try:
             game = manager.get(game_id)
         except GameError as exc:
             await _refuse(websocket, str(exc), exc.code, 4404)
+            return
+        if hello is None:
+            manager.release(game)
             return
         seat = game.seat_of(hello.token)
         if hello.token is not None and seat is None:
             manager.release(game)
             await _refuse(websocket, "this token holds no seat in this game", "bad_token", 4403)
             return
+
         async def hang_up() -> None:
             await websocket.close(code=1008, reason="too far behind")
 

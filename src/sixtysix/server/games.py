@@ -16,13 +16,14 @@ connection go through its queue, in the order the changes happened.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import hmac
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Future
 from typing import Any
 
@@ -262,6 +263,8 @@ class GameManager:
         #: Deals come from the operating system's generator: nobody can predict a deck.
         self.rng = rng if rng is not None else random.SystemRandom()
         self.games: dict[str, Game] = {}
+        #: Games with clients connecting (see :meth:`arriving`), and how many.
+        self._arriving: collections.Counter[str] = collections.Counter()
         #: Computer players being closed (their last calls still running): waited for at shutdown.
         self._closing: set[Future[None]] = set()
 
@@ -586,11 +589,25 @@ class GameManager:
         """Done with a game for now (after a REST request, a last connection): see :meth:`_forget`."""
         self._forget(game)
 
+    @contextlib.contextmanager
+    def arriving(self, game_id: str) -> Iterator[None]:
+        """While a client connects to ``game_id`` (from the WebSocket's opening to its
+        hello), the game is kept in memory: dropping it then (the computer's move ending
+        with nobody attached yet) would stop its computer player for nothing and rebuild
+        the game from storage a moment later."""
+        self._arriving[game_id] += 1
+        try:
+            yield
+        finally:
+            self._arriving[game_id] -= 1
+            if not self._arriving[game_id]:
+                del self._arriving[game_id]
+
     def _forget(self, game: Game) -> None:
         """Drop a game nobody is connected to from memory: it is all in storage, and is rebuilt
         when asked for. Never while the computer is thinking, which would leave two copies."""
         if not game.connections and (game.bot_task is None or game.bot_task.done()) and \
-                self.games.get(game.id) is game:
+                game.id not in self._arriving and self.games.get(game.id) is game:
             del self.games[game.id]
             self._close_player(game)
 
