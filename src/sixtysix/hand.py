@@ -218,6 +218,7 @@ class Hand:
         "_bonus_seat", "_outcome", "_lmask", "_undo", "_prefix", "_dealt_trump",
         "_trump_mask", "_nine", "_enforce", "_auto", "_draw_state", "_close_min",
         "_exchange_min", "_close_first", "_marriage_first", "_marriages_p2", "_last_bonus",
+        "match_score", "match_bonus",
     )
 
     rules: Rules
@@ -225,6 +226,12 @@ class Hand:
     deck: tuple[Card, ...]
     trump: Suit
     seed: int | None
+    #: The match score (game points of seats 0 and 1) before this hand, when it is
+    #: part of a match (set by :meth:`sixtysix.match.Match.deal`), else ``None``.
+    #: Public, and no rule reads it: it is there for the players' views.
+    match_score: tuple[int, int] | None
+    #: Game points the winner of this hand collects from tied hands before it (R9.2).
+    match_bonus: int
 
     def __init__(self, deck: str | Iterable[Card], dealer: int = 0, rules: Rules = CLASSIC) -> None:
         cards = deck_from(deck)
@@ -262,6 +269,8 @@ class Hand:
         # Public actions before this object's first state (see from_view), as (code, seat).
         self._prefix: tuple[tuple[int, int], ...] = ()
         self._dealt_trump = idx[12]
+        self.match_score = None
+        self.match_bonus = 0
         self._setup_rules(rules, trump)
 
     def _setup_rules(self, rules: Rules, trump: int) -> None:
@@ -392,6 +401,8 @@ class Hand:
         hand._lmask = -1
         hand._undo = []
         hand._prefix = tuple((a.code, s) for s, a in view.history)
+        hand.match_score = view.match_score
+        hand.match_bonus = view.match_bonus
         return hand
 
     # Queries -------------------------------------------------------------------

@@ -91,6 +91,9 @@ class Match:
             raise MatchOverError("the current hand is not finished")
         cards = random_deck(self.rng) if deck is None else deck
         hand = Hand.deal(cards, self.next_dealer(), self.rules)
+        # The players see the match score (search bots play for the match, not the hand).
+        hand.match_score = self.score
+        hand.match_bonus = self.pending_bonus
         self.hands.append(hand)
         return hand
 

@@ -96,6 +96,11 @@ class View:
     #: The legal actions, when this seat is to act.
     legal: tuple[Action, ...]
     result: HandResult | None
+    #: The match score (game points of seats 0 and 1) before this hand, when the hand
+    #: is part of a match, else ``None``; the target is ``rules.target`` (R9.3).
+    match_score: tuple[int, int] | None = None
+    #: Game points the winner of this hand collects from tied hands before it (R9.2).
+    match_bonus: int = 0
 
     @property
     def opponent(self) -> int:
@@ -190,6 +195,8 @@ class View:
             "scores": list(self.scores),
             "legal": [str(a) for a in self.legal],
             "result": None if self.result is None else self.result.to_json(),
+            "match_score": None if self.match_score is None else list(self.match_score),
+            "match_bonus": self.match_bonus,
         }
 
 
@@ -238,6 +245,10 @@ def view_from_json(obj: Any) -> View:
             scores=(int(obj["scores"][0]), int(obj["scores"][1])),
             legal=tuple(Action.parse(str(a)) for a in obj["legal"]),
             result=None if result is None else HandResult.from_json(result),
+            # Optional (added later): a view without them is a hand outside a match.
+            match_score=None if obj.get("match_score") is None else (
+                int(obj["match_score"][0]), int(obj["match_score"][1])),
+            match_bonus=int(obj.get("match_bonus", 0)),
         )
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
         raise ParseError(f"not a view: {exc!r}") from None
@@ -313,6 +324,8 @@ def view(hand: Hand, seat: int) -> View:
         scores=(hand.score(0), hand.score(1)),
         legal=tuple(hand.legal_actions()) if to_act == seat else (),
         result=hand.result(),
+        match_score=hand.match_score,
+        match_bonus=hand.match_bonus,
     )
 
 

@@ -28,8 +28,14 @@ Each iteration
    :meth:`Hand.key <sixtysix.hand.Hand.key>` within a decision, and after a
    close the same endings come back often, so that exact values cost less
    than playouts there);
-5. backs the game points up along the path, from the root player's side,
-   divided by 3 so that rewards lie in [-1, 1].
+5. backs the result up along the path, from the root player's side, as a
+   reward in [-1, 1]: the game points divided by 3, or, when the view carries
+   the match score and ``match`` is on (the default), the change in the root
+   player's chance to win the match (:func:`~sixtysix.bots.equity.hand_utility`,
+   scaled so that the largest change is 1). So the search plays for the match:
+   at 6-6 a safe win is worth a Schwarz, at 6-0 a loss by 3 weighs far more
+   than one by 1. The exact endings are unchanged by this (a minimax value
+   keeps its order under any increasing map), only the averages over worlds.
 
 Heuristic knowledge (both off by default, ``bias`` on in the ``hard`` and
 ``expert`` levels): with ``bias`` W, each node on its first visit asks the
@@ -89,6 +95,7 @@ from collections.abc import Sequence
 
 from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
 from sixtysix.bots.base import BaseBot
+from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.rollout import fast_playout, outcome_value, policy_code
@@ -103,7 +110,8 @@ __all__ = ["ISMCTSBot", "Node", "Worlds", "correct_declaration"]
 #: Iterations per decision when neither ``iterations`` nor ``time`` is given.
 DEFAULT_ITERATIONS = 1000
 #: Game points scale: rewards are game points divided by this (R9.1: at most 3).
-_SCALE = 3.0
+#: Rewards without a match: game points −3..3 (index + 3) scaled to [-1, 1].
+_POINTS = tuple(g / 3 for g in range(-3, 4))
 #: Seconds of a time budget kept for choosing once the search stops (and
 #: collecting the helpers' statistics).
 _MARGIN = 0.003
@@ -252,7 +260,8 @@ class ISMCTSBot(BaseBot):
     solves every layout at a closed root with at most that many; ``bias``
     (progressive bias toward the playout policy's action) and ``anchor`` with
     ``gate`` (keep the heuristic bot's action unless the search shows better):
-    see the module documentation.
+    see the module documentation; ``match``: play for the match (rewards in
+    match equity) when the view carries the match score.
     """
 
     name = "ismcts"
@@ -274,6 +283,7 @@ class ISMCTSBot(BaseBot):
         anchor: str = "none",
         gate: float = 1.0,
         bias: float = 0.0,
+        match: bool = True,
         workers: int = 1,
         rng: random.Random | None = None,
     ) -> None:
@@ -305,13 +315,17 @@ class ISMCTSBot(BaseBot):
         self.anchor = anchor
         self.gate = gate
         self.bias = bias
+        self.match = match
+        #: What each result of the hand is worth to the seat searched for, by its game
+        #: points + 3 (set for each decision; see :func:`sixtysix.bots.equity.hand_utility`).
+        self._utility: tuple[float, ...] = _POINTS
         self._anchor = HeuristicBot(rng=random.Random(self.rng.getrandbits(64))) \
             if anchor == "heuristic" else None
         #: What helper processes are built with (every option but the seed and workers).
         self._options: dict[str, object] = {
             "iterations": iterations, "time": time, "c": c, "epsilon": epsilon, "closed": closed,
             "fair": fair, "solve_cards": solve_cards, "enumerate_below": enumerate_below,
-            "pimc_below": pimc_below, "closes": closes, "bias": bias}
+            "pimc_below": pimc_below, "closes": closes, "bias": bias, "match": match}
         self._pool: SearchPool | None = None
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
@@ -363,6 +377,11 @@ class ISMCTSBot(BaseBot):
         # With the stock closed at the root every leaf is an ending with few
         # layouts: exact values, cached, cost less than playouts there.
         self._solve_cards = self.solve_cards if view.stock_open else 6
+        self._utility = _POINTS
+        if self.match and view.match_score is not None:
+            rules = view.rules
+            self._utility = hand_utility(view.match_score, view.match_bonus, seat=view.seat,
+                                         target=rules.target, tie_bonus=rules.tie_bonus)
         return Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below))
 
     def new_hand(self, view: View) -> None:
@@ -421,7 +440,8 @@ class ISMCTSBot(BaseBot):
 
     def _pimc(self, worlds: Worlds, legal: Sequence[Action]) -> Action:
         """Solve every layout exactly; play the best average (exact when one layout is left)."""
-        totals: dict[Action, int] = {a: 0 for a in legal}
+        totals: dict[Action, float] = {a: 0.0 for a in legal}
+        utility = self._utility
         layouts = worlds.layouts if worlds.layouts is not None else [worlds.layout()]
         policy = -1
         for layout in sorted(layouts, key=lambda lay: (lay[0], lay[1])):
@@ -430,7 +450,7 @@ class ISMCTSBot(BaseBot):
                 policy = policy_code(world.copy(), random.Random(0))
             solution = self._solver.solve(world)
             for action, value in solution.values.items():
-                totals[action] += value
+                totals[action] += utility[value + 3]
         best_value = max(totals.values())
         best = [a for a in legal if totals[a] == best_value]
         # Ties: the playout policy's choice when it is among the best, else the first.
@@ -457,6 +477,7 @@ class ISMCTSBot(BaseBot):
         phase2 = self._phase2
         leaf_closed = self.closed == "leaf"
         bias = self.bias
+        utility = self._utility
         me = seat
         done = 0
         while True:
@@ -519,7 +540,7 @@ class ISMCTSBot(BaseBot):
                 world._push(best_code)
                 node = best_child
                 path.append(node)
-            reward = (value if me == 0 else -value) / _SCALE
+            reward = utility[(value if me == 0 else -value) + 3]
             for n in path:
                 n.visits += 1
                 n.total += reward

@@ -151,7 +151,7 @@ def register(subparsers: Any) -> None:
         "arena",
         help="a duplicate round robin between bots, with Bradley-Terry ratings",
         description="Play every pair of bots on the same seeded deals, each deal twice with the "
-                    "seats exchanged, and report win rates with 95%% intervals, game points per "
+                    "seats exchanged, and report win rates with 95% intervals, game points per "
                     "hand, duplicate statistics and Bradley-Terry ratings on the Elo scale.",
     )
     parser.add_argument("bots", nargs="+", metavar="BOT",

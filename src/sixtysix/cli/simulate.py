@@ -177,7 +177,7 @@ def register(subparsers: Any) -> None:
         "simulate",
         help="play two bots against each other and report win rates",
         description="Play seeded matches (or hands) between two bots, swapping seats every "
-                    "other game, and report win rates with 95%% confidence intervals, game "
+                    "other game, and report win rates with 95% confidence intervals, game "
                     "points per hand and speed.",
     )
     parser.add_argument("bots", nargs=2, metavar="BOT",
