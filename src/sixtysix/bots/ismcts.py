@@ -48,6 +48,17 @@ that player can see (:func:`~sixtysix.bots.rollout.policy_code` with
 played unless the search's choice has a higher mean by more than ``gate``
 standard errors of the difference.
 
+Inference (``infer`` = epsilon, off by default): the bot keeps its view from
+just before the opponent's last action (the ``seen`` hook), rebuilds for each
+hand the opponent may hold now the state he acted in (his card back in hand;
+after a draw, each card he may have drawn taken out in turn) and asks the
+playout policy, judging by what he could see, what it would have done there.
+A hand gets weight ``1 - epsilon`` if the policy agrees, plus ``epsilon``
+over the number of cards he could play. Worlds are then drawn by weight
+from ``infer_pool`` uniformly sampled hands (all layouts when they are
+enumerated), each with a fresh stock order. Without evidence (no ``seen``
+hook, or nothing learnt) sampling stays uniform.
+
 Closing, declaring, the exchange, marriages and drawing are actions of the
 tree like any card: nothing is decided by fixed rules. The action played is
 the root child with the most visits (ties: the higher mean).
@@ -88,18 +99,20 @@ True
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 import time as _time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
+from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, EXCHANGE, Action
 from sixtysix.bots.base import BaseBot
 from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.rollout import fast_playout, outcome_value, policy_code
-from sixtysix.cards import CARDS
+from sixtysix.cards import CARDS, Card
 from sixtysix.hand import OVER, STOCK_CARDS, WINNING_TOTAL, Hand
 from sixtysix.sampling import Constraints
 from sixtysix.solver import Solver
@@ -110,6 +123,21 @@ __all__ = ["ISMCTSBot", "Node", "Worlds", "correct_declaration"]
 #: Iterations per decision when neither ``iterations`` nor ``time`` is given.
 DEFAULT_ITERATIONS = 1000
 #: Game points scale: rewards are game points divided by this (R9.1: at most 3).
+_ALL_CARDS = (1 << 24) - 1
+#: Action codes that play a card (with or without a marriage announced).
+_CARD_ACTIONS = sum(1 << code for code in range(EXCHANGE))
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 #: Rewards without a match: game points −3..3 (index + 3) scaled to [-1, 1].
 _POINTS = tuple(g / 3 for g in range(-3, 4))
 #: Seconds of a time budget kept for choosing once the search stops (and
@@ -163,7 +191,8 @@ class Worlds:
     on card indices.
     """
 
-    def __init__(self, view: View, rng: random.Random, enumerate_below: int = 0) -> None:
+    def __init__(self, view: View, rng: random.Random, enumerate_below: int = 0,
+                 weigh: Callable[[int], float] | None = None, pool: int = 256) -> None:
         c = Constraints.from_view(view)
         self.rng = rng
         self.count = c.count()
@@ -186,24 +215,68 @@ class Worlds:
         mask, stock = self.layouts[0] if self.layouts else self._sample()
         cards = [card for card in c.unseen | c.must_hold if mask & card.mask]
         self.template = Hand.from_view(view, cards, [CARDS[i] for i in stock])
+        #: With ``weigh`` (inference): the opponent's hands to draw from, and their
+        #: cumulative weights; ``None`` when every layout is as likely as the next.
+        self._hands: list[int] | None = None
+        self._cumulative: list[float] = []
+        if weigh is not None:
+            self._weigh(weigh, pool)
+
+    def _weigh(self, weigh: Callable[[int], float], pool: int) -> None:
+        """Weigh the opponent's possible hands by ``weigh`` (the likelihood of what he
+        did, given the hand): all of them when the layouts are enumerated, else the
+        distinct hands among ``pool`` uniform samples (a weighted sample of a uniform
+        sample: importance resampling). Layouts are then drawn by weight."""
+        if self.layouts is not None:
+            hands = [mask for mask, _ in self.layouts]
+        else:
+            hands = list(dict.fromkeys(self._sample_hand() for _ in range(pool)))
+        cache: dict[int, float] = {}
+        weights = []
+        for mask in hands:
+            w = cache.get(mask)
+            if w is None:
+                w = cache[mask] = weigh(mask)
+            weights.append(w)
+        if not weights or max(weights) <= 0 or max(weights) == min(weights):
+            return  # nothing learnt: uniform, as without inference
+        self._hands = hands
+        self._cumulative = list(itertools.accumulate(weights))
 
     def _sample(self) -> tuple[int, list[int]]:
+        mask = self._sample_hand()
+        return mask, self._stock_for(mask)
+
+    def _sample_hand(self) -> int:
         # Sorting by random keys gives a uniform permutation, and costs less
         # than random.sample and random.shuffle, which draw in Python.
         rnd = self.rng.random
         mask = self._must
         for i in sorted(self._allowed, key=lambda _: rnd())[:self._free]:
             mask |= 1 << i
+        return mask
+
+    def _stock_for(self, mask: int) -> list[int]:
+        """A uniform stock order for the opponent's hand ``mask``."""
         rest = [i for i in self._unseen if not mask >> i & 1]
         if self._ordered:
+            rnd = self.rng.random
             rest.sort(key=lambda _: rnd())
         if self._last >= 0:
             rest.append(self._last)
-        return mask, rest
+        return rest
 
     def layout(self) -> tuple[int, list[int]]:
         """The next layout: the opponent's cards as a mask and the stock as card indices."""
         layouts = self.layouts
+        hands = self._hands
+        if hands is not None:
+            cumulative = self._cumulative
+            i = bisect.bisect_right(cumulative, self.rng.random() * cumulative[-1])
+            i = min(i, len(hands) - 1)
+            if layouts is not None:
+                return layouts[i]
+            return hands[i], self._stock_for(hands[i])
         if layouts is None:
             return self._sample()
         i = self._next
@@ -261,7 +334,11 @@ class ISMCTSBot(BaseBot):
     (progressive bias toward the playout policy's action) and ``anchor`` with
     ``gate`` (keep the heuristic bot's action unless the search shows better):
     see the module documentation; ``match``: play for the match (rewards in
-    match equity) when the view carries the match score.
+    match equity) when the view carries the match score; ``infer`` (off at 0):
+    weigh the opponent's possible hands by how likely his last action is with
+    each, with the playout policy as his model and ``infer`` the chance of a
+    random action, over ``infer_pool`` sampled hands (see the module
+    documentation).
     """
 
     name = "ismcts"
@@ -284,6 +361,8 @@ class ISMCTSBot(BaseBot):
         gate: float = 1.0,
         bias: float = 0.0,
         match: bool = True,
+        infer: float = 0.0,
+        infer_pool: int = 256,
         workers: int = 1,
         rng: random.Random | None = None,
     ) -> None:
@@ -316,6 +395,13 @@ class ISMCTSBot(BaseBot):
         self.gate = gate
         self.bias = bias
         self.match = match
+        if not 0 <= infer < 1:
+            raise ValueError(f"infer must be at least 0 and below 1, not {infer}")
+        self.infer = infer
+        self.infer_pool = infer_pool
+        #: The bot's view just before the opponent's last action, from the ``seen``
+        #: hook (what inference learns from; ``None`` when there is nothing to learn).
+        self.evidence: View | None = None
         #: What each result of the hand is worth to the seat searched for, by its game
         #: points + 3 (set for each decision; see :func:`sixtysix.bots.equity.hand_utility`).
         self._utility: tuple[float, ...] = _POINTS
@@ -325,7 +411,8 @@ class ISMCTSBot(BaseBot):
         self._options: dict[str, object] = {
             "iterations": iterations, "time": time, "c": c, "epsilon": epsilon, "closed": closed,
             "fair": fair, "solve_cards": solve_cards, "enumerate_below": enumerate_below,
-            "pimc_below": pimc_below, "closes": closes, "bias": bias, "match": match}
+            "pimc_below": pimc_below, "closes": closes, "bias": bias, "match": match,
+            "infer": infer, "infer_pool": infer_pool}
         self._pool: SearchPool | None = None
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
@@ -347,7 +434,8 @@ class ISMCTSBot(BaseBot):
         pool = self._helpers()
         if pool is not None:
             # The helpers stop at the same moment (wall clock: shared by processes).
-            pool.start(view, None if deadline is None else _time.time() + deadline - _time.perf_counter())
+            pool.start(view, None if deadline is None else _time.time() + deadline - _time.perf_counter(),
+                       self.evidence if self.infer else None)
         anchor = self._anchor.choose(view, legal) if self._anchor is not None else None
         stats = self._stats(self.search(worlds, view.seat, deadline))
         if pool is not None:
@@ -382,12 +470,88 @@ class ISMCTSBot(BaseBot):
             rules = view.rules
             self._utility = hand_utility(view.match_score, view.match_bonus, seat=view.seat,
                                          target=rules.target, tie_bonus=rules.tie_bonus)
-        return Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below))
+        weigh = self._likelihood(view) if self.infer else None
+        return Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below), weigh, self.infer_pool)
 
     def new_hand(self, view: View) -> None:
         if self._anchor is not None:
             self._anchor.new_hand(view)
+        self.evidence = view if view.to_act == view.opponent else None
         self._helpers()  # start helper processes before the first decision is timed
+
+    def seen(self, view: View) -> None:
+        """Keep the view before each of the opponent's actions (for ``infer``)."""
+        if view.to_act == view.opponent:
+            self.evidence = view
+
+    # Inference --------------------------------------------------------------------
+    def _likelihood(self, view: View) -> Callable[[int], float] | None:
+        """How likely the opponent's last action is for each hand he may hold now (a
+        card mask), if the playout policy (judging by what he can see) were his, with
+        probability ``infer`` of an action at random instead. ``None`` when nothing can
+        be learnt: no evidence kept, another hand, or more than one draw since."""
+        before = self.evidence
+        if before is None or before.seat != view.seat or before.dealer != view.dealer or \
+                before.dealt_trump_card != view.dealt_trump_card or before.match_score != view.match_score:
+            return None
+        n = len(before.history)
+        if len(view.history) <= n or view.history[:n] != before.history:
+            return None
+        who, action = view.history[n]
+        if who != view.opponent or any(s == who for s, _ in view.history[n + 1:]):
+            return None
+        draws = before.stock_size - view.stock_size
+        if draws not in (0, 2) or (draws and before.closed_by is not None):
+            return None
+        played = action.card.mask if action.card is not None and action.code < EXCHANGE else 0
+        if action.code == EXCHANGE:
+            return None  # the nine for the face-up trump: nothing about the rest of his hand
+        known_before = 0
+        for card in before.known_opponent_cards():
+            known_before |= card.mask
+        face_up = 0
+        if draws and before.stock_size == 2:
+            last = view.tricks[-1]
+            if last.winner == view.seat:  # he lost the trick: he drew the face-up card
+                face_up = (Card(before.trump, 0) if before.exchange is not None
+                           else before.dealt_trump_card).mask
+        unseen_before = _ALL_CARDS
+        for card in before.hand | before.played:
+            unseen_before &= ~card.mask
+        last_before = 0
+        if before.stock_size:
+            last_before = (Card(before.trump, 0) if before.exchange is not None
+                           else before.dealt_trump_card).mask
+        epsilon = self.infer
+        observed = action.code
+        rng = random.Random(0)  # unused: the policy is asked without random choices
+
+        def weigh(mask: int) -> float:
+            base = mask | played
+            if draws:
+                if face_up:
+                    candidates = [base & ~face_up] if mask & face_up else []
+                else:
+                    candidates = [base & ~(1 << i) for i in _bits(mask & ~known_before)]
+            else:
+                candidates = [base]
+            total = 0.0
+            for opp in candidates:
+                rest = unseen_before & ~opp & ~last_before
+                stock = [CARDS[i] for i in _bits(rest)]
+                if last_before:
+                    stock.append(CARDS[last_before.bit_length() - 1])
+                try:
+                    world = Hand.from_view(before, [CARDS[i] for i in _bits(opp)], stock)
+                except ValueError:
+                    continue  # not a hand he could have held then
+                legal = world.legal_mask()
+                chosen = policy_code(world, rng, 0.0, True)
+                options = (legal & _CARD_ACTIONS).bit_count() or legal.bit_count()
+                total += (1 - epsilon) * (chosen == observed) + epsilon / options
+            return total / len(candidates) if candidates else 0.0
+
+        return weigh
 
     def _helpers(self) -> SearchPool | None:
         """The helper processes (started at the first search that needs them)."""

@@ -56,8 +56,9 @@ def _receive(stream: IO[bytes]) -> Any:
 
 
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
-    """A helper's loop: the bot's options and seed first, then ``(view, until)``
-    requests, answered with root statistics, until end of input or ``None``."""
+    """A helper's loop: the bot's options and seed first, then ``(view, until, before)``
+    requests (``before``: the evidence for inference, see ``ISMCTSBot.infer``),
+    answered with root statistics, until end of input or ``None``."""
     from sixtysix.bots.ismcts import ISMCTSBot
 
     options, seed = _receive(stdin)
@@ -69,7 +70,8 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
             return
         if request is None:
             return
-        view, until = request
+        view, until, before = request
+        bot.evidence = before
         _send(stdout, bot.root_stats(view, until))
 
 
@@ -92,13 +94,14 @@ class SearchPool:
     def __len__(self) -> int:
         return len(self._processes)
 
-    def start(self, view: View, until: float | None = None) -> None:
+    def start(self, view: View, until: float | None = None, before: View | None = None) -> None:
         """Send the decision to every helper (they search while the caller does), until
-        the wall clock (:func:`time.time`) reads ``until``, or for their own budget."""
+        the wall clock (:func:`time.time`) reads ``until``, or for their own budget;
+        ``before`` is the bot's view before the opponent's last action (its evidence)."""
         for process in list(self._processes):
             try:
                 assert process.stdin is not None
-                _send(process.stdin, (view, until))
+                _send(process.stdin, (view, until, before))
             except OSError:
                 self._drop(process)
 
