@@ -161,7 +161,23 @@ def test_inference_is_seedable_and_works_with_helpers() -> None:
     assert choices[0] == choices[1] and choices[2] in view.legal
 
 
-def test_infer_must_be_a_probability() -> None:
+def test_infer_must_be_a_probability_and_the_model_known() -> None:
     with pytest.raises(ValueError, match="infer"):
         ISMCTSBot(infer=1.0)
+    with pytest.raises(ValueError, match="infer_model"):
+        ISMCTSBot(infer=0.2, infer_model="oracle")
     assert make_bot("ismcts:infer=0.3").infer == 0.3  # type: ignore[attr-defined]
+
+
+def test_the_heuristic_model_gives_the_real_hand_its_weight_against_the_heuristic_bot() -> None:
+    """With the heuristic bot as the opponent's model, against the heuristic bot itself,
+    the real hand explains the last action when no card was drawn since, except where
+    the bot broke a tie at random (it picks among equally good cards with its own
+    random numbers, which the model does not share)."""
+    explained = []
+    for seed in range(12):
+        hand = Hand.random(seed=seed)
+        probe = Probe(hand, seed=seed, iterations=40, infer=0.2, infer_model="heuristic")
+        play_hand(hand, [probe, make_bot("heuristic", seed=seed)])
+        explained += [w > top for drew, w, top in probe.checks if not drew]
+    assert len(explained) >= 20 and sum(explained) >= 0.8 * len(explained)

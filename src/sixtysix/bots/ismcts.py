@@ -363,6 +363,7 @@ class ISMCTSBot(BaseBot):
         match: bool = True,
         infer: float = 0.0,
         infer_pool: int = 256,
+        infer_model: str = "policy",
         workers: int = 1,
         rng: random.Random | None = None,
     ) -> None:
@@ -399,6 +400,10 @@ class ISMCTSBot(BaseBot):
             raise ValueError(f"infer must be at least 0 and below 1, not {infer}")
         self.infer = infer
         self.infer_pool = infer_pool
+        if infer_model not in ("policy", "heuristic"):
+            raise ValueError(f"infer_model must be policy or heuristic, not {infer_model!r}")
+        self.infer_model = infer_model
+        self._model = HeuristicBot(seed=0) if infer_model == "heuristic" else None
         #: The bot's view just before the opponent's last action, from the ``seen``
         #: hook (what inference learns from; ``None`` when there is nothing to learn).
         self.evidence: View | None = None
@@ -412,7 +417,7 @@ class ISMCTSBot(BaseBot):
             "iterations": iterations, "time": time, "c": c, "epsilon": epsilon, "closed": closed,
             "fair": fair, "solve_cards": solve_cards, "enumerate_below": enumerate_below,
             "pimc_below": pimc_below, "closes": closes, "bias": bias, "match": match,
-            "infer": infer, "infer_pool": infer_pool}
+            "infer": infer, "infer_pool": infer_pool, "infer_model": infer_model}
         self._pool: SearchPool | None = None
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
@@ -525,6 +530,7 @@ class ISMCTSBot(BaseBot):
         epsilon = self.infer
         observed = action.code
         rng = random.Random(0)  # unused: the policy is asked without random choices
+        model = self._model
 
         def weigh(mask: int) -> float:
             base = mask | played
@@ -546,7 +552,11 @@ class ISMCTSBot(BaseBot):
                 except ValueError:
                     continue  # not a hand he could have held then
                 legal = world.legal_mask()
-                chosen = policy_code(world, rng, 0.0, True)
+                if model is not None:
+                    seen = world.view(who)
+                    chosen = model.choose(seen, seen.legal).code
+                else:
+                    chosen = policy_code(world, rng, 0.0, True)
                 options = (legal & _CARD_ACTIONS).bit_count() or legal.bit_count()
                 total += (1 - epsilon) * (chosen == observed) + epsilon / options
             return total / len(candidates) if candidates else 0.0
