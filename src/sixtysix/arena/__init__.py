@@ -4,7 +4,8 @@
 * :mod:`~sixtysix.arena.executor` plays them on an executor (in process,
   worker processes or a Dask cluster);
 * :mod:`~sixtysix.arena.ratings` fits Bradley-Terry ratings on the Elo scale;
-* :mod:`~sixtysix.arena.report` summarizes, prints, and draws.
+* :mod:`~sixtysix.arena.report` summarizes, prints, and draws;
+* :mod:`~sixtysix.arena.runs` reads saved runs back and merges them.
 
 The package needs only the standard library; ``rich`` (tables, progress),
 ``matplotlib`` (``--plot``) and ``distributed`` (``--cluster``) are used
@@ -30,6 +31,7 @@ from sixtysix.arena.executor import (
 )
 from sixtysix.arena.ratings import Rating, fit, rate
 from sixtysix.arena.report import ArenaSummary, PairSummary, render_rich, render_text, save_plot, summarize
+from sixtysix.arena.runs import Run, load_run, merge_runs
 from sixtysix.arena.schedule import Game, derive_seed, pairs, schedule
 
 __all__ = [
@@ -40,8 +42,11 @@ __all__ = [
     "InlineExecutor",
     "PairSummary",
     "Rating",
+    "Run",
     "derive_seed",
     "fit",
+    "load_run",
+    "merge_runs",
     "open_executor",
     "pairs",
     "play_game",

@@ -77,6 +77,13 @@ class HandOutcome:
         return cls(dealer, result.winner, result.game_points, result.bonus, result.reason,
                    result.points)
 
+    @classmethod
+    def from_json(cls, obj: Any) -> HandOutcome:
+        """The inverse of :meth:`to_json`."""
+        winner = obj["winner"]
+        return cls(int(obj["dealer"]), None if winner is None else int(winner), int(obj["game_points"]),
+                   int(obj["bonus"]), str(obj["reason"]), (int(obj["points"][0]), int(obj["points"][1])))
+
     def scored(self, seat: int) -> int:
         """Game points this hand gave ``seat`` (tie bonus included)."""
         return self.game_points + self.bonus if self.winner == seat else 0
@@ -106,6 +113,14 @@ class GameResult:
     def winner_bot(self) -> int | None:
         """The number of the bot that won, or ``None``."""
         return None if self.winner is None else self.game.bots[self.winner]
+
+    @classmethod
+    def from_json(cls, obj: Any, *, unit: str, rules: str) -> GameResult:
+        """The inverse of :meth:`to_json` (the unit and rules are the run's)."""
+        winner = obj["winner"]
+        return cls(Game.from_json(obj, unit=unit, rules=rules), None if winner is None else int(winner),
+                   (int(obj["score"][0]), int(obj["score"][1])),
+                   tuple(HandOutcome.from_json(h) for h in obj["hands"]))
 
     def to_json(self) -> dict[str, Any]:
         out = self.game.to_json()

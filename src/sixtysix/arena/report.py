@@ -133,6 +133,8 @@ class ArenaSummary:
     scores: list[float]
     resamples: int
     hands: int = 0
+    #: The seeds of the runs merged into this arena (see :mod:`sixtysix.arena.runs`), if several.
+    seeds: tuple[int, ...] = ()
 
     @property
     def labels(self) -> list[str]:
@@ -218,7 +220,14 @@ class ArenaSummary:
                 f"{self.deals} {deals} x 2 seatings = {self.total_games:,} {unit}")
         if self.unit == "match":
             text += f", {self.hands:,} hands"
-        return text + f" (rules {self.rules}, seed {self.seed})"
+        return text + f" (rules {self.rules}, {self.seed_text})"
+
+    @property
+    def seed_text(self) -> str:
+        """``seed S``, or ``seeds S, T, ...`` for merged runs."""
+        if len(self.seeds) > 1:
+            return "seeds " + ", ".join(str(s) for s in self.seeds)
+        return f"seed {self.seed}"
 
     def rating_table(self) -> Table:
         labels = self.labels
@@ -371,6 +380,7 @@ def summarize(
     unit: str,
     deals: int,
     resamples: int = 1000,
+    seeds: Sequence[int] = (),
 ) -> ArenaSummary:
     """Gather the statistics of an arena from its games (in schedule order)."""
     if not results:
@@ -432,6 +442,7 @@ def summarize(
     return ArenaSummary(
         specs=list(specs), rules=rules, seed=seed, unit=unit, deals=deals, pairs=summaries,
         ratings=ratings, games=games, scores=scores, resamples=resamples, hands=total_hands,
+        seeds=tuple(seeds),
     )
 
 
@@ -460,6 +471,6 @@ def save_plot(summary: ArenaSummary, path: str | Path) -> None:
     ax.grid(axis="x", alpha=0.3)
     unit = "matches" if summary.unit == "match" else "hands"
     ax.set_title(f"sixtysix arena: {summary.total_games:,} {unit}, rules {summary.rules}, "
-                 f"seed {summary.seed}", fontsize=10)
+                 f"{summary.seed_text}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, format="png")

@@ -76,6 +76,13 @@ class Game:
         """The seat of bot number ``bot`` in this game."""
         return self.bots.index(bot)
 
+    @classmethod
+    def from_json(cls, obj: Any, *, unit: str, rules: str) -> Game:
+        """The inverse of :meth:`to_json` (the unit and rules are the run's)."""
+        return cls(int(obj["pair"]), int(obj["board"]), int(obj["swap"]),
+                   (int(obj["bots"][0]), int(obj["bots"][1])), (str(obj["specs"][0]), str(obj["specs"][1])),
+                   int(obj["deal_seed"]), (int(obj["bot_seeds"][0]), int(obj["bot_seeds"][1])), unit, rules)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "pair": self.pair,

@@ -1,4 +1,5 @@
-"""The ``sixtysix`` command: ``play``, ``view``, ``replay``, ``simulate``, ``arena``, ``serve``, ``engine``.
+"""The ``sixtysix`` command: ``play``, ``view``, ``replay``, ``simulate``, ``arena``,
+``report``, ``serve``, ``engine``.
 
 Each subcommand lives in its own module of this package, which provides
 ``register(subparsers)``; the parser's ``func`` default runs it and returns
@@ -17,7 +18,7 @@ from sixtysix import __version__
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = ("play", "view", "replay", "simulate", "arena", "serve", "engine")
+COMMANDS = ("play", "view", "replay", "simulate", "arena", "report", "serve", "engine")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -194,6 +194,7 @@ def to_json(summary: ArenaSummary, results: list[GameResult], run_info: dict[str
         "labels": summary.labels,
         "rules": summary.rules,
         "seed": summary.seed,
+        **({"seeds": list(summary.seeds)} if len(summary.seeds) > 1 else {}),
         "unit": summary.unit,
         "deals_per_pair": summary.deals,
         "summary": summary.to_json(),

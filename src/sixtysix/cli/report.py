@@ -1,0 +1,76 @@
+"""``sixtysix report RUN.json [RUN.json ...]``: the report of saved arena runs, merged.
+
+A long measurement can be played as several arena runs with different seeds
+(``sixtysix arena ... --seed S --json run-S.json``), at different times or on
+different machines; this command reports them as one arena: the same tables,
+intervals and ratings as ``sixtysix arena`` prints, over all their games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from sixtysix.arena import load_run, merge_runs, render_rich, save_plot, summarize
+from sixtysix.cli.arena import _check_output, _forfeits, _has, _whole, to_json
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``report`` subcommand to the ``sixtysix`` parser."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "report",
+        help="the report of saved arena runs (sixtysix arena --json), merged into one",
+        description="Read arena runs saved with 'sixtysix arena ... --json RUN.json' and report them "
+                    "as one arena: runs of the same bots, rules and unit with different seeds merge "
+                    "(their deals are added up); a game played in two runs is refused.",
+    )
+    parser.add_argument("runs", nargs="+", metavar="RUN.json", help="a saved arena run")
+    parser.add_argument("--json", metavar="OUT", help="write the merged run as JSON (- for stdout)")
+    parser.add_argument("--plot", metavar="OUT.png",
+                        help="draw the ratings with their intervals (needs matplotlib)")
+    parser.add_argument("--bootstrap", default="1000", metavar="B",
+                        help="bootstrap resamples for the rating intervals; 0 uses the Fisher information")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the subcommand; bad input raises :class:`ValueError` or :class:`OSError` (exit status 2)."""
+    resamples = _whole(args.bootstrap, "--bootstrap", 0)
+    if args.plot is not None and not _has("matplotlib"):
+        raise ValueError("--plot needs matplotlib: pip install 'sixtysix[arena]'")
+    _check_output(args.json, "--json")
+    _check_output(args.plot, "--plot")
+    runs = []
+    for path in args.runs:
+        with open(path, encoding="utf-8") as f:
+            try:
+                doc = json.load(f)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path} is not JSON: {exc}") from None
+        runs.append(load_run(doc, path))
+    merged = merge_runs(runs, args.runs)
+    results = list(merged.results)
+    summary = summarize(list(merged.specs), results, rules=merged.rules, seed=merged.seeds[0],
+                        unit=merged.unit, deals=merged.deals, resamples=resamples, seeds=merged.seeds)
+    run_info = {"merged": list(args.runs)}
+    if args.json == "-":
+        print(json.dumps(to_json(summary, results, run_info)))
+    else:
+        if sys.stdout.isatty() and _has("rich"):
+            render_rich(summary, sys.stdout)
+        else:
+            print(summary.describe())
+        print(f"{len(runs)} {'run' if len(runs) == 1 else 'runs'} merged: {', '.join(args.runs)}")
+        for line in _forfeits(results):
+            print(line)
+        if args.json is not None:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(to_json(summary, results, run_info), f)
+                f.write("\n")
+    if args.plot is not None:
+        save_plot(summary, args.plot)
+    return 0
