@@ -1,0 +1,70 @@
+"""Long strength measurements, played a run at a time and merged.
+
+Run:  python benchmarks/strength.py NAME [--deals 20] [--list]
+
+Each NAME is a fixed match-up (below). Every call plays the next run of it:
+``--deals`` deals, each from both seats, with the first seed not yet used,
+and saves it as ``benchmarks/results/NAME-SEED.json``; then it prints the
+report of all the runs of NAME so far (``sixtysix report``). Commit the new
+file: the measurement grows from session to session, or from machine to
+machine, and nothing played is lost when a session ends.
+
+The search bots get the iterations their time buys on a quiet two-core
+machine (``expert``: 1 s, about 26,000 iterations in each of two processes;
+the Santase-style ISMCTS: about 72% of that speed on one core), so a run's
+result does not depend on the load of the machine it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from machine import machine  # benchmarks/machine.py
+
+RESULTS = Path(__file__).resolve().parent / "results"
+EXPERT = "ismcts:iterations=26000,workers=2,c=0.4,bias=2.0"
+HARD = "ismcts:iterations=2700,workers=2,c=0.4,bias=2.0"
+
+#: Match-up name: (bots, first seed, rules).
+MATCHUPS: dict[str, tuple[list[str], int, str]] = {
+    "expert-heuristic": ([EXPERT, "heuristic"], 2040, "classic"),
+    "expert-santase": ([EXPERT, "santase-ismcts:iterations=20000"], 3001, "classic"),
+    "hard-heuristic": ([HARD, "heuristic"], 2030, "classic"),
+    "hard-santase": ([HARD, "santase-ismcts:iterations=2000"], 2031, "classic"),
+}
+
+
+def runs(name: str) -> list[Path]:
+    return sorted(RESULTS.glob(f"{name}-*.json"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("name", choices=sorted(MATCHUPS))
+    parser.add_argument("--deals", type=int, default=20, help="deals in this run (default 20)")
+    parser.add_argument("--list", action="store_true", help="only report the runs so far")
+    args = parser.parse_args()
+    bots, first, rules = MATCHUPS[args.name]
+    done = runs(args.name)
+    if not args.list:
+        used = {int(p.stem.rsplit("-", 1)[1]) for p in done}
+        seed = next(s for s in range(first, first + 10_000) if s not in used)
+        out = RESULTS / f"{args.name}-{seed}.json"
+        print(f"{machine()}\nplaying {args.name}, seed {seed}, {args.deals} deals -> {out.name}", flush=True)
+        command = [sys.executable, "-m", "sixtysix", "arena", *bots, "--matches", str(args.deals),
+                   "--seed", str(seed), "--rules", rules, "--jobs", "1", "--json", str(out)]
+        status = subprocess.call(command)
+        if status:
+            return status
+        done = runs(args.name)
+    if not done:
+        print(f"no runs of {args.name} yet")
+        return 0
+    return subprocess.call([sys.executable, "-m", "sixtysix", "report", *map(str, done)])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
