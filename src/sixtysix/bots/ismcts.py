@@ -122,24 +122,12 @@ __all__ = ["ISMCTSBot", "Node", "Worlds", "correct_declaration"]
 
 #: Iterations per decision when neither ``iterations`` nor ``time`` is given.
 DEFAULT_ITERATIONS = 1000
-#: Game points scale: rewards are game points divided by this (R9.1: at most 3).
+#: Rewards without a match: game points −3..3 (index + 3; R9.1) scaled to [-1, 1].
+_POINTS = tuple(g / 3 for g in range(-3, 4))
+#: Every card, as a mask.
 _ALL_CARDS = (1 << 24) - 1
 #: Action codes that play a card (with or without a marriage announced).
 _CARD_ACTIONS = sum(1 << code for code in range(EXCHANGE))
-
-
-def _bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-#: Rewards without a match: game points −3..3 (index + 3) scaled to [-1, 1].
-_POINTS = tuple(g / 3 for g in range(-3, 4))
 #: Seconds of a time budget kept for choosing once the search stops (and
 #: collecting the helpers' statistics).
 _MARGIN = 0.003
@@ -152,6 +140,16 @@ def _variance(entry: tuple[int, float, float]) -> float:
     visits, total, squares = entry
     mean = total / visits
     return max(squares / visits - mean * mean, 0.0) * visits / (visits - 1)
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 class Node:
