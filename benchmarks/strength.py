@@ -18,6 +18,7 @@ result does not depend on the load of the machine it ran on.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -63,7 +64,7 @@ def main() -> int:
     if not done:
         print(f"no runs of {args.name} yet")
         return 0
-    return subprocess.call([sys.executable, "-m", "sixtysix", "report", *map(str, done)])
+    return subprocess.call([sys.executable, "-m", "sixtysix", "report", *(os.path.relpath(p) for p in done)])
 
 
 if __name__ == "__main__":
