@@ -112,7 +112,7 @@ from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.rollout import fast_playout, outcome_value, policy_code
-from sixtysix.cards import CARDS, Card
+from sixtysix.cards import CARDS, iter_mask, mask_of
 from sixtysix.hand import OVER, STOCK_CARDS, WINNING_TOTAL, Hand
 from sixtysix.sampling import Constraints
 from sixtysix.solver import Solver
@@ -124,8 +124,6 @@ __all__ = ["ISMCTSBot", "Node", "Worlds", "correct_declaration"]
 DEFAULT_ITERATIONS = 1000
 #: Rewards without a match: game points −3..3 (index + 3; R9.1) scaled to [-1, 1].
 _POINTS = tuple(g / 3 for g in range(-3, 4))
-#: Every card, as a mask.
-_ALL_CARDS = (1 << 24) - 1
 #: Action codes that play a card (with or without a marriage announced).
 _CARD_ACTIONS = sum(1 << code for code in range(EXCHANGE))
 #: Seconds of a time budget kept for choosing once the search stops (and
@@ -140,16 +138,6 @@ def _variance(entry: tuple[int, float, float]) -> float:
     visits, total, squares = entry
     mean = total / visits
     return max(squares / visits - mean * mean, 0.0) * visits / (visits - 1)
-
-
-def _bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Node:
@@ -509,22 +497,15 @@ class ISMCTSBot(BaseBot):
         played = action.card.mask if action.card is not None and action.code < EXCHANGE else 0
         if action.code == EXCHANGE:
             return None  # the nine for the face-up trump: nothing about the rest of his hand
-        known_before = 0
-        for card in before.known_opponent_cards():
-            known_before |= card.mask
-        face_up = 0
-        if draws and before.stock_size == 2:
-            last = view.tricks[-1]
-            if last.winner == view.seat:  # he lost the trick: he drew the face-up card
-                face_up = (Card(before.trump, 0) if before.exchange is not None
-                           else before.dealt_trump_card).mask
-        unseen_before = _ALL_CARDS
-        for card in before.hand | before.played:
-            unseen_before &= ~card.mask
-        last_before = 0
-        if before.stock_size:
-            last_before = (Card(before.trump, 0) if before.exchange is not None
-                           else before.dealt_trump_card).mask
+        # What he could hold then: the cards unseen from our seat then (and those he was
+        # known to hold); the stock's last card lies apart (R2.3, R4.1).
+        then = Constraints.from_view(before)
+        known_before = mask_of(then.must_hold)
+        hidden = mask_of(then.unseen) | known_before
+        last = [then.stock_last] if then.stock_last is not None else []
+        # He lost the trick before the last draw: he drew that last card (R3.4).
+        face_up = last[0].mask if draws and before.stock_size == 2 and view.tricks[-1].winner == view.seat \
+            else 0
         epsilon = self.infer
         observed = action.code
         rng = random.Random(0)  # unused: the policy is asked without random choices
@@ -536,17 +517,14 @@ class ISMCTSBot(BaseBot):
                 if face_up:
                     candidates = [base & ~face_up] if mask & face_up else []
                 else:
-                    candidates = [base & ~(1 << i) for i in _bits(mask & ~known_before)]
+                    candidates = [base & ~(1 << i) for i in iter_mask(mask & ~known_before)]
             else:
                 candidates = [base]
             total = 0.0
             for opp in candidates:
-                rest = unseen_before & ~opp & ~last_before
-                stock = [CARDS[i] for i in _bits(rest)]
-                if last_before:
-                    stock.append(CARDS[last_before.bit_length() - 1])
+                stock = [CARDS[i] for i in iter_mask(hidden & ~opp)] + last
                 try:
-                    world = Hand.from_view(before, [CARDS[i] for i in _bits(opp)], stock)
+                    world = Hand.from_view(before, [CARDS[i] for i in iter_mask(opp)], stock)
                 except ValueError:
                     continue  # not a hand he could have held then
                 legal = world.legal_mask()
