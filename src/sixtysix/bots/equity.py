@@ -77,7 +77,8 @@ def _table(target: int, tie_bonus: int) -> dict[tuple[int, int, int], float]:
 
 def match_equity(me: int, opponent: int, bonus: int = 0, *, target: int, tie_bonus: int = 1) -> float:
     """The chance that the player with ``me`` game points wins the match against
-    ``opponent``, to ``target``, with ``bonus`` points from ties waiting (R9.2).
+    ``opponent``, the first to reach ``target`` winning (R9.3), with ``bonus``
+    points from ties waiting for the next hand's winner (R9.2).
 
     >>> match_equity(6, 0, target=7) > match_equity(5, 0, target=7) > match_equity(0, 0, target=7)
     True

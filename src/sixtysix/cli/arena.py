@@ -31,7 +31,7 @@ from sixtysix.arena import (
 from sixtysix.bots import make_bot
 from sixtysix.rules import Rules
 
-__all__ = ["register", "run"]
+__all__ = ["emit", "register", "run"]
 
 #: Seconds between two progress lines when standard error is not a terminal.
 LOG_INTERVAL = 30.0
@@ -255,7 +255,15 @@ def run(args: argparse.Namespace) -> int:
               f"on {_describe_executor(jobs, cluster)}: {speed} hands/s")
     run_info = {"jobs": jobs, "cluster": cluster, "seconds": round(seconds, 6),
                 "hands_per_second": round(summary.hands / seconds, 3) if seconds > 0 else None}
-    if args.json == "-":
+    emit(summary, results, run_info, footer, json_out=args.json, plot=args.plot)
+    return 0
+
+
+def emit(summary: ArenaSummary, results: list[GameResult], run_info: dict[str, Any], footer: str, *,
+         json_out: str | None, plot: str | None) -> None:
+    """Print the report (or the JSON document to standard output with ``json_out="-"``),
+    then write ``--json`` and ``--plot`` (shared with ``sixtysix report``)."""
+    if json_out == "-":
         print(json.dumps(to_json(summary, results, run_info)))
     else:
         if sys.stdout.isatty() and _has("rich"):
@@ -265,10 +273,9 @@ def run(args: argparse.Namespace) -> int:
         print(footer)
         for line in _forfeits(results):
             print(line)
-        if args.json is not None:
-            with open(args.json, "w", encoding="utf-8") as f:
+        if json_out is not None:
+            with open(json_out, "w", encoding="utf-8") as f:
                 json.dump(to_json(summary, results, run_info), f)
                 f.write("\n")
-    if args.plot is not None:
-        save_plot(summary, args.plot)
-    return 0
+    if plot is not None:
+        save_plot(summary, plot)

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from sixtysix.arena import load_run, merge_runs, render_rich, save_plot, summarize
-from sixtysix.cli.arena import _check_output, _forfeits, _has, _whole, to_json
+from sixtysix.arena import load_run, merge_runs, summarize
+from sixtysix.cli.arena import _check_output, _has, _whole, emit
 
 __all__ = ["register", "run"]
 
@@ -57,20 +56,6 @@ def run(args: argparse.Namespace) -> int:
     summary = summarize(list(merged.specs), results, rules=merged.rules, seed=merged.seeds[0],
                         unit=merged.unit, deals=merged.deals, resamples=resamples, seeds=merged.seeds)
     run_info = {"merged": list(args.runs)}
-    if args.json == "-":
-        print(json.dumps(to_json(summary, results, run_info)))
-    else:
-        if sys.stdout.isatty() and _has("rich"):
-            render_rich(summary, sys.stdout)
-        else:
-            print(summary.describe())
-        print(f"{len(runs)} {'run' if len(runs) == 1 else 'runs'} merged: {', '.join(args.runs)}")
-        for line in _forfeits(results):
-            print(line)
-        if args.json is not None:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(to_json(summary, results, run_info), f)
-                f.write("\n")
-    if args.plot is not None:
-        save_plot(summary, args.plot)
+    footer = f"{len(runs)} {'run' if len(runs) == 1 else 'runs'} merged: {', '.join(args.runs)}"
+    emit(summary, results, run_info, footer, json_out=args.json, plot=args.plot)
     return 0
