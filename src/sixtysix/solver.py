@@ -91,6 +91,9 @@ class Solver:
         self.nodes = 0
         self._tt1: dict[tuple[int, ...], tuple[int, int]] = {}
         self._tt2: dict[tuple[object, ...], tuple[int, int]] = {}
+        #: The phase-2 search built for each set of its constants (building it costs
+        #: more than solving a small ending, and search bots solve thousands of those).
+        self._phase2: dict[tuple[object, ...], Callable[..., int]] = {}
 
     # Public -------------------------------------------------------------------
     def solve(self, hand: Hand) -> Solution:
@@ -114,8 +117,10 @@ class Solver:
         """Only the value, for the player to act (faster than :meth:`solve`)."""
         if hand.is_over():
             raise ValueError("the hand is over")
-        work = hand.copy()
-        v = self._search(work, -3, 3)
+        if hand._closed_by >= 0 or hand._drawn >= STOCK_CARDS:
+            v = self._enter_phase2(hand, -3, 3)  # reads the hand, never changes it
+        else:
+            v = self._search(hand.copy(), -3, 3)
         return v if hand.to_act == 0 else -v
 
     # Phase 1: search on the Hand -------------------------------------------------
@@ -201,18 +206,24 @@ class Solver:
         ) and (ntricks or rules.marriage_first_lead))
         closer = hand._closed_by
         failed = 3 if rules.failed_close == "three" or hand._closer_opp_trickless else 2
-        search = _phase2_search(
-            trump=int(hand.trump),
-            closer=closer,
-            failed_close=failed,
-            false_two_or_three=rules.false_declaration == "two_or_three",
-            bonus=rules.last_trick_bonus if closer < 0 else 0,
-            auto=rules.auto_declare,
-            enforce=rules.enforce_follow,
-            marriages_p2=rules.marriages_in_phase2,
-            table=self._tt2,
-            counter=self,
-        )
+        constants = (int(hand.trump), closer, failed, rules.false_declaration == "two_or_three",
+                     rules.last_trick_bonus if closer < 0 else 0, rules.auto_declare,
+                     rules.enforce_follow, rules.marriages_in_phase2)
+        search = self._phase2.get(constants)
+        if search is None:
+            trump, closer, failed, false23, bonus, auto, enforce, marriages_p2 = constants
+            search = self._phase2[constants] = _phase2_search(
+                trump=trump,
+                closer=closer,
+                failed_close=failed,
+                false_two_or_three=false23,
+                bonus=bonus,
+                auto=auto,
+                enforce=enforce,
+                marriages_p2=marriages_p2,
+                table=self._tt2,
+                counter=self,
+            )
         lead = hand._lead if hand._state == FOLLOW else -1
         h = hand._hands
         w = hand._won
