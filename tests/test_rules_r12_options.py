@@ -24,6 +24,10 @@ CLASSIC_VALUES: dict[str, Any] = {
     "auto_declare": False,
     "enforce_follow": True,
     "last_trick_bonus": 10,
+    # Options of the 20-card variant (docs/schnapsen.md S12).
+    "deck": 24,
+    "played_out": "points",
+    "close_scoring": "end",
 }
 ALTERNATIVES: dict[str, Any] = {
     "first_dealer": "random",
@@ -41,6 +45,9 @@ ALTERNATIVES: dict[str, Any] = {
     "auto_declare": True,
     "enforce_follow": False,
     "last_trick_bonus": 0,
+    "deck": 20,
+    "played_out": "last_trick",
+    "close_scoring": "at_close",
 }
 PRESET_CHANGES: dict[str, dict[str, Any]] = {
     "classic": {},
@@ -49,6 +56,10 @@ PRESET_CHANGES: dict[str, dict[str, Any]] = {
         "next_dealer": "winner", "marriage_first_lead": False, "marriages_in_phase2": True,
         "exchange_min_stock": 4, "close_first_lead": False, "close_min_stock": 4,
         "failed_close": "three", "tie_bonus": 0, "target": 11, "auto_declare": True,
+    },
+    "schnapsen": {
+        "deck": 20, "first_dealer": "random", "marriages_in_phase2": True, "close_before_draw": False,
+        "tie_bonus": 0, "last_trick_bonus": 0, "played_out": "last_trick", "close_scoring": "at_close",
     },
 }
 
@@ -131,7 +142,7 @@ def test_R12_unknown_option_is_an_error(name: str) -> None:
             Rules.from_json({"preset": "classic", name: 1})
 
 
-@pytest.mark.parametrize("name", ["german", "", "schnapsen", "classic2"])
+@pytest.mark.parametrize("name", ["german", "", "schnapsen2", "classic2"])
 def test_R12_unknown_preset_is_an_error(name: str) -> None:
     with pytest.raises(ParseError):
         Rules.preset(name)

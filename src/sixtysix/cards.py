@@ -28,6 +28,7 @@ __all__ = [
     "cards_of",
     "format_cards",
     "mask_of",
+    "pack",
     "parse_cards",
 ]
 
@@ -256,3 +257,20 @@ def parse_cards(text: str) -> list[Card]:
 def format_cards(cards: Iterable[Card]) -> str:
     """Format cards as space-separated canonical tokens, in the given order."""
     return " ".join(str(card) for card in cards)
+
+
+#: The 20-card pack (S1.1): the 24 without the nines.
+_PACK20 = tuple(c for c in CARDS if c.rank != Rank.NINE)
+
+
+def pack(size: int = 24) -> tuple[Card, ...]:
+    """The cards of a pack: all 24 (R1.1), or the 20 without nines (Schnapsen, S1.1).
+
+    >>> len(pack()), len(pack(20)), Card.parse("9H") in pack(20)
+    (24, 20, False)
+    """
+    if size == 24:
+        return CARDS
+    if size == 20:
+        return _PACK20
+    raise ValueError(f"no pack of {size} cards: 24 or 20")

@@ -38,7 +38,7 @@ from sixtysix.actions import (
     MARRIAGE,
     Action,
 )
-from sixtysix.cards import CARDS, RANK_POINTS, Card, Suit, parse_cards
+from sixtysix.cards import CARDS, RANK_POINTS, Card, Suit, pack, parse_cards
 from sixtysix.errors import IllegalActionError, InvalidDeckError, ParseError
 from sixtysix.rules import CLASSIC, Rules
 
@@ -112,33 +112,49 @@ def follow_mask(hand: int, lead: int, trump: int) -> int:
     return hand
 
 
-def random_deck(rng: random.Random) -> list[Card]:
+def random_deck(rng: random.Random, size: int = 24) -> list[Card]:
     """Shuffle and cut a pack (R2.2: the cut leaves at least two cards in each packet)."""
-    deck = list(CARDS)
+    deck = list(pack(size))
     rng.shuffle(deck)
     cut = rng.randint(2, len(deck) - 2)
     return deck[cut:] + deck[:cut]
 
 
-def deck_from(deck: str | Iterable[Card]) -> list[Card]:
-    """Check a deck: exactly the 24 cards of the pack, each once (R1.1, R2.4)."""
+def deck_from(deck: str | Iterable[Card], size: int = 24) -> list[Card]:
+    """Check a deck: exactly the cards of the pack, each once (R1.1, R2.4; S1.1 for 20)."""
     try:
         cards = parse_cards(deck) if isinstance(deck, str) else list(deck)
     except ParseError as exc:
         raise InvalidDeckError(f"invalid deck: {exc}") from None
     seen: set[Card] = set()
+    cards_of_pack = pack(size)
     for card in cards:
         if not isinstance(card, Card):
             raise InvalidDeckError(f"invalid deck: {card!r} is not a card")
         if card in seen:
             raise InvalidDeckError(f"invalid deck: {card} appears twice")
+        if size != 24 and card.rank == 0:
+            raise InvalidDeckError(f"invalid deck: {card} is not in the {size}-card pack")
         seen.add(card)
-    if len(cards) != 24:
-        missing = " ".join(str(c) for c in CARDS if c not in seen)
-        raise InvalidDeckError(
-            f"invalid deck: {len(cards)} cards, expected 24" + (f" (missing {missing})" if missing else "")
-        )
+    if len(cards) != size:
+        missing = " ".join(str(c) for c in cards_of_pack if c not in seen)
+        raise InvalidDeckError(f"invalid deck: {len(cards)} cards, expected {size}"
+                               + (f" (missing {missing})" if missing else ""))
     return cards
+
+
+def _close_points(view: View) -> int:
+    """What a successful close shown in ``view`` is worth by the closer's opponent's
+    points and tricks when the stock was closed (S5.3; R9.1 for the scale)."""
+    assert view.closed_by is not None and view.closed_at is not None
+    opponent = 1 - view.closed_by
+    before = view.tricks[:view.closed_at]
+    tricks = sum(1 for t in before if t.winner == opponent)
+    if not tricks:
+        return 3
+    points = sum(t.points for t in before if t.winner == opponent)
+    points += sum(m.value for m in view.marriages if m.seat == opponent and m.at_trick < view.closed_at)
+    return 2 if points < SCHNEIDER else 1
 
 
 @dataclass(frozen=True)
@@ -215,7 +231,7 @@ class Hand:
         "rules", "dealer", "deck", "trump", "seed",
         "_hands", "_won", "_tricks", "_marr", "_stock", "_drawn",
         "_state", "_to_act", "_lead", "_closed_by", "_closed_trick", "_closer_opp_trickless",
-        "_bonus_seat", "_outcome", "_lmask", "_undo", "_prefix", "_dealt_trump",
+        "_close_points", "_bonus_seat", "_outcome", "_lmask", "_undo", "_prefix", "_dealt_trump",
         "_trump_mask", "_nine", "_enforce", "_auto", "_draw_state", "_close_min",
         "_exchange_min", "_close_first", "_marriage_first", "_marriages_p2", "_last_bonus",
         "match_score", "match_bonus",
@@ -234,7 +250,7 @@ class Hand:
     match_bonus: int
 
     def __init__(self, deck: str | Iterable[Card], dealer: int = 0, rules: Rules = CLASSIC) -> None:
-        cards = deck_from(deck)
+        cards = deck_from(deck, rules.deck)
         if type(dealer) is not int or dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
         self.rules = rules
@@ -244,15 +260,27 @@ class Hand:
         idx = [c.index for c in cards]
         non_dealer = 1 - dealer
         hands = [0, 0]
-        # R2.3/R2.4: three to the non-dealer, three to the dealer, again; then the trump.
-        for i in (0, 1, 2, 6, 7, 8):
+        first: tuple[int, ...]
+        second: tuple[int, ...]
+        if rules.deck == 24:
+            # R2.3/R2.4: three to the non-dealer, three to the dealer, again; then the trump.
+            first, second, turned = (0, 1, 2, 6, 7, 8), (3, 4, 5, 9, 10, 11), 12
+        else:
+            # S2.1: three each, the trump turned up, then two each.
+            first, second, turned = (0, 1, 2, 7, 8), (3, 4, 5, 9, 10), 6
+        for i in first:
             hands[non_dealer] |= 1 << idx[i]
-        for i in (3, 4, 5, 9, 10, 11):
+        for i in second:
             hands[dealer] |= 1 << idx[i]
         self._hands = hands
-        trump = SUIT_OF[idx[12]]
-        self._stock = idx[13:] + [idx[12]]  # the turned-up trump is drawn last
-        self._drawn = 0
+        trump = SUIT_OF[idx[turned]]
+        # The turned-up trump is drawn last. A smaller pack's stock is the end of a
+        # 12-card one, as if the first draws had been made, so that every rule that
+        # counts the stock (STOCK_CARDS - drawn) reads the same for both packs.
+        rest = idx[turned + 1:] if rules.deck == 24 else idx[11:]
+        drawn = STOCK_CARDS - rules.stock_cards
+        self._stock = [0] * drawn + rest + [idx[turned]]
+        self._drawn = drawn
         self._won = [0, 0]
         self._tricks = [0, 0]
         self._marr = [0, 0]
@@ -262,13 +290,14 @@ class Hand:
         self._closed_by = -1
         self._closed_trick = -1
         self._closer_opp_trickless = 0
+        self._close_points = 0
         self._bonus_seat = -1
         self._outcome: tuple[int | None, int, str] | None = None
         self._lmask = -1
         self._undo: list[tuple[int, ...]] = []
         # Public actions before this object's first state (see from_view), as (code, seat).
         self._prefix: tuple[tuple[int, int], ...] = ()
-        self._dealt_trump = idx[12]
+        self._dealt_trump = idx[turned]
         self.match_score = None
         self.match_bonus = 0
         self._setup_rules(rules, trump)
@@ -277,7 +306,7 @@ class Hand:
         # Rule options as plain attributes (hot paths read them).
         self.trump = Suit(trump)
         self._trump_mask = SUIT_MASK[trump]
-        self._nine = trump * 6
+        self._nine = trump * 6 + rules.exchange_rank  # the card exchanged (R4.1, S4.1)
         self._enforce = rules.enforce_follow
         self._auto = rules.auto_declare
         self._draw_state = rules.close_before_draw
@@ -308,7 +337,7 @@ class Hand:
         >>> Hand.random(seed=7).deck == Hand.random(seed=7).deck
         True
         """
-        hand = cls(random_deck(rng if rng is not None else random.Random(seed)), dealer, rules)
+        hand = cls(random_deck(rng if rng is not None else random.Random(seed), rules.deck), dealer, rules)
         hand.seed = seed
         return hand
 
@@ -352,7 +381,7 @@ class Hand:
         played = view.played
         own = view.hand
         everything = [*own, *opp, *stock_cards, *played]
-        if len(set(everything)) != 24 or len(everything) != 24:
+        if len(set(everything)) != rules.deck or len(everything) != rules.deck:
             raise ValueError("the hidden cards and the view do not make up the pack exactly once")
         if len(stock_cards) != view.stock_size:
             raise ValueError(f"the stock must have {view.stock_size} cards, not {len(stock_cards)}")
@@ -360,7 +389,7 @@ class Hand:
             1 if view.lead is not None and view.lead[0] != seat else 0)
         if len(opp) != expected_opp:
             raise ValueError(f"the opponent must hold {expected_opp} cards, not {len(opp)}")
-        face_up = Card(trump, 0) if view.exchange is not None else view.dealt_trump_card
+        face_up = Card(trump, rules.exchange_rank) if view.exchange is not None else view.dealt_trump_card
         if stock_cards and stock_cards[-1] != face_up:
             raise ValueError(f"the last card of the stock must be the turned-up {face_up}")
         hand = object.__new__(cls)
@@ -396,6 +425,7 @@ class Hand:
         if closer >= 0 and view.closed_at is not None:
             trickless = int(all(t.winner != 1 - closer for t in view.tricks[:view.closed_at]))
         hand._closer_opp_trickless = trickless
+        hand._close_points = _close_points(view) if closer >= 0 else 0
         hand._bonus_seat = -1
         hand._outcome = None
         hand._lmask = -1
@@ -523,7 +553,7 @@ class Hand:
                 self._won[0], self._won[1], self._tricks[0], self._tricks[1],
                 self._marr[0], self._marr[1], self._drawn, self._closed_by,
                 self._closed_trick, int(self._closer_opp_trickless), self._bonus_seat,
-                *self._stock[self._drawn:])
+                self._close_points if self._closed_by >= 0 else 0, *self._stock[self._drawn:])
 
     # Legal actions -------------------------------------------------------------
     def legal_mask(self) -> int:
@@ -648,6 +678,8 @@ class Hand:
             self._closed_by = p
             self._closed_trick = tricks[0] + tricks[1]
             self._closer_opp_trickless = int(tricks[1 - p] == 0)
+            # S5.3: what a successful close is worth may be fixed now (close_scoring).
+            self._close_points = self._concede(1 - p)
             self._state = LEAD
         elif code == EXCHANGE:
             stock = self._stock
@@ -714,6 +746,13 @@ class Hand:
             return 3
         return 2 if self.score(loser) < SCHNEIDER else 1
 
+    def _close_success(self) -> int:
+        """Game points of a successful close: by the opponent's points and tricks at
+        the end (R6.3), or at the moment of closing (S5.3, ``close_scoring``)."""
+        if self.rules.close_scoring == "at_close":
+            return self._close_points
+        return self._concede(1 - self._closed_by)
+
     def _failed_close(self) -> int:
         # R6.4 with option failed_close.
         if self.rules.failed_close == "three" or self._closer_opp_trickless:
@@ -737,7 +776,7 @@ class Hand:
                 self._finish(o, self._false_declaration(o), "false_declaration")  # R8.3
         elif p == closer:
             if correct:
-                self._finish(p, self._concede(o), "closed_succeeded")  # R6.3
+                self._finish(p, self._close_success(), "closed_succeeded")  # R6.3, S5.3
             else:
                 self._finish(o, self._failed_close(), "closed_failed")  # R6.4
         elif correct:
@@ -747,12 +786,21 @@ class Hand:
 
     def _played_out(self) -> None:
         # R8.5: a closed hand by R6.3/R6.4, otherwise the higher total; equal is a tie.
+        # S6.3 (played_out = last_trick): the winner of the last trick wins; he may
+        # declare as he wins it, so with 66 he scores as declared, else one game point.
+        # A closer must declare too: one who loses the last trick has failed.
         closer = self._closed_by
+        last = self._to_act
+        by_last_trick = self.rules.played_out == "last_trick"
         if closer >= 0:
-            if self.score(closer) >= WINNING_TOTAL:
-                self._finish(closer, self._concede(1 - closer), "closed_succeeded")
+            if self.score(closer) >= WINNING_TOTAL and (not by_last_trick or last == closer):
+                self._finish(closer, self._close_success(), "closed_succeeded")
             else:
                 self._finish(1 - closer, self._failed_close(), "closed_failed")
+            return
+        if by_last_trick:
+            points = self._concede(1 - last) if self.score(last) >= WINNING_TOTAL else 1
+            self._finish(last, points, "played_out")
             return
         s0, s1 = self.score(0), self.score(1)
         if s0 == s1:

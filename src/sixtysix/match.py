@@ -89,7 +89,7 @@ class Match:
             raise MatchOverError("the match is over")
         if self.hands and not self.hands[-1].is_over():
             raise MatchOverError("the current hand is not finished")
-        cards = random_deck(self.rng) if deck is None else deck
+        cards = random_deck(self.rng, self.rules.deck) if deck is None else deck
         hand = Hand.deal(cards, self.next_dealer(), self.rules)
         # The players see the match score (search bots play for the match, not the hand).
         hand.match_score = self.score

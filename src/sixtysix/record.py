@@ -199,22 +199,22 @@ def _rules(value: object) -> Rules:
         raise InvalidRecordError(f"bad rules: {exc}") from None
 
 
-def _deck(value: object, where: str, hand: int | None) -> tuple[Card, ...]:
+def _deck(value: object, where: str, hand: int | None, size: int = 24) -> tuple[Card, ...]:
     if not isinstance(value, str):
         raise InvalidRecordError(
-            f"{where}deck must be a string of 24 space-separated cards, not {_describe(value)}", hand=hand
+            f"{where}deck must be a string of {size} space-separated cards, not {_describe(value)}", hand=hand
         )
     names = value.split()
-    if len(names) == 24:
+    if len(names) == size:
         try:
             cards = tuple(_CARD_BY_NAME[name] for name in names)
         except KeyError:
             pass  # another R1.4 spelling, or not a card: deck_from decides
         else:
-            if len(set(cards)) == 24:
+            if len(set(cards)) == size and (size == 24 or all(c.rank for c in cards)):
                 return cards
     try:
-        return tuple(deck_from(value))
+        return tuple(deck_from(value, size))
     except InvalidDeckError as exc:
         raise InvalidRecordError(f"{where}{exc}", hand=hand) from None
 
@@ -289,7 +289,7 @@ def _hand_record(obj: Mapping[str, Any]) -> HandRecord:
             raise InvalidRecordError(f"a hand record needs {name!r} (or 'hands' for a match)")
     rules = _rules(obj["rules"])
     dealer = _seat(obj["dealer"], "dealer", "", None)
-    deck = _deck(obj["deck"], "", None)
+    deck = _deck(obj["deck"], "", None, rules.deck)
     actions = _actions(obj["actions"], "", 0)
     _check_optional(obj, "", len(actions))
     return HandRecord(deck=deck, actions=actions, dealer=dealer, rules=rules,
@@ -320,7 +320,7 @@ def _match_record(obj: Mapping[str, Any]) -> MatchRecord:
         for name in ("deck", "actions"):
             if name not in raw:
                 raise InvalidRecordError(f"{where}a hand needs {name!r}", hand=h)
-        deck = _deck(raw["deck"], where, h)
+        deck = _deck(raw["deck"], where, h, rules.deck)
         dealer = None if raw.get("dealer") is None else _seat(raw["dealer"], "dealer", where, h)
         actions = _actions(raw["actions"], where, h)
         _check_optional(raw, where, len(actions))

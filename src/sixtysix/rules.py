@@ -1,7 +1,7 @@
 """Rule options and presets (R12).
 
->>> Rules().target, Rules.preset("santase").target
-(7, 11)
+>>> Rules().target, Rules.preset("santase").target, Rules.preset("schnapsen").deck
+(7, 11, 20)
 >>> Rules.preset("pagat").to_json()
 'pagat'
 >>> Rules.from_json({"preset": "classic", "target": 11}).to_json()
@@ -25,6 +25,8 @@ WORD_OPTIONS: dict[str, tuple[str, ...]] = {
     "next_dealer": ("alternate", "winner"),
     "failed_close": ("two_or_three", "three"),
     "false_declaration": ("two_or_three", "two"),
+    "played_out": ("points", "last_trick"),
+    "close_scoring": ("end", "at_close"),
 }
 BOOL_OPTIONS = (
     "marriage_first_lead",
@@ -40,7 +42,11 @@ INT_OPTIONS = (
     "tie_bonus",
     "target",
     "last_trick_bonus",
+    "deck",
 )
+#: The packs a hand may be dealt from: Sixty-six's 24 cards, or 20 without the nines
+#: (Schnapsen, S1).
+DECKS = (24, 20)
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,14 @@ class Rules:
     auto_declare: bool = False
     enforce_follow: bool = True
     last_trick_bonus: int = 10
+    #: 24 cards (9 to Ace) or 20 (no nines: Schnapsen, five cards a hand, S1-S2).
+    deck: int = 24
+    #: Who wins a hand played to the end that nobody declared: the higher total
+    #: (``points``, R8.5) or the winner of the last trick (``last_trick``, S6.3).
+    played_out: str = "points"
+    #: The game points of a successful close from the opponent's points and tricks
+    #: at the end (``end``, R6.3) or at the moment of closing (``at_close``, S5.3).
+    close_scoring: str = "end"
     #: The preset these options started from (used to write records compactly).
     base: str = field(default="classic", compare=False)
 
@@ -79,8 +93,26 @@ class Rules:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ParseError(f"option {name} must be a non-negative integer, not {value!r}")
+        if self.deck not in DECKS:
+            raise ParseError(f"option deck must be one of {', '.join(map(str, DECKS))}, not {self.deck!r}")
         if self.base not in PRESET_OPTIONS:
             raise ParseError(f"unknown preset {self.base!r}: expected one of {', '.join(PRESET_OPTIONS)}")
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player: 6 from 24 cards (R2.3), 5 from 20 (S2.1)."""
+        return 6 if self.deck == 24 else 5
+
+    @property
+    def stock_cards(self) -> int:
+        """The stock after the deal, counting the turned-up trump: 12 or 10."""
+        return self.deck - 2 * self.hand_size
+
+    @property
+    def exchange_rank(self) -> int:
+        """The rank (index, 0 = nine) of the trump that may be exchanged for the
+        turned-up one: the lowest of the pack, the nine (R4.1) or the jack (S4.1)."""
+        return 0 if self.deck == 24 else 1
 
     @classmethod
     def options(cls) -> tuple[str, ...]:
@@ -89,7 +121,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """One of the presets ``classic``, ``pagat``, ``santase`` (R12)."""
+        """One of the presets ``classic``, ``pagat``, ``santase`` (R12), ``schnapsen`` (S12)."""
         try:
             return PRESETS[name.strip().lower()]
         except KeyError:
@@ -199,6 +231,17 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "tie_bonus": 0,
         "target": 11,
         "auto_declare": True,
+    },
+    # Austrian Schnapsen as pagat.com gives it (docs/schnapsen.md).
+    "schnapsen": {
+        "deck": 20,
+        "first_dealer": "random",
+        "marriages_in_phase2": True,
+        "close_before_draw": False,
+        "tie_bonus": 0,
+        "last_trick_bonus": 0,
+        "played_out": "last_trick",
+        "close_scoring": "at_close",
     },
 }
 

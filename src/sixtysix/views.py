@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sixtysix.actions import CLOSE, DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, Action
-from sixtysix.cards import CARDS, Card, Rank, Suit
+from sixtysix.cards import Card, Rank, Suit, pack
 from sixtysix.errors import ParseError
 from sixtysix.rules import Rules
 
@@ -135,9 +135,11 @@ class View:
                 known.update(m.cards)
         if self.exchange is not None and self.exchange[0] == self.opponent:
             known.add(self.exchange[1])
-        if self.stock_size == 0 and self.closed_by is None and len(self.tricks) >= 6:
-            # R3.4: the loser of the sixth trick took the turned-up trump (or the nine).
-            sixth = self.tricks[5]
+        draws = self.rules.stock_cards // 2
+        if self.stock_size == 0 and self.closed_by is None and len(self.tricks) >= draws:
+            # R3.4: the loser of the sixth trick (the fifth from 20 cards) took the
+            # turned-up trump (or the card exchanged for it).
+            sixth = self.tricks[draws - 1]
             if sixth.winner == self.seat:
                 known.add(self._last_face_up())
         return frozenset(known - gone)
@@ -150,7 +152,7 @@ class View:
 
     def _last_face_up(self) -> Card:
         if self.exchange is not None:
-            return Card(self.trump, Rank.NINE)
+            return Card(self.trump, Rank(self.rules.exchange_rank))
         return self.dealt_trump_card
 
     def unseen(self) -> frozenset[Card]:
@@ -160,7 +162,7 @@ class View:
             # The turned-up trump (or the nine exchanged for it) stays the last
             # card of the stock, face down after a close.
             seen = seen | {self._last_face_up()}
-        return frozenset(c for c in CARDS if c not in seen)
+        return frozenset(c for c in pack(self.rules.deck) if c not in seen)
 
     def _repr_html_(self) -> str:
         """What the seat sees, drawn with the web client's cards, for Jupyter."""
@@ -294,7 +296,7 @@ def view(hand: Hand, seat: int) -> View:
                 lead = None
         elif code == EXCHANGE:
             exchange = (who, face_up)
-            face_up = Card(trump, Rank.NINE)
+            face_up = Card(trump, Rank(hand.rules.exchange_rank))
         elif code >= DECLARE_MARRIAGE:
             suit = Suit(code - DECLARE_MARRIAGE)
             marriages.append(Marriage(who, suit, 40 if suit == trump else 20, len(tricks)))

@@ -47,6 +47,7 @@ from sixtysix.hand import (
     LEAD,
     OVER,
     POINTS,
+    SCHNEIDER,
     STOCK_CARDS,
     SUIT_MASK,
     SUIT_OF,
@@ -321,6 +322,7 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     closer = hand._closed_by
     closed_trick = hand._closed_trick
     opp_trickless = hand._closer_opp_trickless
+    close_points = hand._close_points
     close_min = hand._close_min
     close_first = hand._close_first
     trump = SUIT_OF[hand._nine]
@@ -394,6 +396,10 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
                     closer = p
                     closed_trick = ntricks
                     opp_trickless = int(tricks[1 - p] == 0)
+                    o = 1 - p
+                    # S5.3: what a successful close is worth, by the opponent's state now.
+                    close_points = 3 if not tricks[o] else (
+                        2 if won[o] + marr[o] < SCHNEIDER else 1)
                     continue
             if pairs:
                 pick = pairs & tmask or pairs
@@ -456,6 +462,7 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     hand._closed_by = closer
     hand._closed_trick = closed_trick
     hand._closer_opp_trickless = opp_trickless
+    hand._close_points = close_points
     hand._to_act = p
     hand._lead = lead
     hand._state = state
