@@ -64,6 +64,33 @@ def test_solver_agrees_with_minimax_on_2000_positions() -> None:
         checked += 1
 
 
+SCHNAPSEN = [
+    Rules.preset("schnapsen"),
+    Rules.preset("schnapsen").replace(auto_declare=True),
+    Rules.preset("schnapsen").replace(close_scoring="end"),
+    Rules().replace(played_out="last_trick"),
+]
+
+
+def test_solver_agrees_with_minimax_on_1000_schnapsen_positions() -> None:
+    """S5.3 (a close scored when made) and S6.3 (the last trick wins) in the solver's
+    own phase-2 search, against minimax over the engine."""
+    rng = random.Random(2027)
+    checked = 0
+    closed = 0
+    while checked < 1000:
+        rules = SCHNAPSEN[checked % len(SCHNAPSEN)]
+        hand = small_position(rng, rules)
+        if hand is None:
+            continue
+        expected = minimax(hand)
+        got = Solver().value(hand)
+        assert (got if hand.to_act == 0 else -got) == expected, (rules, hand.describe())
+        checked += 1
+        closed += hand.view(0).closed_by is not None
+    assert closed > 100  # the closed endings were among them
+
+
 def test_every_action_value_is_exact() -> None:
     rng = random.Random(7)
     checked = 0

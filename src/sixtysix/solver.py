@@ -206,12 +206,16 @@ class Solver:
         ) and (ntricks or rules.marriage_first_lead))
         closer = hand._closed_by
         failed = 3 if rules.failed_close == "three" or hand._closer_opp_trickless else 2
+        # S5.3: a successful close worth what the opponent's state made it when closing.
+        success = hand._close_points if closer >= 0 and rules.close_scoring == "at_close" else 0
         constants = (int(hand.trump), closer, failed, rules.false_declaration == "two_or_three",
                      rules.last_trick_bonus if closer < 0 else 0, rules.auto_declare,
-                     rules.enforce_follow, rules.marriages_in_phase2)
+                     rules.enforce_follow, rules.marriages_in_phase2, success,
+                     rules.played_out == "last_trick")
         search = self._phase2.get(constants)
         if search is None:
-            trump, closer, failed, false23, bonus, auto, enforce, marriages_p2 = constants
+            (trump, closer, failed, false23, bonus, auto, enforce, marriages_p2, success,
+             last_trick) = constants
             search = self._phase2[constants] = _phase2_search(
                 trump=trump,
                 closer=closer,
@@ -221,6 +225,8 @@ class Solver:
                 auto=auto,
                 enforce=enforce,
                 marriages_p2=marriages_p2,
+                close_success=success,
+                last_trick=last_trick,
                 table=self._tt2,
                 counter=self,
             )
@@ -243,12 +249,17 @@ def _phase2_search(
     auto: bool,
     enforce: bool,
     marriages_p2: bool,
+    close_success: int = 0,
+    last_trick: bool = False,
     table: dict[tuple[object, ...], tuple[int, int]],
     counter: Solver,
 ) -> Callable[..., int]:
-    """Build the phase-2 alpha-beta for one set of constants (R7, R8, R6.3/R6.4, R10.2)."""
+    """Build the phase-2 alpha-beta for one set of constants (R7, R8, R6.3/R6.4, R10.2;
+    ``close_success``: the fixed worth of a successful close, S5.3, 0 to score it at
+    the end; ``last_trick``: a hand played out goes to the last trick's winner, S6.3)."""
     trump_mask = SUIT_MASK[trump]
-    rules_key = (trump, closer, failed_close, false_two_or_three, bonus, auto, enforce, marriages_p2)
+    rules_key = (trump, closer, failed_close, false_two_or_three, bonus, auto, enforce, marriages_p2,
+                 close_success, last_trick)
 
     def concede(score_loser: int, tricks_loser: int) -> int:
         # R9.1: Schwarz by tricks, Schneider under 33.
@@ -271,7 +282,7 @@ def _phase2_search(
             return signed(1 - p, 3 if false_two_or_three and not to else 2)
         if p == closer:
             if correct:
-                return signed(p, concede(so, to))
+                return signed(p, close_success or concede(so, to))
             return signed(1 - p, failed_close)
         if correct:
             return signed(p, failed_close)
@@ -284,9 +295,13 @@ def _phase2_search(
         if closer >= 0:
             sc, so = (s0, s1) if closer == 0 else (s1, s0)
             to = t1 if closer == 0 else t0
-            if sc >= _WIN:
-                return signed(closer, concede(so, to))
+            if sc >= _WIN and (not last_trick or last == closer):
+                return signed(closer, close_success or concede(so, to))
             return signed(1 - closer, failed_close)
+        if last_trick:
+            # S6.3: the last trick's winner, as if declared when he has 66, else 1.
+            sl, so, to = (s0, s1, t1) if last == 0 else (s1, s0, t0)
+            return signed(last, concede(so, to) if sl >= _WIN else 1)
         if last == 0:
             s0 += bonus
         else:
