@@ -25,6 +25,7 @@ CLASSIC_VALUES: dict[str, Any] = {
     "enforce_follow": True,
     "last_trick_bonus": 10,
     # Options of the 20-card variant (docs/schnapsen.md S12).
+    "exchange_first_lead": False,
     "deck": 24,
     "played_out": "points",
     "close_scoring": "end",
@@ -45,6 +46,7 @@ ALTERNATIVES: dict[str, Any] = {
     "auto_declare": True,
     "enforce_follow": False,
     "last_trick_bonus": 0,
+    "exchange_first_lead": True,
     "deck": 20,
     "played_out": "last_trick",
     "close_scoring": "at_close",
@@ -59,7 +61,7 @@ PRESET_CHANGES: dict[str, dict[str, Any]] = {
     },
     "schnapsen": {
         "deck": 20, "first_dealer": "random", "marriages_in_phase2": True, "close_before_draw": False,
-        "tie_bonus": 0, "last_trick_bonus": 0, "played_out": "last_trick", "close_scoring": "at_close",
+        "exchange_first_lead": True, "tie_bonus": 0, "last_trick_bonus": 0, "played_out": "last_trick", "close_scoring": "at_close",
     },
 }
 

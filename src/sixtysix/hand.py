@@ -233,7 +233,7 @@ class Hand:
         "_state", "_to_act", "_lead", "_closed_by", "_closed_trick", "_closer_opp_trickless",
         "_close_points", "_bonus_seat", "_outcome", "_lmask", "_undo", "_prefix", "_dealt_trump",
         "_trump_mask", "_nine", "_enforce", "_auto", "_draw_state", "_close_min",
-        "_exchange_min", "_close_first", "_marriage_first", "_marriages_p2", "_last_bonus",
+        "_exchange_min", "_close_first", "_exchange_first", "_marriage_first", "_marriages_p2", "_last_bonus",
         "match_score", "match_bonus",
     )
 
@@ -312,6 +312,7 @@ class Hand:
         self._draw_state = rules.close_before_draw
         self._close_min = rules.close_min_stock
         self._exchange_min = rules.exchange_min_stock
+        self._exchange_first = rules.exchange_first_lead
         self._close_first = rules.close_first_lead
         self._marriage_first = rules.marriage_first_lead
         self._marriages_p2 = rules.marriages_in_phase2
@@ -589,8 +590,10 @@ class Hand:
                         m |= 1 << (DECLARE_MARRIAGE + SUIT_OF[king.bit_length() - 1])
             if stock_open:
                 stock = STOCK_CARDS - self._drawn
-                # R4.1: won a trick, stock open, holds the trump nine.
-                if won and stock >= self._exchange_min and h & (1 << self._nine):
+                # R4.1: won a trick, stock open, holds the trump nine (S4.1: or the
+                # jack, and perhaps at the first lead).
+                if (won or (self._exchange_first and not ntricks)) and stock >= self._exchange_min \
+                        and h & (1 << self._nine):
                     m |= BIT_EXCHANGE
                 # R6.1: close while the stock is open, also before the first lead.
                 if stock >= self._close_min and (ntricks or self._close_first):

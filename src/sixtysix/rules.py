@@ -30,6 +30,7 @@ WORD_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 BOOL_OPTIONS = (
     "marriage_first_lead",
+    "exchange_first_lead",
     "marriages_in_phase2",
     "close_first_lead",
     "close_before_draw",
@@ -68,6 +69,9 @@ class Rules:
     auto_declare: bool = False
     enforce_follow: bool = True
     last_trick_bonus: int = 10
+    #: Whether the exchange is allowed at the first lead, before any trick is won
+    #: (S4.1); otherwise only after winning a trick (R4.1).
+    exchange_first_lead: bool = False
     #: 24 cards (9 to Ace) or 20 (no nines: Schnapsen, five cards a hand, S1-S2).
     deck: int = 24
     #: Who wins a hand played to the end that nobody declared: the higher total
@@ -238,6 +242,7 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "first_dealer": "random",
         "marriages_in_phase2": True,
         "close_before_draw": False,
+        "exchange_first_lead": True,
         "tie_bonus": 0,
         "last_trick_bonus": 0,
         "played_out": "last_trick",

@@ -333,6 +333,7 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     marriage_first = hand._marriage_first
     marriages_p2 = hand._marriages_p2
     exchange_min = hand._exchange_min
+    exchange_first = hand._exchange_first
     p = hand._to_act
     lead = hand._lead
     end = ""  # "declare" or "played"
@@ -378,7 +379,8 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
                     marr[p] += 40 if shown == trump else 20
                     end = "declare"
                     break
-            if stock_open and tricks[p] and STOCK_CARDS - drawn >= exchange_min and mine & nine_bit:
+            if stock_open and (tricks[p] or (exchange_first and not ntricks)) and \
+                    STOCK_CARDS - drawn >= exchange_min and mine & nine_bit:
                 # R4: take the turned-up trump for the nine, then think again.
                 h[p] = mine ^ (nine_bit | 1 << stock[-1])
                 stock[-1] = hand._nine
