@@ -39,7 +39,8 @@ from sixtysix.views import Marriage
 CLASSIC = Rules.preset("classic")
 SANTASE = Rules.preset("santase")
 TABLE = CLASSIC.replace(enforce_follow=False)
-RULE_SETS = [CLASSIC, SANTASE, TABLE, SANTASE.replace(enforce_follow=False, close_before_draw=False)]
+RULE_SETS = [CLASSIC, SANTASE, TABLE, SANTASE.replace(enforce_follow=False, close_before_draw=False),
+             Rules.preset("schnapsen")]
 
 #: Significance level of the uniformity tests: the seeds are fixed, so a
 #: failure means a real bias, never bad luck.

@@ -69,7 +69,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from sixtysix.cards import CARDS, Card, Rank, Suit
+from sixtysix.cards import CARDS, Card, Suit
 from sixtysix.hand import Hand
 from sixtysix.views import View
 
@@ -85,8 +85,6 @@ __all__ = [
     "worlds",
 ]
 
-#: Tricks played when the stock runs out if nobody closes (6 draws of 2 cards, R3.4).
-_TRICKS_TO_EXHAUST = 6
 #: The most worlds :func:`enumerate_worlds` builds unless told otherwise.
 DEFAULT_ENUMERATION_LIMIT = 100_000
 
@@ -185,9 +183,7 @@ class Constraints:
             shown = " ".join(str(c) for c in _by_index(excluded & known))
             raise InconsistentViewError(
                 f"player {opponent} is known to hold {shown}, which his phase-2 follows rule out")
-        last: Card | None = None
-        if view.stock_size > 0:
-            last = view.dealt_trump_card if view.exchange is None else Card(view.trump, Rank.NINE)
+        last = view.stock_bottom
         return cls(
             seat=seat,
             opponent_hand_size=size,
@@ -266,7 +262,10 @@ def _follow_exclusions(view: View) -> tuple[frozenset[Card], frozenset[Suit]]:
     """Cards the opponent of ``view.seat`` cannot hold because of his phase-2 follows (R7.2)."""
     opponent = 1 - view.seat
     trump = view.trump
-    start = _TRICKS_TO_EXHAUST if view.closed_at is None else min(view.closed_at, _TRICKS_TO_EXHAUST)
+    # The tricks played when the stock runs out if nobody closes: one per draw of two
+    # cards (R3.4), 6 from 24 cards, 5 from 20 (S2.2).
+    exhaust = view.rules.stock_cards // 2
+    start = exhaust if view.closed_at is None else min(view.closed_at, exhaust)
     excluded: set[Card] = set()
     voids: set[Suit] = set()
     for trick in view.tricks[start:]:

@@ -49,14 +49,13 @@ from sixtysix.actions import (
     Action,
 )
 from sixtysix.bots.base import BaseBot
-from sixtysix.cards import FULL_DECK_MASK
+from sixtysix.cards import mask_of, pack
 from sixtysix.hand import ABOVE, POINTS, SUIT_MASK, WINNING_TOTAL, follow_mask
 from sixtysix.views import View
 
 __all__ = ["HeuristicBot", "counted_total", "sure_winners"]
 
 TARGET = WINNING_TOTAL  # R8
-FULL = FULL_DECK_MASK
 NINE, JACK, QUEEN, KING, TEN, ACE = range(6)
 
 #: The exact phase-2 search is used when both hands together hold at most this many cards.
@@ -136,13 +135,12 @@ class _Info:
             in_stock = view.trump_card.mask
             self.face_up = view.trump_card.index
         elif view.closed_by is not None and view.stock_size > 0:
-            bottom = trump * 6 + NINE if view.exchange is not None else view.dealt_trump_card.index
-            in_stock = 1 << bottom
-        pool = FULL & ~mine & ~played & ~in_stock
+            in_stock = view.stock_bottom.mask  # type: ignore[union-attr]
+        pool = mask_of(pack(view.rules.deck)) & ~mine & ~played & ~in_stock
         if view.closed_by is not None and view.closed_at is not None and view.stock_size > 0:
             pool &= ~self._voids(view, view.closed_at)
         self.pool = pool | known
-        self.opp_n = 24 - mine.bit_count() - played.bit_count() - view.stock_size
+        self.opp_n = view.rules.deck - mine.bit_count() - played.bit_count() - view.stock_size
         self.exact = self.pool.bit_count() == self.opp_n
         self.phase2 = not view.stock_open
         opp = 1 - seat
@@ -477,7 +475,7 @@ class HeuristicBot(BaseBot):
         value = 0.0
         if suit == info.trump:
             value = POINTS[card] + self.trump_keep_base + self.trump_keep_step * rank
-            if rank == NINE and info.face_up >= 0 and \
+            if rank == info.view.rules.exchange_rank and info.face_up >= 0 and \
                     info.view.stock_size > info.view.rules.exchange_min_stock:
                 value += POINTS[info.face_up]  # still exchangeable for the turned-up trump (R4)
         elif rank == ACE:
