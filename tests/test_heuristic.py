@@ -5,6 +5,7 @@ strength against the random bot."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -25,6 +26,8 @@ RULE_SETS = [
     "santase,enforce_follow=false",
     "classic,close_before_draw=false",
     "classic,marriages_in_phase2=true",
+    "schnapsen",
+    "schnapsen,auto_declare=true",
 ]
 
 
@@ -265,8 +268,39 @@ def test_beats_random_classic() -> None:
     assert wins >= 180
 
 
-@pytest.mark.parametrize("preset", ["pagat", "santase"])
+@pytest.mark.parametrize("preset", ["pagat", "santase", "schnapsen"])
 def test_beats_random_other_presets(preset: str) -> None:
     # Measured 1,000 of 1,000 for both presets; see the margin above.
     wins, games = _wins_against_random(Rules.preset(preset), range(40))
     assert wins >= 0.9 * games
+
+
+@pytest.mark.parametrize("preset", ["classic", "santase", "schnapsen"])
+def test_the_endgame_search_agrees_with_the_solver(preset: str) -> None:
+    """The heuristic player's own search of an exhausted stock (R7, R8.5; S6.3 for
+    Schnapsen: the last trick wins) gives the solver's values."""
+    from sixtysix.bots.heuristic import _Solver
+    from sixtysix.solver import Solver
+
+    rules = Rules.preset(preset)
+    rng = random.Random(17)
+    checked = 0
+    while checked < 150:
+        hand = Hand.random(seed=rng.randrange(10**9), rules=rules)
+        while not hand.is_over() and hand.stock_size:
+            legal = [a for a in hand.legal_actions()
+                     if not a.is_declaration and a.kind is not ActionKind.CLOSE]
+            hand.push(rng.choice(legal or hand.legal_actions()))
+        if hand.is_over() or hand.state != "lead" or hand.view(0).closed_by is not None:
+            continue
+        view = hand.view(0)
+        marriages = [sum(m.value for m in view.marriages if m.seat == s) for s in (0, 1)]
+        search = _Solver(int(hand.trump), rules.last_trick_bonus, rules.marriages_in_phase2,
+                         rules.played_out == "last_trick")
+        won = [int(view.tricks_won[s] > 0) for s in (0, 1)]
+        mine = sum(c.mask for c in hand.cards(0))
+        theirs = sum(c.mask for c in hand.cards(1))
+        value = search.search(mine, theirs, hand.to_act, -1, *view.card_points, *marriages, *won)
+        exact = Solver().value(hand)
+        assert value == (exact if hand.to_act == 0 else -exact), hand.describe()
+        checked += 1

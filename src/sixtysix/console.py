@@ -61,11 +61,16 @@ __all__ = [
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_ORDER = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
 
+
+def _rank_word(card: Card) -> str:
+    """``nine``, ``jack`` ...: the rank of a card in words."""
+    return card.rank.name.lower()
+
 HELP = """\
 How to play (Sixty-six; type these at the prompt, upper or lower case):
   a card           play it: KH, kh, 10h, TH, K♥ (rank A T K Q J 9, suit C D H S)
   KH+  or  QH+     announce the marriage in hearts and lead that card
-  X  or exchange   swap the trump nine for the turned-up trump
+  X  or exchange   swap the trump nine (jack in Schnapsen) for the turned-up trump
   C  or close      close the stock (no more drawing; strict play from now on)
   D  or draw       draw after a trick you won (Enter alone also draws)
   66 or declare    declare that you have reached 66 (a false claim loses)
@@ -259,7 +264,7 @@ def _stock_line(view: View, seats: Seats, style: Style) -> str:
     trump = f"Trump: {style.strong(style.suit(view.trump))}"
     if view.closed_by is not None:
         by = seats.name(view.closed_by, start=False)
-        face_up = Card(view.trump, Rank.NINE) if view.exchange is not None else view.dealt_trump_card
+        face_up = view.exchange_card if view.exchange is not None else view.dealt_trump_card
         turned = f", {style.card(face_up)} turned down" if view.stock_size else ""
         cards = "card" if view.stock_size == 1 else "cards"
         return f"{trump}   Stock: closed by {by} ({view.stock_size} {cards}{turned})"
@@ -322,7 +327,7 @@ def render_screen(view: View, style: Style, seats: Seats, info: MatchInfo | None
     if view.exchange is not None and view.stock_open:
         who, card = view.exchange
         lines.append(f"Exchange: {seats.say(who, 'took', 'took', start=False)} {style.card(card)} "
-                     f"for the trump nine")
+                     f"for the trump {_rank_word(view.exchange_card)}")
     if view.last_trick is not None:
         lines.append(f"Last trick: {_trick_text(view, seats, style, memory)}")
     lines.append(f"Marriages: {_marriages_text(view, seats, style)}")
@@ -356,8 +361,7 @@ def action_meaning(action: Action, view: View, style: Style) -> str:
         return f"marriage in {SUIT_NAMES[action.card.suit]} ({value}), lead {style.card(action.card)}"
     if kind is ActionKind.EXCHANGE:
         take = f" for {style.card(view.trump_card)}" if view.trump_card is not None else ""
-        nine = style.card(Card(view.trump, Rank.NINE))
-        return f"exchange {nine}{take}"
+        return f"exchange {style.card(view.exchange_card)}{take}"
     if kind is ActionKind.CLOSE:
         return "close the stock without drawing" if view.state == "draw" else "close the stock"
     if kind is ActionKind.DRAW:
@@ -430,9 +434,9 @@ def why_illegal(action: Action, view: View) -> str:
         return "you may declare only on lead after winning a trick (R8.1)"
     won = view.tricks_won[view.seat] > 0
     if kind is ActionKind.EXCHANGE:
-        nine = Card(view.trump, Rank.NINE)
-        if nine not in view.hand:
-            return f"only the holder of the trump nine ({nine}) may exchange it (R4.1)"
+        low = view.exchange_card
+        if low not in view.hand:
+            return f"only the holder of the trump {_rank_word(low)} ({low}) may exchange it (R4.1)"
         if not won:
             return "you may exchange only after winning a trick (R4.1)"
         if not view.stock_open:
@@ -513,9 +517,9 @@ def describe_action(seat: int, action: Action, before: View, after: View, seats:
             lines.append(mark(f"{seats.say(seat, 'play', 'plays')} {style.card(action.card)}."))
     elif kind is ActionKind.EXCHANGE:
         took = before.trump_card
-        nine = Card(before.trump, Rank.NINE)
-        lines.append(mark(f"{seats.say(seat, 'exchange', 'exchanges')} the trump nine: "
-                          f"{style.card(nine)} is turned up, "
+        low = before.exchange_card
+        lines.append(mark(f"{seats.say(seat, 'exchange', 'exchanges')} the trump {_rank_word(low)}: "
+                          f"{style.card(low)} is turned up, "
                           f"{seats.name(seat, start=False)} "
                           f"{'take' if seat == me else 'takes'} "
                           f"{style.card(took) if took is not None else 'the trump card'}."))

@@ -150,9 +150,15 @@ class View:
         exchanged for it (R4), face up or, after a close, face down (R6.2); both players know it."""
         return self._last_face_up() if self.stock_size > 0 else None
 
+    @property
+    def exchange_card(self) -> Card:
+        """The trump that may be exchanged for the turned-up one: the nine (R4.1), or
+        the jack from the 20-card pack (S4.1)."""
+        return Card(self.trump, Rank(self.rules.exchange_rank))
+
     def _last_face_up(self) -> Card:
         if self.exchange is not None:
-            return Card(self.trump, Rank(self.rules.exchange_rank))
+            return self.exchange_card
         return self.dealt_trump_card
 
     def unseen(self) -> frozenset[Card]:

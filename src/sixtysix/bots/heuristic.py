@@ -233,13 +233,14 @@ class _Solver:
     solver's settings, so one memo serves every decision of a hand.
     """
 
-    __slots__ = ("trump", "bonus", "marriages", "memo")
+    __slots__ = ("trump", "bonus", "marriages", "last_trick", "memo")
 
-    def __init__(self, trump: int, bonus: int, marriages: bool,
+    def __init__(self, trump: int, bonus: int, marriages: bool, last_trick: bool = False,
                  memo: dict[tuple[int, ...], tuple[int, int]] | None = None) -> None:
         self.trump = trump
         self.bonus = bonus
         self.marriages = marriages
+        self.last_trick = last_trick
         self.memo: dict[tuple[int, ...], tuple[int, int]] = {} if memo is None else memo
 
     @staticmethod
@@ -250,7 +251,14 @@ class _Solver:
         return 2 if points < 33 else 1
 
     def played_out(self, c0: int, c1: int, m0: int, m1: int, w0: int, w1: int, last: int) -> int:
-        """R7.3 then R8.5: the last trick's bonus, then the higher total wins; equal totals tie."""
+        """R7.3 then R8.5: the last trick's bonus, then the higher total wins; equal totals tie.
+        S6.3 (``last_trick``): the last trick's winner wins, as declared with 66, else 1."""
+        if self.last_trick:
+            s0 = c0 + (m0 if w0 else 0)
+            s1 = c1 + (m1 if w1 else 0)
+            if last == 0:
+                return self.concede(s1, w1) if s0 >= 66 else 1
+            return -(self.concede(s0, w0) if s1 >= 66 else 1)
         t0 = c0 + (m0 if w0 else 0) + (self.bonus if last == 0 else 0)
         t1 = c1 + (m1 if w1 else 0) + (self.bonus if last == 1 else 0)
         if t0 == t1:
@@ -374,7 +382,7 @@ class HeuristicBot(BaseBot):
                  solve_cards: int = SOLVE_CARDS) -> None:
         self.rng = rng if rng is not None else random.Random(seed)
         self.solve_cards = solve_cards
-        self._memo_key: tuple[int, int, bool] | None = None
+        self._memo_key: tuple[int, int, bool, bool] | None = None
         self._memo: dict[tuple[int, ...], tuple[int, int]] = {}
 
     def new_hand(self, view: View) -> None:
@@ -588,7 +596,8 @@ class HeuristicBot(BaseBot):
         marriages = [0, 0]
         for m in view.marriages:
             marriages[m.seat] += m.value
-        settings = (info.trump, view.rules.last_trick_bonus, view.rules.marriages_in_phase2)
+        settings = (info.trump, view.rules.last_trick_bonus, view.rules.marriages_in_phase2,
+                    view.rules.played_out == "last_trick")
         if settings != self._memo_key or len(self._memo) > MEMO_LIMIT:
             self._memo_key, self._memo = settings, {}
         solver = _Solver(*settings, memo=self._memo)
