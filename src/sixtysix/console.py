@@ -638,6 +638,9 @@ def describe_result(result: HandResult, seats: Seats, style: Style,
         why = f"{seats.say(winner, 'reached', 'reached')} 66"
     elif reason == "declared":
         why = f"{seats.say(winner, 'declared', 'declared')} 66 correctly"
+    elif reason == "played_out" and view is not None and view.rules.played_out == "last_trick":
+        why = "all cards are played and " + seats.say(winner, "won", "won", start=False) + \
+              " the last trick"  # S6.3
     elif reason == "played_out":
         why = "all cards are played and " + seats.say(winner, "have", "has", start=False) + \
               " the higher total"

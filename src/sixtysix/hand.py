@@ -210,7 +210,7 @@ class HandResult:
             "false_declaration": "the opponent declared 66 falsely",
             "closed_failed": "the closer did not make 66",
             "closed_succeeded": "closed and made 66",
-            "played_out": "the higher total when all cards were played",
+            "played_out": "all cards were played",
             "revoke": "the opponent revoked",
             "forfeit": "the opponent's program failed and forfeited",
         }[self.reason]

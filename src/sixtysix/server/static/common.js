@@ -11,7 +11,7 @@ const REASONS = {
   false_declaration: "the opponent declared 66 falsely",
   closed_failed: "the closer did not make 66",
   closed_succeeded: "closed the stock and made 66",
-  played_out: "the higher total when all cards were played",
+  played_out: "all cards were played",
   tie: "a tie",
   revoke: "the opponent did not follow suit (revoke)",
   forfeit: "the opponent's program failed (forfeit)",
