@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from sixtysix.cards import pack
 from sixtysix.record import loads, record_from_hand, replay
 
 SCHNAPSEN = Rules.preset("schnapsen")
+RECORDS = Path(__file__).parent / "records"
 # Top of the pack first. Non-dealer: QS KS AH + TS AC; dealer: JC QC KC + JH KH;
 # turned up: TD (diamonds are trumps); the stock then draws JS AS QH TC AD QD KD JD TH.
 DECK = "QS KS AH JC QC KC TD TS AC JH KH JS AS QH TC AD QD KD JD TH"
@@ -217,3 +219,54 @@ def test_a_schnapsen_record_with_a_24_card_deck_says_why() -> None:
            "deck": " ".join(str(c) for c in pack(24)), "actions": []}
     with pytest.raises(InvalidRecordError, match="9C is not in the 20-card pack"):
         replay(loads(json.dumps(obj)))
+
+
+# Worked checks as records (tests/records/s*.json, beside what replay prints) -------
+def record_hand(name: str) -> tuple[Hand, list[str]]:
+    record = json.loads((RECORDS / f"{name}.json").read_text(encoding="utf-8"))
+    assert record["rules"] == "schnapsen"
+    return Hand.deal(record["deck"], record["dealer"], SCHNAPSEN), record["actions"]
+
+
+@pytest.mark.parametrize("name", ["s4_1_jack_exchanged_at_first_lead", "s5_3_close_scored_when_made",
+                                  "s6_3_last_trick_wins"])
+def test_worked_check_records_replay_to_their_expected_results(name: str) -> None:
+    record = json.loads((RECORDS / f"{name}.json").read_text(encoding="utf-8"))
+    expected = json.loads((RECORDS / f"{name}.expected.json").read_text(encoding="utf-8"))
+    assert replay(loads(json.dumps(record))).result.to_json() == expected  # type: ignore[union-attr]
+
+
+def test_worked_check_S4_1_the_jack_before_any_trick() -> None:
+    hand, actions = record_hand("s4_1_jack_exchanged_at_first_lead")
+    turned = hand.dealt_trump_card
+    assert actions[0] == "X" and hand.to_act == 1
+    hand.push(Action.parse("X"))
+    assert turned in hand.cards(1) and hand.stock[-1] == Card(hand.trump, 1)
+
+
+def test_worked_check_S5_3_the_close_keeps_the_value_it_had() -> None:
+    hand, actions = record_hand("s5_3_close_scored_when_made")
+    close = actions.index("C")
+    for token in actions[:close]:
+        hand.push(Action.parse(token))
+    closer = hand.to_act
+    assert closer is not None and hand.tricks_won(1 - closer) == 0  # Schwarz at the close
+    for token in actions[close:]:
+        hand.push(Action.parse(token))
+    result = hand.result()
+    assert result is not None and result.reason == "closed_succeeded" and result.winner == closer
+    # By the end the opponent had tricks and 33 or more: scored at the end it would be 1.
+    assert hand.tricks_won(1 - closer) > 0 and hand.score(1 - closer) >= 33
+    assert result.game_points == 3
+
+
+def test_worked_check_S6_3_the_last_trick_beats_the_higher_total() -> None:
+    hand, actions = record_hand("s6_3_last_trick_wins")
+    for token in actions:
+        hand.push(Action.parse(token))
+    result = hand.result()
+    assert result is not None and result.reason == "played_out"
+    last = hand.view(0).tricks[-1].winner
+    assert last is not None
+    assert result.winner == last and hand.score(last) < hand.score(1 - last) < 66
+    assert result.game_points == 1
