@@ -61,7 +61,8 @@ PRESET_CHANGES: dict[str, dict[str, Any]] = {
     },
     "schnapsen": {
         "deck": 20, "first_dealer": "random", "marriages_in_phase2": True, "close_before_draw": False,
-        "exchange_first_lead": True, "tie_bonus": 0, "last_trick_bonus": 0, "played_out": "last_trick", "close_scoring": "at_close",
+        "exchange_first_lead": True, "tie_bonus": 0, "last_trick_bonus": 0, "played_out": "last_trick",
+        "close_scoring": "at_close",
     },
 }
 
