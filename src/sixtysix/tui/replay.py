@@ -21,6 +21,7 @@ from textual.widgets import Footer, Static
 
 from sixtysix.actions import Action, ActionKind
 from sixtysix.analysis import Budget
+from sixtysix.cards import Rank
 from sixtysix.console import sorted_cards
 from sixtysix.hand import Hand
 from sixtysix.record import Record
@@ -54,7 +55,7 @@ def describe_step(name: str, action: Action, before: Hand, style: MarkupStyle) -
         return f"{name} announces the marriage in {style.suit(action.card.suit)} ({value}) " \
                f"and leads {style.card(action.card)}"
     if kind is ActionKind.EXCHANGE:
-        return f"{name} exchanges the trump nine"
+        return f"{name} exchanges the trump {Rank(before.rules.exchange_rank).name.lower()}"
     if kind is ActionKind.CLOSE:
         return f"{name} closes the stock"
     if kind is ActionKind.DRAW:

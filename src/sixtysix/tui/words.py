@@ -70,7 +70,8 @@ def info_text(view: View, seats: Seats, style: MarkupStyle, *, memory: bool = Fa
         lines.append("Stock exhausted: follow suit")
     if view.exchange is not None and view.stock_open:
         who, card = view.exchange
-        lines.append(f"{seats.name(who)} took {style.card(card)} for the nine")
+        lines.append(f"{seats.name(who)} took {style.card(card)} for the "
+                     f"{view.exchange_card.rank.name.lower()}")
     marriages = [f"{seats.name(m.seat)} {style.suit(m.suit)} {m.value}"
                  + ("" if view.tricks_won[m.seat] else " (pending)") for m in view.marriages]
     if marriages:

@@ -46,7 +46,7 @@ function sortCards(cards, trump) {
 }
 
 function describeAction(action) {
-  if (action === "X") return "Exchange the trump nine";
+  if (action === "X") return "Exchange for the turned-up trump";
   if (action === "C") return "Close the stock";
   if (action === "D") return "Draw";
   if (action === "66") return "Declare 66";
