@@ -114,6 +114,7 @@ def test_parameters_rules_and_dealer() -> None:
     ({"rules": "nonsense"}, ParseError),
     ({"rules": "classic,target=x"}, ParseError),
     ({"dealer": 2}, ValueError),
+    ({"rules": "schnapsen"}, ValueError),  # not yet: the 24-card pack only
     ({"colour": "red"}, pyspiel.SpielError),
 ])
 def test_bad_parameters_are_refused_clearly(params: dict[str, Any], error: type[Exception]) -> None:

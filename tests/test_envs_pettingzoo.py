@@ -24,7 +24,8 @@ pytestmark = [
 ]
 
 
-@pytest.mark.parametrize("options", [{}, {"episode": "match"}, {"rules": "santase", "render_mode": "ansi"}])
+@pytest.mark.parametrize("options", [{}, {"episode": "match"}, {"rules": "santase", "render_mode": "ansi"},
+                                     {"rules": "schnapsen"}])
 def test_passes_the_pettingzoo_api_test(options: dict[str, Any]) -> None:
     api_test(env(**options), num_cycles=300)
 

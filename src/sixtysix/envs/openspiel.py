@@ -282,6 +282,10 @@ class SixtySixGame(pyspiel.Game):  # type: ignore[misc]
         if isinstance(dealer, bool) or dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
         self.rules = Rules.parse(text.replace(";", ",").replace(":", "="))
+        if self.rules.deck != 24:
+            # Not yet: the chance nodes deal the 24-card pack in its fixed positions.
+            raise ValueError(f"python_sixty_six deals the 24-card pack only, not {self.rules.deck} cards "
+                             "(the Schnapsen pack is not supported by this adapter yet)")
         self.dealer = int(dealer)
         super().__init__(GAME_TYPE, GAME_INFO, {"rules": _game_string_rules(self.rules),
                                                 "dealer": self.dealer})
