@@ -26,6 +26,7 @@ CLASSIC_VALUES: dict[str, Any] = {
     "last_trick_bonus": 10,
     # Options of the 20-card variant (docs/schnapsen.md S12).
     "exchange_first_lead": False,
+    "closing": True,
     "deck": 24,
     "played_out": "points",
     "close_scoring": "end",
@@ -47,6 +48,7 @@ ALTERNATIVES: dict[str, Any] = {
     "enforce_follow": False,
     "last_trick_bonus": 0,
     "exchange_first_lead": True,
+    "closing": False,
     "deck": 20,
     "played_out": "last_trick",
     "close_scoring": "at_close",

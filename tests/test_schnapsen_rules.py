@@ -270,3 +270,22 @@ def test_worked_check_S6_3_the_last_trick_beats_the_higher_total() -> None:
     assert last is not None
     assert result.winner == last and hand.score(last) < hand.score(1 - last) < 66
     assert result.game_points == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 10**9), st.sampled_from(["classic,closing=false", "schnapsen,closing=false"]))
+def test_without_closing_no_close_is_ever_legal(seed: int, text: str) -> None:
+    """Option closing=false (the course platform's rules): the stock cannot be closed,
+    by a player or by the playouts of the search bots."""
+    from sixtysix.bots.rollout import fast_playout
+
+    rules = Rules.parse(text)
+    rng = random.Random(seed)
+    hand = Hand.random(seed=seed, rules=rules)
+    while not hand.is_over():
+        assert all(a.kind.name != "CLOSE" for a in hand.legal_actions())
+        hand.push(rng.choice(hand.legal_actions()))
+    assert hand.view(0).closed_by is None
+    world = Hand.random(seed=seed, rules=rules)
+    fast_playout(world, rng, 0.1, close=True)
+    assert world.view(0).closed_by is None and world.is_over()

@@ -310,7 +310,8 @@ class Hand:
         self._enforce = rules.enforce_follow
         self._auto = rules.auto_declare
         self._draw_state = rules.close_before_draw
-        self._close_min = rules.close_min_stock
+        # Without closing (option closing), no stock is ever large enough to close.
+        self._close_min = rules.close_min_stock if rules.closing else STOCK_CARDS + 1
         self._exchange_min = rules.exchange_min_stock
         self._exchange_first = rules.exchange_first_lead
         self._close_first = rules.close_first_lead

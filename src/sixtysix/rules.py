@@ -31,6 +31,7 @@ WORD_OPTIONS: dict[str, tuple[str, ...]] = {
 BOOL_OPTIONS = (
     "marriage_first_lead",
     "exchange_first_lead",
+    "closing",
     "marriages_in_phase2",
     "close_first_lead",
     "close_before_draw",
@@ -72,6 +73,9 @@ class Rules:
     #: Whether the exchange is allowed at the first lead, before any trick is won
     #: (S4.1); otherwise only after winning a trick (R4.1).
     exchange_first_lead: bool = False
+    #: Whether the stock may be closed at all (R6); the Schnapsen course platform
+    #: (the ``schnapsen`` package) has no closing.
+    closing: bool = True
     #: 24 cards (9 to Ace) or 20 (no nines: Schnapsen, five cards a hand, S1-S2).
     deck: int = 24
     #: Who wins a hand played to the end that nobody declared: the higher total
