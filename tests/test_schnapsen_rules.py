@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sixtysix import Action, Card, Hand, InvalidDeckError, InvalidRecordError, Rules
+from sixtysix import Action, Card, Hand, HandResult, InvalidDeckError, InvalidRecordError, Rules
 from sixtysix.cards import pack
 from sixtysix.record import loads, record_from_hand, replay
 
@@ -30,10 +30,23 @@ def cards(text: str) -> frozenset[Card]:
     return frozenset(Card.parse(t) for t in text.split())
 
 
-def play_random(hand: Hand, rng: random.Random) -> Hand:
+def play_random(hand: Hand, rng: random.Random, *, declare: bool = True, close: bool = True) -> Hand:
+    """Play ``hand`` to the end at random, leaving out declarations or closes if told."""
     while not hand.is_over():
-        hand.push(rng.choice(hand.legal_actions()))
+        legal = [a for a in hand.legal_actions()
+                 if (declare or not a.is_declaration) and (close or a.kind.name != "CLOSE")]
+        hand.push(rng.choice(legal or hand.legal_actions()))
     return hand
+
+
+def replayed(hand: Hand, rules: Rules) -> HandResult:
+    """The result of ``hand``'s deal and actions under other rules."""
+    other = Hand.deal(hand.deck, hand.dealer, rules)
+    for action in hand.actions:
+        other.push(action)
+    result = other.result()
+    assert result is not None
+    return result
 
 
 # S1: the pack --------------------------------------------------------------------
@@ -134,11 +147,8 @@ def test_S5_3_scoring_when_closing_differs_from_scoring_at_the_end() -> None:
         assert result is not None
         if result.reason != "closed_succeeded":
             continue
-        other = Hand.deal(hand.deck, hand.dealer, SCHNAPSEN.replace(close_scoring="end"))
-        for action in hand.actions:
-            other.push(action)
-        end_result = other.result()
-        assert end_result is not None and end_result.reason == "closed_succeeded"
+        end_result = replayed(hand, SCHNAPSEN.replace(close_scoring="end"))
+        assert end_result.reason == "closed_succeeded"
         differ += end_result.game_points != result.game_points
     assert differ > 0
 
@@ -147,11 +157,7 @@ def test_S5_3_scoring_when_closing_differs_from_scoring_at_the_end() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10**9))
 def test_S6_3_a_hand_played_out_goes_to_the_winner_of_the_last_trick(seed: int) -> None:
-    rng = random.Random(seed)
-    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
-    while not hand.is_over():
-        legal = [a for a in hand.legal_actions() if not a.is_declaration]
-        hand.push(rng.choice(legal or hand.legal_actions()))
+    hand = play_random(Hand.random(seed=seed, rules=SCHNAPSEN), random.Random(seed), declare=False)
     result = hand.result()
     assert result is not None
     assert result.bonus == 0  # S6.2: no last-trick bonus
@@ -169,19 +175,12 @@ def test_S6_3_only_the_rule_decides_a_played_out_hand() -> None:
     rng = random.Random(5)
     differ = 0
     for seed in range(300):
-        hand = Hand.random(seed=seed, rules=SCHNAPSEN)
-        while not hand.is_over():
-            legal = [a for a in hand.legal_actions() if not a.is_declaration and a.kind.name != "CLOSE"]
-            hand.push(rng.choice(legal or hand.legal_actions()))
+        hand = play_random(Hand.random(seed=seed, rules=SCHNAPSEN), rng, declare=False, close=False)
         result = hand.result()
         assert result is not None
         if result.reason != "played_out":
             continue
-        other = Hand.deal(hand.deck, hand.dealer, SCHNAPSEN.replace(played_out="points"))
-        for action in hand.actions:
-            other.push(action)
-        assert other.result() is not None
-        differ += other.result().winner != result.winner  # type: ignore[union-attr]
+        differ += replayed(hand, SCHNAPSEN.replace(played_out="points")).winner != result.winner
     assert differ > 0
 
 

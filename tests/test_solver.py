@@ -49,19 +49,23 @@ def small_position(rng: random.Random, rules: Rules) -> Hand | None:
     return None if hand.is_over() else hand
 
 
-def test_solver_agrees_with_minimax_on_2000_positions() -> None:
-    rng = random.Random(2026)
-    checked = 0
-    while checked < 2000:
-        rules = PRESETS[checked % len(PRESETS)]
+def check_against_minimax(rng: random.Random, presets: list[Rules], count: int) -> list[Hand]:
+    """Solve ``count`` small random positions, cycling through ``presets``, and check
+    each value against plain minimax; returns the positions."""
+    checked: list[Hand] = []
+    while len(checked) < count:
+        rules = presets[len(checked) % len(presets)]
         hand = small_position(rng, rules)
         if hand is None:
             continue
-        expected = minimax(hand)
-        solver = Solver()
-        got = solver.value(hand)
-        assert (got if hand.to_act == 0 else -got) == expected, (rules, hand.describe())
-        checked += 1
+        got = Solver().value(hand)
+        assert (got if hand.to_act == 0 else -got) == minimax(hand), (rules, hand.describe())
+        checked.append(hand)
+    return checked
+
+
+def test_solver_agrees_with_minimax_on_2000_positions() -> None:
+    check_against_minimax(random.Random(2026), PRESETS, 2000)
 
 
 SCHNAPSEN = [
@@ -75,20 +79,8 @@ SCHNAPSEN = [
 def test_solver_agrees_with_minimax_on_1000_schnapsen_positions() -> None:
     """S5.3 (a close scored when made) and S6.3 (the last trick wins) in the solver's
     own phase-2 search, against minimax over the engine."""
-    rng = random.Random(2027)
-    checked = 0
-    closed = 0
-    while checked < 1000:
-        rules = SCHNAPSEN[checked % len(SCHNAPSEN)]
-        hand = small_position(rng, rules)
-        if hand is None:
-            continue
-        expected = minimax(hand)
-        got = Solver().value(hand)
-        assert (got if hand.to_act == 0 else -got) == expected, (rules, hand.describe())
-        checked += 1
-        closed += hand.view(0).closed_by is not None
-    assert closed > 100  # the closed endings were among them
+    hands = check_against_minimax(random.Random(2027), SCHNAPSEN, 1000)
+    assert sum(hand.view(0).closed_by is not None for hand in hands) > 100  # closed endings among them
 
 
 def test_every_action_value_is_exact() -> None:

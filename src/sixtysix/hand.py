@@ -45,7 +45,7 @@ from sixtysix.rules import CLASSIC, Rules
 if TYPE_CHECKING:
     from sixtysix.views import View
 
-__all__ = ["Hand", "HandResult", "REASONS", "deck_from", "random_deck"]
+__all__ = ["Hand", "HandResult", "REASONS", "conceded", "deck_from", "random_deck"]
 
 # States.
 LEAD = 0
@@ -128,12 +128,13 @@ def deck_from(deck: str | Iterable[Card], size: int = 24) -> list[Card]:
         raise InvalidDeckError(f"invalid deck: {exc}") from None
     seen: set[Card] = set()
     cards_of_pack = pack(size)
+    allowed = frozenset(cards_of_pack)
     for card in cards:
         if not isinstance(card, Card):
             raise InvalidDeckError(f"invalid deck: {card!r} is not a card")
         if card in seen:
             raise InvalidDeckError(f"invalid deck: {card} appears twice")
-        if size != 24 and card.rank == 0:
+        if card not in allowed:
             raise InvalidDeckError(f"invalid deck: {card} is not in the {size}-card pack")
         seen.add(card)
     if len(cards) != size:
@@ -143,18 +144,29 @@ def deck_from(deck: str | Iterable[Card], size: int = 24) -> list[Card]:
     return cards
 
 
-def _close_points(view: View) -> int:
-    """What a successful close shown in ``view`` is worth by the closer's opponent's
-    points and tricks when the stock was closed (S5.3; R9.1 for the scale)."""
-    assert view.closed_by is not None and view.closed_at is not None
-    opponent = 1 - view.closed_by
-    before = view.tricks[:view.closed_at]
-    tricks = sum(1 for t in before if t.winner == opponent)
+def conceded(tricks: int, score: int) -> int:
+    """Game points won against a loser with this many tricks and this score (R9.1):
+    3 without a trick (Schwarz), 2 under 33 (Schneider), else 1.
+
+    >>> conceded(0, 0), conceded(2, 32), conceded(1, 33)
+    (3, 2, 1)
+    """
     if not tricks:
         return 3
-    points = sum(t.points for t in before if t.winner == opponent)
-    points += sum(m.value for m in view.marriages if m.seat == opponent and m.at_trick < view.closed_at)
-    return 2 if points < SCHNEIDER else 1
+    return 2 if score < SCHNEIDER else 1
+
+
+def _close_points(view: View) -> int:
+    """:func:`conceded` for the closer's opponent when the stock was closed, as ``view``
+    shows it: what a successful close is worth under S5.3, and 3 exactly when the
+    opponent had no trick then (R6.4)."""
+    assert view.closed_by is not None and view.closed_at is not None
+    opponent = 1 - view.closed_by
+    before = [t for t in view.tricks[:view.closed_at] if t.winner == opponent]
+    points = sum(t.points for t in before)
+    if before:  # marriages count once their owner has a trick (R5.3)
+        points += sum(m.value for m in view.marriages if m.seat == opponent and m.at_trick < view.closed_at)
+    return conceded(len(before), points)
 
 
 @dataclass(frozen=True)
@@ -230,7 +242,7 @@ class Hand:
     __slots__ = (
         "rules", "dealer", "deck", "trump", "seed",
         "_hands", "_won", "_tricks", "_marr", "_stock", "_drawn",
-        "_state", "_to_act", "_lead", "_closed_by", "_closed_trick", "_closer_opp_trickless",
+        "_state", "_to_act", "_lead", "_closed_by", "_closed_trick",
         "_close_points", "_bonus_seat", "_outcome", "_lmask", "_undo", "_prefix", "_dealt_trump",
         "_trump_mask", "_nine", "_enforce", "_auto", "_draw_state", "_close_min",
         "_exchange_min", "_close_first", "_exchange_first", "_marriage_first", "_marriages_p2", "_last_bonus",
@@ -289,7 +301,6 @@ class Hand:
         self._lead = -1
         self._closed_by = -1
         self._closed_trick = -1
-        self._closer_opp_trickless = 0
         self._close_points = 0
         self._bonus_seat = -1
         self._outcome: tuple[int | None, int, str] | None = None
@@ -310,7 +321,7 @@ class Hand:
         self._enforce = rules.enforce_follow
         self._auto = rules.auto_declare
         self._draw_state = rules.close_before_draw
-        # Without closing (option closing), no stock is ever large enough to close.
+        # Without closing (option closing), no stock is ever large enough to close (R6.1).
         self._close_min = rules.close_min_stock if rules.closing else STOCK_CARDS + 1
         self._exchange_min = rules.exchange_min_stock
         self._exchange_first = rules.exchange_first_lead
@@ -391,7 +402,7 @@ class Hand:
             1 if view.lead is not None and view.lead[0] != seat else 0)
         if len(opp) != expected_opp:
             raise ValueError(f"the opponent must hold {expected_opp} cards, not {len(opp)}")
-        face_up = Card(trump, rules.exchange_rank) if view.exchange is not None else view.dealt_trump_card
+        face_up = view.exchange_card if view.exchange is not None else view.dealt_trump_card
         if stock_cards and stock_cards[-1] != face_up:
             raise ValueError(f"the last card of the stock must be the turned-up {face_up}")
         hand = object.__new__(cls)
@@ -423,10 +434,6 @@ class Hand:
         closer = -1 if view.closed_by is None else view.closed_by
         hand._closed_by = closer
         hand._closed_trick = -1 if view.closed_at is None else view.closed_at
-        trickless = 0
-        if closer >= 0 and view.closed_at is not None:
-            trickless = int(all(t.winner != 1 - closer for t in view.tricks[:view.closed_at]))
-        hand._closer_opp_trickless = trickless
         hand._close_points = _close_points(view) if closer >= 0 else 0
         hand._bonus_seat = -1
         hand._outcome = None
@@ -554,8 +561,8 @@ class Hand:
         return (self._state, self._to_act, self._lead, self._hands[0], self._hands[1],
                 self._won[0], self._won[1], self._tricks[0], self._tricks[1],
                 self._marr[0], self._marr[1], self._drawn, self._closed_by,
-                self._closed_trick, int(self._closer_opp_trickless), self._bonus_seat,
-                self._close_points if self._closed_by >= 0 else 0, *self._stock[self._drawn:])
+                self._closed_trick, self._close_points, self._bonus_seat,
+                *self._stock[self._drawn:])
 
     # Legal actions -------------------------------------------------------------
     def legal_mask(self) -> int:
@@ -653,7 +660,7 @@ class Hand:
         p = self._to_act
         self._undo.append((code, self._state, p, self._lead, hands[0], hands[1], won[0], won[1],
                            tricks[0], tricks[1], marr[0], marr[1], self._drawn,
-                           self._closed_by, self._closed_trick, self._closer_opp_trickless,
+                           self._closed_by, self._closed_trick, self._close_points,
                            self._stock[-1]))
         self._lmask = -1
         if code < 24:
@@ -681,8 +688,8 @@ class Hand:
             # R6.4: the failed-close penalty is judged at the moment of closing.
             self._closed_by = p
             self._closed_trick = tricks[0] + tricks[1]
-            self._closer_opp_trickless = int(tricks[1 - p] == 0)
-            # S5.3: what a successful close is worth may be fixed now (close_scoring).
+            # The opponent's state now: what a successful close is worth under S5.3
+            # (close_scoring), and whether he had a trick (R6.4).
             self._close_points = self._concede(1 - p)
             self._state = LEAD
         elif code == EXCHANGE:
@@ -746,9 +753,7 @@ class Hand:
 
     def _concede(self, loser: int) -> int:
         """Game points won against ``loser`` (R9.1): Schwarz by tricks, Schneider under 33."""
-        if not self._tricks[loser]:
-            return 3
-        return 2 if self.score(loser) < SCHNEIDER else 1
+        return conceded(self._tricks[loser], self.score(loser))
 
     def _close_success(self) -> int:
         """Game points of a successful close: by the opponent's points and tricks at
@@ -759,7 +764,7 @@ class Hand:
 
     def _failed_close(self) -> int:
         # R6.4 with option failed_close.
-        if self.rules.failed_close == "three" or self._closer_opp_trickless:
+        if self.rules.failed_close == "three" or self._close_points == 3:  # no trick at the close
             return 3
         return 2
 
@@ -839,7 +844,7 @@ class Hand:
     def pop(self) -> Action:
         """Undo the last action and return it."""
         (code, self._state, self._to_act, self._lead, h0, h1, w0, w1, t0, t1, m0, m1,
-         self._drawn, self._closed_by, self._closed_trick, self._closer_opp_trickless,
+         self._drawn, self._closed_by, self._closed_trick, self._close_points,
          self._stock[-1]) = self._undo.pop()
         self._hands[0] = h0
         self._hands[1] = h1

@@ -117,6 +117,12 @@ class Rules:
         return self.deck - 2 * self.hand_size
 
     @property
+    def tricks_to_exhaust(self) -> int:
+        """Tricks played when the stock runs out, if nobody closes: one per draw of two
+        cards (R3.4), 6 from 24 cards, 5 from 20 (S2.2)."""
+        return self.stock_cards // 2
+
+    @property
     def exchange_rank(self) -> int:
         """The rank (index, 0 = nine) of the trump that may be exchanged for the
         turned-up one: the lowest of the pack, the nine (R4.1) or the jack (S4.1)."""

@@ -262,9 +262,7 @@ def _follow_exclusions(view: View) -> tuple[frozenset[Card], frozenset[Suit]]:
     """Cards the opponent of ``view.seat`` cannot hold because of his phase-2 follows (R7.2)."""
     opponent = 1 - view.seat
     trump = view.trump
-    # The tricks played when the stock runs out if nobody closes: one per draw of two
-    # cards (R3.4), 6 from 24 cards, 5 from 20 (S2.2).
-    exhaust = view.rules.stock_cards // 2
+    exhaust = view.rules.tricks_to_exhaust
     start = exhaust if view.closed_at is None else min(view.closed_at, exhaust)
     excluded: set[Card] = set()
     voids: set[Suit] = set()

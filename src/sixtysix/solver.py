@@ -205,7 +205,8 @@ class Solver:
             or (hand._closed_by == p and hand._closed_trick == ntricks)
         ) and (ntricks or rules.marriage_first_lead))
         closer = hand._closed_by
-        failed = 3 if rules.failed_close == "three" or hand._closer_opp_trickless else 2
+        # R6.4: 3 if the opponent had no trick at the close (what _close_points 3 means).
+        failed = 3 if rules.failed_close == "three" or hand._close_points == 3 else 2
         # S5.3: a successful close worth what the opponent's state made it when closing.
         success = hand._close_points if closer >= 0 and rules.close_scoring == "at_close" else 0
         constants = (int(hand.trump), closer, failed, rules.false_declaration == "two_or_three",

@@ -135,10 +135,10 @@ class View:
                 known.update(m.cards)
         if self.exchange is not None and self.exchange[0] == self.opponent:
             known.add(self.exchange[1])
-        draws = self.rules.stock_cards // 2
+        draws = self.rules.tricks_to_exhaust
         if self.stock_size == 0 and self.closed_by is None and len(self.tricks) >= draws:
-            # R3.4: the loser of the sixth trick (the fifth from 20 cards) took the
-            # turned-up trump (or the card exchanged for it).
+            # R3.4: the loser of the sixth trick (the fifth from 20 cards, S2.2) took
+            # the turned-up trump (or the card exchanged for it).
             sixth = self.tricks[draws - 1]
             if sixth.winner == self.seat:
                 known.add(self._last_face_up())

@@ -47,12 +47,12 @@ from sixtysix.hand import (
     LEAD,
     OVER,
     POINTS,
-    SCHNEIDER,
     STOCK_CARDS,
     SUIT_MASK,
     SUIT_OF,
     WINNING_TOTAL,
     Hand,
+    conceded,
     follow_mask,
 )
 
@@ -321,7 +321,6 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     drawn = hand._drawn
     closer = hand._closed_by
     closed_trick = hand._closed_trick
-    opp_trickless = hand._closer_opp_trickless
     close_points = hand._close_points
     close_min = hand._close_min
     close_first = hand._close_first
@@ -397,11 +396,9 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
                     # R6: close; the penalty is judged now (R6.4).
                     closer = p
                     closed_trick = ntricks
-                    opp_trickless = int(tricks[1 - p] == 0)
                     o = 1 - p
-                    # S5.3: what a successful close is worth, by the opponent's state now.
-                    close_points = 3 if not tricks[o] else (
-                        2 if won[o] + marr[o] < SCHNEIDER else 1)
+                    # The opponent's state now (R6.4, S5.3), as Hand does.
+                    close_points = conceded(tricks[o], won[o] + (marr[o] if tricks[o] else 0))
                     continue
             if pairs:
                 pick = pairs & tmask or pairs
@@ -463,7 +460,6 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     hand._drawn = drawn
     hand._closed_by = closer
     hand._closed_trick = closed_trick
-    hand._closer_opp_trickless = opp_trickless
     hand._close_points = close_points
     hand._to_act = p
     hand._lead = lead
