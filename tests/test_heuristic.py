@@ -28,6 +28,8 @@ RULE_SETS = [
     "classic,marriages_in_phase2=true",
     "schnapsen",
     "schnapsen,auto_declare=true",
+    "course",
+    "schnapsen,marriage_counts=next_trick",
 ]
 
 
@@ -275,10 +277,11 @@ def test_beats_random_other_presets(preset: str) -> None:
     assert wins >= 0.9 * games
 
 
-@pytest.mark.parametrize("preset", ["classic", "santase", "schnapsen"])
+@pytest.mark.parametrize("preset", ["classic", "santase", "schnapsen", "course"])
 def test_the_endgame_search_agrees_with_the_solver(preset: str) -> None:
     """The heuristic player's own search of an exhausted stock (R7, R8.5; S6.3 for
-    Schnapsen: the last trick wins) gives the solver's values."""
+    Schnapsen: the last trick wins; the course platform's pending marriages and King
+    leads) gives the solver's values."""
     from sixtysix.bots.heuristic import _Solver
     from sixtysix.solver import Solver
 
@@ -294,13 +297,16 @@ def test_the_endgame_search_agrees_with_the_solver(preset: str) -> None:
         if hand.is_over() or hand.state != "lead" or hand.view(0).closed_by is not None:
             continue
         view = hand.view(0)
-        marriages = [sum(m.value for m in view.marriages if m.seat == s) for s in (0, 1)]
+        next_trick = rules.marriage_counts == "next_trick"
+        waiting = view.pending_marriages if next_trick else (0, 0)
+        marriages = [sum(m.value for m in view.marriages if m.seat == s) - waiting[s] for s in (0, 1)]
         search = _Solver(int(hand.trump), rules.last_trick_bonus, rules.marriages_in_phase2,
-                         rules.played_out == "last_trick")
+                         rules.played_out == "last_trick", next_trick, rules.marriage_lead == "king")
         won = [int(view.tricks_won[s] > 0) for s in (0, 1)]
         mine = sum(c.mask for c in hand.cards(0))
         theirs = sum(c.mask for c in hand.cards(1))
-        value = search.search(mine, theirs, hand.to_act, -1, *view.card_points, *marriages, *won)
+        value = search.search(mine, theirs, hand.to_act, -1, *view.card_points, *marriages, *won,
+                              -4, 4, *waiting)
         exact = Solver().value(hand)
         assert value == (exact if hand.to_act == 0 else -exact), hand.describe()
         checked += 1

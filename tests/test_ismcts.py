@@ -23,6 +23,10 @@ RULE_SETS = {
     "classic": Rules(),
     "santase": Rules.preset("santase"),
     "table": Rules(enforce_follow=False),
+    "schnapsen": Rules.preset("schnapsen"),
+    "course": Rules.preset("course"),
+    # Pending marriages with closing and declaring by hand.
+    "next-trick": Rules.preset("schnapsen").replace(marriage_counts="next_trick", marriage_lead="king"),
 }
 
 # Positions found by exact search over every layout the view allows (stock 2):

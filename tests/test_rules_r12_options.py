@@ -30,6 +30,9 @@ CLASSIC_VALUES: dict[str, Any] = {
     "deck": 24,
     "played_out": "points",
     "close_scoring": "end",
+    # Options of the course platform's rules (docs/schnapsen.md, the preset course).
+    "marriage_counts": "trick_won",
+    "marriage_lead": "either",
 }
 ALTERNATIVES: dict[str, Any] = {
     "first_dealer": "random",
@@ -52,6 +55,8 @@ ALTERNATIVES: dict[str, Any] = {
     "deck": 20,
     "played_out": "last_trick",
     "close_scoring": "at_close",
+    "marriage_counts": "next_trick",
+    "marriage_lead": "king",
 }
 PRESET_CHANGES: dict[str, dict[str, Any]] = {
     "classic": {},
@@ -65,6 +70,12 @@ PRESET_CHANGES: dict[str, dict[str, Any]] = {
         "deck": 20, "first_dealer": "random", "marriages_in_phase2": True, "close_before_draw": False,
         "exchange_first_lead": True, "tie_bonus": 0, "last_trick_bonus": 0, "played_out": "last_trick",
         "close_scoring": "at_close",
+    },
+    "course": {
+        "deck": 20, "first_dealer": "random", "marriages_in_phase2": True, "close_before_draw": False,
+        "exchange_first_lead": True, "closing": False, "auto_declare": True, "tie_bonus": 0,
+        "last_trick_bonus": 0, "played_out": "last_trick", "marriage_counts": "next_trick",
+        "marriage_lead": "king",
     },
 }
 

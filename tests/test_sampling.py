@@ -40,7 +40,7 @@ CLASSIC = Rules.preset("classic")
 SANTASE = Rules.preset("santase")
 TABLE = CLASSIC.replace(enforce_follow=False)
 RULE_SETS = [CLASSIC, SANTASE, TABLE, SANTASE.replace(enforce_follow=False, close_before_draw=False),
-             Rules.preset("schnapsen")]
+             Rules.preset("schnapsen"), Rules.preset("course")]
 
 #: Significance level of the uniformity tests: the seeds are fixed, so a
 #: failure means a real bias, never bad luck.

@@ -83,6 +83,23 @@ def test_solver_agrees_with_minimax_on_1000_schnapsen_positions() -> None:
     assert sum(hand.view(0).closed_by is not None for hand in hands) > 100  # closed endings among them
 
 
+COURSE = [
+    Rules.preset("course"),
+    # Pending marriages with closing and declaring by hand, and with either card led.
+    Rules.preset("schnapsen").replace(marriage_counts="next_trick"),
+    Rules().replace(marriage_counts="next_trick", marriage_lead="king", marriages_in_phase2=True),
+]
+
+
+def test_solver_agrees_with_minimax_under_pending_marriages() -> None:
+    """marriage_counts = next_trick and marriage_lead = king (the course platform's
+    rules) in the solver's phase-2 search, against minimax over the engine."""
+    hands = check_against_minimax(random.Random(2028), COURSE, 600)
+    # Positions where a marriage waits for its owner's next trick are among them.
+    assert sum(hand.pending_points(0) + hand.pending_points(1) > 0 and
+               hand.tricks_won(0) * hand.tricks_won(1) > 0 for hand in hands) >= 10
+
+
 def test_every_action_value_is_exact() -> None:
     rng = random.Random(7)
     checked = 0

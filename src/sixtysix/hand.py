@@ -67,6 +67,10 @@ WINNING_TOTAL = 66
 #: Under this many points a loser who won a trick concedes 2 game points (R9.1).
 SCHNEIDER = 33
 STOCK_CARDS = 12  # the stock counts the turned-up trump (R2.3)
+#: Pending marriage points of both seats in one integer (marriage_counts =
+#: next_trick): seat 0 in the low bits, seat 1 shifted (at most 100 each).
+PENDING_SHIFT = 8
+PENDING_MASK = (1 << PENDING_SHIFT) - 1
 
 # Lookup tables over card indices (index = suit * 6 + rank).
 SUIT_MASK = tuple(0x3F << (6 * s) for s in range(4))
@@ -163,9 +167,7 @@ def _close_points(view: View) -> int:
     assert view.closed_by is not None and view.closed_at is not None
     opponent = 1 - view.closed_by
     before = [t for t in view.tricks[:view.closed_at] if t.winner == opponent]
-    points = sum(t.points for t in before)
-    if before:  # marriages count once their owner has a trick (R5.3)
-        points += sum(m.value for m in view.marriages if m.seat == opponent and m.at_trick < view.closed_at)
+    points = sum(t.points for t in before) + view.counted_marriages(opponent, view.closed_at)
     return conceded(len(before), points)
 
 
@@ -241,12 +243,12 @@ class Hand:
 
     __slots__ = (
         "rules", "dealer", "deck", "trump", "seed",
-        "_hands", "_won", "_tricks", "_marr", "_stock", "_drawn",
+        "_hands", "_won", "_tricks", "_marr", "_pending", "_stock", "_drawn",
         "_state", "_to_act", "_lead", "_closed_by", "_closed_trick",
         "_close_points", "_bonus_seat", "_outcome", "_lmask", "_undo", "_prefix", "_dealt_trump",
         "_trump_mask", "_nine", "_enforce", "_auto", "_draw_state", "_close_min",
         "_exchange_min", "_close_first", "_exchange_first", "_marriage_first", "_marriages_p2", "_last_bonus",
-        "match_score", "match_bonus",
+        "_next_trick", "_king_lead", "match_score", "match_bonus",
     )
 
     rules: Rules
@@ -296,6 +298,7 @@ class Hand:
         self._won = [0, 0]
         self._tricks = [0, 0]
         self._marr = [0, 0]
+        self._pending = 0
         self._state = LEAD
         self._to_act = non_dealer
         self._lead = -1
@@ -329,6 +332,8 @@ class Hand:
         self._marriage_first = rules.marriage_first_lead
         self._marriages_p2 = rules.marriages_in_phase2
         self._last_bonus = rules.last_trick_bonus
+        self._next_trick = rules.marriage_counts == "next_trick"
+        self._king_lead = rules.marriage_lead == "king"
 
     # Construction ------------------------------------------------------------
     @classmethod
@@ -426,6 +431,13 @@ class Hand:
         marr = [0, 0]
         for m in view.marriages:
             marr[m.seat] += m.value
+        pending = view.pending_marriages
+        if hand._next_trick:
+            # Only redeemed marriages are in _marr; the rest wait (marriage_counts).
+            marr = [marr[0] - pending[0], marr[1] - pending[1]]
+            hand._pending = pending[0] | pending[1] << PENDING_SHIFT
+        else:
+            hand._pending = 0
         hand._marr = marr
         hand._state = STATE_NAMES.index(view.state)
         assert view.to_act is not None
@@ -522,7 +534,15 @@ class Hand:
 
     def marriage_points(self, seat: int) -> int:
         """Marriage points announced, counted or not (R5.3)."""
-        return self._marr[seat]
+        return self._marr[seat] + self.pending_points(seat)
+
+    def pending_points(self, seat: int) -> int:
+        """Marriage points announced that do not count yet: all of a seat's while it
+        has no trick (R5.3), or under ``marriage_counts = next_trick`` those
+        announced since its last trick won."""
+        if self._next_trick:
+            return self._pending >> (PENDING_SHIFT * seat) & PENDING_MASK
+        return 0 if self._tricks[seat] else self._marr[seat]
 
     def score(self, seat: int) -> int:
         """The total toward 66: card points, counted marriages, last-trick bonus (R5.3, R7.3)."""
@@ -561,7 +581,7 @@ class Hand:
         return (self._state, self._to_act, self._lead, self._hands[0], self._hands[1],
                 self._won[0], self._won[1], self._tricks[0], self._tricks[1],
                 self._marr[0], self._marr[1], self._drawn, self._closed_by,
-                self._closed_trick, self._close_points, self._bonus_seat,
+                self._closed_trick, self._close_points, self._bonus_seat, self._pending,
                 *self._stock[self._drawn:])
 
     # Legal actions -------------------------------------------------------------
@@ -593,8 +613,10 @@ class Hand:
                 while pairs:
                     king = pairs & -pairs
                     pairs ^= king
-                    m |= (king | king >> 1) << MARRIAGE
-                    if won and not self._auto:  # R5.5
+                    # R5.1: lead either card; marriage_lead = king: the King.
+                    m |= (king if self._king_lead else king | king >> 1) << MARRIAGE
+                    # R5.5 (not when the marriage only counts with a later trick).
+                    if won and not self._auto and not self._next_trick:
                         m |= 1 << (DECLARE_MARRIAGE + SUIT_OF[king.bit_length() - 1])
             if stock_open:
                 stock = STOCK_CARDS - self._drawn
@@ -661,7 +683,7 @@ class Hand:
         self._undo.append((code, self._state, p, self._lead, hands[0], hands[1], won[0], won[1],
                            tricks[0], tricks[1], marr[0], marr[1], self._drawn,
                            self._closed_by, self._closed_trick, self._close_points,
-                           self._stock[-1]))
+                           self._stock[-1], self._pending))
         self._lmask = -1
         if code < 24:
             if self._state == FOLLOW:
@@ -673,7 +695,11 @@ class Hand:
                 self._to_act = 1 - p
         elif code < EXCHANGE:
             card = code - MARRIAGE
-            marr[p] += 40 if SUIT_OF[card] == self.trump else 20  # R5.1
+            value = 40 if SUIT_OF[card] == self.trump else 20  # R5.1
+            if self._next_trick:
+                self._pending += value << (PENDING_SHIFT * p)  # counts when p next wins a trick
+            else:
+                marr[p] += value
             if self._auto and tricks[p] and self.score(p) >= WINNING_TOTAL:
                 self._declare(p)  # R5.5 under auto_declare: the card is not led
                 return
@@ -732,6 +758,11 @@ class Hand:
             winner = leader
         self._won[winner] += POINTS[lead] + POINTS[card]
         self._tricks[winner] += 1
+        if self._pending:
+            # marriage_counts = next_trick: the winner's pending marriages count now.
+            shift = PENDING_SHIFT * winner
+            self._marr[winner] += self._pending >> shift & PENDING_MASK
+            self._pending &= ~(PENDING_MASK << shift)
         self._lead = -1
         self._to_act = winner
         if not hands[winner]:
@@ -845,7 +876,7 @@ class Hand:
         """Undo the last action and return it."""
         (code, self._state, self._to_act, self._lead, h0, h1, w0, w1, t0, t1, m0, m1,
          self._drawn, self._closed_by, self._closed_trick, self._close_points,
-         self._stock[-1]) = self._undo.pop()
+         self._stock[-1], self._pending) = self._undo.pop()
         self._hands[0] = h0
         self._hands[1] = h1
         self._won[0] = w0

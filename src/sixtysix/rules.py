@@ -27,6 +27,8 @@ WORD_OPTIONS: dict[str, tuple[str, ...]] = {
     "false_declaration": ("two_or_three", "two"),
     "played_out": ("points", "last_trick"),
     "close_scoring": ("end", "at_close"),
+    "marriage_counts": ("trick_won", "next_trick"),
+    "marriage_lead": ("either", "king"),
 }
 BOOL_OPTIONS = (
     "marriage_first_lead",
@@ -84,6 +86,14 @@ class Rules:
     #: The game points of a successful close from the opponent's points and tricks
     #: at the end (``end``, R6.3) or at the moment of closing (``at_close``, S5.3).
     close_scoring: str = "end"
+    #: When announced marriage points start to count: once their owner has won a
+    #: trick, at once if he already has one (``trick_won``, R5.3), or only when he
+    #: next wins a trick, even with tricks already won (``next_trick``, as on the
+    #: course platform; points still waiting are *pending*).
+    marriage_counts: str = "trick_won"
+    #: Which card of the pair the announcer leads: either (R5.1), or always the King
+    #: (``king``, as on the course platform; the Queen is shown and stays in hand).
+    marriage_lead: str = "either"
     #: The preset these options started from (used to write records compactly).
     base: str = field(default="classic", compare=False)
 
@@ -135,7 +145,8 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """One of the presets ``classic``, ``pagat``, ``santase`` (R12), ``schnapsen`` (S12)."""
+        """One of the presets ``classic``, ``pagat``, ``santase`` (R12), ``schnapsen`` (S12)
+        and ``course`` (the course platform's rules, docs/schnapsen.md)."""
         try:
             return PRESETS[name.strip().lower()]
         except KeyError:
@@ -257,6 +268,23 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "last_trick_bonus": 0,
         "played_out": "last_trick",
         "close_scoring": "at_close",
+    },
+    # The rules of the engine of the `schnapsen` course platform (docs/schnapsen.md,
+    # "The course platform"): one deal is the game, no closing, 66 taken at once,
+    # marriage points pending until the next trick won, the King led.
+    "course": {
+        "deck": 20,
+        "first_dealer": "random",
+        "marriages_in_phase2": True,
+        "close_before_draw": False,
+        "exchange_first_lead": True,
+        "closing": False,
+        "auto_declare": True,
+        "tie_bonus": 0,
+        "last_trick_bonus": 0,
+        "played_out": "last_trick",
+        "marriage_counts": "next_trick",
+        "marriage_lead": "king",
     },
 }
 

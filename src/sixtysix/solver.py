@@ -38,6 +38,8 @@ from sixtysix.hand import (
     KINGS,
     LEAD,
     OVER,
+    PENDING_MASK,
+    PENDING_SHIFT,
     POINTS,
     SCHNEIDER,
     STOCK_CARDS,
@@ -212,11 +214,12 @@ class Solver:
         constants = (int(hand.trump), closer, failed, rules.false_declaration == "two_or_three",
                      rules.last_trick_bonus if closer < 0 else 0, rules.auto_declare,
                      rules.enforce_follow, rules.marriages_in_phase2, success,
-                     rules.played_out == "last_trick")
+                     rules.played_out == "last_trick", rules.marriage_counts == "next_trick",
+                     rules.marriage_lead == "king")
         search = self._phase2.get(constants)
         if search is None:
             (trump, closer, failed, false23, bonus, auto, enforce, marriages_p2, success,
-             last_trick) = constants
+             last_trick, next_trick, king_lead) = constants
             search = self._phase2[constants] = _phase2_search(
                 trump=trump,
                 closer=closer,
@@ -228,6 +231,8 @@ class Solver:
                 marriages_p2=marriages_p2,
                 close_success=success,
                 last_trick=last_trick,
+                next_trick=next_trick,
+                king_lead=king_lead,
                 table=self._tt2,
                 counter=self,
             )
@@ -236,8 +241,10 @@ class Solver:
         w = hand._won
         m = hand._marr
         t = hand._tricks
-        return search(h[0], h[1], p, lead, w[0], w[1], m[0], m[1],
-                      1 if t[0] else 0, 1 if t[1] else 0, marry, alpha, beta)
+        # Pending marriage points apart only when they wait for the next trick won.
+        q = hand._pending
+        return search(h[0], h[1], p, lead, w[0], w[1], m[0], m[1], q & PENDING_MASK,
+                      q >> PENDING_SHIFT, 1 if t[0] else 0, 1 if t[1] else 0, marry, alpha, beta)
 
 
 def _phase2_search(
@@ -252,15 +259,19 @@ def _phase2_search(
     marriages_p2: bool,
     close_success: int = 0,
     last_trick: bool = False,
+    next_trick: bool = False,
+    king_lead: bool = False,
     table: dict[tuple[object, ...], tuple[int, int]],
     counter: Solver,
 ) -> Callable[..., int]:
     """Build the phase-2 alpha-beta for one set of constants (R7, R8, R6.3/R6.4, R10.2;
     ``close_success``: the fixed worth of a successful close, S5.3, 0 to score it at
-    the end; ``last_trick``: a hand played out goes to the last trick's winner, S6.3)."""
+    the end; ``last_trick``: a hand played out goes to the last trick's winner, S6.3;
+    ``next_trick``: marriage points wait (q0, q1) until their owner next wins a trick;
+    ``king_lead``: a marriage leads the King; both options of the course platform)."""
     trump_mask = SUIT_MASK[trump]
     rules_key = (trump, closer, failed_close, false_two_or_three, bonus, auto, enforce, marriages_p2,
-                 close_success, last_trick)
+                 close_success, last_trick, next_trick, king_lead)
 
     def concede(score_loser: int, tricks_loser: int) -> int:
         # R9.1: Schwarz by tricks, Schneider under 33.
@@ -314,9 +325,9 @@ def _phase2_search(
         return -concede(s0, t0)
 
     def search(h0: int, h1: int, p: int, lead: int, c0: int, c1: int, m0: int, m1: int,
-               t0: int, t1: int, marry: bool, alpha: int, beta: int) -> int:
+               q0: int, q1: int, t0: int, t1: int, marry: bool, alpha: int, beta: int) -> int:
         counter.nodes += 1
-        key = (h0, h1, p, lead, c0, c1, m0, m1, t0, t1, marry, rules_key)
+        key = (h0, h1, p, lead, c0, c1, m0, m1, q0, q1, t0, t1, marry, rules_key)
         entry = table.get(key)
         if entry is not None:
             lo, hi = entry
@@ -357,7 +368,7 @@ def _phase2_search(
                     pairs ^= king
                     k = king.bit_length() - 1
                     value = 40 if k // 6 == trump else 20
-                    if tp and not auto:
+                    if tp and not auto and not next_trick:
                         # R5.5: show the marriage and declare without leading.
                         if p == 0:
                             v = declare(0, s0 + value, s1, t0, t1)
@@ -371,7 +382,8 @@ def _phase2_search(
                             best = v
                             beta = min(beta, v)
                     options.append((k, value))  # lead the king
-                    options.append((k - 1, value))  # or the queen
+                    if not king_lead:
+                        options.append((k - 1, value))  # or the queen
             if alpha < beta:
                 cards = hand
                 order: list[int] = []
@@ -382,7 +394,15 @@ def _phase2_search(
                 order.sort(key=lambda c: (c // 6 == trump, POINTS[c]), reverse=True)
                 options.extend((c, 0) for c in order)
                 for card, value in options:
-                    if value:
+                    if value and next_trick:
+                        # Announce and lead; the points wait for p's next trick won.
+                        if p == 0:
+                            v = search(h0 ^ (1 << card), h1, 1, card, c0, c1, m0, m1, q0 + value, q1,
+                                       t0, t1, False, alpha, beta)
+                        else:
+                            v = search(h0, h1 ^ (1 << card), 0, card, c0, c1, m0, m1, q0, q1 + value,
+                                       t0, t1, False, alpha, beta)
+                    elif value:
                         # R5.1: announce and lead.
                         if p == 0:
                             nm0, nm1 = m0 + value, m1
@@ -397,16 +417,16 @@ def _phase2_search(
                             else:
                                 v = declare(1, s0, c1 + nm1, t0, t1)
                         elif p == 0:
-                            v = search(h0 ^ (1 << card), h1, 1, card, c0, c1, nm0, nm1, t0, t1,
+                            v = search(h0 ^ (1 << card), h1, 1, card, c0, c1, nm0, nm1, q0, q1, t0, t1,
                                        False, alpha, beta)
                         else:
-                            v = search(h0, h1 ^ (1 << card), 0, card, c0, c1, nm0, nm1, t0, t1,
+                            v = search(h0, h1 ^ (1 << card), 0, card, c0, c1, nm0, nm1, q0, q1, t0, t1,
                                        False, alpha, beta)
                     elif p == 0:
-                        v = search(h0 ^ (1 << card), h1, 1, card, c0, c1, m0, m1, t0, t1,
+                        v = search(h0 ^ (1 << card), h1, 1, card, c0, c1, m0, m1, q0, q1, t0, t1,
                                    False, alpha, beta)
                     else:
-                        v = search(h0, h1 ^ (1 << card), 0, card, c0, c1, m0, m1, t0, t1,
+                        v = search(h0, h1 ^ (1 << card), 0, card, c0, c1, m0, m1, q0, q1, t0, t1,
                                    False, alpha, beta)
                     if maximise:
                         if v > best:
@@ -454,18 +474,21 @@ def _phase2_search(
                     else:
                         w = leader
                     pts = pts_lead + POINTS[c]
+                    # The winner's pending marriage points count now (next_trick).
                     if w == 0:
                         nc0, nc1, nt0, nt1 = c0 + pts, c1, 1, t1
+                        nm0, nm1, nq0, nq1 = m0 + q0, m1, 0, q1
                     else:
                         nc0, nc1, nt0, nt1 = c0, c1 + pts, t0, 1
+                        nm0, nm1, nq0, nq1 = m0, m1 + q1, q0, 0
                     if not nh0 and not nh1:
-                        v = played_out(nc0, nc1, m0, m1, nt0, nt1, w)
-                    elif auto and (nc0 + m0 if w == 0 else nc1 + m1) >= _WIN:
-                        v = declare(w, nc0 + (m0 if nt0 else 0), nc1 + (m1 if nt1 else 0),
+                        v = played_out(nc0, nc1, nm0, nm1, nt0, nt1, w)
+                    elif auto and (nc0 + nm0 if w == 0 else nc1 + nm1) >= _WIN:
+                        v = declare(w, nc0 + (nm0 if nt0 else 0), nc1 + (nm1 if nt1 else 0),
                                     nt0, nt1)
                     else:
-                        v = search(nh0, nh1, w, -1, nc0, nc1, m0, m1, nt0, nt1, marriages_p2,
-                                   alpha, beta)
+                        v = search(nh0, nh1, w, -1, nc0, nc1, nm0, nm1, nq0, nq1, nt0, nt1,
+                                   marriages_p2, alpha, beta)
                 if maximise:
                     if v > best:
                         best = v

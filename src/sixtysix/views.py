@@ -125,6 +125,31 @@ class View:
             cards.add(self.lead[1])
         return frozenset(cards)
 
+    def counted_marriages(self, seat: int, tricks: int | None = None) -> int:
+        """The marriage points of ``seat`` that count toward 66 once the first ``tricks``
+        tricks are complete (all of them by default): all it announced once it has a
+        trick (R5.3), or under ``marriage_counts = next_trick`` those announced up to
+        the last trick it won.
+
+        >>> from sixtysix import Hand
+        >>> Hand.random(seed=5).view(0).counted_marriages(0)
+        0
+        """
+        n = len(self.tricks) if tricks is None else tricks
+        won = [i for i, t in enumerate(self.tricks[:n]) if t.winner == seat]
+        if not won:
+            return 0
+        upto = won[-1] if self.rules.marriage_counts == "next_trick" else n
+        return sum(m.value for m in self.marriages if m.seat == seat and m.at_trick <= upto)
+
+    @property
+    def pending_marriages(self) -> tuple[int, int]:
+        """Marriage points announced by seats 0 and 1 that do not count yet."""
+        totals = [0, 0]
+        for m in self.marriages:
+            totals[m.seat] += m.value
+        return (totals[0] - self.counted_marriages(0), totals[1] - self.counted_marriages(1))
+
     def known_opponent_cards(self) -> frozenset[Card]:
         """Cards the opponent is known to hold: a marriage partner shown and not yet
         played, the trump taken in an exchange, the turned-up trump taken with the last draw."""

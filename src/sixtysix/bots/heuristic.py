@@ -78,6 +78,12 @@ def _marriage_value(suit: int, trump: int) -> int:
     return 40 if suit == trump else 20  # R5.1
 
 
+def _marriage_lead(codes: dict[int, Action], suit: int) -> Action:
+    """The marriage in ``suit`` leading the Queen, or the King where only it may be led
+    (marriage_lead = king)."""
+    return codes.get(MARRIAGE + suit * 6 + QUEEN) or codes[MARRIAGE + suit * 6 + KING]
+
+
 def counted_total(view: View, action: Action | None = None) -> int:
     """The seat's total toward 66 as it would stand after ``action``.
 
@@ -148,12 +154,11 @@ class _Info:
         self.opp_score = view.scores[opp]
         self.won = view.tricks_won[seat] > 0
         self.opp_won = view.tricks_won[opp] > 0
-        # Marriage points announced but not yet counted (R5.3): they count with the first trick.
-        pending = [0, 0]
-        for m in view.marriages:
-            pending[m.seat] += m.value
-        self.pending = 0 if self.won else pending[seat]
-        self.opp_pending = 0 if self.opp_won else pending[opp]
+        # Marriage points announced but not yet counted (R5.3): they count with the first
+        # trick (or the next one, under marriage_counts = next_trick).
+        pending = view.pending_marriages
+        self.pending = pending[seat]
+        self.opp_pending = pending[opp]
 
     def _voids(self, view: View, start: int) -> int:
         """Cards the opponent cannot hold, from how he followed after the close (R7.2).
@@ -233,14 +238,19 @@ class _Solver:
     solver's settings, so one memo serves every decision of a hand.
     """
 
-    __slots__ = ("trump", "bonus", "marriages", "last_trick", "memo")
+    __slots__ = ("trump", "bonus", "marriages", "last_trick", "next_trick", "king_lead", "memo")
 
     def __init__(self, trump: int, bonus: int, marriages: bool, last_trick: bool = False,
+                 next_trick: bool = False, king_lead: bool = False,
                  memo: dict[tuple[int, ...], tuple[int, int]] | None = None) -> None:
         self.trump = trump
         self.bonus = bonus
         self.marriages = marriages
         self.last_trick = last_trick
+        #: marriage_counts = next_trick: marriage points wait (q0, q1) for the next trick won.
+        self.next_trick = next_trick
+        #: marriage_lead = king: only the King is led as a marriage.
+        self.king_lead = king_lead
         self.memo: dict[tuple[int, ...], tuple[int, int]] = {} if memo is None else memo
 
     @staticmethod
@@ -266,9 +276,10 @@ class _Solver:
         return self.concede(t1, w1) if t0 > t1 else -self.concede(t0, w0)
 
     def search(self, h0: int, h1: int, p: int, lead: int, c0: int, c1: int, m0: int, m1: int,
-               w0: int, w1: int, alpha: int = -4, beta: int = 4) -> int:
-        """The value with seat ``p`` to act: to lead when ``lead`` is -1, else to follow ``lead``."""
-        key = (h0, h1, p, lead, c0, c1, m0, m1, w0, w1)
+               w0: int, w1: int, alpha: int = -4, beta: int = 4, q0: int = 0, q1: int = 0) -> int:
+        """The value with seat ``p`` to act: to lead when ``lead`` is -1, else to follow ``lead``
+        (``q0``, ``q1``: marriage points pending under ``next_trick``)."""
+        key = (h0, h1, p, lead, c0, c1, m0, m1, w0, w1, q0, q1)
         memo = self.memo
         entry = memo.get(key)
         if entry is not None:
@@ -290,7 +301,7 @@ class _Solver:
             score = (c0 + (m0 if w0 else 0)) if maximizing else (c1 + (m1 if w1 else 0))
             won = w0 if maximizing else w1
             marriage = 0
-            if self.marriages and won:
+            if self.marriages and won and not self.next_trick:
                 for suit in range(4):
                     if hand >> (suit * 6 + KING) & 1 and hand >> (suit * 6 + QUEEN) & 1:
                         marriage = max(marriage, _marriage_value(suit, trump))
@@ -303,11 +314,18 @@ class _Solver:
                 return value
             for card in reversed(_bits(hand)):
                 add = 0
-                if self.marriages and card % 6 in (KING, QUEEN):
+                if self.marriages and (card % 6 == KING or card % 6 == QUEEN and not self.king_lead):
                     partner = card + 1 if card % 6 == QUEEN else card - 1
                     if hand >> partner & 1:
                         add = _marriage_value(card // 6, trump)
-                if maximizing:
+                if self.next_trick:
+                    if maximizing:
+                        value = self.search(h0 & ~(1 << card), h1, 1, card, c0, c1, m0, m1,
+                                            w0, w1, alpha, beta, q0 + add, q1)
+                    else:
+                        value = self.search(h0, h1 & ~(1 << card), 0, card, c0, c1, m0, m1,
+                                            w0, w1, alpha, beta, q0, q1 + add)
+                elif maximizing:
                     value = self.search(h0 & ~(1 << card), h1, 1, card, c0, c1, m0 + add, m1,
                                         w0, w1, alpha, beta)
                 else:
@@ -331,16 +349,19 @@ class _Solver:
                 winner = p if _beats(reply, lead, trump) else 1 - p
                 d0, d1 = c0, c1
                 v0, v1 = w0, w1
+                # The winner's pending marriage points count now (next_trick).
                 if winner == 0:
                     d0 += pts
                     v0 = 1
+                    e0, e1, r0, r1 = m0 + q0, m1, 0, q1
                 else:
                     d1 += pts
                     v1 = 1
+                    e0, e1, r0, r1 = m0, m1 + q1, q0, 0
                 if not n0 and not n1:
-                    value = self.played_out(d0, d1, m0, m1, v0, v1, winner)
+                    value = self.played_out(d0, d1, e0, e1, v0, v1, winner)
                 else:
-                    value = self.search(n0, n1, winner, -1, d0, d1, m0, m1, v0, v1, alpha, beta)
+                    value = self.search(n0, n1, winner, -1, d0, d1, e0, e1, v0, v1, alpha, beta, r0, r1)
                 if maximizing:
                     if value > best:
                         best = value
@@ -459,12 +480,12 @@ class HeuristicBot(BaseBot):
         if not info.phase2:
             # Phase 1: announce at once, the best marriage first, leading the cheaper card
             # (the King and Queen are beaten by the same cards).
-            return codes[MARRIAGE + suits[0] * 6 + QUEEN]
+            return _marriage_lead(codes, suits[0])
         winners = sure_winners(info.mine, info.pool, trump, info.opp_n)
         first = _first_leads(winners, info.pool, trump)
         for suit in suits:
             for card in (suit * 6 + KING, suit * 6 + QUEEN):
-                if card in first:
+                if card in first and MARRIAGE + card in codes:
                     return codes[MARRIAGE + card]  # announce and win the trick
         if info.score + info.pending + sum(POINTS[c] for c in winners) >= TARGET:
             return None  # the sure winners make 66 alone: keep the lead
@@ -473,7 +494,7 @@ class HeuristicBot(BaseBot):
             value = _marriage_value(suit, trump)
             if not later or not winners or (info.won and info.score + value >= TARGET):
                 # The last chance (R5.4), nothing better to lead, or 66 at once (R5.5).
-                return codes[MARRIAGE + suit * 6 + QUEEN]
+                return _marriage_lead(codes, suit)
         return None
 
     def _keep_value(self, info: _Info, card: int) -> float:
@@ -593,16 +614,22 @@ class HeuristicBot(BaseBot):
             return -1
         seat = info.seat
         opp = 1 - seat
+        rules = view.rules
+        next_trick = rules.marriage_counts == "next_trick"
+        # Announced marriage points: all in m (they count once a trick is won, R5.3),
+        # or under next_trick those that count in m and those waiting in q.
         marriages = [0, 0]
         for m in view.marriages:
             marriages[m.seat] += m.value
-        settings = (info.trump, view.rules.last_trick_bonus, view.rules.marriages_in_phase2,
-                    view.rules.played_out == "last_trick")
+        waiting = view.pending_marriages if next_trick else (0, 0)
+        settings = (info.trump, rules.last_trick_bonus, rules.marriages_in_phase2,
+                    rules.played_out == "last_trick", next_trick, rules.marriage_lead == "king")
         if settings != self._memo_key or len(self._memo) > MEMO_LIMIT:
             self._memo_key, self._memo = settings, {}
         solver = _Solver(*settings, memo=self._memo)
         c0, c1 = view.card_points[seat], view.card_points[opp]
-        m0, m1 = marriages[seat], marriages[opp]
+        m0, m1 = marriages[seat] - waiting[seat], marriages[opp] - waiting[opp]
+        q0, q1 = waiting[seat], waiting[opp]
         w0, w1 = int(info.won), int(info.opp_won)
         h0, h1 = info.mine, info.pool
         trump = info.trump
@@ -613,23 +640,31 @@ class HeuristicBot(BaseBot):
                 lead = info.lead
                 pts = POINTS[lead] + POINTS[card]
                 n0 = h0 & ~(1 << card)
+                # The winner's pending marriage points count now (next_trick).
                 if _beats(card, lead, trump):
                     d0, d1, v0, v1, winner, tie = c0 + pts, c1, 1, w1, 0, pts
+                    e0, e1, r0, r1 = m0 + q0, m1, 0, q1
                 else:
                     d0, d1, v0, v1, winner, tie = c0, c1 + pts, w0, 1, 1, -pts
+                    e0, e1, r0, r1 = m0, m1 + q1, q0, 0
                 if not n0 and not h1:
-                    value = solver.played_out(d0, d1, m0, m1, v0, v1, winner)
+                    value = solver.played_out(d0, d1, e0, e1, v0, v1, winner)
                 else:
-                    value = solver.search(n0, h1, winner, -1, d0, d1, m0, m1, v0, v1,
-                                          best_key[0] - 1, 4)
+                    value = solver.search(n0, h1, winner, -1, d0, d1, e0, e1, v0, v1,
+                                          best_key[0] - 1, 4, r0, r1)
             else:
                 add = 0
-                if view.rules.marriages_in_phase2 and card % 6 in (KING, QUEEN):
+                if rules.marriages_in_phase2 and (
+                        card % 6 == KING or card % 6 == QUEEN and rules.marriage_lead != "king"):
                     partner = card + 1 if card % 6 == QUEEN else card - 1
                     if h0 >> partner & 1:
                         add = _marriage_value(card // 6, trump)
-                value = solver.search(h0 & ~(1 << card), h1, 1, card, c0, c1, m0 + add, m1, w0, w1,
-                                      best_key[0] - 1, 4)
+                if next_trick:
+                    value = solver.search(h0 & ~(1 << card), h1, 1, card, c0, c1, m0, m1, w0, w1,
+                                          best_key[0] - 1, 4, q0 + add, q1)
+                else:
+                    value = solver.search(h0 & ~(1 << card), h1, 1, card, c0, c1, m0 + add, m1, w0, w1,
+                                          best_key[0] - 1, 4)
                 tie = -POINTS[card]
             if (value, tie) > best_key:
                 best, best_key = card, (value, tie)

@@ -46,6 +46,7 @@ from sixtysix.hand import (
     FOLLOW,
     LEAD,
     OVER,
+    PENDING_SHIFT,
     POINTS,
     STOCK_CARDS,
     SUIT_MASK,
@@ -276,7 +277,7 @@ def _close_pays(hand: Hand, p: int, pairs: int, trump: int) -> bool:
         q = c & -c
         c ^= q
         marriage = max(marriage, 40 if SUIT_OF[q.bit_length() - 1] == trump else 20)
-    if hand._tricks[p] and hand._won[p] + hand._marr[p] + marriage >= WINNING_TOTAL:
+    if hand._tricks[p] and not hand._next_trick and hand._won[p] + hand._marr[p] + marriage >= WINNING_TOTAL:
         return False  # showing the marriage reaches 66 without closing (R5.5)
     gain = _run_off(hand._hands[p], hand._hands[1 - p], trump)
     return hand._won[p] + hand._marr[p] + marriage + gain >= WINNING_TOTAL and (
@@ -317,6 +318,11 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     won = hand._won[:]
     tricks = hand._tricks[:]
     marr = hand._marr[:]
+    # marriage_counts = next_trick: announced points wait in pend until their owner
+    # next wins a trick (Hand._pending, split by seat).
+    next_trick = hand._next_trick
+    pend = [hand.pending_points(0), hand.pending_points(1)] if next_trick else [0, 0]
+    king_lead = hand._king_lead
     stock = hand._stock
     drawn = hand._drawn
     closer = hand._closed_by
@@ -363,7 +369,7 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
             if (ntricks or marriage_first) and (
                     stock_open or marriages_p2 or (closer == p and closed_trick == ntricks)):
                 pairs = mine & _KINGS & (mine << 1)
-            if pairs and tricks[p]:
+            if pairs and tricks[p] and not next_trick:
                 # R5.5: show a marriage that brings the total to 66 and declare.
                 shown = -1
                 c = pairs
@@ -402,8 +408,12 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
                     continue
             if pairs:
                 pick = pairs & tmask or pairs
-                card = (pick & -pick).bit_length() - 2  # the Queen of the pair
-                marr[p] += 40 if SUIT_OF[card] == trump else 20
+                # The Queen of the pair (the King under marriage_lead = king).
+                card = (pick & -pick).bit_length() - (1 if king_lead else 2)
+                if next_trick:
+                    pend[p] += 40 if SUIT_OF[card] == trump else 20
+                else:
+                    marr[p] += 40 if SUIT_OF[card] == trump else 20
             elif epsilon and rng.random() < epsilon:
                 card = random_card(mine, rng)
             else:
@@ -435,6 +445,9 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
             w = leader
         won[w] += POINTS[lead] + POINTS[card]
         tricks[w] += 1
+        if pend[w]:
+            marr[w] += pend[w]
+            pend[w] = 0
         lead = -1
         p = w
         if not h[w]:
@@ -457,6 +470,8 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     hand._won[:] = won
     hand._tricks[:] = tricks
     hand._marr[:] = marr
+    if next_trick:
+        hand._pending = pend[0] | pend[1] << PENDING_SHIFT
     hand._drawn = drawn
     hand._closed_by = closer
     hand._closed_trick = closed_trick
