@@ -135,6 +135,8 @@ class GameResult:
 
 def play_game(game: Game) -> GameResult:
     """Build the two bots of ``game`` from their specs and play it."""
+    if game.engine == "schnapsen":
+        return _play_on_course_engine(game)
     bots = [make_bot(spec, seed=seed) for spec, seed in zip(game.specs, game.bot_seeds, strict=True)]
     for seat, bot in enumerate(bots):
         if hasattr(bot, "opponent"):  # an external engine is told whom it plays
@@ -160,6 +162,17 @@ def _play_game(game: Game, bots: list[Bot]) -> GameResult:
     assert result is not None
     outcome = HandOutcome.from_result(hand.dealer, result)
     return GameResult(game, result.winner, (outcome.scored(0), outcome.scored(1)), (outcome,))
+
+
+def _play_on_course_engine(game: Game) -> GameResult:
+    """One deal on the engine of the ``schnapsen`` package: seat 0 leads the first
+    trick, and our bots play through the bridge under the preset ``course``."""
+    from sixtysix.compat.schnapsen import make_player, play_deal
+
+    players = [make_player(spec, seed) for spec, seed in zip(game.specs, game.bot_seeds, strict=True)]
+    deal = play_deal(players, game.deal_seed)
+    outcome = HandOutcome(1, deal.winner, deal.game_points, 0, deal.reason, deal.points)
+    return GameResult(game, deal.winner, (outcome.scored(0), outcome.scored(1)), (outcome,))
 
 
 def play_games(games: Sequence[Game]) -> list[GameResult]:

@@ -71,6 +71,9 @@ class Game:
     bot_seeds: tuple[int, int]
     unit: str  # "match" or "hand"
     rules: str
+    #: Whose engine plays the game: ours, or the ``schnapsen`` course platform's
+    #: (one deal, with ``rules`` the preset ``course``; see sixtysix.compat.schnapsen).
+    engine: str = "sixtysix"
 
     def side(self, bot: int) -> int:
         """The seat of bot number ``bot`` in this game."""
@@ -102,6 +105,7 @@ def schedule(
     seed: int,
     hands: bool = False,
     rules: str = "classic",
+    engine: str = "sixtysix",
 ) -> list[Game]:
     """Every game of the arena, ordered by pair, board and seating.
 
@@ -130,5 +134,6 @@ def schedule(
                                derive_seed(seed, "bot", number, board, swap, 1)),
                     unit=unit,
                     rules=rules,
+                    engine=engine,
                 ))
     return games

@@ -174,6 +174,11 @@ def register(subparsers: Any) -> None:
                         help="run the games on a Dask cluster (tcp://host:port), or 'local' to start one")
     parser.add_argument("--bootstrap", default="1000", metavar="B",
                         help="bootstrap resamples for the rating intervals; 0 uses the Fisher information")
+    parser.add_argument("--engine", choices=("sixtysix", "schnapsen"), default="sixtysix",
+                        help="whose engine plays: ours, or the schnapsen course platform's (single "
+                             "deals under its rules, the preset course; its bots are schnapsen:rand, "
+                             "schnapsen:bully, schnapsen:rdeep, schnapsen:alphabeta; needs "
+                             "sixtysix[schnapsen])")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
     parser.set_defaults(func=run)
 
@@ -224,9 +229,14 @@ def run(args: argparse.Namespace) -> int:
     seed = _whole(args.seed, "--seed")
     jobs = _whole(args.jobs, "--jobs", 1) if args.jobs is not None else None
     resamples = _whole(args.bootstrap, "--bootstrap", 0)
-    rules = Rules.parse(args.rules)
-    # Unknown names and bad options fail here, not in a worker.
-    processes = max(int(getattr(make_bot(spec, seed=0), "workers", 1)) for spec in specs)
+    engine: str = args.engine
+    hands: bool = args.hands
+    if engine == "schnapsen":
+        rules, hands, processes = _course_setup(specs, args.rules)
+    else:
+        rules = Rules.parse(args.rules)
+        # Unknown names and bad options fail here, not in a worker.
+        processes = max(int(getattr(make_bot(spec, seed=0), "workers", 1)) for spec in specs)
     if jobs is None:
         # Bots that search on several cores get them: fewer games at once.
         jobs = max(1, (os.cpu_count() or 1) // processes)
@@ -236,8 +246,8 @@ def run(args: argparse.Namespace) -> int:
     _check_output(args.plot, "--plot")
     cluster: str | None = args.cluster
 
-    games = schedule(specs, deals=deals, seed=seed, hands=args.hands, rules=str(rules))
-    unit = "hands" if args.hands else "matches"
+    games = schedule(specs, deals=deals, seed=seed, hands=hands, rules=str(rules), engine=engine)
+    unit = "hands" if hands else "matches"
     start = time.perf_counter()
     with open_executor(jobs, cluster) as executor:
         progress = _progress(len(games), unit, args.quiet)
@@ -253,10 +263,34 @@ def run(args: argparse.Namespace) -> int:
     played = f"{summary.total_games:,} {unit}" + (f" ({summary.hands:,} hands)" if unit == "matches" else "")
     footer = (f"{played} in {seconds:.2f} s "
               f"on {_describe_executor(jobs, cluster)}: {speed} hands/s")
-    run_info = {"jobs": jobs, "cluster": cluster, "seconds": round(seconds, 6),
+    if engine == "schnapsen":
+        footer += "\nPlayed on the schnapsen package's engine (one deal a game, its rules: preset course)."
+    run_info = {"jobs": jobs, "cluster": cluster, "seconds": round(seconds, 6), "engine": engine,
                 "hands_per_second": round(summary.hands / seconds, 3) if seconds > 0 else None}
     emit(summary, results, run_info, footer, json_out=args.json, plot=args.plot)
     return 0
+
+
+def _course_setup(specs: list[str], rules_text: str) -> tuple[Rules, bool, int]:
+    """Check an arena on the course platform's engine: the package is there, every
+    spec is a bot of ours or of theirs, the rules are its own (preset ``course``).
+    Returns the rules, single hands, and the most processes one bot uses."""
+    if not _has("schnapsen"):
+        raise ValueError("--engine schnapsen needs the schnapsen package: pip install 'sixtysix[schnapsen]'")
+    from sixtysix.compat.schnapsen import course_bot, is_course_spec
+
+    rules = Rules.parse(rules_text)
+    if rules_text == "classic":
+        rules = Rules.preset("course")  # the default: its rules
+    if rules != Rules.preset("course"):
+        raise ValueError(f"--engine schnapsen plays the platform's own rules (the preset course), not {rules}")
+    processes = 1
+    for spec in specs:
+        if is_course_spec(spec):
+            course_bot(spec, seed=0)
+        else:
+            processes = max(processes, int(getattr(make_bot(spec, seed=0), "workers", 1)))
+    return rules, True, processes
 
 
 def emit(summary: ArenaSummary, results: list[GameResult], run_info: dict[str, Any], footer: str, *,
