@@ -314,7 +314,7 @@ class _Solver:
                 return value
             for card in reversed(_bits(hand)):
                 add = 0
-                if self.marriages and (card % 6 == KING or card % 6 == QUEEN and not self.king_lead):
+                if self.marriages and (card % 6 == KING or (card % 6 == QUEEN and not self.king_lead)):
                     partner = card + 1 if card % 6 == QUEEN else card - 1
                     if hand >> partner & 1:
                         add = _marriage_value(card // 6, trump)
@@ -403,7 +403,7 @@ class HeuristicBot(BaseBot):
                  solve_cards: int = SOLVE_CARDS) -> None:
         self.rng = rng if rng is not None else random.Random(seed)
         self.solve_cards = solve_cards
-        self._memo_key: tuple[int, int, bool, bool] | None = None
+        self._memo_key: tuple[int, int, bool, bool, bool, bool] | None = None
         self._memo: dict[tuple[int, ...], tuple[int, int]] = {}
 
     def new_hand(self, view: View) -> None:
@@ -655,7 +655,7 @@ class HeuristicBot(BaseBot):
             else:
                 add = 0
                 if rules.marriages_in_phase2 and (
-                        card % 6 == KING or card % 6 == QUEEN and rules.marriage_lead != "king"):
+                        card % 6 == KING or (card % 6 == QUEEN and rules.marriage_lead != "king")):
                     partner = card + 1 if card % 6 == QUEEN else card - 1
                     if h0 >> partner & 1:
                         add = _marriage_value(card // 6, trump)

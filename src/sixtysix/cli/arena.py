@@ -283,7 +283,7 @@ def _course_setup(specs: list[str], rules_text: str) -> tuple[Rules, bool, int]:
     if rules_text == "classic":
         rules = Rules.preset("course")  # the default: its rules
     if rules != Rules.preset("course"):
-        raise ValueError(f"--engine schnapsen plays the platform's own rules (the preset course), not {rules}")
+        raise ValueError(f"--engine schnapsen plays the platform's own rules (preset course), not {rules}")
     processes = 1
     for spec in specs:
         if is_course_spec(spec):

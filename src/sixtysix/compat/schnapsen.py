@@ -96,7 +96,7 @@ def to_card(card: Any) -> Card:
 
     >>> from schnapsen.deck import Card as TheirCard
     >>> to_card(TheirCard.JACK_HEARTS)
-    Card('JH')
+    Card.parse('JH')
     """
     return Card(Suit[card.suit.name], Rank[card.rank.name])
 
@@ -212,11 +212,10 @@ def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Ru
         free.remove(entry)
         deck[entry[1]] = card
         placed.add(card)
+    # The cards nobody has seen go anywhere else: the view never shows them.
     rest = [c for c in pack(rules.deck) if c not in set(deck)]
-    for position, card in enumerate(deck):
-        if card is None:
-            deck[position] = rest.pop()
-    hand = Hand([c for c in deck if c is not None], dealer=1, rules=rules)
+    dealt = [rest.pop() if slot is None else slot for slot in deck]
+    hand = Hand(dealt, dealer=1, rules=rules)
     for n, (seat, action) in enumerate(actions):
         if hand.to_act != seat or not hand.is_legal(action):
             legal = " ".join(str(a) for a in hand.legal_actions())
@@ -301,7 +300,8 @@ class SixtySixBot(_game.Bot):
         view = rebuilt.hand.view(seat)
         action = self.bot.choose(view, view.legal)
         if not isinstance(action, Action) or action not in view.legal:
-            raise BridgeError(f"{self.bot.name} chose {action!r}, not one of "
+            chosen = str(action) if isinstance(action, Action) else repr(action)
+            raise BridgeError(f"{self.bot.name} chose {chosen}, not one of "
                               f"{' '.join(str(a) for a in view.legal)}")
         return to_move(action, perspective)
 
@@ -376,7 +376,7 @@ def course_bot(spec: str, seed: int | None = None) -> Any:
     ``rdeep:samples=4,depth=4`` or ``alphabeta`` (with an optional ``schnapsen:``
     in front).
 
-    >>> course_bot("schnapsen:rdeep:samples=4").name
+    >>> str(course_bot("schnapsen:rdeep:samples=4"))
     'rdeep(4,4)'
     """
     text = spec.removeprefix("schnapsen:")
