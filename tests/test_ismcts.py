@@ -477,3 +477,37 @@ def test_anchor_and_bias_options_are_checked() -> None:
         ISMCTSBot(anchor="oracle")
     bot = make_bot("ismcts:iterations=20,bias=2.0,anchor=heuristic,gate=1.5", seed=1)
     assert isinstance(bot, ISMCTSBot) and (bot.bias, bot.anchor, bot.gate) == (2.0, "heuristic", 1.5)
+
+
+@pytest.mark.parametrize("rules", [Rules.preset("course"),
+                                   Rules.preset("schnapsen").replace(auto_declare=True),
+                                   Rules.preset("santase").replace(close_before_draw=False),
+                                   Rules(auto_declare=True, close_before_draw=False)],
+                         ids=["course", "schnapsen-auto", "santase-draw-at-once", "classic-auto"])
+def test_random_playout_on_integers_takes_the_engines_random_actions(rules: Rules) -> None:
+    """The integer random playout and the engine's (legal mask and push) make the same
+    choices from the same random numbers and end in the same state."""
+    from sixtysix.bots.rollout import _random_playout_engine, random_playout
+
+    endings = set()
+    for seed in range(300):
+        base = Hand.random(seed=seed, rules=rules, dealer=seed % 2)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(14)):
+            if base.is_over():
+                break
+            base.push(rng.choice(base.legal_actions()))
+        if base.is_over():
+            continue
+        fast, slow = base.copy(), base.copy()
+        random_playout(fast, random.Random(seed))
+        _random_playout_engine(slow, random.Random(seed))
+        assert fast.is_over() and slow.is_over()
+        a, b = fast.result(), slow.result()
+        assert a is not None and b is not None
+        # (The marriages of a result come from the history, which the integer play skips.)
+        assert (a.winner, a.game_points, a.reason, a.points, a.tricks) == (
+            b.winner, b.game_points, b.reason, b.points, b.tricks)
+        assert fast.key() == slow.key()
+        endings.add(fast.result().reason)  # type: ignore[union-attr]
+    assert {"declared", "played_out"} <= endings

@@ -267,11 +267,21 @@ class Hand:
         cards = deck_from(deck, rules.deck)
         if type(dealer) is not int or dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
+        self._deal(tuple(cards), [c.index for c in cards], dealer, rules)
+
+    @classmethod
+    def _trusted(cls, idx: list[int], dealer: int, rules: Rules) -> Hand:
+        """Deal card indices known to be a shuffled pack of ``rules.deck`` cards, without
+        the checks of the constructor (for fast random play)."""
+        hand = object.__new__(cls)
+        hand._deal(tuple([CARDS[i] for i in idx]), idx, dealer, rules)
+        return hand
+
+    def _deal(self, deck: tuple[Card, ...], idx: list[int], dealer: int, rules: Rules) -> None:
         self.rules = rules
         self.dealer = dealer
-        self.deck = tuple(cards)
+        self.deck = deck
         self.seed = None
-        idx = [c.index for c in cards]
         non_dealer = 1 - dealer
         hands = [0, 0]
         first: tuple[int, ...]

@@ -37,9 +37,11 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 
 from sixtysix.actions import CLOSE, DECLARE, DECLARE_MARRIAGE, DRAW, EXCHANGE, MARRIAGE
+from sixtysix.cards import pack
 from sixtysix.hand import (
     ABOVE,
     DRAWING,
@@ -56,8 +58,10 @@ from sixtysix.hand import (
     conceded,
     follow_mask,
 )
+from sixtysix.rules import Rules
 
-__all__ = ["fast_playout", "outcome_value", "playout", "policy_code", "random_card"]
+__all__ = ["fast_playout", "outcome_value", "playout", "policy_code", "random_card", "random_game",
+           "random_playout"]
 
 _CARD_BITS = (1 << 24) - 1
 _KINGS = sum(1 << (6 * s + 3) for s in range(4))
@@ -485,3 +489,219 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     elif end == "played":
         hand._bonus_seat = bonus
         hand._played_out()
+
+
+def random_playout(hand: Hand, rng: random.Random) -> None:
+    """Play ``hand`` to its end with every legal action equally likely at each turn
+    (a random player, like the course platform's ``RandBot``).
+
+    One ``rng.random()`` per decision picks the k-th legal action in code order, so
+    the result depends only on the state and the random numbers. Under automatic
+    declaring with the draw at once and strict following (the presets ``course``
+    and ``schnapsen,auto_declare=true``) the play runs on plain integers, several
+    times faster, and the final state is written back into ``hand`` (its history
+    can then no longer be popped past this point); other rules go through
+    :meth:`Hand.legal_mask` and the engine's own push.
+    """
+    rnd = rng.random
+    if hand._state == OVER:
+        return
+    if not hand._auto or hand._draw_state or not hand._enforce:
+        _random_playout_engine(hand, rng)
+        return
+    hands = hand._hands
+    h = [hands[0], hands[1]]
+    won = hand._won[:]
+    tricks = hand._tricks[:]
+    marr = hand._marr[:]
+    next_trick = hand._next_trick
+    pend = [hand.pending_points(0), hand.pending_points(1)] if next_trick else [0, 0]
+    king_lead = hand._king_lead
+    stock = hand._stock
+    drawn = hand._drawn
+    closer = hand._closed_by
+    closed_trick = hand._closed_trick
+    close_points = hand._close_points
+    close_min = hand._close_min
+    closing = close_min <= STOCK_CARDS  # option closing (R6.1)
+    close_first = hand._close_first
+    nine = hand._nine
+    trump = SUIT_OF[nine]
+    nine_bit = 1 << nine
+    marriage_first = hand._marriage_first
+    marriages_p2 = hand._marriages_p2
+    exchange_min = hand._exchange_min
+    exchange_first = hand._exchange_first
+    p = hand._to_act
+    lead = hand._lead
+    state = hand._state
+    stock_open = closer < 0 and drawn < STOCK_CARDS  # phase 1 (R3)
+    # Globals as locals: the loop below runs millions of times in a benchmark.
+    suit_of, points_of, kings, follow = SUIT_OF, POINTS, _KINGS, follow_mask
+    full, win = STOCK_CARDS, WINNING_TOTAL
+    lead_state, follow_state = LEAD, FOLLOW
+    end = ""  # "declare" or "played"
+    bonus = -1
+    while True:
+        mine = h[p]
+        if state == lead_state:
+            # The legal actions in code order: cards, marriages, the exchange, closing.
+            married = mine & kings & (mine << 1)
+            ntricks = tricks[0] + tricks[1]
+            if married:
+                if (ntricks or marriage_first) and (
+                        stock_open or marriages_p2 or (closer == p and closed_trick == ntricks)):
+                    if not king_lead:
+                        married |= married >> 1
+                else:
+                    married = 0
+            extra = 0
+            exchange = mine & nine_bit and stock_open and (tricks[p] or (exchange_first and not ntricks)) \
+                and full - drawn >= exchange_min
+            if exchange:
+                extra = 1
+            if closing and stock_open and full - drawn >= close_min and (ntricks or close_first):
+                extra += 1
+            ncards = mine.bit_count()
+            marriage = False
+            if married or extra:
+                nmarried = married.bit_count()
+                k = int(rnd() * (ncards + nmarried + extra))
+                if k < ncards:
+                    m = mine
+                elif k < ncards + nmarried:
+                    m = married
+                    k -= ncards
+                    marriage = True
+                elif exchange and k == ncards + nmarried:
+                    # R4: the exchange; the same player leads on.
+                    h[p] = mine ^ (nine_bit | 1 << stock[-1])
+                    stock[-1] = nine
+                    continue
+                else:
+                    # R6: close; the opponent's state now decides the scoring (R6.4, S5.3).
+                    closer = p
+                    closed_trick = ntricks
+                    stock_open = False
+                    o = 1 - p
+                    close_points = conceded(tricks[o], won[o] + (marr[o] if tricks[o] else 0))
+                    continue
+            else:
+                m = mine
+                k = int(rnd() * ncards)
+            while k:
+                m &= m - 1
+                k -= 1
+            card = (m & -m).bit_length() - 1
+            if marriage:
+                value = 40 if suit_of[card] == trump else 20
+                if next_trick:
+                    pend[p] += value
+                else:
+                    marr[p] += value
+                    if tricks[p] and won[p] + marr[p] >= win:
+                        end = "declare"  # R5.5 under auto_declare: the card is not led
+                        break
+            h[p] = mine ^ (1 << card)
+            lead = card
+            p = 1 - p
+            state = follow_state
+            continue
+        # Following: any card while the stock is open, else R7.2.
+        cards = mine if stock_open else follow(mine, lead, trump)
+        k = int(rnd() * cards.bit_count())
+        while k:
+            cards &= cards - 1
+            k -= 1
+        card = (cards & -cards).bit_length() - 1
+        h[p] = mine ^ (1 << card)
+        leader = 1 - p
+        if suit_of[card] == suit_of[lead]:
+            w = p if card > lead else leader
+        elif suit_of[card] == trump:
+            w = p
+        else:
+            w = leader
+        won[w] += points_of[lead] + points_of[card]
+        tricks[w] += 1
+        if pend[w]:
+            marr[w] += pend[w]
+            pend[w] = 0
+        lead = -1
+        p = w
+        state = lead_state
+        if not h[w]:
+            if closer < 0:
+                bonus = w
+            end = "played"
+            break
+        if stock_open:
+            h[w] |= 1 << stock[drawn]
+            h[1 - w] |= 1 << stock[drawn + 1]
+            drawn += 2
+            stock_open = drawn < full
+        if won[w] + marr[w] >= win:  # he has a trick now
+            end = "declare"
+            break
+    hands[0], hands[1] = h
+    hand._won[:] = won
+    hand._tricks[:] = tricks
+    hand._marr[:] = marr
+    if next_trick:
+        hand._pending = pend[0] | pend[1] << PENDING_SHIFT
+    hand._drawn = drawn
+    hand._closed_by = closer
+    hand._closed_trick = closed_trick
+    hand._close_points = close_points
+    hand._to_act = p
+    hand._lead = lead
+    hand._state = state
+    hand._lmask = -1
+    if end == "declare":
+        hand._declare(p)
+    else:
+        hand._bonus_seat = bonus
+        hand._played_out()
+
+
+def _random_playout_engine(hand: Hand, rng: random.Random) -> None:
+    """:func:`random_playout` through the engine's legal mask and push (any rules)."""
+    rnd = rng.random
+    while hand._state != OVER:
+        m = hand.legal_mask()
+        k = int(rnd() * m.bit_count())
+        while k:
+            m &= m - 1
+            k -= 1
+        hand._push((m & -m).bit_length() - 1)
+
+
+def random_game(rules: Rules, rng: random.Random, dealer: int = 1) -> Hand:
+    """A uniformly shuffled deal of ``rules`` played to its end by two random players
+    (:func:`random_playout`); the hand's :meth:`~Hand.result` says how it ended.
+
+    >>> from sixtysix import Rules
+    >>> hand = random_game(Rules.preset("course"), random.Random(1))
+    >>> hand.is_over(), hand.result().game_points in (1, 2, 3)
+    (True, True)
+    """
+    idx = list(_PACK_INDICES[rules.deck])
+    # Fisher-Yates driven by one uniform number below n! (drawn by rejection, no bias),
+    # read digit by digit in the factorial number system.
+    n = len(idx)
+    limit = _FACTORIALS[n]
+    bits = limit.bit_length()
+    r = rng.getrandbits(bits)
+    while r >= limit:
+        r = rng.getrandbits(bits)
+    for i in range(n, 1, -1):
+        r, j = divmod(r, i)
+        idx[i - 1], idx[j] = idx[j], idx[i - 1]
+    hand = Hand._trusted(idx, dealer, rules)
+    random_playout(hand, rng)
+    return hand
+
+
+#: The card indices of each pack, in pack order.
+_PACK_INDICES = {size: tuple(c.index for c in pack(size)) for size in (24, 20)}
+_FACTORIALS = {size: math.factorial(size) for size in (24, 20)}
