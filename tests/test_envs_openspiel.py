@@ -555,7 +555,7 @@ def test_schnapsen_deal_is_observed_card_by_card() -> None:
     assert "dealt to me so far: JC QC KC KD TD" in state.information_state_string(1)
     assert "dealt to me so far: TC AC JD AD JH" in state.information_state_string(0)
     mine = np.asarray(state.observation_tensor(1))
-    assert [CARDS[i].__str__() for i in np.flatnonzero(mine[block("my_hand")])] == \
+    assert [str(CARDS[i]) for i in np.flatnonzero(mine[block("my_hand")])] == \
         ["JC", "QC", "KC", "KD", "TD"]
     for code in PACK20[11:]:
         state.apply_action(code)
@@ -592,7 +592,7 @@ def test_schnapsen_legal_actions_and_returns_are_the_engines(rules: str) -> None
                 for seat in (0, 1)]
             assert state.returns() == expected
             assert len(state.history()) - 20 <= game.max_game_length()
-    assert sum(reasons.values()) == 30
+    assert len(reasons) >= 2, reasons  # the returns were compared for more than one kind of ending
 
 
 def test_schnapsen_returns_of_a_hand_played_out() -> None:
@@ -600,15 +600,16 @@ def test_schnapsen_returns_of_a_hand_played_out() -> None:
     whoever took the last trick, 1 game point, or as a declaration (S9) with 66."""
     rng = random.Random(3)
     game = load("schnapsen", dealer=1)
-    points: Counter[float] = Counter()
+    points: Counter[int] = Counter()
     for _ in range(60):
         state = deal(game, schnapsen_deck(rng))
         while not state.is_terminal():
             cards_only = [a for a in state.legal_actions() if a < 48]  # never declare, close or exchange
             state.apply_action(rng.choice(cards_only or state.legal_actions()))
         hand = state.hand
-        assert hand is not None and hand.result() is not None
-        assert hand.result().reason == "played_out"  # type: ignore[union-attr]
+        assert hand is not None
+        result = hand.result()
+        assert result is not None and result.reason == "played_out"
         winner = hand.view(0).tricks[-1].winner
         assert winner is not None
         loser = 1 - winner
