@@ -19,13 +19,17 @@ from open_spiel.python import rl_environment  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
-from sixtysix import CARDS, Hand, Rules  # noqa: E402
-from sixtysix.envs.observation import OBSERVATION_SIZE, encode  # noqa: E402
+from sixtysix import CARDS, Card, Hand, Rank, Rules, Suit  # noqa: E402
+from sixtysix.cards import pack  # noqa: E402
+from sixtysix.envs.observation import OBSERVATION_SIZE, block, encode  # noqa: E402
 from sixtysix.envs.openspiel import (  # noqa: E402
     GAME_NAME,
     INFO_STATE_LAYOUT,
     MAX_GAME_LENGTH,
     SixtySixState,
+    _used_cards,
+    info_state_layout,
+    max_game_length,
 )
 from sixtysix.errors import IllegalActionError, ParseError  # noqa: E402
 
@@ -114,7 +118,7 @@ def test_parameters_rules_and_dealer() -> None:
     ({"rules": "nonsense"}, ParseError),
     ({"rules": "classic,target=x"}, ParseError),
     ({"dealer": 2}, ValueError),
-    ({"rules": "schnapsen"}, ValueError),  # not yet: the 24-card pack only
+    ({"rules": "classic;deck:22"}, ParseError),  # 24 or 20 cards (S1.1)
     ({"colour": "red"}, pyspiel.SpielError),
 ])
 def test_bad_parameters_are_refused_clearly(params: dict[str, Any], error: type[Exception]) -> None:
@@ -449,3 +453,355 @@ def test_outcome_sampling_mccfr_runs() -> None:
     probs = policy.action_probabilities(state)
     assert set(probs) == set(state.legal_actions())
     assert sum(probs.values()) == pytest.approx(1.0)
+
+
+# The 20-card pack: the schnapsen preset ---------------------------------------------------------
+SCHNAPSEN = Rules.preset("schnapsen")
+SCHNAPSEN_RULE_SETS = ["schnapsen", "schnapsen;closing:false", "schnapsen;close_before_draw:true",
+                       "classic;deck:20"]
+#: The codes of the 20 cards (S1.1: no nines, whose codes are 0, 6, 12 and 18).
+PACK20 = [card.index for card in pack(20)]
+
+
+def schnapsen_deck(rng: random.Random) -> list[int]:
+    deck = PACK20[:]
+    rng.shuffle(deck)
+    return deck
+
+
+def schnapsen_walk(game: Any, rng: random.Random) -> list[SixtySixState]:
+    """:func:`walk` for a 20-card game."""
+    state = deal(game, schnapsen_deck(rng))
+    states = [state.clone()]
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        states.append(state.clone())
+    return states
+
+
+def test_schnapsen_game_loads_with_the_rules_parameter() -> None:
+    game = load("schnapsen", dealer=1)
+    assert game.rules == SCHNAPSEN and game.rules.deck == 20 and game.dealer == 1
+    assert str(game) == "python_sixty_six(dealer=1,rules=schnapsen)"
+    assert pyspiel.load_game(str(game)).rules == SCHNAPSEN
+    assert pyspiel.load_game("python_sixty_six(rules=schnapsen;target:11)").rules == \
+        SCHNAPSEN.replace(target=11)
+    # Actions and chance outcomes keep their codes; the hand is shorter (S2.2: 5 draws).
+    assert (game.num_distinct_actions(), game.max_chance_outcomes()) == (56, 24)
+    assert game.max_chance_nodes_in_history() == 20
+    assert game.max_game_length() == max_game_length(SCHNAPSEN) == 20 + 5 + 3
+    assert max_game_length(Rules.preset("classic")) == MAX_GAME_LENGTH
+    layout = info_state_layout(SCHNAPSEN)
+    assert [(name, shape) for name, shape, _ in layout] == [
+        ("my_deal", (24,)), ("my_draws", (5, 24)), ("history", (28, 58))]
+    assert layout[0][2] == "the five cards I was dealt (private)"
+    extra = sum(int(np.prod(shape)) for _, shape, _ in layout)
+    assert game.information_state_tensor_shape() == [OBSERVATION_SIZE + extra]
+    assert game.observation_tensor_shape() == [OBSERVATION_SIZE]
+    assert info_state_layout(Rules.preset("classic")) == INFO_STATE_LAYOUT
+
+
+@pytest.mark.parametrize("rules", SCHNAPSEN_RULE_SETS)
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_schnapsen_passes_openspiel_random_simulation_test(rules: str, dealer: int) -> None:
+    pyspiel.random_sim_test(load(rules, dealer), num_sims=15, serialize=True, verbose=False)
+
+
+def test_schnapsen_chance_deals_the_20_cards_top_first_uniformly() -> None:
+    game = load("schnapsen", dealer=0)
+    state = game.new_initial_state()
+    dealt: list[int] = []
+    rng = random.Random(7)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sorted(code for code, _ in outcomes) == [c for c in PACK20 if c not in dealt]
+        assert all(p == pytest.approx(1 / (20 - len(dealt))) for _, p in outcomes)
+        code = rng.choice(outcomes)[0]
+        state.apply_action(code)
+        dealt.append(code)
+    assert len(dealt) == 20 and len(state.history()) == 20
+    # S2.1: the hand is the engine's deal of that pack, top first; the non-dealer leads (S2.3).
+    hand = Hand.deal([CARDS[c] for c in dealt], 0, SCHNAPSEN)
+    assert state.hand is not None and state.hand.key() == hand.key()
+    assert state.current_player() == 1
+    assert len(state.hand.cards(0)) == len(state.hand.cards(1)) == 5
+    assert state.hand.stock_size == 10
+
+
+@pytest.mark.parametrize("nine", ["9C", "9H"])
+def test_schnapsen_deals_no_nine(nine: str) -> None:
+    state = load("schnapsen").new_initial_state()
+    code = Card.parse(nine).index
+    assert code not in [c for c, _ in state.chance_outcomes()]
+    with pytest.raises(ValueError, match="20-card pack"):
+        state.apply_action(code)
+    assert state.history() == []
+
+
+def test_schnapsen_deal_is_observed_card_by_card() -> None:
+    """S2.1: three to each, the 7th card turned up, then two to each."""
+    game = load("schnapsen", dealer=0)
+    state = game.new_initial_state()
+    for code in PACK20[:6]:
+        state.apply_action(code)
+    assert "turned up" not in state.observation_string(0)
+    assert "dealt to me so far: JC QC KC" in state.information_state_string(1)
+    assert "dealt to me so far: TC AC JD" in state.information_state_string(0)
+    state.apply_action(PACK20[6])  # QD, trumps are diamonds
+    assert "turned up: QD" in state.observation_string(0)
+    assert list(np.flatnonzero(state.observation_tensor(1)[block("trump_suit")])) == [1]
+    for code in PACK20[7:11]:
+        state.apply_action(code)
+    assert "dealt to me so far: JC QC KC KD TD" in state.information_state_string(1)
+    assert "dealt to me so far: TC AC JD AD JH" in state.information_state_string(0)
+    mine = np.asarray(state.observation_tensor(1))
+    assert [str(CARDS[i]) for i in np.flatnonzero(mine[block("my_hand")])] == \
+        ["JC", "QC", "KC", "KD", "TD"]
+    for code in PACK20[11:]:
+        state.apply_action(code)
+    assert state.hand is not None
+    assert state.hand.cards(1) == frozenset(Card.parse(c) for c in ("JC", "QC", "KC", "KD", "TD"))
+    info = np.asarray(state.information_state_tensor(1))
+    my_deal = info[OBSERVATION_SIZE:OBSERVATION_SIZE + 24]
+    assert sorted(np.flatnonzero(my_deal)) == sorted(c.index for c in state.hand.cards(1))
+
+
+@pytest.mark.parametrize("rules", SCHNAPSEN_RULE_SETS)
+def test_schnapsen_legal_actions_and_returns_are_the_engines(rules: str) -> None:
+    rng = random.Random(13)
+    engine_rules = Rules.parse(rules.replace(";", ",").replace(":", "="))
+    reasons: Counter[str] = Counter()
+    for dealer in (0, 1):
+        game = load(rules, dealer)
+        for _ in range(15):
+            deck = schnapsen_deck(rng)
+            state = deal(game, deck)
+            hand = Hand.deal([CARDS[c] for c in deck], dealer, engine_rules)
+            while not hand.is_over():
+                assert state.current_player() == hand.to_act
+                assert state.legal_actions() == sorted(a.code for a in hand.legal_actions())
+                action = rng.choice(hand.legal_actions())
+                state.apply_action(action.code)
+                hand.push(action)
+            assert state.is_terminal()
+            result = hand.result()
+            assert result is not None
+            reasons[result.reason] += 1
+            expected = [0.0, 0.0] if result.winner is None else [
+                float(result.game_points if seat == result.winner else -result.game_points)
+                for seat in (0, 1)]
+            assert state.returns() == expected
+            assert len(state.history()) - 20 <= game.max_game_length()
+    assert len(reasons) >= 2, reasons  # the returns were compared for more than one kind of ending
+
+
+def test_schnapsen_returns_of_a_hand_played_out() -> None:
+    """S6.3 (played_out=last_trick): a hand played to the end that nobody declared is won by
+    whoever took the last trick, 1 game point, or as a declaration (S9) with 66."""
+    rng = random.Random(3)
+    game = load("schnapsen", dealer=1)
+    points: Counter[int] = Counter()
+    for _ in range(60):
+        state = deal(game, schnapsen_deck(rng))
+        while not state.is_terminal():
+            cards_only = [a for a in state.legal_actions() if a < 48]  # never declare, close or exchange
+            state.apply_action(rng.choice(cards_only or state.legal_actions()))
+        hand = state.hand
+        assert hand is not None
+        result = hand.result()
+        assert result is not None and result.reason == "played_out"
+        winner = hand.view(0).tricks[-1].winner
+        assert winner is not None
+        loser = 1 - winner
+        if hand.score(winner) < 66:
+            expected = 1
+        else:
+            expected = 3 if hand.tricks_won(loser) == 0 else 2 if hand.score(loser) < 33 else 1
+        assert state.returns()[winner] == expected and state.returns()[loser] == -expected
+        points[expected] += 1
+    # Mostly one game point, sometimes more: both kinds of ending are seen.
+    assert points[1] > 0 and points[2] + points[3] > 0, points
+
+
+def _info_block(game: Any, state: SixtySixState, seat: int, name: str) -> Any:
+    """One block of ``seat``'s information-state tensor, in its shape."""
+    info = np.asarray(state.information_state_tensor(seat))
+    start = OBSERVATION_SIZE
+    for block_name, shape, _ in info_state_layout(game.rules):
+        size = int(np.prod(shape))
+        if block_name == name:
+            return info[start:start + size].reshape(shape)
+        start += size
+    raise KeyError(name)
+
+
+def test_schnapsen_draws_are_told_to_the_seat_that_drew_them() -> None:
+    """The card a seat's information state says it drew is the card that came into its hand,
+    including the trump jack taken by the last draw after an exchange (S4.1)."""
+    rng = random.Random(17)
+    game = load("schnapsen")
+    jack_drawn = 0
+    for _ in range(40):
+        state = deal(game, schnapsen_deck(rng))
+        hand = state.hand
+        assert hand is not None
+        while not state.is_terminal():
+            before = [hand.cards(seat) for seat in (0, 1)]
+            drawn = [int(_info_block(game, state, seat, "my_draws").sum()) for seat in (0, 1)]
+            legal = state.legal_actions()
+            actor = state.current_player()
+            # Exchange whenever possible; never close or declare, so that the stock runs out.
+            action = 48 if 48 in legal else rng.choice([a for a in legal if a < 48 or a == 50] or legal)
+            state.apply_action(action)
+            for seat in (0, 1):
+                draws = _info_block(game, state, seat, "my_draws")
+                came = hand.cards(seat) - before[seat]
+                if draws.sum() == drawn[seat]:
+                    # No draw: nothing came, but the turned-up trump to who exchanged (S4.1).
+                    assert came == ({hand.dealt_trump_card} if action == 48 and seat == actor else set())
+                    continue
+                assert draws.sum() == drawn[seat] + 1
+                told = CARDS[int(np.flatnonzero(draws[drawn[seat]])[0])]
+                assert came == {told}
+                if told == Card(hand.trump, Rank.JACK) and hand.stock_size == 0:
+                    jack_drawn += 1
+        assert hand.view(0).stock_size == 0  # five draws each (S2.2)
+        for seat in (0, 1):
+            assert _info_block(game, state, seat, "my_draws").sum() == 5
+    assert jack_drawn > 0
+
+
+def _swap_hidden20(deck: list[int], dealer: int, seat: int) -> list[int]:
+    """The same 20-card pack with the opponent's last card swapped with the last card of the
+    stock but the trump (position 19, drawn with it at the 5th trick, S2.1-S2.2)."""
+    opponent_positions = (3, 4, 5, 9, 10) if 1 - seat == dealer else (0, 1, 2, 7, 8)
+    other = deck[:]
+    position = opponent_positions[-1]
+    other[position], other[19] = other[19], other[position]
+    return other
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("seed", range(4))
+def test_schnapsen_hidden_cards_stay_hidden(seat: int, seed: int) -> None:
+    game = load("schnapsen", dealer=seed % 2)
+    rng = random.Random(seed)
+    deck = schnapsen_deck(rng)
+    other = _swap_hidden20(deck, seed % 2, seat)
+    kept = other[19]  # the opponent's card in the first pack, deep in the stock in the second
+    a, b = deal(game, deck), deal(game, other)
+    steps = 0
+    while not a.is_terminal() and a.hand is not None and a.hand.stock_size > 2:
+        for observe in ("information_state_string", "information_state_tensor",
+                        "observation_string", "observation_tensor"):
+            assert getattr(a, observe)(seat) == getattr(b, observe)(seat), (observe, steps)
+        both = sorted(set(a.legal_actions()) & set(b.legal_actions()) - {kept, kept + 24})
+        quiet = [code for code in both if code < 48 or code == 50]
+        if not quiet:
+            break
+        action = rng.choice(quiet)
+        a.apply_action(action)
+        b.apply_action(action)
+        steps += 1
+    assert steps >= 4
+    assert a.hand is not None and b.hand is not None
+    assert a.hand.cards(1 - seat) != b.hand.cards(1 - seat)
+    assert a.information_state_string(1 - seat) != b.information_state_string(1 - seat)
+
+
+@pytest.mark.parametrize("rules", ["schnapsen", "schnapsen;close_before_draw:true"])
+def test_schnapsen_resampled_states_keep_the_seats_information(rules: str) -> None:
+    rng = random.Random(23)
+    game = load(rules, dealer=1)
+    hidden_changed = 0
+    checked = 0
+    for _ in range(5):
+        for state in schnapsen_walk(game, rng):
+            if state.is_terminal():
+                continue
+            for seat in (0, 1):
+                other = state.resample_from_infostate(seat, rng.random)
+                assert other.information_state_string(seat) == state.information_state_string(seat)
+                assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
+                assert other.observation_tensor(seat) == state.observation_tensor(seat)
+                assert other.history()[20:] == state.history()[20:]
+                assert sorted(other.history()[:20]) == PACK20  # a 20-card deal, no nine
+                assert other.hand is not None and state.hand is not None
+                assert other.hand.cards(seat) == state.hand.cards(seat)
+                assert other.hand.dealt_trump_card == state.hand.dealt_trump_card
+                hidden_changed += other.hand.cards(1 - seat) != state.hand.cards(1 - seat)
+                checked += 1
+                while not other.is_terminal():
+                    other.apply_action(rng.choice(other.legal_actions()))
+    assert checked > 50 and hidden_changed > checked // 2
+
+
+def test_an_exchange_uses_the_packs_lowest_trump() -> None:
+    """What resampling knows an exchanger held: the trump nine (R4.1), or jack (S4.1)."""
+    hearts = Suit.HEARTS
+    assert _used_cards(48, hearts, Rules.preset("classic")) == [Card.parse("9H").index]
+    assert _used_cards(48, hearts, SCHNAPSEN) == [Card.parse("JH").index]
+    assert _used_cards(Card.parse("KS").index + 24, hearts, SCHNAPSEN) == [
+        Card.parse("KS").index, Card.parse("QS").index]
+
+
+def test_schnapsen_resampling_is_uniform_at_the_first_lead() -> None:
+    game = load("schnapsen")
+    rng = random.Random(35)
+    state = deal(game, schnapsen_deck(rng))
+    seat = state.current_player()
+    unseen = state.view(seat).unseen()
+    assert len(unseen) == 14  # 20 less my five and the turned-up trump
+    counts: Counter[Any] = Counter()
+    n = 420
+    for _ in range(n):
+        other = state.resample_from_infostate(seat, rng.random)
+        assert other.hand is not None
+        counts.update(other.hand.cards(1 - seat))
+    # Five of the 14 unseen cards are in the opponent's hand: 150 each of 420.
+    assert set(counts) == set(unseen)
+    assert all(100 < counts[card] < 200 for card in unseen), counts
+
+
+def test_schnapsen_resampling_during_the_deal() -> None:
+    game = load("schnapsen", dealer=0)
+    rng = random.Random(9)
+    deck = schnapsen_deck(rng)
+    state = deal(game, deck[:12])
+    seen = set()
+    for _ in range(20):
+        other = state.resample_from_infostate(1, rng.random)
+        history = other.history()
+        assert other.information_state_string(1) == state.information_state_string(1)
+        # The non-dealer's cards (S2.1: positions 0-2, 7-8) and the trump (6) stay put.
+        assert [history[p] for p in (0, 1, 2, 6, 7, 8)] == [deck[p] for p in (0, 1, 2, 6, 7, 8)]
+        assert len(history) == 12 and set(history) <= set(PACK20)
+        seen.add(tuple(history))
+    assert len(seen) > 1
+
+
+def test_schnapsen_openspiel_ismcts_and_rl_environment_run() -> None:
+    game = load("schnapsen")
+    rng = random.Random(5)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(5)),
+                           uct_c=2.0, max_simulations=20, random_state=np.random.RandomState(5))
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.random))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(state.history()) > 20 and sum(state.returns()) == 0 and state.returns()[0] != 0
+    sampler = rl_environment.ChanceEventSampler(seed=1)
+    env = rl_environment.Environment(GAME_NAME, chance_event_sampler=sampler, rules="schnapsen")
+    assert env.observation_spec()["info_state"] == (game.information_state_tensor_shape()[0],)
+    step = env.reset()
+    while not step.last():
+        player = step.observations["current_player"]
+        step = env.step([rng.choice(step.observations["legal_actions"][player])])
+    assert sum(step.rewards) == 0 and step.rewards == env.get_state.returns()

@@ -19,6 +19,8 @@ CHROMIUM = os.environ.get("SIXTYSIX_TEST_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 CARDS_OF = "nodes => nodes.map(n => n.dataset.card)"
+#: Suit names as the page writes them: letter and sign.
+SUITS = {"clubs": ("C", "♣"), "diamonds": ("D", "♦"), "hearts": ("H", "♥"), "spades": ("S", "♠")}
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +211,74 @@ def test_two_browsers_play_through_a_shared_link_and_a_third_watches(browser: An
     assert eve.locator("#result-text").inner_text() == ann.locator("#result-text").inner_text()
     for ctx in (ann_ctx, bob_ctx, eve_ctx):
         ctx.close()
+
+
+def test_a_schnapsen_game_from_the_lobby_deals_five_cards_and_exchanges_the_jack(browser: Any,
+                                                                                   server: Server) -> None:
+    """The 20-card preset in the browser: five cards a hand (S2.1), no nine anywhere (S1.1), a
+    stock of ten, the trump jack offered for the exchange and turned up after it (S4.1), and
+    hands played to a result that is never a tie (S6.3). Hands are played until the exchange
+    has come up (deals are random: a few hands at most, as a rule)."""
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Schnapser")
+    page.select_option("select[name=rules]", "schnapsen")
+    page.fill("input[name=target]", "100")  # the match outlasts the test
+    page.select_option("select[name=level]", "random")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    page.wait_for_function("document.body.dataset.position !== undefined")
+    game_id = page.url.rsplit("/", 1)[1]
+    assert server.get(f"/api/games/{game_id}")["rules"] == {"preset": "schnapsen", "target": 100}
+    hands_started: set[str] = set()
+    results = 0
+    exchanged = False
+    for _ in range(600):
+        if exchanged and results >= 1:
+            break
+        if result_shown(page):
+            assert "wins" in page.locator("#result-text").inner_text()  # no ties (S6.3)
+            results += 1
+            page.click("#result-close")
+            continue
+        if not my_turn(page):
+            page.wait_for_function("document.getElementById('status').classList.contains('your-turn') || "
+                                   "!document.getElementById('result').hidden")
+            continue
+        # No nine is ever shown: not in my hand, on the table or face up (S1.1).
+        shown = page.locator("img.card-img").evaluate_all("nodes => nodes.map(n => n.getAttribute('src'))")
+        assert shown and not [src for src in shown if "/cards/9" in src], shown
+        mine = page.locator("#my-hand button.card").count()
+        assert 1 <= mine <= 5
+        hand_number = position(page).split(":")[0]
+        if hand_number not in hands_started:  # my first turn of a hand: five cards each
+            hands_started.add(hand_number)
+            assert mine == 5
+            on_table = page.locator("#trick [data-card]").count()
+            assert page.locator("#opponent-hand img").count() + on_table == 5
+            label = page.locator("#stock-label").inner_text()
+            assert label == "Stock: 10" or label.startswith("Closed by"), label
+        exchange = page.locator("#choices button[data-action='X']")
+        if exchange.count():
+            suit = page.locator("#trump-label").inner_text().split()[-1]  # "Trump: ♦ diamonds"
+            letter, sign = SUITS[suit]
+            face_up = page.locator("#stock img.trump-card").get_attribute("src").rsplit("/", 1)[1][:2]
+            assert exchange.inner_text().startswith(f"Exchange your J{sign} for the turned-up "), \
+                exchange.inner_text()
+            before = position(page)
+            exchange.click()
+            wait_moved(page, before)
+            # The jack now lies face up under the stock and the card it replaced is mine (S4.1).
+            assert page.locator("#stock img.trump-card").get_attribute("alt") == f"J of {suit}"
+            held = page.locator("#my-hand button.card").evaluate_all(CARDS_OF)
+            assert face_up in held and f"J{letter}" not in held and len(held) == mine
+            exchanged = True
+            continue
+        take_turn(page)
+    assert exchanged and results >= 1, (exchanged, results, len(hands_started))
+    info = server.get(f"/api/games/{game_id}")
+    assert len(info["results"]) == results and info["status"] == "playing"
+    assert errors == []
+    page.close()

@@ -10,7 +10,10 @@ game with ``pyspiel.register_game``; the core library never imports pyspiel::
 
 The game is a single hand. Chance deals the pack one card at a time, top of
 the pack first (R2.4): 24 chance nodes whose outcomes are the codes (0-23) of
-the cards not dealt yet, each equally likely. The hand then starts from
+the cards not dealt yet, each equally likely. Under rules with the 20-card
+pack (the ``schnapsen`` preset, S1.1) there are 20 chance nodes, whose
+outcomes are the codes of the 20 cards without the nines, dealt as S2.1 says.
+The hand then starts from
 :meth:`Hand.deal <sixtysix.hand.Hand.deal>`, and every player action is one of
 the 56 action codes of :mod:`sixtysix.actions`, played with
 :meth:`Hand.push <sixtysix.hand.Hand.push>`: the rules are the engine's, never
@@ -19,7 +22,7 @@ gets the game points it scored and the loser as many negative; a tie, 0.
 
 Parameters: ``rules``, a preset with options as :meth:`Rules.parse
 <sixtysix.rules.Rules.parse>` reads them (``"classic"``, ``"pagat"``,
-``"santase"``, ``"classic,target=11"``; since OpenSpiel's game strings reserve
+``"santase"``, ``"schnapsen"``, ``"classic,target=11"``; since OpenSpiel's game strings reserve
 ``,`` and ``=``, ``"classic;target:11"`` is read too, and is how the game
 writes itself: ``python_sixty_six(dealer=0,rules=classic;target:11)``), and
 ``dealer``, the seat that deals (0 or 1).
@@ -31,9 +34,10 @@ never from the other seat's cards or the order of the stock (DESIGN.md §5):
 * the **observation** tensor is :func:`sixtysix.envs.observation.encode` of the
   view, block by block (the same vector the Gymnasium and PettingZoo
   environments give);
-* the **information-state** tensor adds perfect recall: the six cards the seat
-  was dealt, the card it got at each draw, and every action of the hand so far
-  with who took it (:data:`INFO_STATE_LAYOUT`).
+* the **information-state** tensor adds perfect recall: the six (or five) cards
+  the seat was dealt, the card it got at each draw, and every action of the hand
+  so far with who took it (:data:`INFO_STATE_LAYOUT`; :func:`info_state_layout`
+  for the 20-card pack, which has fewer draws and actions).
 
 Both strings say the same in words. :meth:`SixtySixState.resample_from_infostate`
 deals the hidden cards anew, uniformly among the deals that agree with what the
@@ -60,6 +64,22 @@ trump H, face up 9H, stock 12
 state lead, to act me
 scores 0-0, card points 0-0, tricks 0-0
 
+The 20-card pack deals three cards each, turns up the seventh, then deals two
+each (S2.1):
+
+>>> game = pyspiel.load_game("python_sixty_six", {"rules": "schnapsen"})
+>>> state = game.new_initial_state()
+>>> [state.action_to_string(-1, code) for code, _ in state.chance_outcomes()][:6]
+['deal JC', 'deal QC', 'deal KC', 'deal TC', 'deal AC', 'deal JD']
+>>> for code, _ in state.chance_outcomes():
+...     state.apply_action(code)  # the pack in code order
+>>> print(state.observation_string(1))
+seat 1, dealer 0, rules schnapsen
+hand: JC QC KC KD TD
+trump D, face up QD, stock 10
+state lead, to act me
+scores 0-0, card points 0-0, tricks 0-0
+
 See ``docs/rl.md``.
 """
 
@@ -67,6 +87,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -75,9 +96,10 @@ import pyspiel
 
 from sixtysix.actions import ACTIONS, DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, NUM_CODES
 from sixtysix.cards import CARDS, Card, Rank, Suit
+from sixtysix.cards import pack as pack_cards
 from sixtysix.envs.observation import LAYOUT, OBSERVATION_SIZE, encode
 from sixtysix.hand import Hand
-from sixtysix.rules import Rules
+from sixtysix.rules import CLASSIC, Rules
 from sixtysix.sampling import Constraints
 from sixtysix.views import View
 
@@ -91,6 +113,9 @@ __all__ = [
     "SixtySixGame",
     "SixtySixObserver",
     "SixtySixState",
+    "game_info",
+    "info_state_layout",
+    "max_game_length",
 ]
 
 #: The name to give ``pyspiel.load_game``.
@@ -98,31 +123,83 @@ GAME_NAME = "python_sixty_six"
 
 #: The most player actions a hand can take: 24 cards played, 6 draws (R3.4),
 #: one close (R6), one exchange (R4: there is one trump nine) and one
-#: declaration, which ends the hand (R8).
+#: declaration, which ends the hand (R8). For the 20-card pack, 20 + 5 + 3
+#: (:func:`max_game_length`).
 MAX_GAME_LENGTH = 24 + 6 + 1 + 1 + 1
-#: Draws in a hand: two cards each while the 12 cards of the stock last (R3.4).
+#: Draws in a hand: two cards each while the 12 cards of the stock last (R3.4); 5 for the
+#: 20-card pack (S2.2).
 MAX_DRAWS = 6
-#: Chance nodes: the deal, one card each (R2.4).
+#: Card codes, the chance outcomes: the 24 of :data:`~sixtysix.cards.CARDS`. The 20-card
+#: pack (S1.1) keeps the same codes, so its 20 chance nodes draw from codes without the nines.
 DECK_SIZE = len(CARDS)
-#: Position of the turned-up trump in the pack (R2.3): the last card of the stock.
+#: Position of the turned-up trump in the 24-card pack (R2.3): the last card of the stock.
 TRUMP_POSITION = 12
-#: Positions of the pack dealt to the non-dealer and to the dealer (R2.4).
+#: Positions of the 24-card pack dealt to the non-dealer and to the dealer (R2.4).
 NON_DEALER_POSITIONS = (0, 1, 2, 6, 7, 8)
 DEALER_POSITIONS = (3, 4, 5, 9, 10, 11)
+
+
+@dataclass(frozen=True)
+class _Pack:
+    """Where the cards of a pack go at the deal, by position in the pack (top first)."""
+
+    #: The card codes of the pack (the chance outcomes).
+    codes: tuple[int, ...]
+    non_dealer: tuple[int, ...]
+    dealer: tuple[int, ...]
+    #: The turned-up trump.
+    trump: int
+    #: The stock in drawing order, the turned-up trump last.
+    stock: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.codes)
+
+
+_PACKS = {
+    # R2.3/R2.4: three to each, three to each again, the trump turned up, then the stock.
+    24: _Pack(tuple(c.index for c in pack_cards(24)), NON_DEALER_POSITIONS, DEALER_POSITIONS,
+              TRUMP_POSITION, (*range(TRUMP_POSITION + 1, 24), TRUMP_POSITION)),
+    # S2.1/S2.2: three to each, the trump turned up (the 7th card), two to each, then the stock.
+    20: _Pack(tuple(c.index for c in pack_cards(20)), (0, 1, 2, 7, 8), (3, 4, 5, 9, 10), 6,
+              (*range(11, 20), 6)),
+}
+
+
+def _pack_of(rules: Rules) -> _Pack:
+    return _PACKS[rules.deck]
+
+
+def max_game_length(rules: Rules) -> int:
+    """The most player actions a hand under ``rules`` can take: every card played, a draw
+    after each trick while the stock lasts, a close, an exchange and a declaration
+    (:data:`MAX_GAME_LENGTH` for 24 cards; 28 for 20, S2.2)."""
+    return rules.deck + rules.tricks_to_exhaust + 3
+
+
+def info_state_layout(rules: Rules) -> tuple[tuple[str, tuple[int, ...], str], ...]:
+    """:data:`INFO_STATE_LAYOUT` for ``rules``: as many draws and actions as its pack allows.
+    Cards stay indexed by their 24 codes (the nines are never set in the 20-card pack), like
+    the observation."""
+    n = rules.hand_size  # 6 (R2.3) or 5 (S2.1)
+    return (
+        ("my_deal", (DECK_SIZE,), f"the {'six' if n == 6 else 'five'} cards I was dealt (private)"),
+        ("my_draws", (rules.tricks_to_exhaust, DECK_SIZE), "the card I got at each draw, in order (private)"),
+        ("history", (max_game_length(rules), NUM_CODES + 2),
+         "every action of the hand in order: its code one-hot, then 1 if I took it, then 1 if "
+         "the opponent did"),
+    )
+
 
 #: Blocks of the observation that hold the observing seat's private cards
 #: (its hand, and the unseen cards, which depend on it); the others are public.
 PRIVATE_BLOCKS = frozenset({"my_hand", "unseen"})
 
 #: What the information-state tensor adds to the observation blocks (:data:`LAYOUT
-#: <sixtysix.envs.observation.LAYOUT>`), in order: name, shape, meaning.
-INFO_STATE_LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = (
-    ("my_deal", (DECK_SIZE,), "the six cards I was dealt (private)"),
-    ("my_draws", (MAX_DRAWS, DECK_SIZE), "the card I got at each draw, in order (private)"),
-    ("history", (MAX_GAME_LENGTH, NUM_CODES + 2),
-     "every action of the hand in order: its code one-hot, then 1 if I took it, then 1 if "
-     "the opponent did"),
-)
+#: <sixtysix.envs.observation.LAYOUT>`), in order: name, shape, meaning; for the 24-card
+#: pack (:func:`info_state_layout` for any rules).
+INFO_STATE_LAYOUT: tuple[tuple[str, tuple[int, ...], str], ...] = info_state_layout(CLASSIC)
 
 GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -141,25 +218,34 @@ GAME_TYPE = pyspiel.GameType(
     parameter_specification={"rules": "classic", "dealer": 0},
 )
 
-GAME_INFO = pyspiel.GameInfo(
-    num_distinct_actions=NUM_CODES,
-    max_chance_outcomes=DECK_SIZE,
-    num_players=2,
-    min_utility=-3.0,
-    max_utility=3.0,
-    utility_sum=0.0,
-    max_game_length=MAX_GAME_LENGTH,
-)
+
+def game_info(rules: Rules) -> pyspiel.GameInfo:
+    """The game's sizes under ``rules``. Chance outcomes and actions are codes of the whole
+    24-card space whatever the pack (a 20-card deal never draws a nine's code)."""
+    return pyspiel.GameInfo(
+        num_distinct_actions=NUM_CODES,
+        max_chance_outcomes=DECK_SIZE,
+        num_players=2,
+        min_utility=-3.0,
+        max_utility=3.0,
+        utility_sum=0.0,
+        max_game_length=max_game_length(rules),
+    )
 
 
-def _stock_position(drawn: int) -> int:
-    """The position in the pack of the ``drawn``-th card of the stock (0 first):
-    the stock is drawn from position 13 on, the turned-up trump last (R2.3, R3.4)."""
-    return TRUMP_POSITION + 1 + drawn if drawn < 11 else TRUMP_POSITION
+#: The sizes of the game under the 24-card rules.
+GAME_INFO = game_info(CLASSIC)
 
 
-def _deal_positions(seat: int, dealer: int) -> tuple[int, ...]:
-    return DEALER_POSITIONS if seat == dealer else NON_DEALER_POSITIONS
+def _stock_position(pack: _Pack, drawn: int) -> int:
+    """The position in the pack of the ``drawn``-th card of the stock (0 first): for 24 cards
+    the stock is drawn from position 13 on, the turned-up trump (12) last (R2.3, R3.4); for
+    20, from position 11 on, the trump (6) last (S2.1, S2.2)."""
+    return pack.stock[drawn]
+
+
+def _deal_positions(pack: _Pack, seat: int, dealer: int) -> tuple[int, ...]:
+    return pack.dealer if seat == dealer else pack.non_dealer
 
 
 class _Table:
@@ -170,10 +256,11 @@ class _Table:
     :meth:`Hand.copy`; pickling replays the actions.
     """
 
-    __slots__ = ("dealer", "deck", "draws", "hand", "rules")
+    __slots__ = ("dealer", "deck", "draws", "hand", "pack", "rules")
 
     def __init__(self, rules: Rules, dealer: int) -> None:
         self.rules = rules
+        self.pack = _pack_of(rules)
         self.dealer = dealer
         self.deck: list[int] = []
         self.hand: Hand | None = None
@@ -182,10 +269,11 @@ class _Table:
 
     # Playing --------------------------------------------------------------------------------
     def deal(self, code: int) -> None:
-        if self.hand is not None or not 0 <= code < DECK_SIZE or code in self.deck:
-            raise ValueError(f"cannot deal card code {code}: dealt so far {self.deck}")
+        if self.hand is not None or code not in self.pack.codes or code in self.deck:
+            raise ValueError(f"cannot deal card code {code} from the {self.pack.size}-card pack: "
+                             f"dealt so far {self.deck}")
         self.deck.append(code)
-        if len(self.deck) == DECK_SIZE:
+        if len(self.deck) == self.pack.size:
             self.hand = Hand.deal([CARDS[c] for c in self.deck], self.dealer, self.rules)
 
     def push(self, code: int) -> None:
@@ -198,26 +286,27 @@ class _Table:
         index = len(hand.actions)
         hand.push(action)
         if hand.stock_size < before:
-            drawn = 12 - before
-            first_card = hand.deck[_stock_position(drawn)]
+            drawn = self.rules.stock_cards - before
+            first_card = hand.deck[_stock_position(self.pack, drawn)]
             first = 0 if first_card in hand.cards(0) else 1
             self.draws.append((index, first, drawn))
 
     # What a seat saw of the deal --------------------------------------------------------------
     def dealt_to(self, seat: int) -> list[Card]:
         """The cards dealt to ``seat`` so far."""
-        return [CARDS[self.deck[i]] for i in _deal_positions(seat, self.dealer) if i < len(self.deck)]
+        return [CARDS[self.deck[i]] for i in _deal_positions(self.pack, seat, self.dealer)
+                if i < len(self.deck)]
 
     def drawn_by(self, seat: int) -> list[tuple[int, Card]]:
         """``(action index, card)`` for each card ``seat`` drew (the turned-up trump, or the
-        nine exchanged for it, for the last draw of the stock)."""
+        nine or jack exchanged for it, for the last draw of the stock)."""
         hand = self.hand
         assert hand is not None
         out: list[tuple[int, Card]] = []
         for index, first, drawn in self.draws:
             k = drawn if seat == first else drawn + 1
-            position = _stock_position(k)
-            if position == TRUMP_POSITION:
+            position = _stock_position(self.pack, k)
+            if position == self.pack.trump:
                 out.append((index, _face_up_after(hand, index)))
             else:
                 out.append((index, CARDS[self.deck[position]]))
@@ -226,9 +315,9 @@ class _Table:
     def slots(self, seat: int) -> list[tuple[int, int]]:
         """``(position in the pack, index of the action it came with, -1 for the deal)`` of
         every card ``seat`` received."""
-        out = [(p, -1) for p in _deal_positions(seat, self.dealer)]
+        out = [(p, -1) for p in _deal_positions(self.pack, seat, self.dealer)]
         for index, first, drawn in self.draws:
-            out.append((_stock_position(drawn if seat == first else drawn + 1), index))
+            out.append((_stock_position(self.pack, drawn if seat == first else drawn + 1), index))
         return out
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
@@ -253,10 +342,10 @@ class _Table:
 
 
 def _face_up_after(hand: Hand, index: int) -> Card:
-    """The last card of the stock after action ``index``: the turned-up trump, or the nine
-    if somebody exchanged it (R4) by then."""
+    """The last card of the stock after action ``index``: the turned-up trump, or the trump
+    nine (R4.1) or jack (S4.1) if somebody exchanged it by then."""
     if any(action.code == EXCHANGE for action in hand.actions[:index + 1]):
-        return Card(hand.trump, Rank.NINE)
+        return Card(hand.trump, Rank(hand.rules.exchange_rank))
     return hand.dealt_trump_card
 
 
@@ -282,20 +371,16 @@ class SixtySixGame(pyspiel.Game):  # type: ignore[misc]
         if isinstance(dealer, bool) or dealer not in (0, 1):
             raise ValueError(f"dealer must be seat 0 or 1, not {dealer!r}")
         self.rules = Rules.parse(text.replace(";", ",").replace(":", "="))
-        if self.rules.deck != 24:
-            # Not yet: the chance nodes deal the 24-card pack in its fixed positions.
-            raise ValueError(f"python_sixty_six deals the 24-card pack only, not {self.rules.deck} cards "
-                             "(the Schnapsen pack is not supported by this adapter yet)")
         self.dealer = int(dealer)
-        super().__init__(GAME_TYPE, GAME_INFO, {"rules": _game_string_rules(self.rules),
-                                                "dealer": self.dealer})
+        super().__init__(GAME_TYPE, game_info(self.rules),
+                         {"rules": _game_string_rules(self.rules), "dealer": self.dealer})
 
     def new_initial_state(self) -> SixtySixState:
         """The state before the deal."""
         return SixtySixState(self)
 
     def max_chance_nodes_in_history(self) -> int:
-        return DECK_SIZE
+        return self.rules.deck
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
@@ -303,7 +388,7 @@ class SixtySixGame(pyspiel.Game):  # type: ignore[misc]
         """The observer for ``iig_obs_type`` (default: what a seat sees now)."""
         return SixtySixObserver(
             iig_obs_type if iig_obs_type is not None else pyspiel.IIGObservationType(perfect_recall=False),
-            params)
+            params, self.rules)
 
 
 class SixtySixState(pyspiel.State):  # type: ignore[misc]
@@ -342,7 +427,7 @@ class SixtySixState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         dealt = set(self.table.deck)
-        left = [code for code in range(DECK_SIZE) if code not in dealt]
+        left = [code for code in self.table.pack.codes if code not in dealt]
         p = 1.0 / len(left)
         return [(code, p) for code in left]
 
@@ -411,16 +496,17 @@ _TRIES = 50
 def _resample_deal(table: _Table, seat: int, rng: random.Random) -> list[int]:
     """The cards dealt so far, with those ``seat`` has not seen dealt anew."""
     n = len(table.deck)
-    seen = {p for p in _deal_positions(seat, table.dealer) if p < n}
-    if n > TRUMP_POSITION:
-        seen.add(TRUMP_POSITION)
+    pack = table.pack
+    seen = {p for p in _deal_positions(pack, seat, table.dealer) if p < n}
+    if n > pack.trump:
+        seen.add(pack.trump)
     fixed = {table.deck[p] for p in seen}
-    pool = [c for c in range(DECK_SIZE) if c not in fixed]
+    pool = [c for c in pack.codes if c not in fixed]
     rng.shuffle(pool)
     return [table.deck[p] if p in seen else pool.pop() for p in range(n)]
 
 
-def _used_cards(code: int, trump: Suit) -> list[int]:
+def _used_cards(code: int, trump: Suit, rules: Rules) -> list[int]:
     """Card codes a player must hold to take the action ``code``."""
     if code < MARRIAGE:
         return [code]
@@ -429,7 +515,7 @@ def _used_cards(code: int, trump: Suit) -> list[int]:
         partner = Card(card.suit, Rank.QUEEN if card.rank == Rank.KING else Rank.KING)
         return [card.index, partner.index]
     if code == EXCHANGE:
-        return [Card(trump, Rank.NINE).index]
+        return [Card(trump, Rank(rules.exchange_rank)).index]  # R4.1, S4.1
     if code >= DECLARE_MARRIAGE:
         suit = Suit(code - DECLARE_MARRIAGE)
         return [Card(suit, Rank.KING).index, Card(suit, Rank.QUEEN).index]
@@ -459,12 +545,14 @@ def _resample_hand(table: _Table, seat: int, rng: random.Random) -> list[int]:
     deadline: dict[int, int] = {}
     for index, (code, actor) in enumerate(zip(codes, actors, strict=True)):
         if actor == opponent:
-            for card in _used_cards(code, hand.trump):
+            for card in _used_cards(code, hand.trump, table.rules):
                 deadline.setdefault(card, index)
+    pack = table.pack
     own = [p for p, _ in table.slots(seat)]
-    theirs = [(p, t) for p, t in table.slots(opponent) if p != TRUMP_POSITION]
-    drawn = 12 - hand.stock_size
-    in_stock = [_stock_position(k) for k in range(drawn, 12)]
+    theirs = [(p, t) for p, t in table.slots(opponent) if p != pack.trump]
+    stock_cards = table.rules.stock_cards
+    drawn = stock_cards - hand.stock_size
+    in_stock = [_stock_position(pack, k) for k in range(drawn, stock_cards)]
     for _ in range(_TRIES):
         layout = constraints.sample(rng)
         stock = [c.index for c in layout.stock]
@@ -472,15 +560,15 @@ def _resample_hand(table: _Table, seat: int, rng: random.Random) -> list[int]:
             rest = stock[:-1]  # the order of a closed or finished stock is not part of a layout
             rng.shuffle(rest)
             stock[:-1] = rest
-        deck: list[int | None] = [None] * DECK_SIZE
-        deck[TRUMP_POSITION] = table.deck[TRUMP_POSITION]
+        deck: list[int | None] = [None] * pack.size
+        deck[pack.trump] = table.deck[pack.trump]
         for p in own:
             deck[p] = table.deck[p]
         for p, code in zip(in_stock, stock, strict=True):
-            if p != TRUMP_POSITION:
+            if p != pack.trump:
                 deck[p] = code
         placed = {c for c in deck if c is not None}
-        pool = [c for c in range(DECK_SIZE) if c not in placed]
+        pool = [c for c in pack.codes if c not in placed]
         free = dict(theirs)
         used = sorted((d, c) for c, d in deadline.items() if c in pool)
         ok = True
@@ -499,7 +587,7 @@ def _resample_hand(table: _Table, seat: int, rng: random.Random) -> list[int]:
         for p, card in zip(sorted(free), rest_cards, strict=True):
             deck[p] = card
         full = [c for c in deck if c is not None]
-        if len(full) == DECK_SIZE and _agrees(full, table, codes, seat, view):
+        if len(full) == pack.size and _agrees(full, table, codes, seat, view):
             return full
     raise RuntimeError(f"no deal agreeing with seat {seat}'s information was found in {_TRIES} tries")
 
@@ -531,7 +619,7 @@ class SixtySixObserver:
     ``private_info`` choose the public blocks and the seat's own cards.
     """
 
-    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, rules: Rules = CLASSIC) -> None:
         if params:
             raise ValueError(f"python_sixty_six observers take no parameters, not {params}")
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
@@ -544,7 +632,7 @@ class SixtySixObserver:
             (name, shape) for name, shape in _BLOCK_SHAPES
             if (self.private if name in PRIVATE_BLOCKS else self.public)]
         if self.perfect_recall:
-            for name, shape, _ in INFO_STATE_LAYOUT:
+            for name, shape, _ in info_state_layout(rules):
                 if (name == "history" and self.public) or (name != "history" and self.private):
                     pieces.append((name, shape))
         size = sum(int(np.prod(shape)) for _, shape in pieces)
@@ -570,8 +658,9 @@ class SixtySixObserver:
                     d["my_hand"][card.index] = 1
                 if "my_deal" in d:
                     d["my_deal"][card.index] = 1
-            if "trump_suit" in d and len(table.deck) > TRUMP_POSITION:
-                d["trump_suit"][int(CARDS[table.deck[TRUMP_POSITION]].suit)] = 1
+            trump = table.pack.trump
+            if "trump_suit" in d and len(table.deck) > trump:
+                d["trump_suit"][int(CARDS[table.deck[trump]].suit)] = 1
             if "i_dealt" in d and table.dealer == player:
                 d["i_dealt"][0] = 1
             return
@@ -602,8 +691,9 @@ class SixtySixObserver:
         if hand is None:
             if self.private:
                 lines.append(f"dealt to me so far: {_cards(table.dealt_to(player))}")
-            if self.public and len(table.deck) > TRUMP_POSITION:
-                lines.append(f"turned up: {CARDS[table.deck[TRUMP_POSITION]]}")
+            trump = table.pack.trump
+            if self.public and len(table.deck) > trump:
+                lines.append(f"turned up: {CARDS[table.deck[trump]]}")
             return "\n".join(lines)
         view = hand.view(player)
         if self.perfect_recall:

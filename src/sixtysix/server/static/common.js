@@ -45,8 +45,19 @@ function sortCards(cards, trump) {
   return [...cards].sort((a, b) => suitKey(a[1]) - suitKey(b[1]) || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]));
 }
 
-function describeAction(action) {
-  if (action === "X") return "Exchange for the turned-up trump";
+// The trump a player offered the exchange holds for it: the nine (R4.1), or the jack
+// in the 20-card pack, which has no nines (Schnapsen, S4.1).
+function exchangeCard(view) {
+  return [`9${view.trump}`, `J${view.trump}`].find((card) => view.hand.includes(card)) || null;
+}
+
+// An action in words; given the seat's view, the exchange names the cards it swaps.
+function describeAction(action, view) {
+  if (action === "X") {
+    const mine = view ? exchangeCard(view) : null;
+    if (mine && view.trump_card) return `Exchange your ${cardName(mine)} for the turned-up ${cardName(view.trump_card)}`;
+    return "Exchange for the turned-up trump";
+  }
   if (action === "C") return "Close the stock";
   if (action === "D") return "Draw";
   if (action === "66") return "Declare 66";

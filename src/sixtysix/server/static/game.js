@@ -176,7 +176,7 @@ function renderChoices(view, you) {
       cls = counted >= 66 ? "declare" : "declare risky";
       if (counted < 66) title = `You count ${counted}: declaring now loses the hand.`;
     }
-    buttons.push(el("button", { type: "button", "data-action": action, text: describeAction(action),
+    buttons.push(el("button", { type: "button", "data-action": action, text: describeAction(action, view),
                                 class: cls, title, onclick: () => act(action) }));
   }
   box.replaceChildren(...buttons);
