@@ -137,8 +137,12 @@ def test_a_finished_match_offers_its_record_a_replay_and_a_rematch(browser: Any,
     for _ in range(400):
         if page.locator("#rematch").is_visible():
             break
-        if result_shown(page):  # a tied hand: no game point yet, play on
-            page.click("#result-close")
+        if result_shown(page):
+            # Read the result once it is shown (it may have arrived since the check
+            # above): the end of the match, or a tied hand with no game point.
+            if "wins the match" in page.locator("#result-title").inner_text():
+                break
+            page.click("#result-close")  # a tied hand: play on
         elif my_turn(page):
             take_turn(page)
         else:

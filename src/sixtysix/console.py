@@ -292,8 +292,9 @@ def _trick_text(view: View, seats: Seats, style: Style, memory: bool) -> str:
 def _marriages_text(view: View, seats: Seats, style: Style) -> str:
     parts = []
     for m in view.marriages:
-        counted = view.tricks_won[m.seat] > 0
-        note = "" if counted else ", counts once a trick is won"
+        waits = "counts with the next trick won" if view.rules.marriage_counts == "next_trick" \
+            else "counts once a trick is won"
+        note = "" if view.counts(m) else f", {waits}"
         parts.append(f"{seats.name(m.seat, start=False)}: {style.suit(m.suit)} "
                      f"{style.card(m.cards[0])} {style.card(m.cards[1])} ({m.value}{note})")
     return "; ".join(parts) if parts else "none"

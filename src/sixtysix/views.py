@@ -142,6 +142,13 @@ class View:
         upto = won[-1] if self.rules.marriage_counts == "next_trick" else n
         return sum(m.value for m in self.marriages if m.seat == seat and m.at_trick <= upto)
 
+    def counts(self, marriage: Marriage) -> bool:
+        """Whether a marriage shown counts toward 66 now (R5.3; marriage_counts)."""
+        won = [i for i, t in enumerate(self.tricks) if t.winner == marriage.seat]
+        if not won:
+            return False
+        return self.rules.marriage_counts != "next_trick" or marriage.at_trick <= won[-1]
+
     @property
     def pending_marriages(self) -> tuple[int, int]:
         """Marriage points announced by seats 0 and 1 that do not count yet."""

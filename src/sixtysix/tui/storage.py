@@ -41,7 +41,7 @@ __all__ = [
 #: Opponent levels offered in the settings (names of :func:`sixtysix.bots.make_bot`).
 LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: Rule presets offered in the settings.
-PRESETS = ("classic", "pagat", "santase", "schnapsen")
+PRESETS = ("classic", "pagat", "santase", "schnapsen", "course")
 #: Animation speeds: seconds between the computer's actions on the screen.
 SPEEDS: dict[str, float] = {"off": 0.0, "fast": 0.25, "normal": 0.6, "slow": 1.2}
 

@@ -73,7 +73,7 @@ def info_text(view: View, seats: Seats, style: MarkupStyle, *, memory: bool = Fa
         lines.append(f"{seats.name(who)} took {style.card(card)} for the "
                      f"{view.exchange_card.rank.name.lower()}")
     marriages = [f"{seats.name(m.seat)} {style.suit(m.suit)} {m.value}"
-                 + ("" if view.tricks_won[m.seat] else " (pending)") for m in view.marriages]
+                 + ("" if view.counts(m) else " (pending)") for m in view.marriages]
     if marriages:
         lines.append("Marriages: " + ", ".join(marriages))
     known = view.known_opponent_cards()
