@@ -29,7 +29,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 EXPERT = "ismcts:iterations=26000,workers=2,c=0.4,bias=2.0"
 HARD = "ismcts:iterations=2700,workers=2,c=0.4,bias=2.0"
 
-#: Match-up name: (bots, first seed, rules).
+#: Match-up name: (bots, first seed, rules); the engine is ours unless ENGINES says otherwise.
 MATCHUPS: dict[str, tuple[list[str], int, str]] = {
     "expert-heuristic": ([EXPERT, "heuristic"], 2040, "classic"),
     "expert-santase": ([EXPERT, "santase-ismcts:iterations=20000"], 3001, "classic"),
@@ -38,7 +38,13 @@ MATCHUPS: dict[str, tuple[list[str], int, str]] = {
     # The Santase-style search at the Santase engine's own 0.1 s against our heuristic
     # player: what the engine's 86.8% against its own heuristic player compares with.
     "santase-heuristic": (["santase-ismcts:iterations=2000", "heuristic"], 2050, "classic"),
+    # On the schnapsen course platform's engine (needs sixtysix[schnapsen]): single deals
+    # against its strongest general bot at the course's settings (16 samples, depth 4);
+    # the level itself (1 s a decision, so it depends on the load), and its iterations.
+    "expert-level-rdeep": (["expert", "schnapsen:rdeep"], 5001, "course"),
+    "expert-rdeep": ([EXPERT, "schnapsen:rdeep"], 5101, "course"),
 }
+ENGINES = {"expert-level-rdeep": "schnapsen", "expert-rdeep": "schnapsen"}
 
 
 def runs(name: str) -> list[Path]:
@@ -59,7 +65,8 @@ def main() -> int:
         out = RESULTS / f"{args.name}-{seed}.json"
         print(f"{machine()}\nplaying {args.name}, seed {seed}, {args.deals} deals -> {out.name}", flush=True)
         command = [sys.executable, "-m", "sixtysix", "arena", *bots, "--matches", str(args.deals),
-                   "--seed", str(seed), "--rules", rules, "--jobs", "1", "--json", str(out)]
+                   "--seed", str(seed), "--rules", rules, "--jobs", "1", "--json", str(out),
+                   "--engine", ENGINES.get(args.name, "sixtysix")]
         status = subprocess.call(command)
         if status:
             return status

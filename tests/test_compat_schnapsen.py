@@ -279,3 +279,16 @@ def test_random_games_end_alike_in_both_engines() -> None:
         expected = (o + t) / 2
         chi2 += (o - expected) ** 2 / expected + (t - expected) ** 2 / expected
     assert chi2 < 25.74, (ours, theirs)
+
+
+def test_the_bridge_rebuilds_every_deal_of_600_random_ones() -> None:
+    """Our random bot through the bridge against RandBot, from both seats: every game
+    so far rebuilt at every decision. Seed 288 has the opponent exchange the jack and
+    take it back with the last draw (it must hold the jack before the exchange)."""
+    engine = SchnapsenGamePlayEngine()
+    for seed in range(600):
+        ours = SixtySixBot("random", seed=seed)
+        theirs = RandBot(random.Random(seed))
+        players = (theirs, ours) if seed % 2 == 0 else (ours, theirs)
+        _, points, _ = engine.play_game(players[0], players[1], random.Random(seed))
+        assert points in (1, 2, 3)

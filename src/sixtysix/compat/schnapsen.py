@@ -143,7 +143,8 @@ def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Ru
     opp_places = [(0, p) for p in (_LEADER_CARDS if opp == 0 else _DEALER_CARDS)]
     # Cards he must hold by a trick count: played, shown in a marriage, exchanged.
     needs: list[tuple[int, Card]] = []
-    from_engine: set[Card] = set()  # cards he got by the exchange or the last draw
+    # Cards he got by the exchange or the last draw, from that trick count on.
+    from_engine: dict[Card, int] = {}
     actions: list[tuple[int, Action]] = []
     bottom = dealt_trump
     tricks = 0
@@ -158,7 +159,7 @@ def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Ru
             jack = Card(bottom.suit, Rank(rules.exchange_rank))
             if leader == opp:
                 needs.append((tricks, jack))
-                from_engine.add(bottom)
+                from_engine[bottom] = tricks
             bottom = jack
             continue
         lead = _lead_action(trick.leader_move)
@@ -188,7 +189,7 @@ def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Ru
             if opp_place is not None:
                 opp_places.append((tricks + 1, opp_place))
             elif last:
-                from_engine.add(bottom)  # he lost the last draw: the face-up card
+                from_engine[bottom] = tricks + 1  # he lost the last draw: the face-up card
         tricks += 1
     if leader_move is not None:
         lead = _lead_action(leader_move)
@@ -203,7 +204,7 @@ def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Ru
     free = sorted(opp_places)
     placed: set[Card] = set()
     for deadline, card in needs:
-        if card in placed or card in from_engine:
+        if card in placed or from_engine.get(card, deadline + 1) <= deadline:
             continue
         options = [entry for entry in free if entry[0] <= deadline]
         if not options:
