@@ -292,3 +292,31 @@ def test_the_bridge_rebuilds_every_deal_of_600_random_ones() -> None:
         players = (theirs, ours) if seed % 2 == 0 else (ours, theirs)
         _, points, _ = engine.play_game(players[0], players[1], random.Random(seed))
         assert points in (1, 2, 3)
+
+
+def test_a_deal_the_bridge_cannot_go_on_with_is_forfeited_and_the_arena_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A BridgeError in one deal costs our bot that deal (reason forfeit, 3 game points
+    to the other side), not the whole run."""
+    from sixtysix.arena.executor import play_game
+    from sixtysix.arena.schedule import schedule
+    from sixtysix.compat import schnapsen as bridge
+
+    calls = {"n": 0}
+    real = bridge.play_deal
+
+    def failing(players: Any, seed: int) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise BridgeError("a made-up failure")
+        return real(players, seed)
+
+    monkeypatch.setattr(bridge, "play_deal", failing)
+    games = schedule(["heuristic", "schnapsen:rand"], deals=2, seed=1, hands=True, rules="course",
+                     engine="schnapsen")
+    results = [play_game(g) for g in games]
+    failed = results[1]
+    (hand,) = failed.hands
+    assert hand.reason == "forfeit" and failed.game.specs[1 - hand.winner] == "heuristic"  # type: ignore[operator]
+    assert hand.game_points == 3
+    assert all(r.hands[0].reason != "forfeit" for i, r in enumerate(results) if i != 1)

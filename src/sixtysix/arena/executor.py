@@ -29,6 +29,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import importlib
+import logging
 import multiprocessing
 import socket
 import threading
@@ -39,7 +40,7 @@ from urllib.parse import urlsplit
 
 from sixtysix.arena.schedule import Game
 from sixtysix.bots import Bot, make_bot
-from sixtysix.hand import Hand, HandResult
+from sixtysix.hand import FORFEIT_POINTS, Hand, HandResult
 from sixtysix.rules import Rules
 from sixtysix.runner import play_hand, play_match
 
@@ -53,6 +54,8 @@ __all__ = [
     "play_games",
     "run_games",
 ]
+
+log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -167,10 +170,18 @@ def _play_game(game: Game, bots: list[Bot]) -> GameResult:
 def _play_on_course_engine(game: Game) -> GameResult:
     """One deal on the engine of the ``schnapsen`` package: seat 0 leads the first
     trick, and our bots play through the bridge under the preset ``course``."""
-    from sixtysix.compat.schnapsen import make_player, play_deal
+    from sixtysix.compat.schnapsen import BridgeError, make_player, play_deal
 
     players = [make_player(spec, seed) for spec, seed in zip(game.specs, game.bot_seeds, strict=True)]
-    deal = play_deal(players, game.deal_seed)
+    try:
+        deal = play_deal(players, game.deal_seed)
+    except BridgeError as exc:
+        # Our bot's game could not go on (see the message): it forfeits this deal, as
+        # an external engine that fails does, and the rest of the arena is played.
+        seat = next((s for s, spec in enumerate(game.specs) if not spec.startswith("schnapsen:")), 0)
+        log.warning("%s forfeits deal %d (seed %d): %s", game.specs[seat], game.board, game.deal_seed, exc)
+        outcome = HandOutcome(1, 1 - seat, FORFEIT_POINTS, 0, "forfeit", (0, 0))
+        return GameResult(game, 1 - seat, (outcome.scored(0), outcome.scored(1)), (outcome,))
     outcome = HandOutcome(1, deal.winner, deal.game_points, 0, deal.reason, deal.points)
     return GameResult(game, deal.winner, (outcome.scored(0), outcome.scored(1)), (outcome,))
 
