@@ -39,6 +39,7 @@ def test_registered_environment_passes_the_gymnasium_checker() -> None:
 @pytest.mark.parametrize("options", [{"episode": "match", "opponent": "random"},
                                      {"render_mode": "ansi", "seat": 1, "rules": "santase"},
                                      {"rules": "schnapsen", "episode": "match"},
+                                     {"rules": "course", "opponent": "heuristic"},
                                      {"illegal_action": "raise", "opponent": "easy"}])
 def test_configured_environments_pass_the_checker(options: dict[str, Any]) -> None:
     if options.get("illegal_action") == "raise":

@@ -458,7 +458,7 @@ def test_outcome_sampling_mccfr_runs() -> None:
 # The 20-card pack: the schnapsen preset ---------------------------------------------------------
 SCHNAPSEN = Rules.preset("schnapsen")
 SCHNAPSEN_RULE_SETS = ["schnapsen", "schnapsen;closing:false", "schnapsen;close_before_draw:true",
-                       "classic;deck:20"]
+                       "classic;deck:20", "course"]
 #: The codes of the 20 cards (S1.1: no nines, whose codes are 0, 6, 12 and 18).
 PACK20 = [card.index for card in pack(20)]
 

@@ -25,7 +25,7 @@ pytestmark = [
 
 
 @pytest.mark.parametrize("options", [{}, {"episode": "match"}, {"rules": "santase", "render_mode": "ansi"},
-                                     {"rules": "schnapsen"}])
+                                     {"rules": "schnapsen"}, {"rules": "course"}])
 def test_passes_the_pettingzoo_api_test(options: dict[str, Any]) -> None:
     api_test(env(**options), num_cycles=300)
 
