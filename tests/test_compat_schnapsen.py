@@ -320,3 +320,18 @@ def test_a_deal_the_bridge_cannot_go_on_with_is_forfeited_and_the_arena_goes_on(
     assert hand.reason == "forfeit" and failed.game.specs[1 - hand.winner] == "heuristic"  # type: ignore[operator]
     assert hand.game_points == 3
     assert all(r.hands[0].reason != "forfeit" for i, r in enumerate(results) if i != 1)
+
+
+def test_the_schnapsen_page_example_runs() -> None:
+    """docs/schnapsen.md's example of our bot on the platform (with the heuristic
+    player standing in for expert, to keep the test short)."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).parent.parent / "docs" / "schnapsen.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```$", page, flags=re.DOTALL | re.MULTILINE)
+    (code,) = [body for lang, body in blocks if lang == "python" and "SixtySixBot" in body]
+    namespace: dict[str, Any] = {}
+    exec(code.replace('SixtySixBot("expert")', 'SixtySixBot("heuristic")'), namespace)
+    assert namespace["game_points"] in (1, 2, 3)
+    assert namespace["winner"] in (namespace["ours"], namespace["theirs"])
