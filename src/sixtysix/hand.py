@@ -544,7 +544,9 @@ class Hand:
 
     def marriage_points(self, seat: int) -> int:
         """Marriage points announced, counted or not (R5.3)."""
-        return self._marr[seat] + self.pending_points(seat)
+        if self._next_trick:  # those waiting are kept apart
+            return self._marr[seat] + (self._pending >> (PENDING_SHIFT * seat) & PENDING_MASK)
+        return self._marr[seat]
 
     def pending_points(self, seat: int) -> int:
         """Marriage points announced that do not count yet: all of a seat's while it
