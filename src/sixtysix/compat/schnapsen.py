@@ -33,7 +33,7 @@ seat 1 is the dealer.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -67,8 +67,11 @@ __all__ = [
     "SixtySixBot",
     "course_bot",
     "from_card",
+    "is_course_spec",
+    "make_player",
     "play_deal",
     "to_card",
+    "to_move",
     "view_of",
 ]
 
@@ -456,13 +459,3 @@ def play_deal(players: Sequence[Any], seed: int) -> DealResult:
     winner_bot, game_points, _ = engine.play_game(recorders[0], recorders[1], random.Random(seed))
     winner = 0 if winner_bot is recorders[0] else 1
     return DealResult(winner, game_points, (recorders[0].points, recorders[1].points))
-
-
-def play_deals(specs: Iterable[str], seeds: Iterable[int]) -> list[DealResult]:
-    """Deals between two specs, in both seatings for each seed (a small arena without the CLI)."""
-    a, b = list(specs)
-    out = []
-    for seed in seeds:
-        for pair in ((a, b), (b, a)):
-            out.append(play_deal([make_player(pair[0], seed), make_player(pair[1], seed + 1)], seed))
-    return out
