@@ -470,25 +470,8 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
                 h[w] |= 1 << stock[drawn]
                 h[1 - w] |= 1 << stock[drawn + 1]
                 drawn += 2
-    hands[0], hands[1] = h
-    hand._won[:] = won
-    hand._tricks[:] = tricks
-    hand._marr[:] = marr
-    if next_trick:
-        hand._pending = pend[0] | pend[1] << PENDING_SHIFT
-    hand._drawn = drawn
-    hand._closed_by = closer
-    hand._closed_trick = closed_trick
-    hand._close_points = close_points
-    hand._to_act = p
-    hand._lead = lead
-    hand._state = state
-    hand._lmask = -1
-    if end == "declare":
-        hand._declare(p)
-    elif end == "played":
-        hand._bonus_seat = bonus
-        hand._played_out()
+    _write_back(hand, h, won, tricks, marr, pend, (drawn, closer, closed_trick, close_points, p, lead, state),
+                end, bonus)
 
 
 def random_playout(hand: Hand, rng: random.Random) -> None:
@@ -643,23 +626,28 @@ def random_playout(hand: Hand, rng: random.Random) -> None:
         if won[w] + marr[w] >= win:  # he has a trick now
             end = "declare"
             break
-    hands[0], hands[1] = h
+    _write_back(hand, h, won, tricks, marr, pend, (drawn, closer, closed_trick, close_points, p, lead, state),
+                end, bonus)
+
+
+def _write_back(hand: Hand, h: list[int], won: list[int], tricks: list[int], marr: list[int],
+                pend: list[int], state: tuple[int, int, int, int, int, int, int], end: str,
+                bonus: int) -> None:
+    """Store the state an integer playout reached in ``hand`` and let the hand's own
+    scoring end it (``end``: ``declare`` by the player to act, ``played`` out, or ``""``
+    when the playout stopped early)."""
+    hand._hands[0], hand._hands[1] = h
     hand._won[:] = won
     hand._tricks[:] = tricks
     hand._marr[:] = marr
-    if next_trick:
+    if hand._next_trick:
         hand._pending = pend[0] | pend[1] << PENDING_SHIFT
-    hand._drawn = drawn
-    hand._closed_by = closer
-    hand._closed_trick = closed_trick
-    hand._close_points = close_points
-    hand._to_act = p
-    hand._lead = lead
-    hand._state = state
+    (hand._drawn, hand._closed_by, hand._closed_trick, hand._close_points, hand._to_act, hand._lead,
+     hand._state) = state
     hand._lmask = -1
     if end == "declare":
-        hand._declare(p)
-    else:
+        hand._declare(hand._to_act)
+    elif end == "played":
         hand._bonus_seat = bonus
         hand._played_out()
 
