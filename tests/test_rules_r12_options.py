@@ -73,7 +73,7 @@ PRESET_CHANGES: dict[str, dict[str, Any]] = {
     },
     "course": {
         "deck": 20, "first_dealer": "random", "marriages_in_phase2": True, "close_before_draw": False,
-        "exchange_first_lead": True, "closing": False, "auto_declare": True, "tie_bonus": 0,
+        "exchange_first_lead": True, "closing": False, "auto_declare": True, "tie_bonus": 0, "target": 1,
         "last_trick_bonus": 0, "played_out": "last_trick", "marriage_counts": "next_trick",
         "marriage_lead": "king",
     },

@@ -270,7 +270,7 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "close_scoring": "at_close",
     },
     # The rules of the engine of the `schnapsen` course platform (docs/schnapsen.md,
-    # "The course platform"): one deal is the game, no closing, 66 taken at once,
+    # S13): one deal is the game (a match to 1), no closing, 66 taken at once,
     # marriage points pending until the next trick won, the King led.
     "course": {
         "deck": 20,
@@ -280,6 +280,7 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "exchange_first_lead": True,
         "closing": False,
         "auto_declare": True,
+        "target": 1,
         "tie_bonus": 0,
         "last_trick_bonus": 0,
         "played_out": "last_trick",

@@ -220,6 +220,9 @@ def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Ru
     rest = [c for c in pack(rules.deck) if c not in set(deck)]
     dealt = [rest.pop() if slot is None else slot for slot in deck]
     hand = Hand(dealt, dealer=1, rules=rules)
+    # One deal is the whole game there: a match at 0-0 to the rules' target (1 under
+    # the preset course), so bots that play for the match play to win the deal.
+    hand.match_score = (0, 0)
     for n, (seat, action) in enumerate(actions):
         if hand.to_act != seat or not hand.is_legal(action):
             legal = " ".join(str(a) for a in hand.legal_actions())
@@ -313,6 +316,7 @@ class SixtySixBot(_game.Bot):
         """Replay the deal's actions the bot has not been told of, with the hooks our
         runner calls (``new_hand``, ``observe``, ``seen``)."""
         hand = Hand(rebuilt.hand.deck, dealer=1, rules=self.rules)
+        hand.match_score = rebuilt.hand.match_score
         seat = rebuilt.seat
         if self._shown < 0:
             call_hook(self.bot, "new_hand", hand.view(seat))
