@@ -111,6 +111,8 @@ def test_S13_4_the_score_is_cards_and_marriages_up_to_the_last_trick_won(seed: i
                 announced = sum(m.value for m in view.marriages if m.seat == seat)
                 assert replay.score(seat) == replay.card_points(seat) + counted
                 assert replay.pending_points(seat) == announced - counted
+                assert view.counted_marriages(seat) == counted == sum(
+                    m.value for m in view.marriages if m.seat == seat and view.counts(m))
 
 
 @settings(max_examples=40)
