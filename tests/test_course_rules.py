@@ -152,6 +152,26 @@ def test_S13_6_the_exchange_is_allowed_at_the_first_lead_and_with_two_cards_left
             found += 1
 
 
+def test_S13_7_marriages_on_any_lead_the_first_and_after_the_stock_is_gone() -> None:
+    """Every lead holding a King and Queen of a suit may announce it (King led, S13.5):
+    at the first lead, in phase 1 and once the stock is exhausted."""
+    rng = random.Random(7)
+    seen = {"first": 0, "open": 0, "exhausted": 0}
+    for _ in range(300):
+        hand = Hand.random(seed=rng.randrange(2**32), dealer=1, rules=COURSE)
+        while not hand.is_over():
+            p = hand.to_act
+            assert p is not None
+            if hand.state == "lead":
+                held = {str(c) for c in hand.cards(p)}
+                for suit in "CDHS":
+                    if {"K" + suit, "Q" + suit} <= held:
+                        assert "K" + suit + "+" in legal(hand)
+                        seen["first" if not hand.actions else "open" if hand.stock_size else "exhausted"] += 1
+            hand.push(rng.choice(hand.legal_actions()))
+    assert min(seen.values()) > 0, seen
+
+
 @settings(max_examples=40)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_S13_3_S13_8_game_points(seed: int) -> None:

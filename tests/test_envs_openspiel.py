@@ -55,9 +55,10 @@ def random_deck(rng: random.Random) -> list[int]:
     return deck
 
 
-def walk(game: Any, rng: random.Random) -> list[SixtySixState]:
-    """A random hand (uniform chance, uniform legal actions): every state from the first decision."""
-    state = deal(game, random_deck(rng))
+def walk(game: Any, rng: random.Random, deck: list[int] | None = None) -> list[SixtySixState]:
+    """A random hand (uniform chance, uniform legal actions): every state from the first
+    decision. ``deck`` is the deal (default: a shuffled 24-card pack)."""
+    state = deal(game, random_deck(rng) if deck is None else deck)
     states = [state.clone()]
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
@@ -329,6 +330,33 @@ def test_public_observer_hides_the_seats_own_cards() -> None:
 
 
 # resample_from_infostate --------------------------------------------------------------------
+def check_resampling(states: list[SixtySixState], rng: random.Random, dealt: int) -> tuple[int, int]:
+    """Resample every state of a hand for both seats and check that each seat's
+    information (``dealt`` chance nodes dealt the pack) is kept; returns how many
+    states were checked and in how many the hidden cards changed."""
+    hidden_changed = checked = 0
+    for state in states:
+        if state.is_terminal():
+            continue
+        for seat in (0, 1):
+            other = state.resample_from_infostate(seat, rng.random)
+            assert other.information_state_string(seat) == state.information_state_string(seat)
+            assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
+            assert other.observation_string(seat) == state.observation_string(seat)
+            assert other.observation_tensor(seat) == state.observation_tensor(seat)
+            assert other.history()[dealt:] == state.history()[dealt:]
+            assert other.legal_actions() == state.legal_actions() or state.current_player() != seat
+            assert other.hand is not None and state.hand is not None
+            assert other.hand.cards(seat) == state.hand.cards(seat)
+            assert other.hand.dealt_trump_card == state.hand.dealt_trump_card
+            hidden_changed += other.hand.cards(1 - seat) != state.hand.cards(1 - seat)
+            checked += 1
+            # The resampled state is a real state: it plays on to the end.
+            while not other.is_terminal():
+                other.apply_action(rng.choice(other.legal_actions()))
+    return checked, hidden_changed
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_resampled_states_agree_with_the_information_state(rules: str) -> None:
     rng = random.Random(21)
@@ -336,22 +364,9 @@ def test_resampled_states_agree_with_the_information_state(rules: str) -> None:
     hidden_changed = 0
     checked = 0
     for _ in range(6):
-        for state in walk(game, rng):
-            if state.is_terminal():
-                continue
-            for seat in (0, 1):
-                other = state.resample_from_infostate(seat, rng.random)
-                assert other.information_state_string(seat) == state.information_state_string(seat)
-                assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
-                assert other.observation_string(seat) == state.observation_string(seat)
-                assert other.history()[24:] == state.history()[24:]
-                assert other.legal_actions() == state.legal_actions() or state.current_player() != seat
-                assert other.hand is not None and state.hand is not None
-                hidden_changed += other.hand.cards(1 - seat) != state.hand.cards(1 - seat)
-                checked += 1
-                # The resampled state is a real state: it plays on to the end.
-                while not other.is_terminal():
-                    other.apply_action(rng.choice(other.legal_actions()))
+        n, changed = check_resampling(walk(game, rng), rng, 24)
+        checked += n
+        hidden_changed += changed
     assert hidden_changed > checked // 2
 
 
@@ -471,12 +486,7 @@ def schnapsen_deck(rng: random.Random) -> list[int]:
 
 def schnapsen_walk(game: Any, rng: random.Random) -> list[SixtySixState]:
     """:func:`walk` for a 20-card game."""
-    state = deal(game, schnapsen_deck(rng))
-    states = [state.clone()]
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-        states.append(state.clone())
-    return states
+    return walk(game, rng, schnapsen_deck(rng))
 
 
 def test_schnapsen_game_loads_with_the_rules_parameter() -> None:
@@ -716,23 +726,15 @@ def test_schnapsen_resampled_states_keep_the_seats_information(rules: str) -> No
     hidden_changed = 0
     checked = 0
     for _ in range(5):
-        for state in schnapsen_walk(game, rng):
-            if state.is_terminal():
-                continue
-            for seat in (0, 1):
-                other = state.resample_from_infostate(seat, rng.random)
-                assert other.information_state_string(seat) == state.information_state_string(seat)
-                assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
-                assert other.observation_tensor(seat) == state.observation_tensor(seat)
-                assert other.history()[20:] == state.history()[20:]
-                assert sorted(other.history()[:20]) == PACK20  # a 20-card deal, no nine
-                assert other.hand is not None and state.hand is not None
-                assert other.hand.cards(seat) == state.hand.cards(seat)
-                assert other.hand.dealt_trump_card == state.hand.dealt_trump_card
-                hidden_changed += other.hand.cards(1 - seat) != state.hand.cards(1 - seat)
-                checked += 1
-                while not other.is_terminal():
-                    other.apply_action(rng.choice(other.legal_actions()))
+        states = schnapsen_walk(game, rng)
+        for state in states:
+            if not state.is_terminal():
+                for seat in (0, 1):
+                    other = state.resample_from_infostate(seat, rng.random)
+                    assert sorted(other.history()[:20]) == PACK20  # a 20-card deal, no nine
+        n, changed = check_resampling(states, rng, 20)
+        checked += n
+        hidden_changed += changed
     assert checked > 50 and hidden_changed > checked // 2
 
 

@@ -544,9 +544,8 @@ class Hand:
 
     def marriage_points(self, seat: int) -> int:
         """Marriage points announced, counted or not (R5.3)."""
-        if self._next_trick:  # those waiting are kept apart
-            return self._marr[seat] + (self._pending >> (PENDING_SHIFT * seat) & PENDING_MASK)
-        return self._marr[seat]
+        # Under next_trick those waiting are kept apart (otherwise _marr has them all).
+        return self._marr[seat] + (self.pending_points(seat) if self._next_trick else 0)
 
     def pending_points(self, seat: int) -> int:
         """Marriage points announced that do not count yet: all of a seat's while it

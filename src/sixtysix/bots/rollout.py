@@ -317,15 +317,8 @@ def fast_playout(hand: Hand, rng: random.Random, epsilon: float = 0.0, *,
     state = hand._state
     if state == OVER:
         return
-    hands = hand._hands
-    h = [hands[0], hands[1]]
-    won = hand._won[:]
-    tricks = hand._tricks[:]
-    marr = hand._marr[:]
-    # marriage_counts = next_trick: announced points wait in pend until their owner
-    # next wins a trick (Hand._pending, split by seat).
+    h, won, tricks, marr, pend = _read_state(hand)
     next_trick = hand._next_trick
-    pend = [hand.pending_points(0), hand.pending_points(1)] if next_trick else [0, 0]
     king_lead = hand._king_lead
     stock = hand._stock
     drawn = hand._drawn
@@ -492,13 +485,8 @@ def random_playout(hand: Hand, rng: random.Random) -> None:
     if not hand._auto or hand._draw_state or not hand._enforce:
         _random_playout_engine(hand, rng)
         return
-    hands = hand._hands
-    h = [hands[0], hands[1]]
-    won = hand._won[:]
-    tricks = hand._tricks[:]
-    marr = hand._marr[:]
+    h, won, tricks, marr, pend = _read_state(hand)
     next_trick = hand._next_trick
-    pend = [hand.pending_points(0), hand.pending_points(1)] if next_trick else [0, 0]
     king_lead = hand._king_lead
     stock = hand._stock
     drawn = hand._drawn
@@ -628,6 +616,14 @@ def random_playout(hand: Hand, rng: random.Random) -> None:
             break
     _write_back(hand, h, won, tricks, marr, pend, (drawn, closer, closed_trick, close_points, p, lead, state),
                 end, bonus)
+
+
+def _read_state(hand: Hand) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+    """Copies of the hands, card points, tricks, counted and pending marriage points
+    (per seat) for an integer playout; :func:`_write_back` stores them again.
+    Pending points are apart only under marriage_counts = next_trick (Hand._pending)."""
+    pend = [hand.pending_points(0), hand.pending_points(1)] if hand._next_trick else [0, 0]
+    return hand._hands[:], hand._won[:], hand._tricks[:], hand._marr[:], pend
 
 
 def _write_back(hand: Hand, h: list[int], won: list[int], tricks: list[int], marr: list[int],
