@@ -39,6 +39,7 @@ from typing import Any
 
 from machine import machine  # benchmarks/machine.py
 
+from sixtysix.arena.executor import chunked
 from sixtysix.arena.schedule import Game, schedule
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.hand import Hand
@@ -77,12 +78,11 @@ class _Told(ISMCTSBot):
 
     def _prepare(self, view: View) -> Worlds:
         worlds = super()._prepare(view)
-        if self.hand is not None and view.stock_open:
-            worlds.layouts = None
-            worlds._hands, worlds._cumulative = [self.hand], [1.0]
-            if self.stock is not None:
-                order = self.stock
-                worlds._stock_for = lambda mask: list(order)  # type: ignore[method-assign]
+        hand, order = self.hand, self.stock
+        if hand is not None and view.stock_open:
+            # Every world is this layout: the true hand, and the true or a random stock.
+            worlds.layout = lambda: (hand, list(order) if order is not None  # type: ignore[method-assign]
+                                     else worlds._stock_for(hand))
         return worlds
 
 
@@ -143,8 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     # One deal is the whole game on the platform: the arena's deals are hands.
     games = schedule([spec, "schnapsen:rdeep"], deals=args.deals, seed=args.seed, hands=True,
                      rules="course", engine="schnapsen")
-    size = max(1, len(games) // (8 * args.jobs))
-    chunks = [games[i:i + size] for i in range(0, len(games), size)]
+    chunks = chunked(games, args.jobs)
     print(f"{len(games)} games ({args.deals} deals from both seats, seed {args.seed}) against "
           f"schnapsen:rdeep on the platform's engine; searches: {spec}")
     results: dict[str, list[int]] = {}
