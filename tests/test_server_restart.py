@@ -61,10 +61,13 @@ def test_unfinished_games_resume_exactly_after_the_server_is_killed(tmp_path: Pa
     first = Server(url, tmp_path / "first.log")
     servers.append(first)
     # Two games against the computer and two between people, each some way in
-    # (the later ones into their second or third hand).
+    # (the later ones into their second or third hand). The deals are the
+    # server's own, so the target must be out of reach of the at most 43 random
+    # actions played here whatever is dealt: a hand takes at least 6 plays and
+    # earns at most 3 game points, or 1 more per tied hand before it (R9.1, R9.2).
     games: list[dict[str, Any]] = []
     for n, kind in enumerate(["computer", "person", "computer", "person"]):
-        body = {"kind": kind, "rules": "classic,target=15", "name": f"P{n}"}
+        body = {"kind": kind, "rules": "classic,target=40", "name": f"P{n}"}
         if kind == "computer":
             body["level"] = "random"
         created = first.post("/api/games", body)
