@@ -143,6 +143,10 @@ def test_the_websocket_endpoint_answers_every_bad_message_and_keeps_the_connecti
             p.sync()
         for second, raw in steps:
             p = players[int(second)]
+            # Up to date first: a raw message of the other seat's may have been a legal act,
+            # whose new state this client has not read yet (and a refused message must be
+            # compared with the state as it is, not as this client last read it).
+            p.sync()
             before = p.state
             errors = len(p.errors)
             p.send(raw)
