@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from sixtysix import Action, Card, Hand, HandResult, InvalidDeckError, InvalidRecordError, Rules
 from sixtysix.cards import pack
+from sixtysix.match import Match
 from sixtysix.record import loads, record_from_hand, replay
 
 SCHNAPSEN = Rules.preset("schnapsen")
@@ -88,6 +89,56 @@ def test_S2_2_the_stock_is_gone_after_five_tricks() -> None:
         assert len(hand.cards(0)) == len(hand.cards(1)) == 5
 
 
+def test_S1_2_a_record_names_the_cards_as_for_sixty_six() -> None:
+    hand = play_random(Hand.random(seed=4, rules=SCHNAPSEN), random.Random(4))
+    tokens = record_from_hand(hand).to_json()["deck"].split()
+    assert sorted(tokens) == sorted(str(c) for c in pack(20))
+    assert all(str(Card.parse(t)) == t and len(t) == 2 for t in tokens)  # R1.4: rank and suit
+    with pytest.raises(InvalidDeckError, match="AH appears twice"):
+        deal(DECK.replace("TH", "AH"))
+
+
+def test_S2_3_the_non_dealer_leads_and_the_first_dealer_is_drawn_at_random() -> None:
+    assert deal(dealer=0).to_act == 1 and deal(dealer=1).to_act == 0
+    first = set()
+    for seed in range(40):
+        match = Match(SCHNAPSEN, seed=seed)
+        first.add(match.first_dealer)
+        assert not match.cuts  # no cutting for the deal: first_dealer = random
+        while not match.is_over() and len(match.hands) < 4:
+            hand = play_random(match.deal(), random.Random(seed))
+            assert hand.to_act is None
+        # The deal alternates (R2.5).
+        dealers = [h.dealer for h in match.hands]
+        assert dealers == [match.first_dealer ^ (n % 2) for n in range(len(dealers))]
+    assert first == {0, 1}
+
+
+# S3: play while the stock is open -------------------------------------------------
+def test_S3_any_card_follows_and_the_winner_draws_first() -> None:
+    hand = deal()
+    hand.push(Action.parse("AH"))
+    assert {str(a) for a in hand.legal_actions()} == {"JC", "QC", "KC", "JH", "KH"}  # no need to follow
+    hand.push(Action.parse("JH"))
+    # The non-dealer won; he draws JS, then the dealer AS, and no draw turn waits.
+    assert Card.parse("JS") in hand.cards(1) and Card.parse("AS") in hand.cards(0)
+    assert hand.state == "lead" and hand.to_act == 1 and hand.stock_size == 8
+    assert Action.parse("D") not in hand.legal_actions()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**9))
+def test_S3_S5_1_there_is_no_draw_turn_and_the_leader_closes_while_the_stock_is_open(seed: int) -> None:
+    rng = random.Random(seed)
+    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
+    while not hand.is_over():
+        legal = hand.legal_actions()
+        assert Action.parse("D") not in legal
+        may_close = hand.state == "lead" and hand.closed_by is None and hand.stock_size > 0
+        assert (Action.parse("C") in legal) == may_close
+        hand.push(rng.choice(legal))
+
+
 # S4: the trump jack --------------------------------------------------------------
 def test_S4_1_the_trump_jack_is_exchanged_even_at_the_first_lead() -> None:
     # Put the trump jack (JD) in the non-dealer's first three cards.
@@ -106,6 +157,28 @@ def test_S4_1_the_trump_jack_is_exchanged_even_at_the_first_lead() -> None:
 
 def test_S4_1_the_trump_nine_is_no_exchange_card_in_schnapsen() -> None:
     assert SCHNAPSEN.exchange_rank == 1 and Rules().exchange_rank == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**9))
+def test_S4_2_no_exchange_once_the_stock_is_closed_or_exhausted(seed: int) -> None:
+    rng = random.Random(seed)
+    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
+    exchange = Action.parse("X")
+    while not hand.is_over():
+        if hand.closed_by is not None or hand.stock_size == 0:
+            assert exchange not in hand.legal_actions()
+        elif hand.state == "lead" and Card(hand.trump, 1) in hand.cards(hand.leader):
+            assert exchange in hand.legal_actions()  # S4.1: whenever he leads, holding it
+        hand.push(rng.choice(hand.legal_actions()))
+
+
+def test_S4_2_the_jack_stays_in_hand_after_a_close() -> None:
+    deck = DECK.replace("AH", "XX").replace("JD", "AH").replace("XX", "JD")  # JD to the non-dealer
+    hand = deal(deck)
+    hand.push(Action.parse("C"))
+    assert Action.parse("X") not in hand.legal_actions()
+    assert Card.parse("JD") in hand.cards(1)
 
 
 # S5: closing ---------------------------------------------------------------------
@@ -153,6 +226,76 @@ def test_S5_3_scoring_when_closing_differs_from_scoring_at_the_end() -> None:
     assert differ > 0
 
 
+def test_S5_1_closing_at_the_first_lead_and_after_an_exchange() -> None:
+    assert Action.parse("C") in deal().legal_actions()  # the very first lead
+    deck = DECK.replace("AH", "XX").replace("JD", "AH").replace("XX", "JD")
+    hand = deal(deck)
+    hand.push(Action.parse("X"))
+    hand.push(Action.parse("C"))
+    assert hand.closed_by == 1 and hand.to_act == 1 and Card.parse("TD") in hand.cards(1)
+    hand.push(Action.parse("AC"))  # the follower may not close
+    assert Action.parse("C") not in hand.legal_actions()
+
+
+def strict_follows(hand: Hand) -> set[Card]:
+    """S6.1 (R7.2): head the card led in its suit, else follow suit, else trump, else anything."""
+    led = hand.lead_card
+    assert led is not None and hand.to_act is not None
+    own = hand.cards(hand.to_act)
+    same = {c for c in own if c.suit == led.suit}
+    higher = {c for c in same if c.rank > led.rank}
+    trumps = {c for c in own if c.suit == hand.trump}
+    return higher or same or trumps or set(own)
+
+
+def test_S5_2_after_a_close_play_is_strict_and_marriages_may_be_shown() -> None:
+    for rules in (SCHNAPSEN, SCHNAPSEN.replace(marriages_in_phase2=False)):
+        hand = deal(rules=rules)
+        hand.push(Action.parse("C"))
+        hand.push(Action.parse("AH"))
+        # No higher heart: the dealer must follow suit.
+        assert {a.card for a in hand.legal_actions()} == strict_follows(hand) == cards("JH KH")
+        hand.push(Action.parse("JH"))
+        # A later lead after the close: a marriage in Schnapsen, none under R5.4.
+        shown = {"QS+", "KS+"} <= {str(a) for a in hand.legal_actions()}
+        assert shown == rules.marriages_in_phase2
+    hand = deal()
+    for token in ["C", "AH", "JH", "KS+"]:
+        hand.push(Action.parse(token))
+    assert hand.marriage_points(1) == 20 and hand.score(1) == 13 + 20
+    # The dealer has no spade and no trump left: any card.
+    assert {a.card for a in hand.legal_actions()} == strict_follows(hand) == set(hand.cards(0))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**9))
+def test_S5_4_a_failed_close_scores_2_or_3_by_the_state_at_the_close(seed: int) -> None:
+    """Without declarations (so a close can only be made good on the last trick):
+    the closer wins exactly when he takes the last trick with 66; otherwise the
+    opponent scores 3 if he had no trick when the stock was closed, else 2."""
+    rng = random.Random(seed)
+    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
+    closer, schwarz = None, False
+    while not hand.is_over():
+        legal = [a for a in hand.legal_actions() if not a.is_declaration]
+        action = rng.choice(legal)
+        if action == Action.parse("C"):
+            closer = hand.to_act
+            assert closer is not None
+            schwarz = hand.tricks_won(1 - closer) == 0
+        hand.push(action)
+    result = hand.result()
+    assert result is not None
+    if closer is None:
+        return
+    took_last = hand.view(0).tricks[-1].winner == closer
+    if took_last and hand.score(closer) >= 66:
+        assert (result.reason, result.winner) == ("closed_succeeded", closer)
+    else:  # with 66 or more but the last trick lost, too
+        assert (result.reason, result.winner) == ("closed_failed", 1 - closer)
+        assert result.game_points == (3 if schwarz else 2)
+
+
 # S6: the stock exhausted ---------------------------------------------------------
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10**9))
@@ -182,6 +325,92 @@ def test_S6_3_only_the_rule_decides_a_played_out_hand() -> None:
             continue
         differ += replayed(hand, SCHNAPSEN.replace(played_out="points")).winner != result.winner
     assert differ > 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**9))
+def test_S6_1_S6_2_strict_play_after_the_stock_and_no_last_trick_bonus(seed: int) -> None:
+    rng = random.Random(seed)
+    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
+    while not hand.is_over():
+        if hand.state == "follow" and (hand.stock_size == 0 or hand.closed_by is not None):
+            assert {a.card for a in hand.legal_actions()} == strict_follows(hand)
+        hand.push(rng.choice([a for a in hand.legal_actions() if not a.is_declaration]))
+    result = hand.result()
+    assert result is not None
+    if len(hand.view(0).tricks) == 10:  # every card played: 120 card points, no 10 for the last
+        assert hand.card_points(0) + hand.card_points(1) == 120
+        for seat in (0, 1):
+            counted = hand.marriage_points(seat) if hand.tricks_won(seat) else 0
+            assert hand.score(seat) == hand.card_points(seat) + counted
+
+
+# S7 to S9: marriages, declaring, scoring -------------------------------------------
+def test_S7_a_trump_marriage_at_the_first_lead_counts_40_once_a_trick_is_won() -> None:
+    swap = {"QS": "QD", "QD": "QS", "KS": "KD", "KD": "KS"}  # the trump K and Q to the non-dealer
+    hand = deal(" ".join(swap.get(t, t) for t in DECK.split()))
+    hand.push(Action.parse("KD+"))
+    assert hand.marriage_points(1) == 40 and hand.score(1) == 0  # no trick yet
+    hand.push(Action.parse("JC"))
+    assert hand.tricks_won(1) == 1 and hand.score(1) == 4 + 2 + 40
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**9))
+def test_S7_marriages_on_every_lead_while_open_closed_or_exhausted(seed: int) -> None:
+    rng = random.Random(seed)
+    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
+    while not hand.is_over():
+        if hand.state == "lead":
+            own = hand.cards(hand.leader)
+            legal = hand.legal_actions()
+            for suit in {c.suit for c in own}:
+                king, queen = Card(suit, 3), Card(suit, 2)
+                if king in own and queen in own:
+                    assert Action.marriage(king) in legal and Action.marriage(queen) in legal
+        hand.push(rng.choice(hand.legal_actions()))
+
+
+def test_S8_a_false_declaration_gives_the_opponent_3_or_2() -> None:
+    hand = deal()
+    assert Action.parse("66") not in hand.legal_actions()  # no trick won yet
+    hand.push(Action.parse("AH"))
+    hand.push(Action.parse("JH"))
+    hand.push(Action.parse("66"))  # 13 points: false, and the dealer has no trick
+    assert hand.result() == HandResult(0, 3, "false_declaration", (0, 13), (0, 1), ((), ()), None)
+    hand = deal()
+    for token in ["AH", "JH", "TS", "AS", "JC", "AC", "66"]:  # now the dealer has a trick (21)
+        hand.push(Action.parse(token))
+    result = hand.result()
+    assert result is not None and (result.winner, result.game_points) == (0, 2)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 10**9))
+def test_S9_hands_score_1_to_3_and_the_match_goes_to_the_first_with_7(seed: int) -> None:
+    rng = random.Random(seed)
+    match = Match(SCHNAPSEN, seed=seed)
+    score = [0, 0]
+    while not match.is_over():
+        assert max(score) < 7
+        result = play_random(match.deal(), rng).result()
+        assert result is not None and result.winner is not None
+        assert result.game_points in (1, 2, 3) and result.bonus == 0
+        score[result.winner] += result.game_points
+        assert match.score == tuple(score)
+    assert max(score) >= 7 and min(score) < 7 and match.winner == score.index(max(score))
+
+
+# S12: the preset's options ----------------------------------------------------------
+def test_S12_the_preset_is_classic_with_the_options_of_the_table() -> None:
+    import dataclasses
+
+    changed = {f.name for f in dataclasses.fields(Rules)
+               if f.name != "base" and getattr(SCHNAPSEN, f.name) != getattr(Rules(), f.name)}
+    assert changed == {"deck", "exchange_first_lead", "close_before_draw", "marriages_in_phase2",
+                       "last_trick_bonus", "played_out", "close_scoring", "first_dealer", "tie_bonus"}
+    tournament = Rules.parse("schnapsen,exchange_first_lead=false")
+    assert tournament.deck == 20 and not tournament.exchange_first_lead
 
 
 # What each player sees ----------------------------------------------------------
