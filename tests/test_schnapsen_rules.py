@@ -457,7 +457,7 @@ def record_hand(name: str) -> tuple[Hand, list[str]]:
 
 
 @pytest.mark.parametrize("name", ["s4_1_jack_exchanged_at_first_lead", "s5_3_close_scored_when_made",
-                                  "s6_3_last_trick_wins"])
+                                  "s5_4_closer_with_66_loses_the_last_trick", "s6_3_last_trick_wins"])
 def test_worked_check_records_replay_to_their_expected_results(name: str) -> None:
     record = json.loads((RECORDS / f"{name}.json").read_text(encoding="utf-8"))
     expected = json.loads((RECORDS / f"{name}.expected.json").read_text(encoding="utf-8"))
@@ -486,6 +486,26 @@ def test_worked_check_S5_3_the_close_keeps_the_value_it_had() -> None:
     # By the end the opponent had tricks and 33 or more: scored at the end it would be 1.
     assert hand.tricks_won(1 - closer) > 0 and hand.score(1 - closer) >= 33
     assert result.game_points == 3
+
+
+def test_worked_check_S5_4_a_closer_with_66_who_loses_the_last_trick_has_failed() -> None:
+    hand, actions = record_hand("s5_4_closer_with_66_loses_the_last_trick")
+    close = actions.index("C")
+    for token in actions[:close]:
+        hand.push(Action.parse(token))
+    closer = hand.to_act
+    assert closer is not None and hand.tricks_won(1 - closer) == 1
+    reached = 16  # after action 15 (his trick) the closer leads, with 72
+    for token in actions[close:reached]:
+        hand.push(Action.parse(token))
+    assert hand.to_act == closer and hand.score(closer) >= 66
+    assert Action.parse("66") in hand.legal_actions()  # he could declare, and does not
+    for token in actions[reached:]:
+        hand.push(Action.parse(token))
+    result = hand.result()
+    assert result is not None and hand.view(0).tricks[-1].winner == 1 - closer
+    assert (result.reason, result.winner, result.game_points) == ("closed_failed", 1 - closer, 2)
+    assert result.points[closer] >= 66
 
 
 def test_worked_check_S6_3_the_last_trick_beats_the_higher_total() -> None:
