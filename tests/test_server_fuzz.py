@@ -4,6 +4,7 @@ clear error or its legal action is applied; a refused message changes nothing.""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -110,30 +111,29 @@ def test_parse_message_names_what_is_wrong(raw: str | bytes) -> None:
         assert len(str(exc)) < 200
 
 
-_CLIENT: Any = None
+@pytest.fixture(scope="module")
+def fuzz_client() -> Iterator[Any]:
+    """One app for every example (an in-memory database; the limits raised), entered
+    as a context manager so that every WebSocket of the test runs on the app's one
+    event loop, as under uvicorn (not each on a loop of its own)."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from fastapi.testclient import TestClient
 
+    from sixtysix.server import Settings, create_app
 
-def _client() -> Any:
-    """One app for every example (an in-memory database; the limits raised)."""
-    global _CLIENT
-    if _CLIENT is None:
-        from fastapi.testclient import TestClient
-
-        from sixtysix.server import Settings, create_app
-
-        _CLIENT = TestClient(create_app(Settings(database_url="sqlite://", message_rate=1e6,
-                                                 message_burst=1e6, create_rate=1e6, create_burst=1e6)))
-    return _CLIENT
+    with TestClient(create_app(Settings(database_url="sqlite://", message_rate=1e6, message_burst=1e6,
+                                        create_rate=1e6, create_burst=1e6))) as client:
+        yield client
 
 
 @settings(max_examples=60)
 @given(steps=st.lists(st.tuples(st.booleans(), raw_messages), min_size=1, max_size=8))
 def test_the_websocket_endpoint_answers_every_bad_message_and_keeps_the_connection(
-        steps: list[tuple[bool, str | bytes]]) -> None:
+        fuzz_client: Any, steps: list[tuple[bool, str | bytes]]) -> None:
     pytest.importorskip("fastapi", reason="the web extra is not installed")
     from server_support import connect
 
-    c = _client()
+    c = fuzz_client
     created = c.post("/api/games", json={"kind": "person", "rules": "classic"}).json()
     joined = c.post(f"/api/games/{created['id']}/join", json={}).json()
     gens = [connect(c, created["id"], created["token"], 0), connect(c, created["id"], joined["token"], 1)]
