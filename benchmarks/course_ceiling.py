@@ -32,9 +32,11 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from machine import machine  # benchmarks/machine.py
@@ -111,7 +113,7 @@ class _Peeking(_game.Bot):  # type: ignore[misc]
         self.inner.notify_game_end(won, perspective)
 
 
-def _play(kind: str, iterations: int, games: list[Game]) -> list[int]:
+def _play(kind: str, games: list[Game], iterations: int = 2700) -> list[int]:
     """1 for each game our player won, 0 for each it lost."""
     out = []
     for game in games:
@@ -124,6 +126,40 @@ def _play(kind: str, iterations: int, games: list[Game]) -> list[int]:
         players[1 - ours] = make_player(game.specs[1 - ours], game.bot_seeds[1 - ours])
         out.append(int(play_deal(players, game.deal_seed).winner == ours))
     return out
+
+
+def rdeep_deals(spec: str, deals: int, seed: int) -> list[Game]:
+    """The arena's games of ``spec`` against ``schnapsen:rdeep`` on the platform's engine
+    (one deal is the whole game there: the arena's deals are hands), announced."""
+    games = schedule([spec, "schnapsen:rdeep"], deals=deals, seed=seed, hands=True,
+                     rules="course", engine="schnapsen")
+    print(f"{len(games)} games ({deals} deals from both seats, seed {seed}) against "
+          f"schnapsen:rdeep on the platform's engine; search: {spec}")
+    return games
+
+
+def play_all(kinds: list[str], play: Callable[[str, list[Game]], list[int]], games: list[Game],
+             jobs: int) -> dict[str, list[int]]:
+    """``play(kind, games)`` for each kind of player, the games split over ``jobs``
+    processes; prints each one's deals won as they are known."""
+    chunks = chunked(games, jobs)
+    results: dict[str, list[int]] = {}
+    with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+        for kind in kinds:
+            start = time.perf_counter()
+            won = results[kind] = [w for part in pool.map(play, [kind] * len(chunks), chunks) for w in part]
+            low, high = wilson(sum(won), len(won))
+            print(f"  {kind:8} {sum(won):5} of {len(won)} = {sum(won) / len(won):6.1%}  "
+                  f"(95% CI {low:.1%}-{high:.1%})  {time.perf_counter() - start:6.0f} s", flush=True)
+    return results
+
+
+def save(path: str, seed: int, spec: str, games: list[Game], results: dict[str, list[int]]) -> None:
+    """The per-game results (1 won, 0 lost) of each player, with the deals they were."""
+    with open(path, "w") as f:
+        json.dump({"seed": seed, "deals": len(games) // 2, "search": spec,
+                   "games": [{"deal_seed": g.deal_seed, "swap": g.swap} for g in games],
+                   "won": results}, f)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,27 +176,11 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown player {', '.join(unknown)}: expected some of {', '.join(PLAYERS)}")
     spec = f"ismcts:iterations={args.iterations}," + ",".join(f"{k}={v}" for k, v in OPTIONS.items())
-    # One deal is the whole game on the platform: the arena's deals are hands.
-    games = schedule([spec, "schnapsen:rdeep"], deals=args.deals, seed=args.seed, hands=True,
-                     rules="course", engine="schnapsen")
-    chunks = chunked(games, args.jobs)
-    print(f"{len(games)} games ({args.deals} deals from both seats, seed {args.seed}) against "
-          f"schnapsen:rdeep on the platform's engine; searches: {spec}")
-    results: dict[str, list[int]] = {}
-    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-        for kind in kinds:
-            start = time.perf_counter()
-            parts = pool.map(_play, [kind] * len(chunks), [args.iterations] * len(chunks), chunks)
-            won = results[kind] = [w for part in parts for w in part]
-            low, high = wilson(sum(won), len(won))
-            print(f"  {kind:7} {sum(won):5} of {len(won)} = {sum(won) / len(won):6.1%}  "
-                  f"(95% CI {low:.1%}-{high:.1%})  {time.perf_counter() - start:6.0f} s", flush=True)
+    games = rdeep_deals(spec, args.deals, args.seed)
+    results = play_all(kinds, functools.partial(_play, iterations=args.iterations), games, args.jobs)
     print(f"machine: {machine()}")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"seed": args.seed, "deals": args.deals, "search": spec,
-                       "games": [{"deal_seed": g.deal_seed, "swap": g.swap} for g in games],
-                       "won": results}, f)
+        save(args.json, args.seed, spec, games, results)
     return 0
 
 
