@@ -128,6 +128,20 @@ def _play(kind: str, games: list[Game], iterations: int = 2700) -> list[int]:
     return out
 
 
+def search_spec(iterations: int) -> str:
+    """The arena spec of ``hard``'s search at ``iterations`` per decision."""
+    return f"ismcts:iterations={iterations}," + ",".join(f"{k}={v}" for k, v in OPTIONS.items())
+
+
+def parse_players(parser: argparse.ArgumentParser, text: str, known: tuple[str, ...]) -> list[str]:
+    """The comma-separated players of ``--players``, each one of ``known``."""
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in known]
+    if unknown:
+        parser.error(f"unknown player {', '.join(unknown)}: expected some of {', '.join(known)}")
+    return kinds
+
+
 def rdeep_deals(spec: str, deals: int, seed: int) -> list[Game]:
     """The arena's games of ``spec`` against ``schnapsen:rdeep`` on the platform's engine
     (one deal is the whole game there: the arena's deals are hands), announced."""
@@ -171,11 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default=",".join(PLAYERS), help="which of " + ", ".join(PLAYERS))
     parser.add_argument("--json", help="write the per-game results here")
     args = parser.parse_args(argv)
-    kinds = [k.strip() for k in args.players.split(",") if k.strip()]
-    unknown = [k for k in kinds if k not in PLAYERS]
-    if unknown:
-        parser.error(f"unknown player {', '.join(unknown)}: expected some of {', '.join(PLAYERS)}")
-    spec = f"ismcts:iterations={args.iterations}," + ",".join(f"{k}={v}" for k, v in OPTIONS.items())
+    kinds = parse_players(parser, args.players, PLAYERS)
+    spec = search_spec(args.iterations)
     games = rdeep_deals(spec, args.deals, args.seed)
     results = play_all(kinds, functools.partial(_play, iterations=args.iterations), games, args.jobs)
     print(f"machine: {machine()}")

@@ -37,13 +37,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from course_ceiling import play_all, rdeep_deals, save  # benchmarks/course_ceiling.py
+from course_ceiling import OPTIONS, parse_players, play_all, rdeep_deals, save, search_spec  # benchmarks/
 from machine import machine  # benchmarks/machine.py
 
 from sixtysix.actions import Action
 from sixtysix.arena.schedule import Game
 from sixtysix.bots.base import BaseBot
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
+from sixtysix.cards import iter_mask
 from sixtysix.hand import OVER, Hand
 from sixtysix.views import View
 
@@ -58,7 +59,6 @@ except ImportError:  # pragma: no cover - a message instead of a traceback
 
 PLAYERS = ("honest", "modelled")
 ITERATIONS = 2700
-OPTIONS: dict[str, Any] = {"c": 0.4, "bias": 2.0}
 
 
 class RdeepModel(BaseBot):
@@ -87,12 +87,7 @@ class RdeepModel(BaseBot):
         target = world._tricks[0] + world._tricks[1] + self.depth
         world._push(code)
         while world._state != OVER and world._tricks[0] + world._tricks[1] < target:
-            mask = world.legal_mask()
-            codes = []
-            while mask:
-                low = mask & -mask
-                mask ^= low
-                codes.append(low.bit_length() - 1)
+            codes = list(iter_mask(world.legal_mask()))
             world._push(codes[rng.randrange(len(codes))])
         mine, theirs = world.score(seat), world.score(1 - seat)
         return mine / (mine + theirs) if mine + theirs else 0.5
@@ -159,11 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.fidelity:
         fidelity(args.fidelity)
         return 0
-    kinds = [k.strip() for k in args.players.split(",") if k.strip()]
-    unknown = [k for k in kinds if k not in PLAYERS]
-    if unknown:
-        parser.error(f"unknown player {', '.join(unknown)}: expected some of {', '.join(PLAYERS)}")
-    spec = f"ismcts:iterations={ITERATIONS}," + ",".join(f"{k}={v}" for k, v in OPTIONS.items())
+    kinds = parse_players(parser, args.players, PLAYERS)
+    spec = search_spec(ITERATIONS)
     games = rdeep_deals(spec, args.deals, args.seed)
     results = play_all(kinds, _play, games, args.jobs)
     if len(results) == 2:

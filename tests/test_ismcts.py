@@ -17,6 +17,7 @@ from sixtysix.bots import make_bot
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.bots.rollout import fast_playout, outcome_value, playout, policy_code
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot, fixed_action, should_close
+from sixtysix.errors import IllegalActionError
 from sixtysix.runner import play_hand
 from sixtysix.sampling import Constraints, count_layouts
 from sixtysix.views import View
@@ -554,5 +555,5 @@ def test_an_opponent_model_that_chooses_an_illegal_action_is_named() -> None:
     hand = Hand.random(seed=5)
     view = hand.view(hand.to_act)  # type: ignore[arg-type]
     bot = ISMCTSBot(seed=2, iterations=50, opponent_model=_Spy(illegal=True))
-    with pytest.raises(ValueError, match="the opponent model chose"):
+    with pytest.raises(IllegalActionError, match="the opponent model chose it; legal: "):
         bot.search(bot._prepare(view), view.seat)

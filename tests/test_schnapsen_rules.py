@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import play
 from sixtysix import Action, Card, Hand, HandResult, InvalidDeckError, InvalidRecordError, Rules
 from sixtysix.cards import pack
 from sixtysix.match import Match
@@ -38,6 +40,17 @@ def play_random(hand: Hand, rng: random.Random, *, declare: bool = True, close: 
                  if (declare or not a.is_declaration) and (close or a.kind.name != "CLOSE")]
         hand.push(rng.choice(legal or hand.legal_actions()))
     return hand
+
+
+def positions(seed: int, *, declare: bool = True) -> Iterator[Hand]:
+    """Each position of a random Schnapsen hand (``seed``) before its action, the action
+    then chosen at random (declarations left out if told) until the hand is over."""
+    rng = random.Random(seed)
+    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
+    while not hand.is_over():
+        yield hand
+        legal = [a for a in hand.legal_actions() if declare or not a.is_declaration]
+        hand.push(rng.choice(legal or hand.legal_actions()))
 
 
 def replayed(hand: Hand, rules: Rules) -> HandResult:
@@ -129,14 +142,11 @@ def test_S3_any_card_follows_and_the_winner_draws_first() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 10**9))
 def test_S3_S5_1_there_is_no_draw_turn_and_the_leader_closes_while_the_stock_is_open(seed: int) -> None:
-    rng = random.Random(seed)
-    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
-    while not hand.is_over():
+    for hand in positions(seed):
         legal = hand.legal_actions()
         assert Action.parse("D") not in legal
         may_close = hand.state == "lead" and hand.closed_by is None and hand.stock_size > 0
         assert (Action.parse("C") in legal) == may_close
-        hand.push(rng.choice(legal))
 
 
 # S4: the trump jack --------------------------------------------------------------
@@ -162,15 +172,12 @@ def test_S4_1_the_trump_nine_is_no_exchange_card_in_schnapsen() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 10**9))
 def test_S4_2_no_exchange_once_the_stock_is_closed_or_exhausted(seed: int) -> None:
-    rng = random.Random(seed)
-    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
     exchange = Action.parse("X")
-    while not hand.is_over():
+    for hand in positions(seed):
         if hand.closed_by is not None or hand.stock_size == 0:
             assert exchange not in hand.legal_actions()
         elif hand.state == "lead" and Card(hand.trump, 1) in hand.cards(hand.leader):
             assert exchange in hand.legal_actions()  # S4.1: whenever he leads, holding it
-        hand.push(rng.choice(hand.legal_actions()))
 
 
 def test_S4_2_the_jack_stays_in_hand_after_a_close() -> None:
@@ -260,8 +267,7 @@ def test_S5_2_after_a_close_play_is_strict_and_marriages_may_be_shown() -> None:
         shown = {"QS+", "KS+"} <= {str(a) for a in hand.legal_actions()}
         assert shown == rules.marriages_in_phase2
     hand = deal()
-    for token in ["C", "AH", "JH", "KS+"]:
-        hand.push(Action.parse(token))
+    play(hand, "C AH JH KS+")
     assert hand.marriage_points(1) == 20 and hand.score(1) == 13 + 20
     # The dealer has no spade and no trump left: any card.
     assert {a.card for a in hand.legal_actions()} == strict_follows(hand) == set(hand.cards(0))
@@ -330,13 +336,10 @@ def test_S6_3_only_the_rule_decides_a_played_out_hand() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10**9))
 def test_S6_1_S6_2_strict_play_after_the_stock_and_no_last_trick_bonus(seed: int) -> None:
-    rng = random.Random(seed)
-    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
-    while not hand.is_over():
+    for hand in positions(seed, declare=False):
         if hand.state == "follow" and (hand.stock_size == 0 or hand.closed_by is not None):
             assert {a.card for a in hand.legal_actions()} == strict_follows(hand)
-        hand.push(rng.choice([a for a in hand.legal_actions() if not a.is_declaration]))
-    result = hand.result()
+    result = hand.result()  # the same hand, now played to the end
     assert result is not None
     if len(hand.view(0).tricks) == 10:  # every card played: 120 card points, no 10 for the last
         assert hand.card_points(0) + hand.card_points(1) == 120
@@ -358,9 +361,7 @@ def test_S7_a_trump_marriage_at_the_first_lead_counts_40_once_a_trick_is_won() -
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 10**9))
 def test_S7_marriages_on_every_lead_while_open_closed_or_exhausted(seed: int) -> None:
-    rng = random.Random(seed)
-    hand = Hand.random(seed=seed, rules=SCHNAPSEN)
-    while not hand.is_over():
+    for hand in positions(seed):
         if hand.state == "lead":
             own = hand.cards(hand.leader)
             legal = hand.legal_actions()
@@ -368,20 +369,14 @@ def test_S7_marriages_on_every_lead_while_open_closed_or_exhausted(seed: int) ->
                 king, queen = Card(suit, 3), Card(suit, 2)
                 if king in own and queen in own:
                     assert Action.marriage(king) in legal and Action.marriage(queen) in legal
-        hand.push(rng.choice(hand.legal_actions()))
 
 
 def test_S8_a_false_declaration_gives_the_opponent_3_or_2() -> None:
     hand = deal()
     assert Action.parse("66") not in hand.legal_actions()  # no trick won yet
-    hand.push(Action.parse("AH"))
-    hand.push(Action.parse("JH"))
-    hand.push(Action.parse("66"))  # 13 points: false, and the dealer has no trick
+    play(hand, "AH JH 66")  # 13 points: false, and the dealer has no trick
     assert hand.result() == HandResult(0, 3, "false_declaration", (0, 13), (0, 1), ((), ()), None)
-    hand = deal()
-    for token in ["AH", "JH", "TS", "AS", "JC", "AC", "66"]:  # now the dealer has a trick (21)
-        hand.push(Action.parse(token))
-    result = hand.result()
+    result = play(deal(), "AH JH TS AS JC AC 66").result()  # now the dealer has a trick (21)
     assert result is not None and (result.winner, result.game_points) == (0, 2)
 
 
@@ -475,12 +470,10 @@ def test_worked_check_S4_1_the_jack_before_any_trick() -> None:
 def test_worked_check_S5_3_the_close_keeps_the_value_it_had() -> None:
     hand, actions = record_hand("s5_3_close_scored_when_made")
     close = actions.index("C")
-    for token in actions[:close]:
-        hand.push(Action.parse(token))
+    play(hand, " ".join(actions[:close]))
     closer = hand.to_act
     assert closer is not None and hand.tricks_won(1 - closer) == 0  # Schwarz at the close
-    for token in actions[close:]:
-        hand.push(Action.parse(token))
+    play(hand, " ".join(actions[close:]))
     result = hand.result()
     assert result is not None and result.reason == "closed_succeeded" and result.winner == closer
     # By the end the opponent had tricks and 33 or more: scored at the end it would be 1.
@@ -491,17 +484,14 @@ def test_worked_check_S5_3_the_close_keeps_the_value_it_had() -> None:
 def test_worked_check_S5_4_a_closer_with_66_who_loses_the_last_trick_has_failed() -> None:
     hand, actions = record_hand("s5_4_closer_with_66_loses_the_last_trick")
     close = actions.index("C")
-    for token in actions[:close]:
-        hand.push(Action.parse(token))
+    play(hand, " ".join(actions[:close]))
     closer = hand.to_act
     assert closer is not None and hand.tricks_won(1 - closer) == 1
     reached = 16  # after action 15 (his trick) the closer leads, with 72
-    for token in actions[close:reached]:
-        hand.push(Action.parse(token))
+    play(hand, " ".join(actions[close:reached]))
     assert hand.to_act == closer and hand.score(closer) >= 66
     assert Action.parse("66") in hand.legal_actions()  # he could declare, and does not
-    for token in actions[reached:]:
-        hand.push(Action.parse(token))
+    play(hand, " ".join(actions[reached:]))
     result = hand.result()
     assert result is not None and hand.view(0).tricks[-1].winner == 1 - closer
     assert (result.reason, result.winner, result.game_points) == ("closed_failed", 1 - closer, 2)
@@ -510,8 +500,7 @@ def test_worked_check_S5_4_a_closer_with_66_who_loses_the_last_trick_has_failed(
 
 def test_worked_check_S6_3_the_last_trick_beats_the_higher_total() -> None:
     hand, actions = record_hand("s6_3_last_trick_wins")
-    for token in actions:
-        hand.push(Action.parse(token))
+    play(hand, " ".join(actions))
     result = hand.result()
     assert result is not None and result.reason == "played_out"
     last = hand.view(0).tricks[-1].winner

@@ -124,6 +124,7 @@ from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.rollout import fast_playout, outcome_value, policy_code
 from sixtysix.cards import CARDS, iter_mask, mask_of
+from sixtysix.errors import IllegalActionError
 from sixtysix.hand import OVER, STOCK_CARDS, WINNING_TOTAL, Hand
 from sixtysix.sampling import Constraints
 from sixtysix.solver import Solver
@@ -741,8 +742,7 @@ class ISMCTSBot(BaseBot):
             action = model.choose(view, view.legal)
             code = modelled[key] = action.code
             if not legal >> code & 1:
-                raise ValueError(f"the opponent model chose {action}, not one of "
-                                 f"{' '.join(str(a) for a in view.legal)}")
+                raise IllegalActionError(action, view.legal, "the opponent model chose it")
         return code
 
     def _evaluate(self, world: Hand) -> int:
