@@ -71,7 +71,7 @@ def test_R8_2_correct_declaration_wins_with_R9_1_game_points() -> None:
 
 
 def test_R8_3_false_declaration_two_or_three() -> None:
-    # The opponent has no trick: 3.
+    # The opponent has no trick: 3. (R10.3: law 12, the false claim, is this rule.)
     hand = run_hand()
     play(hand, "AS 9S 66")
     assert outcome(hand) == (0, "false_declaration", 3)
