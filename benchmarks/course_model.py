@@ -45,7 +45,8 @@ from sixtysix.arena.schedule import Game
 from sixtysix.bots.base import BaseBot
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.cards import iter_mask
-from sixtysix.hand import OVER, Hand
+from sixtysix.hand import Hand
+from sixtysix.kernel import Phase
 from sixtysix.views import View
 
 try:
@@ -84,11 +85,12 @@ class RdeepModel(BaseBot):
 
     def _rollout(self, world: Hand, seat: int, code: int) -> float:
         rng = self.rng
-        target = world._tricks[0] + world._tricks[1] + self.depth
-        world._push(code)
-        while world._state != OVER and world._tricks[0] + world._tricks[1] < target:
-            codes = list(iter_mask(world.legal_mask()))
-            world._push(codes[rng.randrange(len(codes))])
+        state = world.kernel
+        target = state.tricks_won(0) + state.tricks_won(1) + self.depth
+        state.push(code)
+        while state.phase != Phase.OVER and state.tricks_won(0) + state.tricks_won(1) < target:
+            codes = list(iter_mask(state.legal_mask()))
+            state.push(codes[rng.randrange(len(codes))])
         mine, theirs = world.score(seat), world.score(1 - seat)
         return mine / (mine + theirs) if mine + theirs else 0.5
 

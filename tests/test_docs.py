@@ -113,3 +113,19 @@ def test_no_docstring_of_the_package_keeps_markup_the_site_would_show_raw() -> N
                 if re.search(r"``|:\w+:`|^\s*=====", prose, flags=re.MULTILINE):
                     leftovers.append(f"{path.name}:{getattr(node, 'name', '(module)')}")
     assert not leftovers
+
+
+def test_the_kernel_page_example_prints_what_the_page_shows() -> None:
+    """docs/kernel.md: the custom playout runs and prints the figure shown (the kernels'
+    random numbers and rules are the same, so both kernels print it)."""
+    page = (DOCS / "kernel.md").read_text(encoding="utf-8")
+    blocks = fenced(page)
+    index = next(i for i, (_, body) in enumerate(blocks) if "examples/kernel_playout.py" in body)
+    shown = blocks[index + 1][1]
+    run = subprocess.run([sys.executable, str(ROOT / "examples" / "kernel_playout.py")],
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == shown
+    function = ast.parse((ROOT / "examples" / "kernel_playout.py").read_text()).body
+    playout = next(node for node in function if isinstance(node, ast.FunctionDef))
+    assert playout.end_lineno is not None and playout.end_lineno - playout.lineno <= 12

@@ -15,7 +15,7 @@ from sixtysix import Action, Card, Hand, Rules
 from sixtysix.actions import ACTIONS, DECLARE, DECLARE_MARRIAGE
 from sixtysix.bots import make_bot
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
-from sixtysix.bots.rollout import fast_playout, outcome_value, playout, policy_code
+from sixtysix.bots.rollout import outcome_value, playout, policy_code
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot, fixed_action, should_close
 from sixtysix.errors import IllegalActionError
 from sixtysix.runner import play_hand
@@ -98,8 +98,10 @@ def test_playout_policy_is_legal_and_never_declares_falsely(rules: Rules) -> Non
 
 @pytest.mark.parametrize("rules", [*RULE_SETS.values(), Rules(close_before_draw=False)],
                          ids=[*RULE_SETS.keys(), "no-draw-state"])
-def test_fast_playout_takes_the_same_actions_as_the_engine(rules: Rules) -> None:
-    """The integer playout and the engine playout end in the same place."""
+def test_the_kernel_playout_takes_the_policys_actions(rules: Rules) -> None:
+    """The kernel's playout loop takes, one by one, the actions its policy gives, and
+    every one of them is legal: its history, pushed through the checked hand, ends in
+    the same place; without random cards it is the policy asked step by step."""
     for seed in range(60):
         base = Hand.random(seed=seed, rules=rules)
         rng = random.Random(seed)
@@ -110,18 +112,23 @@ def test_fast_playout_takes_the_same_actions_as_the_engine(rules: Rules) -> None
             base.push_code(rng.choice(codes))
         if base.is_over():
             continue
+        start = base.kernel.depth()
         for epsilon, stop, fair, close in [(0.0, -1, False, False), (0.3, -1, True, False),
                                            (0.2, 4, False, False), (0.1, 6, True, False),
                                            (0.0, -1, False, True), (0.1, 4, True, True)]:
-            slow, fast = base.copy(), base.copy()
-            playout(slow, random.Random(seed), epsilon, stop_cards=stop, fair=fair, close=close)
-            fast_playout(fast, random.Random(seed), epsilon, stop_cards=stop, fair=fair, close=close)
-            assert slow.is_over() == fast.is_over()
-            if slow.is_over():
-                assert outcome_value(slow) == outcome_value(fast)
-                assert slow.result().reason == fast.result().reason  # type: ignore[union-attr]
-            else:
-                assert slow.key() == fast.key()
+            fast = base.copy()
+            playout(fast, random.Random(seed), epsilon, stop_cards=stop, fair=fair, close=close)
+            replayed = base.copy()
+            for code, _ in fast.kernel.history()[start:]:
+                replayed.push(ACTIONS[code])  # type: ignore[arg-type]
+            assert replayed.key() == fast.key()
+            assert fast.is_over() or (not fast.stock_open and len(fast.cards(fast.to_act)) <= stop)
+            if epsilon == 0.0:
+                stepped = base.copy()
+                while not stepped.is_over() and not (
+                        stop >= 0 and not stepped.stock_open and len(stepped.cards(stepped.to_act)) <= stop):
+                    stepped.push(ACTIONS[policy_code(stepped, fair=fair, close=close)])  # type: ignore[arg-type]
+                assert stepped.key() == fast.key()
 
 
 def test_playout_plays_to_the_end_and_scores_for_seat_zero() -> None:
@@ -385,7 +392,8 @@ def test_a_dead_helper_leaves_the_bot_searching_alone() -> None:
 
 
 def test_run_off_counts_top_trumps_then_plain_tops_once_his_trumps_are_gone() -> None:
-    from sixtysix.bots.rollout import _CLOSE_SLACK, _run_off
+    from sixtysix.kernel._pure_search import CLOSE_SLACK as _CLOSE_SLACK
+    from sixtysix.kernel._pure_search import run_off as _run_off
 
     def mask(*cards: str) -> int:
         return sum(Card.parse(c).mask for c in cards)
@@ -403,7 +411,7 @@ def test_closing_playouts_close_and_are_scored_as_closed() -> None:
     closed = 0
     for seed in range(200):
         hand = Hand.random(seed=seed)
-        fast_playout(hand, random.Random(seed), close=True)
+        playout(hand, random.Random(seed), close=True)
         result = hand.result()
         assert result is not None
         if result.closed_by is not None:
@@ -412,7 +420,7 @@ def test_closing_playouts_close_and_are_scored_as_closed() -> None:
     assert closed > 0
     for seed in range(50):
         hand = Hand.random(seed=seed)
-        fast_playout(hand, random.Random(seed))
+        playout(hand, random.Random(seed))
         assert hand.result().closed_by is None  # type: ignore[union-attr]
 
 
@@ -487,10 +495,11 @@ def test_anchor_and_bias_options_are_checked() -> None:
                                    Rules.preset("santase").replace(close_before_draw=False),
                                    Rules(auto_declare=True, close_before_draw=False)],
                          ids=["course", "schnapsen-auto", "santase-draw-at-once", "classic-auto"])
-def test_random_playout_on_integers_takes_the_engines_random_actions(rules: Rules) -> None:
-    """The integer random playout and the engine's (legal mask and push) make the same
-    choices from the same random numbers and end in the same state."""
-    from sixtysix.bots.rollout import _random_playout_engine, random_playout
+def test_the_kernel_random_playout_is_the_random_player_step_by_step(rules: Rules) -> None:
+    """The kernel's random playout makes the choices of a random player stepping through
+    the checked hand with the same random numbers (the k-th legal action, k uniform)."""
+    from sixtysix.bots.rollout import random_playout
+    from sixtysix.kernel import Rng
 
     endings = set()
     for seed in range(300):
@@ -503,14 +512,14 @@ def test_random_playout_on_integers_takes_the_engines_random_actions(rules: Rule
         if base.is_over():
             continue
         fast, slow = base.copy(), base.copy()
+        seed64 = random.Random(seed).getrandbits(64)
         random_playout(fast, random.Random(seed))
-        _random_playout_engine(slow, random.Random(seed))
-        assert fast.is_over() and slow.is_over()
-        a, b = fast.result(), slow.result()
-        assert a is not None and b is not None
-        # (The marriages of a result come from the history, which the integer play skips.)
-        assert (a.winner, a.game_points, a.reason, a.points, a.tricks) == (
-            b.winner, b.game_points, b.reason, b.points, b.tricks)
+        numbers = Rng(seed64)
+        while not slow.is_over():
+            legal = slow.legal_actions()
+            slow.push(sorted(legal, key=lambda a: a.code)[numbers.below(len(legal))])
+        assert fast.is_over()
+        assert fast.result() == slow.result()
         assert fast.key() == slow.key()
         endings.add(fast.result().reason)  # type: ignore[union-attr]
     assert {"declared", "played_out"} <= endings

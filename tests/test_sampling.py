@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from helpers import RUN_5, cards, choose, deal, play, run_hand, seeds, styles
 from sixtysix import CARDS, Card, Hand, Rules, Suit
-from sixtysix.hand import follow_mask
+from sixtysix.kernel import follow_mask
 from sixtysix.sampling import (
     Constraints,
     InconsistentViewError,

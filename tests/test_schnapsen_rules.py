@@ -514,7 +514,7 @@ def test_worked_check_S6_3_the_last_trick_beats_the_higher_total() -> None:
 def test_without_closing_no_close_is_ever_legal(seed: int, text: str) -> None:
     """Option closing=false (the course platform's rules): the stock cannot be closed,
     by a player or by the playouts of the search bots."""
-    from sixtysix.bots.rollout import fast_playout
+    from sixtysix.bots.rollout import playout
 
     rules = Rules.parse(text)
     rng = random.Random(seed)
@@ -524,5 +524,5 @@ def test_without_closing_no_close_is_ever_legal(seed: int, text: str) -> None:
         hand.push(rng.choice(hand.legal_actions()))
     assert hand.view(0).closed_by is None
     world = Hand.random(seed=seed, rules=rules)
-    fast_playout(world, rng, 0.1, close=True)
+    playout(world, rng, 0.1, close=True)
     assert world.view(0).closed_by is None and world.is_over()

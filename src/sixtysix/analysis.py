@@ -120,14 +120,14 @@ def _fast_playout_value(world: Hand, seat: int, solver: Solver, rng: random.Rand
     gone, then solve (or, with ``solve`` false, play on to the end)."""
     from sixtysix.bots.rollout import playout
 
-    depth = len(world._undo)
+    depth = world.kernel.depth()
     playout(world, rng, stop_cards=6 if solve else -1)
     if world.is_over():
         value = _seat_value(world, seat)
     else:
         v = solver.value(world)
         value = v if world.to_act == seat else -v
-    while len(world._undo) > depth:
+    while world.kernel.depth() > depth:
         world.pop()
     return value
 

@@ -178,9 +178,9 @@ class Card:
 
     def beats(self, other: Card, trump: Suit) -> bool:
         """Whether this card, played second, wins a trick led by ``other`` (R3.3)."""
-        if self.suit == other.suit:
-            return self.rank > other.rank
-        return self.suit == trump
+        from sixtysix.kernel.tables import beats
+
+        return beats(self.index, other.index, trump)
 
     def __str__(self) -> str:
         return self._text

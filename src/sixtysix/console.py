@@ -33,6 +33,7 @@ from sixtysix.analysis import ActionValue
 from sixtysix.cards import Card, Rank, Suit
 from sixtysix.errors import ParseError
 from sixtysix.hand import HandResult
+from sixtysix.kernel.tables import marriage_value
 from sixtysix.views import View
 
 __all__ = [
@@ -358,7 +359,7 @@ def action_meaning(action: Action, view: View, style: Style) -> str:
     if kind is ActionKind.PLAY:
         return ""
     if kind is ActionKind.MARRIAGE and action.card is not None:
-        value = 40 if action.card.suit == view.trump else 20
+        value = marriage_value(action.card.suit, view.trump)
         return f"marriage in {SUIT_NAMES[action.card.suit]} ({value}), lead {style.card(action.card)}"
     if kind is ActionKind.EXCHANGE:
         take = f" for {style.card(view.trump_card)}" if view.trump_card is not None else ""
@@ -370,7 +371,7 @@ def action_meaning(action: Action, view: View, style: Style) -> str:
     if kind is ActionKind.DECLARE:
         return "declare 66"
     assert action.suit is not None
-    value = 40 if action.suit == view.trump else 20
+    value = marriage_value(action.suit, view.trump)
     return f"show the {SUIT_NAMES[action.suit]} marriage ({value}) and declare 66"
 
 
@@ -504,7 +505,7 @@ def describe_action(seat: int, action: Action, before: View, after: View, seats:
     mark = style.other if seat != me else (lambda s: s)
     if kind is ActionKind.MARRIAGE and action.card is not None:
         suit = action.card.suit
-        value = 40 if suit == before.trump else 20
+        value = marriage_value(suit, before.trump)
         king, queen = Card(suit, Rank.KING), Card(suit, Rank.QUEEN)
         text = (f"{seats.say(seat, 'announce', 'announces')} the marriage in "
                 f"{style.suit(suit)}, {style.card(king)} {style.card(queen)} ({value})")
@@ -532,7 +533,7 @@ def describe_action(seat: int, action: Action, before: View, after: View, seats:
         lines.append(mark(f"{seats.say(seat, 'declare', 'declares')} 66!"))
     elif kind is ActionKind.DECLARE_MARRIAGE and action.suit is not None:
         suit = action.suit
-        value = 40 if suit == before.trump else 20
+        value = marriage_value(suit, before.trump)
         lines.append(mark(f"{seats.say(seat, 'show', 'shows')} the marriage in {style.suit(suit)} "
                           f"({value}) and {'declare' if seat == me else 'declares'} 66!"))
     # What followed from the action: a completed trick, a draw.

@@ -49,6 +49,7 @@ from sixtysix.actions import ACTIONS, Action, ActionKind
 from sixtysix.cards import CARDS, Card
 from sixtysix.errors import IllegalActionError, InvalidDeckError, InvalidRecordError, ParseError
 from sixtysix.hand import Hand, HandResult, deck_from
+from sixtysix.kernel.tables import marriage_value
 from sixtysix.match import Match
 from sixtysix.rules import CLASSIC, Rules
 
@@ -452,7 +453,7 @@ def _marriages(hand: Hand) -> tuple[list[list[Any]], list[list[Any]]]:
     kinds = (ActionKind.MARRIAGE, ActionKind.DECLARE_MARRIAGE)
     for seat, action in zip(hand.actors(), hand.actions, strict=True):
         if action.kind in kinds and action.suit is not None:
-            out[seat].append([action.suit.letter, 40 if action.suit == hand.trump else 20])
+            out[seat].append([action.suit.letter, marriage_value(action.suit, hand.trump)])
     return out
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sixtysix.actions import CLOSE, DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, Action
 from sixtysix.cards import Card, Rank, Suit, pack
 from sixtysix.errors import ParseError
+from sixtysix.kernel.tables import marriage_value
 from sixtysix.rules import Rules
 
 if TYPE_CHECKING:
@@ -316,7 +317,7 @@ def view(hand: Hand, seat: int) -> View:
             assert action.card is not None
             if code >= MARRIAGE:
                 marriages.append(Marriage(who, action.card.suit,
-                                          40 if action.card.suit == trump else 20, len(tricks)))
+                                          marriage_value(action.card.suit, trump), len(tricks)))
                 if over and i == last:
                     break  # under auto_declare the marriage ended the hand unled (R5.5)
             if lead is None:
@@ -337,7 +338,7 @@ def view(hand: Hand, seat: int) -> View:
             face_up = Card(trump, Rank(hand.rules.exchange_rank))
         elif code >= DECLARE_MARRIAGE:
             suit = Suit(code - DECLARE_MARRIAGE)
-            marriages.append(Marriage(who, suit, 40 if suit == trump else 20, len(tricks)))
+            marriages.append(Marriage(who, suit, marriage_value(suit, trump), len(tricks)))
         elif code == CLOSE:
             closed_at = len(tricks)
     to_act = hand.to_act

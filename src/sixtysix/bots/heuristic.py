@@ -49,8 +49,18 @@ from sixtysix.actions import (
     Action,
 )
 from sixtysix.bots.base import BaseBot
-from sixtysix.cards import mask_of, pack
-from sixtysix.hand import ABOVE, POINTS, SUIT_MASK, WINNING_TOTAL, follow_mask
+from sixtysix.cards import cards_of, mask_of, pack
+from sixtysix.hand import Hand
+from sixtysix.kernel import (
+    ABOVE,
+    POINTS,
+    SUIT_MASK,
+    WINNING_TOTAL,
+    Solver,
+    beats,
+    follow_mask,
+    marriage_value,
+)
 from sixtysix.views import View
 
 __all__ = ["HeuristicBot", "counted_total", "sure_winners"]
@@ -74,10 +84,6 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _marriage_value(suit: int, trump: int) -> int:
-    return 40 if suit == trump else 20  # R5.1
-
-
 def _marriage_lead(codes: dict[int, Action], suit: int) -> Action:
     """The marriage in ``suit`` leading the Queen, or the King where only it may be led
     (marriage_lead = king)."""
@@ -96,7 +102,7 @@ def counted_total(view: View, action: Action | None = None) -> int:
     """
     total = view.scores[view.seat]
     if action is not None and action.code >= DECLARE_MARRIAGE and action.suit is not None:
-        total += _marriage_value(int(action.suit), int(view.trump))
+        total += marriage_value(int(action.suit), int(view.trump))
     return total
 
 
@@ -220,166 +226,6 @@ def _first_leads(winners: list[int], pool: int, trump: int) -> set[int]:
     return {c for c in winners if c // 6 == trump}
 
 
-def _beats(follow: int, lead: int, trump: int) -> bool:
-    """R3.3 for card indices."""
-    if follow // 6 == lead // 6:
-        return follow > lead
-    return follow // 6 == trump
-
-
-class _Solver:
-    """Exact search of a phase-2 ending with both hands known (stock exhausted, not closed).
-
-    Seat 0 of the search is the bot, seat 1 its opponent. The value is the game
-    points of the hand for seat 0 (negative when it loses, R9.1). Each player
-    declares as soon as he leads with 66 counted: declaring later never scores
-    more, since the loser's points and tricks only grow (R8.4). Alpha-beta
-    with a memo of bounds; a state's value depends only on the state and the
-    solver's settings, so one memo serves every decision of a hand.
-    """
-
-    __slots__ = ("trump", "bonus", "marriages", "last_trick", "next_trick", "king_lead", "memo")
-
-    def __init__(self, trump: int, bonus: int, marriages: bool, last_trick: bool = False,
-                 next_trick: bool = False, king_lead: bool = False,
-                 memo: dict[tuple[int, ...], tuple[int, int]] | None = None) -> None:
-        self.trump = trump
-        self.bonus = bonus
-        self.marriages = marriages
-        self.last_trick = last_trick
-        #: marriage_counts = next_trick: marriage points wait (q0, q1) for the next trick won.
-        self.next_trick = next_trick
-        #: marriage_lead = king: only the King is led as a marriage.
-        self.king_lead = king_lead
-        self.memo: dict[tuple[int, ...], tuple[int, int]] = {} if memo is None else memo
-
-    @staticmethod
-    def concede(points: int, won: int) -> int:
-        """Game points won against a loser with these points (R9.1)."""
-        if not won:
-            return 3
-        return 2 if points < 33 else 1
-
-    def played_out(self, c0: int, c1: int, m0: int, m1: int, w0: int, w1: int, last: int) -> int:
-        """R7.3 then R8.5: the last trick's bonus, then the higher total wins; equal totals tie.
-        S6.3 (``last_trick``): the last trick's winner wins, as declared with 66, else 1."""
-        if self.last_trick:
-            s0 = c0 + (m0 if w0 else 0)
-            s1 = c1 + (m1 if w1 else 0)
-            if last == 0:
-                return self.concede(s1, w1) if s0 >= 66 else 1
-            return -(self.concede(s0, w0) if s1 >= 66 else 1)
-        t0 = c0 + (m0 if w0 else 0) + (self.bonus if last == 0 else 0)
-        t1 = c1 + (m1 if w1 else 0) + (self.bonus if last == 1 else 0)
-        if t0 == t1:
-            return 0
-        return self.concede(t1, w1) if t0 > t1 else -self.concede(t0, w0)
-
-    def search(self, h0: int, h1: int, p: int, lead: int, c0: int, c1: int, m0: int, m1: int,
-               w0: int, w1: int, alpha: int = -4, beta: int = 4, q0: int = 0, q1: int = 0) -> int:
-        """The value with seat ``p`` to act: to lead when ``lead`` is -1, else to follow ``lead``
-        (``q0``, ``q1``: marriage points pending under ``next_trick``)."""
-        key = (h0, h1, p, lead, c0, c1, m0, m1, w0, w1, q0, q1)
-        memo = self.memo
-        entry = memo.get(key)
-        if entry is not None:
-            lo, hi = entry
-            if lo == hi or lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
-        else:
-            lo, hi = -4, 4
-        a0, b0 = alpha, beta
-        trump = self.trump
-        maximizing = p == 0
-        best = -4 if maximizing else 4
-        hand = h0 if maximizing else h1
-        if lead < 0:
-            score = (c0 + (m0 if w0 else 0)) if maximizing else (c1 + (m1 if w1 else 0))
-            won = w0 if maximizing else w1
-            marriage = 0
-            if self.marriages and won and not self.next_trick:
-                for suit in range(4):
-                    if hand >> (suit * 6 + KING) & 1 and hand >> (suit * 6 + QUEEN) & 1:
-                        marriage = max(marriage, _marriage_value(suit, trump))
-            if won and score + marriage >= TARGET:  # R8.1 (R5.5 with a marriage)
-                if maximizing:
-                    value = self.concede(c1 + (m1 if w1 else 0), w1)
-                else:
-                    value = -self.concede(c0 + (m0 if w0 else 0), w0)
-                memo[key] = (value, value)
-                return value
-            for card in reversed(_bits(hand)):
-                add = 0
-                if self.marriages and (card % 6 == KING or (card % 6 == QUEEN and not self.king_lead)):
-                    partner = card + 1 if card % 6 == QUEEN else card - 1
-                    if hand >> partner & 1:
-                        add = _marriage_value(card // 6, trump)
-                if self.next_trick:
-                    if maximizing:
-                        value = self.search(h0 & ~(1 << card), h1, 1, card, c0, c1, m0, m1,
-                                            w0, w1, alpha, beta, q0 + add, q1)
-                    else:
-                        value = self.search(h0, h1 & ~(1 << card), 0, card, c0, c1, m0, m1,
-                                            w0, w1, alpha, beta, q0, q1 + add)
-                elif maximizing:
-                    value = self.search(h0 & ~(1 << card), h1, 1, card, c0, c1, m0 + add, m1,
-                                        w0, w1, alpha, beta)
-                else:
-                    value = self.search(h0, h1 & ~(1 << card), 0, card, c0, c1, m0, m1 + add,
-                                        w0, w1, alpha, beta)
-                if maximizing:
-                    if value > best:
-                        best = value
-                        alpha = max(alpha, value)
-                elif value < best:
-                    best = value
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    break
-        else:
-            pts0 = POINTS[lead]
-            for reply in reversed(_bits(follow_mask(hand, lead, trump))):
-                pts = pts0 + POINTS[reply]
-                n0 = h0 & ~(1 << reply) if maximizing else h0
-                n1 = h1 if maximizing else h1 & ~(1 << reply)
-                winner = p if _beats(reply, lead, trump) else 1 - p
-                d0, d1 = c0, c1
-                v0, v1 = w0, w1
-                # The winner's pending marriage points count now (next_trick).
-                if winner == 0:
-                    d0 += pts
-                    v0 = 1
-                    e0, e1, r0, r1 = m0 + q0, m1, 0, q1
-                else:
-                    d1 += pts
-                    v1 = 1
-                    e0, e1, r0, r1 = m0, m1 + q1, q0, 0
-                if not n0 and not n1:
-                    value = self.played_out(d0, d1, e0, e1, v0, v1, winner)
-                else:
-                    value = self.search(n0, n1, winner, -1, d0, d1, e0, e1, v0, v1, alpha, beta, r0, r1)
-                if maximizing:
-                    if value > best:
-                        best = value
-                        alpha = max(alpha, value)
-                elif value < best:
-                    best = value
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    break
-        if best <= a0:
-            memo[key] = (lo, best)
-        elif best >= b0:
-            memo[key] = (best, hi)
-        else:
-            memo[key] = (best, best)
-        return best
-
-
 class HeuristicBot(BaseBot):
     """A sensible player from rules of thumb and card counting (see the module docstring).
 
@@ -403,13 +249,12 @@ class HeuristicBot(BaseBot):
                  solve_cards: int = SOLVE_CARDS) -> None:
         self.rng = rng if rng is not None else random.Random(seed)
         self.solve_cards = solve_cards
-        self._memo_key: tuple[int, int, bool, bool, bool, bool] | None = None
-        self._memo: dict[tuple[int, ...], tuple[int, int]] = {}
+        #: The exact search of endings, kept through a hand (its table carries over).
+        self._solver = Solver()
 
     def new_hand(self, view: View) -> None:
         """Forget the search memo of the previous hand."""
-        self._memo_key = None
-        self._memo = {}
+        self._solver = Solver()
 
     # The decision ---------------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -476,7 +321,7 @@ class HeuristicBot(BaseBot):
             return None
         trump = info.trump
         suits = sorted({card // 6 for card in options},
-                       key=lambda s: _marriage_value(s, trump), reverse=True)
+                       key=lambda s: marriage_value(s, trump), reverse=True)
         if not info.phase2:
             # Phase 1: announce at once, the best marriage first, leading the cheaper card
             # (the King and Queen are beaten by the same cards).
@@ -491,7 +336,7 @@ class HeuristicBot(BaseBot):
             return None  # the sure winners make 66 alone: keep the lead
         later = info.view.rules.marriages_in_phase2
         for suit in suits:
-            value = _marriage_value(suit, trump)
+            value = marriage_value(suit, trump)
             if not later or not winners or (info.won and info.score + value >= TARGET):
                 # The last chance (R5.4), nothing better to lead, or 66 at once (R5.5).
                 return _marriage_lead(codes, suit)
@@ -513,7 +358,7 @@ class HeuristicBot(BaseBot):
             value = self.ten_keep
         if rank in (KING, QUEEN) and info.view.stock_open:
             partner = card + 1 if rank == QUEEN else card - 1
-            marriage = _marriage_value(suit, info.trump)
+            marriage = marriage_value(suit, info.trump)
             if info.mine >> partner & 1:
                 value += marriage  # breaking a marriage still to announce
             elif not (info.played | info.known) >> partner & 1 and info.view.stock_size > 2:
@@ -554,7 +399,7 @@ class HeuristicBot(BaseBot):
         for card in _bits(info.mine):
             pts = POINTS[lead] + POINTS[card]
             keep = self._keep_value(info, card)
-            if _beats(card, lead, trump):
+            if beats(card, lead, trump):
                 score = pts - keep
                 if info.score + info.pending + pts >= TARGET:
                     score += 100  # the trick brings us to 66
@@ -598,7 +443,7 @@ class HeuristicBot(BaseBot):
         lead = info.lead
         trump = info.trump
         cards = _bits(allowed)
-        winning = [c for c in cards if _beats(c, lead, trump)]
+        winning = [c for c in cards if beats(c, lead, trump)]
         if winning:
             reach = [c for c in winning
                      if info.score + info.pending + POINTS[lead] + POINTS[c] >= TARGET]
@@ -608,63 +453,35 @@ class HeuristicBot(BaseBot):
         return min(cards, key=lambda c: (POINTS[c], c // 6 == trump, c % 6))
 
     def _solve(self, info: _Info, allowed: int) -> int:
-        """The best card by exact search (both hands known, stock exhausted); -1 if not applicable."""
+        """The best card by exact search (both hands known, stock exhausted); -1 if not applicable.
+
+        Ties go to the card that banks most points when following, or gives away the
+        fewest when leading."""
         view = info.view
         if view.closed_by is not None:
             return -1
+        try:
+            world = Hand.from_view(view, cards_of(info.pool), [])
+        except ValueError:
+            return -1
+        if self._solver.entries() > MEMO_LIMIT:
+            self._solver = Solver()
+        state = world.kernel
         seat = info.seat
-        opp = 1 - seat
-        rules = view.rules
-        next_trick = rules.marriage_counts == "next_trick"
-        # Announced marriage points: all in m (they count once a trick is won, R5.3),
-        # or under next_trick those that count in m and those waiting in q.
-        marriages = [0, 0]
-        for m in view.marriages:
-            marriages[m.seat] += m.value
-        waiting = view.pending_marriages if next_trick else (0, 0)
-        settings = (info.trump, rules.last_trick_bonus, rules.marriages_in_phase2,
-                    rules.played_out == "last_trick", next_trick, rules.marriage_lead == "king")
-        if settings != self._memo_key or len(self._memo) > MEMO_LIMIT:
-            self._memo_key, self._memo = settings, {}
-        solver = _Solver(*settings, memo=self._memo)
-        c0, c1 = view.card_points[seat], view.card_points[opp]
-        m0, m1 = marriages[seat] - waiting[seat], marriages[opp] - waiting[opp]
-        q0, q1 = waiting[seat], waiting[opp]
-        w0, w1 = int(info.won), int(info.opp_won)
-        h0, h1 = info.mine, info.pool
-        trump = info.trump
+        legal = state.legal_mask()
         best, best_key = -1, (-9, 0)
         for card in _bits(allowed):
-            # Ties go to the card that gives away fewest points or banks most.
+            value = -9
+            for code in (card, MARRIAGE + card):
+                if legal >> code & 1:
+                    state.push(code)
+                    v = self._solver.value(state)
+                    state.pop()
+                    value = max(value, v if seat == 0 else -v)
             if info.lead >= 0:
-                lead = info.lead
-                pts = POINTS[lead] + POINTS[card]
-                n0 = h0 & ~(1 << card)
-                # The winner's pending marriage points count now (next_trick).
-                if _beats(card, lead, trump):
-                    d0, d1, v0, v1, winner, tie = c0 + pts, c1, 1, w1, 0, pts
-                    e0, e1, r0, r1 = m0 + q0, m1, 0, q1
-                else:
-                    d0, d1, v0, v1, winner, tie = c0, c1 + pts, w0, 1, 1, -pts
-                    e0, e1, r0, r1 = m0, m1 + q1, q0, 0
-                if not n0 and not h1:
-                    value = solver.played_out(d0, d1, e0, e1, v0, v1, winner)
-                else:
-                    value = solver.search(n0, h1, winner, -1, d0, d1, e0, e1, v0, v1,
-                                          best_key[0] - 1, 4, r0, r1)
+                pts = POINTS[info.lead] + POINTS[card]
+                tie = pts if beats(card, info.lead, info.trump) else -pts
             else:
-                add = 0
-                if rules.marriages_in_phase2 and (
-                        card % 6 == KING or (card % 6 == QUEEN and rules.marriage_lead != "king")):
-                    partner = card + 1 if card % 6 == QUEEN else card - 1
-                    if h0 >> partner & 1:
-                        add = _marriage_value(card // 6, trump)
-                if next_trick:
-                    value = solver.search(h0 & ~(1 << card), h1, 1, card, c0, c1, m0, m1, w0, w1,
-                                          best_key[0] - 1, 4, q0 + add, q1)
-                else:
-                    value = solver.search(h0 & ~(1 << card), h1, 1, card, c0, c1, m0 + add, m1, w0, w1,
-                                          best_key[0] - 1, 4)
                 tie = -POINTS[card]
             if (value, tie) > best_key:
                 best, best_key = card, (value, tie)
@@ -698,6 +515,6 @@ class HeuristicBot(BaseBot):
             if info.mine >> king & 1 and info.mine >> queen & 1 and (
                     view.rules.marriages_in_phase2 or king in first or queen in first):
                 # Announced with this very lead (R5.4), or later when the rules allow.
-                best_marriage = max(best_marriage, _marriage_value(suit, trump))
+                best_marriage = max(best_marriage, marriage_value(suit, trump))
         return total + best_marriage + self.close_slack * len(winners) >= TARGET
 

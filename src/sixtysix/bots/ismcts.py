@@ -122,13 +122,17 @@ from sixtysix.bots.base import BaseBot, Bot
 from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.parallel import SearchPool, Stats
-from sixtysix.bots.rollout import fast_playout, outcome_value, policy_code
+from sixtysix.bots.rollout import policy_code
 from sixtysix.cards import CARDS, iter_mask, mask_of
 from sixtysix.errors import IllegalActionError
-from sixtysix.hand import OVER, STOCK_CARDS, WINNING_TOTAL, Hand
+from sixtysix.hand import Hand
+from sixtysix.kernel import STOCK_CARDS, WINNING_TOTAL, Phase, State, marriage_value
 from sixtysix.sampling import Constraints
 from sixtysix.solver import Solver
 from sixtysix.views import View
+
+#: The hand is over (a kernel phase).
+OVER = Phase.OVER
 
 __all__ = ["ISMCTSBot", "Node", "Worlds", "correct_declaration"]
 
@@ -284,9 +288,7 @@ class Worlds:
     def build(self, layout: tuple[int, list[int]]) -> Hand:
         """A fresh world with this layout."""
         world = self.template.copy()
-        world._hands[self.opponent] = layout[0]
-        world._stock[self.drawn:] = layout[1]
-        world._lmask = -1
+        world.kernel.deal_hidden(self.opponent, layout[0], layout[1])
         return world
 
     def world(self) -> Hand:
@@ -307,7 +309,7 @@ def correct_declaration(view: View, legal: Sequence[Action]) -> Action | None:
         if action.code == DECLARE and total >= WINNING_TOTAL:
             return action
         if action.code >= DECLARE_MARRIAGE and best is None and action.suit is not None and \
-                total + (40 if action.suit == view.trump else 20) >= WINNING_TOTAL:
+                total + marriage_value(action.suit, view.trump) >= WINNING_TOTAL:
             best = action
     return best
 
@@ -577,7 +579,7 @@ class ISMCTSBot(BaseBot):
 
     def _fresh_solver(self) -> None:
         self._cache = {}
-        if len(self._solver._tt1) + len(self._solver._tt2) > _SOLVER_LIMIT:
+        if self._solver.entries() > _SOLVER_LIMIT:
             self._solver = Solver()
 
     def _gate(self, stats: Stats, choice: Action, anchor: Action) -> Action:
@@ -614,7 +616,7 @@ class ISMCTSBot(BaseBot):
         for layout in sorted(layouts, key=lambda lay: (lay[0], lay[1])):
             world = worlds.build(layout)
             if policy < 0:
-                policy = policy_code(world.copy(), random.Random(0))
+                policy = world.kernel.policy_code(False, False)
             solution = self._solver.solve(world)
             for action, value in solution.values.items():
                 totals[action] += utility[value + 3]
@@ -657,27 +659,28 @@ class ISMCTSBot(BaseBot):
                 break
             done += 1
             world = worlds.world()
+            k = world.kernel
             node = root
             path = [root]
             while True:
-                if world._state == OVER:
-                    value = outcome_value(world)
+                if k.phase == OVER:
+                    value = k.value()
                     break
-                if node is not root and (world._drawn >= STOCK_CARDS or (
-                        leaf_closed and world._closed_by >= 0)):
-                    value = phase2(world)
+                if node is not root and (k.drawn >= STOCK_CARDS or (
+                        leaf_closed and k.closed_by >= 0)):
+                    value = phase2(k)
                     break
-                legal = world.legal_mask()
+                legal = k.legal_mask()
                 children = node.children
-                mine = world._to_act == me
+                mine = k.to_act == me
                 if model is not None and not mine:
                     code = self._modelled(model, modelled, node, world, legal)
-                    world._push(code)
+                    k.push(code)
                     child = children.get(code)
                     if child is None:
                         child = children[code] = Node()
                         path.append(child)
-                        value = evaluate(world)
+                        value = evaluate(k)
                         break
                     node = child
                     path.append(node)
@@ -686,7 +689,7 @@ class ISMCTSBot(BaseBot):
                 if bias:
                     prior = node.prior
                     if prior == -2:
-                        prior = node.prior = policy_code(world, rng, 0.0, True)
+                        prior = node.prior = k.policy_code(True, False)
                 best_code = -1
                 best_score = -math.inf
                 best_child = node
@@ -713,13 +716,13 @@ class ISMCTSBot(BaseBot):
                         code = prior
                     else:
                         code = untried[0] if len(untried) == 1 else untried[rng.randrange(len(untried))]
-                    world._push(code)
+                    k.push(code)
                     child = Node()
                     children[code] = child
                     path.append(child)
-                    value = evaluate(world)
+                    value = evaluate(k)
                     break
-                world._push(best_code)
+                k.push(best_code)
                 node = best_child
                 path.append(node)
             reward = utility[(value if me == 0 else -value) + 3]
@@ -735,42 +738,43 @@ class ISMCTSBot(BaseBot):
     def _modelled(model: Bot, modelled: dict[tuple[int, int], int], node: Node, world: Hand,
                   legal: int) -> int:
         """The opponent model's action code at ``node`` in ``world`` (kept per hand)."""
-        key = (id(node), world._hands[world._to_act])
+        seat = world.kernel.to_act
+        key = (id(node), world.kernel.hand(seat))
         code = modelled.get(key, -1)
         if code < 0 or not legal >> code & 1:
-            view = world.view(world._to_act)
+            view = world.view(seat)
             action = model.choose(view, view.legal)
             code = modelled[key] = action.code
             if not legal >> code & 1:
                 raise IllegalActionError(action, view.legal, "the opponent model chose it")
         return code
 
-    def _evaluate(self, world: Hand) -> int:
+    def _evaluate(self, world: State) -> int:
         """Game points for seat 0 of a position just added to the tree."""
-        if world._state == OVER:
-            return outcome_value(world)
-        if world._closed_by < 0 and world._drawn < STOCK_CARDS:
-            fast_playout(world, self.rng, self.epsilon, stop_cards=self._solve_cards, fair=self.fair,
-                         close=self.closes)
-            if world._state == OVER:
-                return outcome_value(world)
+        if world.phase == OVER:
+            return world.value()
+        if world.stock_open:
+            world.playout(self.rng.getrandbits(64), self.epsilon, self.fair, self.closes,
+                          self._solve_cards)
+            if world.phase == OVER:
+                return world.value()
         return self._phase2(world)
 
-    def _phase2(self, world: Hand) -> int:
+    def _phase2(self, world: State) -> int:
         """Game points for seat 0 of a position with the stock closed or exhausted:
         played on by the policy until ``solve_cards`` are left, then solved."""
-        if world._state != OVER and world._hands[world._to_act].bit_count() > self._solve_cards:
-            fast_playout(world, self.rng, self.epsilon, stop_cards=self._solve_cards, fair=self.fair)
-        if world._state == OVER:
-            return outcome_value(world)
+        if world.phase != OVER and world.hand(world.to_act).bit_count() > self._solve_cards:
+            world.playout(self.rng.getrandbits(64), self.epsilon, self.fair, False, self._solve_cards)
+        if world.phase == OVER:
+            return world.value()
         return self._solved(world)
 
-    def _solved(self, world: Hand) -> int:
+    def _solved(self, world: State) -> int:
         """The exact value for seat 0 (cached within the decision)."""
         key = world.key()
         value = self._cache.get(key)
         if value is None:
-            v = self._solver.value(world)
-            value = v if world._to_act == 0 else -v
+            v = self._solver.state_value(world)
+            value = v if world.to_act == 0 else -v
             self._cache[key] = value
         return value

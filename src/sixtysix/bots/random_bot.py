@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from sixtysix.actions import Action, ActionKind
 from sixtysix.bots.base import BaseBot
+from sixtysix.kernel.tables import marriage_value
 from sixtysix.views import View
 
 __all__ = ["RandomBot"]
@@ -16,8 +17,8 @@ __all__ = ["RandomBot"]
 def declaration_total(view: View, action: Action) -> int:
     """The total the seat would declare with ``action`` (a marriage adds its value, R5.5)."""
     total = view.scores[view.seat]
-    if action.kind is ActionKind.DECLARE_MARRIAGE:
-        total += 40 if action.suit == view.trump else 20
+    if action.kind is ActionKind.DECLARE_MARRIAGE and action.suit is not None:
+        total += marriage_value(action.suit, view.trump)
     return total
 
 

@@ -72,55 +72,64 @@ from sixtysix.actions import (
 )
 from sixtysix.bots.base import BaseBot
 from sixtysix.bots.ismcts import DEFAULT_ITERATIONS, Node, Worlds
-from sixtysix.bots.rollout import fast_playout, outcome_value, random_card
-from sixtysix.hand import (
-    DRAWING,
-    FOLLOW,
-    LEAD,
-    OVER,
+from sixtysix.bots.rollout import random_card
+from sixtysix.hand import Hand
+from sixtysix.kernel import (
+    CARD_BITS,
     STOCK_CARDS,
     SUIT_MASK,
-    SUIT_OF,
     WINNING_TOTAL,
-    Hand,
+    Phase,
+    State,
     follow_mask,
+    marriage_value,
 )
 from sixtysix.solver import Solver
 from sixtysix.views import View
 
 __all__ = ["SantaseISMCTSBot", "fixed_action", "should_close"]
 
-_CARD_BITS = (1 << 24) - 1
-_FULL = _CARD_BITS
 _TEN = 4
 _ACE = 5
 _QUEEN = 2
 _KING = 3
+OVER = Phase.OVER
 
 
-def should_close(hand: Hand) -> bool:
+def _state(hand: Hand | State) -> State:
+    return hand.kernel if isinstance(hand, Hand) else hand
+
+
+def _counted(s: State, seat: int) -> int:
+    """Card points and the marriages that count (R5.3)."""
+    return s.card_points(seat) + (s.marriage_points(seat) if s.tricks_won(seat) else 0)
+
+
+def should_close(hand: Hand | State) -> bool:
     """The engine's closing rule for the player to act (see the module documentation).
 
     It uses only what that player knows: his cards, the cards played, the
     face-up trump and his counted points.
     """
-    p = hand._to_act
-    mine = hand._hands[p]
-    trump = SUIT_OF[hand._nine]
+    s = _state(hand)
+    p = s.to_act
+    mine = s.hand(p)
+    trump = s.trump
     tmask = SUIT_MASK[trump]
     trumps = (mine & tmask).bit_count()
     if trumps >= 5:
         return True
     king, queen = trump * 6 + _KING, trump * 6 + _QUEEN
     trump_marriage = mine >> king & 1 and mine >> queen & 1
-    score = hand._won[p] + (hand._marr[p] if hand._tricks[p] else 0)
+    score = _counted(s, p)
     if trump_marriage:
         if trumps >= 4:
+            left = s.stock_cards()
             stock = 0
-            for i in hand._stock[hand._drawn:]:
+            for i in left:
                 stock |= 1 << i
-            played = _FULL & ~hand._hands[0] & ~hand._hands[1] & ~stock
-            known = mine | played | 1 << hand._stock[-1]  # the face-up trump is seen
+            played = CARD_BITS & ~s.hand(0) & ~s.hand(1) & ~stock
+            known = mine | played | 1 << left[-1]  # the face-up trump is seen
             if known >> (trump * 6 + _ACE) & 1 or known >> (trump * 6 + _TEN) & 1:
                 return True
         if score >= 26:
@@ -132,48 +141,45 @@ def should_close(hand: Hand) -> bool:
     return False
 
 
-def fixed_action(hand: Hand, close: bool = True) -> int:
+def fixed_action(hand: Hand | State, close: bool = True) -> int:
     """The action code the fixed rules take for the player to act, or -1 for a card decision.
 
     Without ``close`` the closing rule is left out (nobody closes inside the simulations).
     """
-    m = hand.legal_mask()
-    st = hand._state
-    if st == FOLLOW:
+    s = _state(hand)
+    m = s.legal_mask()
+    st = s.phase
+    if st == Phase.FOLLOW:
         return -1
-    p = hand._to_act
-    won = hand._won[p]
-    marr = hand._marr[p]
-    score = won + (marr if hand._tricks[p] else 0)
-    if m >> DECLARE & 1 and score >= WINNING_TOTAL:
+    p = s.to_act
+    if m >> DECLARE & 1 and _counted(s, p) >= WINNING_TOTAL:
         return DECLARE
     shows = m >> DECLARE_MARRIAGE & 0xF
     if shows:
-        trump = SUIT_OF[hand._nine]
+        announced = s.card_points(p) + s.marriage_points(p)
         for suit in range(4):
-            if shows >> suit & 1 and won + marr + (40 if suit == trump else 20) >= WINNING_TOTAL:
+            if shows >> suit & 1 and announced + marriage_value(suit, s.trump) >= WINNING_TOTAL:
                 return DECLARE_MARRIAGE + suit
-    if st == DRAWING:
+    if st == Phase.DRAW:
         return DRAW
     if m >> EXCHANGE & 1:
         return EXCHANGE
-    if close and m >> CLOSE & 1 and should_close(hand):
+    if close and m >> CLOSE & 1 and should_close(s):
         return CLOSE
     return -1
 
 
-def _card_moves(hand: Hand) -> int:
+def _card_moves(s: State) -> int:
     """The cards the player to act may play (a follower under table rules never revokes)."""
-    cards = hand.legal_mask() & _CARD_BITS
-    if hand._state == FOLLOW and not hand._enforce and (
-            hand._closed_by >= 0 or hand._drawn >= STOCK_CARDS):
-        cards &= follow_mask(hand._hands[hand._to_act], hand._lead, SUIT_OF[hand._nine])
+    cards = s.legal_mask() & CARD_BITS
+    if s.phase == Phase.FOLLOW and not s.stock_open:
+        cards &= follow_mask(s.hand(s.to_act), s.lead, s.trump)
     return cards
 
 
-def _card_code(hand: Hand, card: int) -> int:
+def _card_code(s: State, card: int) -> int:
     """The code that plays ``card``: a lead of a King or Queen is a marriage when it can be."""
-    if hand._state == LEAD and hand.legal_mask() >> (MARRIAGE + card) & 1:
+    if s.phase == Phase.LEAD and s.legal_mask() >> (MARRIAGE + card) & 1:
         return MARRIAGE + card
     return card
 
@@ -217,15 +223,16 @@ class SantaseISMCTSBot(BaseBot):
         if len(legal) == 1:
             return legal[0]
         worlds = Worlds(view, self.rng)
-        world = worlds.world()
+        hand = worlds.world()
+        world = hand.kernel
         fixed = fixed_action(world)
         if fixed >= 0:
             return ACTIONS[fixed]  # type: ignore[return-value]
         cards = _card_moves(world)
         if cards & (cards - 1) == 0:
             return ACTIONS[_card_code(world, cards.bit_length() - 1)]  # type: ignore[return-value]
-        if world._closed_by < 0 and world._drawn >= STOCK_CARDS and worlds.count == 1:
-            return self._endgame(world, cards)
+        if world.closed_by < 0 and world.drawn >= STOCK_CARDS and worlds.count == 1:
+            return self._endgame(hand, cards)
         root = self._search(worlds, view.seat)
         best, best_key = -1, (-1, -math.inf)
         for card, child in root.children.items():
@@ -234,9 +241,10 @@ class SantaseISMCTSBot(BaseBot):
                 best, best_key = card, key
         return ACTIONS[_card_code(world, best)]  # type: ignore[return-value]
 
-    def _endgame(self, world: Hand, cards: int) -> Action:
+    def _endgame(self, hand: Hand, cards: int) -> Action:
         """Exact play once the stock is exhausted (nothing is hidden any more)."""
-        values = Solver().solve(world).values
+        values = Solver().solve(hand).values
+        world = hand.kernel
         best, best_value = -1, -math.inf
         c = cards
         while c:
@@ -248,24 +256,24 @@ class SantaseISMCTSBot(BaseBot):
                 best, best_value = card, value
         return ACTIONS[_card_code(world, best)]  # type: ignore[return-value]
 
-    def _advance(self, world: Hand) -> None:
+    def _advance(self, world: State) -> None:
         """Take the fixed-rule actions until a card must be chosen or the hand is over."""
-        while world._state != OVER:
+        while world.phase != OVER:
             code = fixed_action(world, close=False)
             if code < 0:
                 return
-            world._push(code)
+            world.push(code)
 
-    def _playout(self, world: Hand) -> None:
+    def _playout(self, world: State) -> None:
         rng = self.rng
         if self.playout == "simple":
-            fast_playout(world, rng)
+            world.playout(rng.getrandbits(64))
             return
-        while world._state != OVER:
+        while world.phase != OVER:
             code = fixed_action(world, close=False)
             if code < 0:
                 code = _card_code(world, random_card(_card_moves(world), rng))
-            world._push(code)
+            world.push(code)
 
     def _search(self, worlds: Worlds, seat: int) -> Node:
         root = Node()
@@ -282,16 +290,16 @@ class SantaseISMCTSBot(BaseBot):
             if deadline is not None and done and clock() >= deadline:
                 break
             done += 1
-            world = worlds.world()
+            world = worlds.world().kernel
             node = root
             path = [root]
             while True:
                 self._advance(world)
-                if world._state == OVER:
+                if world.phase == OVER:
                     break
                 cards = _card_moves(world)
                 children = node.children
-                mine = world._to_act == seat
+                mine = world.to_act == seat
                 best_card = -1
                 best_score = -math.inf
                 best_child = node
@@ -313,16 +321,16 @@ class SantaseISMCTSBot(BaseBot):
                     if score > best_score:
                         best_card, best_score, best_child = card, score, child
                 if untried >= 0:
-                    world._push(_card_code(world, untried))
+                    world.push(_card_code(world, untried))
                     child = Node()
                     children[untried] = child
                     path.append(child)
                     self._playout(world)
                     break
-                world._push(_card_code(world, best_card))
+                world.push(_card_code(world, best_card))
                 node = best_child
                 path.append(node)
-            gp = outcome_value(world)
+            gp = world.value()
             reward = 0.5 + (gp if seat == 0 else -gp) / 6.0
             for n in path:
                 n.visits += 1

@@ -14,7 +14,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from sixtysix import __version__
+from sixtysix import __version__, kernel
 
 __all__ = ["build_parser", "main"]
 
@@ -26,7 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sixtysix",
         description="Sixty-six: play against the computer, replay game records, simulate bots.",
     )
-    parser.add_argument("--version", action="version", version=f"sixtysix {__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"sixtysix {__version__} ({kernel.NAME} rules kernel)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"sixtysix.cli.{name}").register(sub)

@@ -42,6 +42,7 @@ from sixtysix.bots.base import Bot as SixtySixBotProtocol
 from sixtysix.bots.base import Event
 from sixtysix.cards import Card, Rank, Suit, pack
 from sixtysix.hand import Hand
+from sixtysix.kernel import DEAL_LAYOUTS
 from sixtysix.rules import Rules
 from sixtysix.runner import call_hook
 from sixtysix.views import View
@@ -81,10 +82,10 @@ COURSE = Rules.preset("course")
 #: Deck positions of the 20-card deal (S2.1): the first leader (seat 0, the
 #: non-dealer) gets these, the dealer the next, the trump is turned at 6, and
 #: the stock is drawn from 11 on, a pair per trick, winner first.
-_LEADER_CARDS = (0, 1, 2, 7, 8)
-_DEALER_CARDS = (3, 4, 5, 9, 10)
-_TRUMP = 6
-_STOCK = 11
+_LEADER_CARDS = DEAL_LAYOUTS[20].non_dealer
+_DEALER_CARDS = DEAL_LAYOUTS[20].dealer
+_TRUMP = DEAL_LAYOUTS[20].trump
+_STOCK = DEAL_LAYOUTS[20].stock[0]
 _PAIRS = 5  # draws of two: the 5th takes the turned-up card
 
 

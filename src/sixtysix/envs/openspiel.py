@@ -99,6 +99,7 @@ from sixtysix.cards import CARDS, Card, Rank, Suit
 from sixtysix.cards import pack as pack_cards
 from sixtysix.envs.observation import LAYOUT, OBSERVATION_SIZE, encode
 from sixtysix.hand import Hand
+from sixtysix.kernel import DEAL_LAYOUTS, DealLayout
 from sixtysix.rules import CLASSIC, Rules
 from sixtysix.sampling import Constraints
 from sixtysix.views import View
@@ -133,38 +134,44 @@ MAX_DRAWS = 6
 #: pack (S1.1) keeps the same codes, so its 20 chance nodes draw from codes without the nines.
 DECK_SIZE = len(CARDS)
 #: Position of the turned-up trump in the 24-card pack (R2.3): the last card of the stock.
-TRUMP_POSITION = 12
+TRUMP_POSITION = DEAL_LAYOUTS[24].trump
 #: Positions of the 24-card pack dealt to the non-dealer and to the dealer (R2.4).
-NON_DEALER_POSITIONS = (0, 1, 2, 6, 7, 8)
-DEALER_POSITIONS = (3, 4, 5, 9, 10, 11)
+NON_DEALER_POSITIONS = DEAL_LAYOUTS[24].non_dealer
+DEALER_POSITIONS = DEAL_LAYOUTS[24].dealer
 
 
 @dataclass(frozen=True)
 class _Pack:
-    """Where the cards of a pack go at the deal, by position in the pack (top first)."""
+    """A pack's chance outcomes and where its cards go at the deal (the kernel's layout)."""
 
     #: The card codes of the pack (the chance outcomes).
     codes: tuple[int, ...]
-    non_dealer: tuple[int, ...]
-    dealer: tuple[int, ...]
-    #: The turned-up trump.
-    trump: int
-    #: The stock in drawing order, the turned-up trump last.
-    stock: tuple[int, ...]
+    layout: DealLayout
 
     @property
     def size(self) -> int:
         return len(self.codes)
 
+    @property
+    def non_dealer(self) -> tuple[int, ...]:
+        return self.layout.non_dealer
 
-_PACKS = {
-    # R2.3/R2.4: three to each, three to each again, the trump turned up, then the stock.
-    24: _Pack(tuple(c.index for c in pack_cards(24)), NON_DEALER_POSITIONS, DEALER_POSITIONS,
-              TRUMP_POSITION, (*range(TRUMP_POSITION + 1, 24), TRUMP_POSITION)),
-    # S2.1/S2.2: three to each, the trump turned up (the 7th card), two to each, then the stock.
-    20: _Pack(tuple(c.index for c in pack_cards(20)), (0, 1, 2, 7, 8), (3, 4, 5, 9, 10), 6,
-              (*range(11, 20), 6)),
-}
+    @property
+    def dealer(self) -> tuple[int, ...]:
+        return self.layout.dealer
+
+    @property
+    def trump(self) -> int:
+        """The position of the turned-up trump."""
+        return self.layout.trump
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """The stock in drawing order, the turned-up trump last."""
+        return self.layout.stock
+
+
+_PACKS = {size: _Pack(tuple(c.index for c in pack_cards(size)), DEAL_LAYOUTS[size]) for size in (24, 20)}
 
 
 def _pack_of(rules: Rules) -> _Pack:

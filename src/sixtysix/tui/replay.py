@@ -24,6 +24,7 @@ from sixtysix.analysis import Budget
 from sixtysix.cards import Rank
 from sixtysix.console import sorted_cards
 from sixtysix.hand import Hand
+from sixtysix.kernel.tables import marriage_value
 from sixtysix.record import Record
 from sixtysix.tui.review import Review, Verdict, judge
 from sixtysix.tui.style import MarkupStyle, escape
@@ -51,7 +52,7 @@ def describe_step(name: str, action: Action, before: Hand, style: MarkupStyle) -
         verb = "leads" if before.state == "lead" else "plays"
         return f"{name} {verb} {style.card(action.card)}"
     if kind is ActionKind.MARRIAGE and action.card is not None:
-        value = 40 if action.card.suit == before.trump else 20
+        value = marriage_value(action.card.suit, before.trump)
         return f"{name} announces the marriage in {style.suit(action.card.suit)} ({value}) " \
                f"and leads {style.card(action.card)}"
     if kind is ActionKind.EXCHANGE:

@@ -1,0 +1,82 @@
+"""The rules kernel: the game's low-level rules on bitmasks, in one place.
+
+Everything fast in sixtysix stands on :class:`State`: one hand's whole state in
+a few integers (each seat's cards a 24-bit mask, the stock an array of card
+indices), legal actions as a bitmask over action codes, and make/unmake with
+:meth:`State.push` and :meth:`State.pop`. :class:`sixtysix.hand.Hand` is the
+checked, object-level API on top of it; search bots, the solver, playouts and
+the reinforcement-learning environments use the kernel directly.
+
+Two implementations of the same class exist: a C extension (``_ckernel``),
+used when it was built at install time, and the pure-Python reference
+(``_pure``), standard library only. ``SIXTYSIX_KERNEL=python`` forces the
+pure one; :data:`NAME` says which one runs.
+
+The kernel checks nothing: :meth:`State.push` trusts that the action is legal.
+Untrusted input goes through :class:`~sixtysix.hand.Hand`, which names the legal
+actions when one is not.
+
+>>> from sixtysix.rules import CLASSIC
+>>> state = State.deal(list(range(24)), 0, config(CLASSIC))
+>>> state.legal_mask() & CARD_BITS == state.hand(state.to_act)
+True
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from sixtysix.kernel.tables import (
+    ABOVE,
+    CARD_BITS,
+    CLOSE,
+    DEAL_LAYOUTS,
+    DECLARE,
+    DECLARE_MARRIAGE,
+    DRAW,
+    EXCHANGE,
+    KINGS,
+    MARRIAGE,
+    NUM_CODES,
+    POINTS,
+    REASONS,
+    SCHNEIDER,
+    STOCK_CARDS,
+    SUIT_MASK,
+    SUIT_OF,
+    WINNING_TOTAL,
+    Config,
+    DealLayout,
+    Phase,
+    Reason,
+    beats,
+    conceded,
+    config,
+    follow_mask,
+    marriage_value,
+)
+
+__all__ = [
+    "ABOVE", "CARD_BITS", "CLOSE", "DEAL_LAYOUTS", "DECLARE", "DECLARE_MARRIAGE", "DRAW", "EXCHANGE",
+    "KINGS", "MARRIAGE", "NAME", "NUM_CODES", "POINTS", "REASONS", "SCHNEIDER",
+    "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason",
+    "Rng", "Solver", "State", "beats", "conceded", "config", "follow_mask", "marriage_value",
+]
+
+if TYPE_CHECKING:
+    from sixtysix.kernel._pure import NAME, Rng, Solver, State
+else:
+    _choice = os.environ.get("SIXTYSIX_KERNEL", "").strip().lower()
+    if _choice not in ("", "c", "python"):
+        raise ImportError(f"SIXTYSIX_KERNEL must be 'c' or 'python', not {_choice!r}")
+    if _choice == "python":
+        from sixtysix.kernel._pure import NAME, Rng, Solver, State
+    else:
+        try:
+            from sixtysix.kernel._ckernel import NAME, Rng, Solver, State
+        except ImportError as exc:
+            if _choice == "c":
+                raise ImportError(
+                    f"SIXTYSIX_KERNEL=c, but the compiled kernel cannot be used: {exc}") from None
+            from sixtysix.kernel._pure import NAME, Rng, Solver, State

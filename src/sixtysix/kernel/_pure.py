@@ -1,0 +1,617 @@
+"""The pure-Python kernel: the reference implementation of :class:`State`.
+
+Standard library only. The compiled kernel (``_ckernel``) implements the same
+class in C; ``tests/test_kernel_diff.py`` walks both through the same
+positions and compares everything they say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sixtysix.kernel._pure_search import Solver
+from sixtysix.kernel._pure_search import playout as _playout
+from sixtysix.kernel._pure_search import policy_code as _policy_code
+from sixtysix.kernel.tables import (
+    BIT_CLOSE,
+    BIT_DECLARE,
+    BIT_DRAW,
+    BIT_EXCHANGE,
+    CLOSE,
+    DEAL_LAYOUTS,
+    DECLARE,
+    DECLARE_MARRIAGE,
+    DRAW,
+    EXCHANGE,
+    KINGS,
+    MARRIAGE,
+    NUM_CODES,
+    POINTS,
+    STOCK_CARDS,
+    SUIT_OF,
+    WINNING_TOTAL,
+    Config,
+    conceded,
+    follow_mask,
+)
+
+__all__ = ["NAME", "Rng", "Solver", "State"]
+
+#: Which kernel this is (``sixtysix --version`` prints it).
+NAME = "python"
+
+LEAD, FOLLOW, DRAWING, OVER = 0, 1, 2, 3
+# Reasons (tables.Reason).
+DECLARED, FALSE_DECLARATION, CLOSED_FAILED, CLOSED_SUCCEEDED, PLAYED_OUT, TIE, REVOKE, FORFEIT = range(8)
+#: Most game points a hand can give (R9.1), what a forfeit scores.
+FORFEIT_POINTS = 3
+_MASK64 = (1 << 64) - 1
+
+
+class State:
+    """One hand's whole state on bitmasks, with make/unmake.
+
+    Unchecked: :meth:`push` trusts that the code is legal (see
+    :meth:`legal_mask`); the checked API is :class:`sixtysix.hand.Hand`.
+
+    >>> from sixtysix.kernel.tables import config
+    >>> from sixtysix.rules import CLASSIC
+    >>> s = State.deal(list(range(24)), 0, config(CLASSIC))
+    >>> s.phase, s.to_act, s.trump, s.hand(1) == 0b111000111
+    (0, 1, 2, True)
+    """
+
+    __slots__ = (
+        "config", "phase", "to_act", "lead", "trump", "exchange_card", "hands", "points", "tricks",
+        "marriages", "pending", "drawn", "stock", "closed_by", "closed_at", "close_value",
+        "bonus_seat", "winner", "game_points", "reason", "_undo", "_lmask",
+        # Rule options (Config), as attributes for the hot paths.
+        "_enforce", "_auto", "_draw_step", "_close_min", "_close_first", "_exchange_min",
+        "_exchange_first", "_marriage_first", "_marriages_p2", "_last_bonus", "_next_trick",
+        "_king_lead", "_last_trick_wins", "_close_at_close", "_failed_three", "_false_three",
+    )
+
+    config: Config
+    phase: int
+    to_act: int
+    lead: int
+    trump: int
+    exchange_card: int
+    hands: list[int]
+    points: list[int]
+    tricks: list[int]
+    marriages: list[int]
+    pending: list[int]
+    drawn: int
+    stock: list[int]
+    closed_by: int
+    closed_at: int
+    close_value: int
+    bonus_seat: int
+    winner: int
+    game_points: int
+    reason: int
+
+    # Construction ----------------------------------------------------------------
+    @classmethod
+    def deal(cls, deck: Sequence[int], dealer: int, config: Config) -> State:
+        """Deal ``deck`` (card indices, top first, ``config.deck`` of them): R2.3/R2.4,
+        three to the non-dealer, three to the dealer, again, then the trump turned;
+        S2.1 for 20 cards: three each, the trump turned, then two each."""
+        if len(deck) != config.deck:
+            raise ValueError(f"the deck must have {config.deck} cards, not {len(deck)}")
+        s = object.__new__(cls)
+        s._configure(config)
+        non_dealer = 1 - dealer
+        layout = DEAL_LAYOUTS[config.deck]
+        hands = [0, 0]
+        for i in layout.non_dealer:
+            hands[non_dealer] |= 1 << deck[i]
+        for i in layout.dealer:
+            hands[dealer] |= 1 << deck[i]
+        turned = layout.trump
+        stock = [deck[i] for i in layout.stock]
+        drawn = STOCK_CARDS - len(stock)
+        s._start(SUIT_OF[deck[turned]], hands, [0] * drawn + stock, drawn, non_dealer)
+        return s
+
+    @classmethod
+    def from_key(cls, config: Config, key: Sequence[int]) -> State:
+        """The state whose :meth:`key` is ``key`` (with no history to pop). The key of
+        a finished hand does not hold its result: it is refused."""
+        (phase, to_act, lead, trump, h0, h1, c0, c1, t0, t1, m0, m1, q0, q1, drawn, closed_by,
+         closed_at, close_value, bonus_seat) = key[:19]
+        if phase == OVER:
+            raise ValueError("the key of a finished hand does not hold its result")
+        s = object.__new__(cls)
+        s._configure(config)
+        s._start(trump, [h0, h1], [0] * drawn + list(key[19:]), drawn, to_act)
+        s.phase = phase
+        s.lead = lead
+        s.points = [c0, c1]
+        s.tricks = [t0, t1]
+        s.marriages = [m0, m1]
+        s.pending = [q0, q1]
+        s.closed_by = closed_by
+        s.closed_at = closed_at
+        s.close_value = close_value
+        s.bonus_seat = bonus_seat
+        if len(s.stock) != STOCK_CARDS:
+            raise ValueError("the stock and the cards drawn do not add up to 12 places")
+        return s
+
+    def _configure(self, config: Config) -> None:
+        self.config = config
+        self._enforce = config.enforce_follow
+        self._auto = config.auto_declare
+        self._draw_step = config.close_before_draw
+        self._close_min = config.close_min_stock
+        self._close_first = config.close_first_lead
+        self._exchange_min = config.exchange_min_stock
+        self._exchange_first = config.exchange_first_lead
+        self._marriage_first = config.marriage_first_lead
+        self._marriages_p2 = config.marriages_in_phase2
+        self._last_bonus = config.last_trick_bonus
+        self._next_trick = config.next_trick
+        self._king_lead = config.king_lead
+        self._last_trick_wins = config.last_trick_wins
+        self._close_at_close = config.close_scored_at_close
+        self._failed_three = config.failed_close_three
+        self._false_three = config.false_declaration_three
+
+    def _start(self, trump: int, hands: list[int], stock: list[int], drawn: int, to_act: int) -> None:
+        self.phase = LEAD
+        self.to_act = to_act
+        self.lead = -1
+        self.trump = trump
+        self.exchange_card = trump * 6 + self.config.exchange_rank
+        self.hands = hands
+        self.points = [0, 0]
+        self.tricks = [0, 0]
+        self.marriages = [0, 0]
+        self.pending = [0, 0]
+        self.drawn = drawn
+        self.stock = stock
+        self.closed_by = -1
+        self.closed_at = -1
+        self.close_value = 0
+        self.bonus_seat = -1
+        self.winner = -1
+        self.game_points = 0
+        self.reason = -1
+        self._undo: list[tuple[int, ...]] = []
+        self._lmask = -1
+
+    def copy(self) -> State:
+        """An independent copy, with its history."""
+        other = object.__new__(State)
+        for name in _SCALARS:
+            setattr(other, name, getattr(self, name))
+        other.hands = self.hands[:]
+        other.points = self.points[:]
+        other.tricks = self.tricks[:]
+        other.marriages = self.marriages[:]
+        other.pending = self.pending[:]
+        other.stock = self.stock[:]
+        other._undo = self._undo[:]
+        return other
+
+    # Queries -------------------------------------------------------------------------
+    def hand(self, seat: int) -> int:
+        """The cards ``seat`` holds, as a mask."""
+        return self.hands[seat]
+
+    def card_points(self, seat: int) -> int:
+        """Card points taken in tricks (R1.3)."""
+        return self.points[seat]
+
+    def tricks_won(self, seat: int) -> int:
+        return self.tricks[seat]
+
+    def marriage_points(self, seat: int) -> int:
+        """Marriage points announced and not waiting for a next trick (counted once
+        ``seat`` has a trick, R5.3)."""
+        return self.marriages[seat]
+
+    def pending_points(self, seat: int) -> int:
+        """Marriage points waiting for ``seat``'s next trick won (``marriage_counts =
+        next_trick``); always 0 under the classic rule."""
+        return self.pending[seat]
+
+    def score(self, seat: int) -> int:
+        """The total toward 66: card points, counted marriages, last-trick bonus (R5.3, R7.3)."""
+        total = self.points[seat]
+        if self.tricks[seat]:
+            total += self.marriages[seat]
+        if self.bonus_seat == seat:
+            total += self._last_bonus
+        return total
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock, counting the turned-up trump."""
+        return STOCK_CARDS - self.drawn
+
+    @property
+    def stock_open(self) -> bool:
+        """Neither closed nor exhausted: phase 1 (R3)."""
+        return self.closed_by < 0 and self.drawn < STOCK_CARDS
+
+    def stock_cards(self) -> list[int]:
+        """The cards left in the stock, next to be drawn first (the face-up trump last)."""
+        return self.stock[self.drawn:]
+
+    def history(self) -> list[tuple[int, int]]:
+        """Every action pushed on this state, as ``(code, seat)``."""
+        return [(u[0], u[2]) for u in self._undo]
+
+    def depth(self) -> int:
+        """How many actions :meth:`pop` can take back."""
+        return len(self._undo)
+
+    def value(self) -> int:
+        """Game points of a finished hand for seat 0: positive when seat 0 won, 0 for a tie."""
+        w = self.winner
+        if w < 0:
+            return 0
+        return self.game_points if w == 0 else -self.game_points
+
+    def key(self) -> tuple[int, ...]:
+        """The whole state as a tuple (history aside): equal keys, equal futures."""
+        h, c, t, m, q = self.hands, self.points, self.tricks, self.marriages, self.pending
+        return (self.phase, self.to_act, self.lead, self.trump, h[0], h[1], c[0], c[1], t[0], t[1],
+                m[0], m[1], q[0], q[1], self.drawn, self.closed_by, self.closed_at, self.close_value,
+                self.bonus_seat, *self.stock[self.drawn:])
+
+    # Legal actions ---------------------------------------------------------------------
+    def legal_mask(self) -> int:
+        """The legal actions as a bitmask over action codes."""
+        m = self._lmask
+        if m >= 0:
+            return m
+        st = self.phase
+        p = self.to_act
+        h = self.hands[p]
+        if st == FOLLOW:
+            # R3.2 any card while the stock is open; R7.2 in phase 2; R10.2 table rules.
+            if self._enforce and (self.closed_by >= 0 or self.drawn >= STOCK_CARDS):
+                m = follow_mask(h, self.lead, self.trump)
+            else:
+                m = h
+        elif st == LEAD:
+            m = h
+            won = self.tricks[p] > 0
+            ntricks = self.tricks[0] + self.tricks[1]
+            stock_open = self.closed_by < 0 and self.drawn < STOCK_CARDS
+            # R5.1-R5.4: marriages while the stock is open, or in the turn of closing.
+            if (ntricks or self._marriage_first) and (
+                stock_open or self._marriages_p2 or (self.closed_by == p and self.closed_at == ntricks)
+            ):
+                pairs = h & KINGS & (h << 1)
+                while pairs:
+                    king = pairs & -pairs
+                    pairs ^= king
+                    # R5.1: lead either card; marriage_lead = king: the King.
+                    m |= (king if self._king_lead else king | king >> 1) << MARRIAGE
+                    # R5.5 (not when the marriage only counts with a later trick).
+                    if won and not self._auto and not self._next_trick:
+                        m |= 1 << (DECLARE_MARRIAGE + SUIT_OF[king.bit_length() - 1])
+            if stock_open:
+                stock = STOCK_CARDS - self.drawn
+                # R4.1: won a trick, stock open, holds the trump nine (S4.1: the jack,
+                # perhaps at the first lead).
+                if (won or (self._exchange_first and not ntricks)) and stock >= self._exchange_min \
+                        and h >> self.exchange_card & 1:
+                    m |= BIT_EXCHANGE
+                # R6.1: close while the stock is open, also before the first lead.
+                if stock >= self._close_min and (ntricks or self._close_first):
+                    m |= BIT_CLOSE
+            if won and not self._auto:  # R8.1
+                m |= BIT_DECLARE
+        elif st == DRAWING:
+            m = BIT_DRAW
+            if STOCK_CARDS - self.drawn >= self._close_min:
+                m |= BIT_CLOSE
+            if not self._auto:
+                m |= BIT_DECLARE
+        else:
+            m = 0
+        self._lmask = m
+        return m
+
+    # Make / unmake ---------------------------------------------------------------------
+    def push(self, code: int) -> None:
+        """Apply the action ``code``, which must be legal (not checked)."""
+        hands = self.hands
+        won = self.points
+        tricks = self.tricks
+        marr = self.marriages
+        pend = self.pending
+        p = self.to_act
+        self._undo.append((code, self.phase, p, self.lead, hands[0], hands[1], won[0], won[1],
+                           tricks[0], tricks[1], marr[0], marr[1], pend[0], pend[1], self.drawn,
+                           self.closed_by, self.closed_at, self.close_value, self.stock[-1]))
+        self._lmask = -1
+        if code < 24:
+            if self.phase == FOLLOW:
+                self._follow(p, code)
+            else:
+                hands[p] ^= 1 << code
+                self.lead = code
+                self.phase = FOLLOW
+                self.to_act = 1 - p
+        elif code < EXCHANGE:
+            card = code - MARRIAGE
+            value = 40 if SUIT_OF[card] == self.trump else 20  # R5.1
+            if self._next_trick:
+                pend[p] += value  # counts when p next wins a trick
+            else:
+                marr[p] += value
+            if self._auto and tricks[p] and self.score(p) >= WINNING_TOTAL:
+                self._declare(p)  # R5.5 under auto_declare: the card is not led
+                return
+            hands[p] ^= 1 << card
+            self.lead = card
+            self.phase = FOLLOW
+            self.to_act = 1 - p
+        elif code == DRAW:
+            self._draw(p)
+            self.phase = LEAD
+        elif code == CLOSE:
+            # R6.4: the failed-close penalty is judged at the moment of closing; S5.3:
+            # what a successful close is worth may be too.
+            self.closed_by = p
+            self.closed_at = tricks[0] + tricks[1]
+            self.close_value = conceded(tricks[1 - p], self.score(1 - p))
+            self.phase = LEAD
+        elif code == EXCHANGE:
+            stock = self.stock
+            hands[p] ^= (1 << self.exchange_card) | (1 << stock[-1])
+            stock[-1] = self.exchange_card
+        elif code == DECLARE:
+            self._declare(p)
+        elif DECLARE_MARRIAGE <= code < NUM_CODES:  # 66+S: show the marriage, declare (R5.5)
+            marr[p] += 40 if code - DECLARE_MARRIAGE == self.trump else 20
+            self._declare(p)
+        else:
+            self._undo.pop()
+            raise ValueError(f"{code} is not an action code (0-{NUM_CODES - 1})")
+
+    def pop(self) -> int:
+        """Take back the last action and return its code."""
+        (code, self.phase, self.to_act, self.lead, h0, h1, w0, w1, t0, t1, m0, m1, q0, q1,
+         self.drawn, self.closed_by, self.closed_at, self.close_value, self.stock[-1]) = self._undo.pop()
+        self.hands[0] = h0
+        self.hands[1] = h1
+        self.points[0] = w0
+        self.points[1] = w1
+        self.tricks[0] = t0
+        self.tricks[1] = t1
+        self.marriages[0] = m0
+        self.marriages[1] = m1
+        self.pending[0] = q0
+        self.pending[1] = q1
+        # Only the action that ended the hand sets these, and nothing follows it.
+        self.bonus_seat = -1
+        self.winner = -1
+        self.game_points = 0
+        self.reason = -1
+        self._lmask = -1
+        return code
+
+    def forfeit(self, seat: int) -> None:
+        """End the hand: ``seat``'s program failed, the opponent scores 3. Not a rule
+        of the game and not an action: :meth:`pop` takes back the action before it."""
+        self._finish(1 - seat, FORFEIT_POINTS, FORFEIT)
+        self._lmask = -1
+
+    def deal_hidden(self, seat: int, hand: int, stock: Sequence[int]) -> None:
+        """Give ``seat`` the cards ``hand`` and the stock the order ``stock`` (the cards
+        left, next first): a sampled world for a player who cannot see them. The caller
+        keeps the pack whole. Not an action: actions pushed before it must not be popped
+        afterwards (their undo records hold the old cards)."""
+        self.hands[seat] = hand
+        self.stock[self.drawn:] = stock
+        self._lmask = -1
+
+    # The rules -----------------------------------------------------------------------
+    def _draw(self, winner: int) -> None:
+        # R3.4: the winner draws first, then the loser.
+        d = self.drawn
+        stock = self.stock
+        self.hands[winner] |= 1 << stock[d]
+        self.hands[1 - winner] |= 1 << stock[d + 1]
+        self.drawn = d + 2
+
+    def _follow(self, p: int, card: int) -> None:
+        hands = self.hands
+        lead = self.lead
+        leader = 1 - p
+        phase2 = self.closed_by >= 0 or self.drawn >= STOCK_CARDS
+        if phase2 and not self._enforce and not follow_mask(hands[p], lead, self.trump) >> card & 1:
+            # R10.2: the revoke stands, is established with the trick, and ends the hand.
+            hands[p] ^= 1 << card
+            self.lead = -1
+            self._finish(leader, 3 if self.points[p] == 0 else 2, REVOKE)
+            return
+        hands[p] ^= 1 << card
+        # R3.3: the higher card of the suit led, unless trumped.
+        if SUIT_OF[card] == SUIT_OF[lead]:
+            winner = p if card > lead else leader
+        elif SUIT_OF[card] == self.trump:
+            winner = p
+        else:
+            winner = leader
+        self.points[winner] += POINTS[lead] + POINTS[card]
+        self.tricks[winner] += 1
+        pend = self.pending[winner]
+        if pend:
+            # marriage_counts = next_trick: the winner's pending marriages count now.
+            self.marriages[winner] += pend
+            self.pending[winner] = 0
+        self.lead = -1
+        self.to_act = winner
+        if not hands[winner]:
+            # All cards played. R7.3: the last trick earns the bonus unless the hand was closed.
+            if self.closed_by < 0:
+                self.bonus_seat = winner
+            self._played_out()
+            return
+        if self.closed_by < 0 and self.drawn < STOCK_CARDS:
+            if self._draw_step:
+                self.phase = DRAWING
+            else:
+                self._draw(winner)
+                self.phase = LEAD
+        else:
+            self.phase = LEAD
+        if self._auto and self.score(winner) >= WINNING_TOTAL:
+            self._declare(winner)
+
+    def _concede(self, loser: int) -> int:
+        """Game points won against ``loser`` (R9.1)."""
+        return conceded(self.tricks[loser], self.score(loser))
+
+    def _close_success(self) -> int:
+        # R6.3: by the opponent's points and tricks at the end; S5.3: at the close.
+        if self._close_at_close:
+            return self.close_value
+        return self._concede(1 - self.closed_by)
+
+    def _failed_close(self) -> int:
+        # R6.4: 3 if the opponent had no trick at the close (option failed_close).
+        return 3 if self._failed_three or self.close_value == 3 else 2
+
+    def _false_declaration(self, opponent: int) -> int:
+        # R8.3 with option false_declaration.
+        return 3 if self._false_three and not self.tricks[opponent] else 2
+
+    def _declare(self, p: int) -> None:
+        o = 1 - p
+        correct = self.score(p) >= WINNING_TOTAL
+        closer = self.closed_by
+        if closer < 0:
+            if correct:
+                self._finish(p, self._concede(o), DECLARED)  # R8.2
+            else:
+                self._finish(o, self._false_declaration(o), FALSE_DECLARATION)  # R8.3
+        elif p == closer:
+            if correct:
+                self._finish(p, self._close_success(), CLOSED_SUCCEEDED)  # R6.3, S5.3
+            else:
+                self._finish(o, self._failed_close(), CLOSED_FAILED)  # R6.4
+        elif correct:
+            self._finish(p, self._failed_close(), CLOSED_FAILED)  # R6.4
+        else:
+            self._finish(closer, self._false_declaration(closer), FALSE_DECLARATION)
+
+    def _played_out(self) -> None:
+        # R8.5: a closed hand by R6.3/R6.4, otherwise the higher total; equal is a tie.
+        # S6.3 (last_trick_wins): the winner of the last trick wins; with 66 he scores as
+        # declared, else one game point. A closer who loses the last trick has failed.
+        closer = self.closed_by
+        last = self.to_act
+        if closer >= 0:
+            if self.score(closer) >= WINNING_TOTAL and (not self._last_trick_wins or last == closer):
+                self._finish(closer, self._close_success(), CLOSED_SUCCEEDED)
+            else:
+                self._finish(1 - closer, self._failed_close(), CLOSED_FAILED)
+            return
+        if self._last_trick_wins:
+            points = self._concede(1 - last) if self.score(last) >= WINNING_TOTAL else 1
+            self._finish(last, points, PLAYED_OUT)
+            return
+        s0, s1 = self.score(0), self.score(1)
+        if s0 == s1:
+            self._finish(-1, 0, TIE)  # R9.2
+        else:
+            winner = 0 if s0 > s1 else 1
+            self._finish(winner, self._concede(1 - winner), PLAYED_OUT)
+
+    def _finish(self, winner: int, game_points: int, reason: int) -> None:
+        self.phase = OVER
+        self.winner = winner
+        self.game_points = game_points
+        self.reason = reason
+
+    # Bulk operations -----------------------------------------------------------------
+    def perft(self, depth: int) -> int:
+        """The number of legal action sequences of length ``depth`` from here, by push
+        and pop (a finished hand has no actions: a sequence that ends it is not extended).
+
+        >>> from sixtysix.kernel.tables import config
+        >>> from sixtysix.rules import CLASSIC
+        >>> State.deal(list(range(24)), 0, config(CLASSIC)).perft(2)
+        42
+        """
+        if depth == 0:
+            return 1
+        m = self.legal_mask()
+        if depth == 1:
+            return m.bit_count()
+        total = 0
+        while m:
+            low = m & -m
+            m ^= low
+            self.push(low.bit_length() - 1)
+            total += self.perft(depth - 1)
+            self.pop()
+        return total
+
+    def policy_code(self, fair: bool = False, close: bool = False) -> int:
+        """The playout policy's action here (:func:`sixtysix.kernel._pure_search.policy_code`)."""
+        return _policy_code(self, fair, close)
+
+    def playout(self, seed: int, epsilon: float = 0.0, fair: bool = False, close: bool = False,
+                stop_cards: int = -1) -> None:
+        """Play on with the playout policy (see :meth:`policy_code`) until the hand is over,
+        or until the stock is closed or exhausted and the player to act holds at most
+        ``stop_cards`` cards; a card decision is random with probability ``epsilon``,
+        drawn from :class:`Rng` ``seed``. History is kept."""
+        _playout(self, Rng(seed), epsilon, fair, close, stop_cards)
+
+    def random_playout(self, seed: int) -> int:
+        """Play on to the end, every legal action equally likely at each turn, driven by
+        :class:`Rng` ``seed``; returns :meth:`value`. The same seed gives the same play
+        in both kernels. History is kept (the playout can be popped)."""
+        rng = Rng(seed)
+        while self.phase != OVER:
+            m = self.legal_mask()
+            k = rng.below(m.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            self.push((m & -m).bit_length() - 1)
+        return self.value()
+
+
+_SCALARS = tuple(n for n in State.__slots__ if n not in (
+    "hands", "points", "tricks", "marriages", "pending", "stock", "_undo"))
+
+
+class Rng:
+    """The kernels' random numbers: SplitMix64, the same sequence in both kernels.
+
+    >>> r = Rng(1); [r.below(10) for _ in range(5)]
+    [5, 7, 9, 4, 4]
+    """
+
+    __slots__ = ("_x",)
+
+    def __init__(self, seed: int) -> None:
+        self._x = seed & _MASK64
+
+    def next64(self) -> int:
+        """The next 64-bit number."""
+        x = self._x = (self._x + 0x9E3779B97F4A7C15) & _MASK64
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return x ^ (x >> 31)
+
+    def random(self) -> float:
+        """A float in [0, 1) from the top 53 bits of the next number."""
+        return (self.next64() >> 11) * (1.0 / 9007199254740992.0)
+
+    def below(self, n: int) -> int:
+        """A number in ``range(n)`` (n at most 2**32; a bias under n / 2**32)."""
+        return ((self.next64() >> 32) * n) >> 32

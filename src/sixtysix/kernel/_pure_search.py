@@ -1,0 +1,380 @@
+"""The pure kernel's searches: the exact solver and the playout policy.
+
+Both run on :class:`~sixtysix.kernel._pure.State`'s push and pop, so they know
+no rule of their own: the rules are the state's. The compiled kernel runs the
+same algorithms in C.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sixtysix.kernel.tables import (
+    ABOVE,
+    CARD_BITS,
+    CLOSE,
+    DECLARE,
+    DECLARE_MARRIAGE,
+    DRAW,
+    EXCHANGE,
+    MARRIAGE,
+    POINTS,
+    STOCK_CARDS,
+    SUIT_MASK,
+    SUIT_OF,
+    WINNING_TOTAL,
+    follow_mask,
+    marriage_value,
+)
+
+if TYPE_CHECKING:
+    from sixtysix.kernel._pure import Rng, State
+
+__all__ = ["CLOSE_SLACK", "Solver", "playout", "policy_code", "run_off"]
+
+_LEAD, _FOLLOW, _DRAWING, _OVER = 0, 1, 2, 3
+
+
+# The exact solver ----------------------------------------------------------------------
+class Solver:
+    """Alpha-beta with a transposition table over a full state (both hands and the
+    stock order known). Values are game points for seat 0, -3..3 (a tie 0).
+
+    Reuse one solver for related positions: the table carries over.
+    """
+
+    __slots__ = ("nodes", "_table")
+
+    def __init__(self) -> None:
+        #: Positions searched so far.
+        self.nodes = 0
+        self._table: dict[tuple[int, ...], tuple[int, int]] = {}
+
+    def entries(self) -> int:
+        """Positions in the transposition table."""
+        return len(self._table)
+
+    def clear(self) -> None:
+        """Empty the transposition table."""
+        self._table.clear()
+
+    def value(self, state: State, alpha: int = -3, beta: int = 3) -> int:
+        """The value of ``state`` for seat 0 with perfect play, exact when it lies strictly
+        between ``alpha`` and ``beta`` (else a bound on the side it falls). The state is
+        searched with push and pop and left as it was."""
+        return self._search(state, alpha, beta)
+
+    def _search(self, s: State, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if s.phase == _OVER:
+            return s.value()
+        key = s.key()
+        table = self._table
+        entry = table.get(key)
+        if entry is not None:
+            lo, hi = entry
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            if lo == hi:
+                return lo
+        a0, b0 = alpha, beta
+        push = s.push
+        pop = s.pop
+        search = self._search
+        if s.to_act == 0:
+            best = -4
+            for code in order(s):
+                push(code)
+                v = search(s, alpha, beta)
+                pop()
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+        else:
+            best = 4
+            for code in order(s):
+                push(code)
+                v = search(s, alpha, beta)
+                pop()
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                        if alpha >= beta:
+                            break
+        if best <= a0:
+            table[key] = (entry[0] if entry else -3, best)
+        elif best >= b0:
+            table[key] = (best, entry[1] if entry else 3)
+        else:
+            table[key] = (best, best)
+        return best
+
+
+def order(s: State) -> list[int]:
+    """The legal actions in the order the solver tries them: a declaration that holds,
+    the other non-card actions, then when following the winning cards (cheapest first)
+    before the losing ones, and on lead marriages and cards by points, high first."""
+    mask = s.legal_mask()
+    p = s.to_act
+    rest = []
+    m = mask >> EXCHANGE
+    code = EXCHANGE
+    declare_first = False
+    while m:
+        if m & 1:
+            if code == DECLARE and s.score(p) >= WINNING_TOTAL:
+                declare_first = True
+            else:
+                rest.append(code)
+        m >>= 1
+        code += 1
+    if declare_first:
+        rest.insert(0, DECLARE)
+    cards = []
+    c = mask & ((1 << EXCHANGE) - 1)
+    while c:
+        low = c & -c
+        c ^= low
+        cards.append(low.bit_length() - 1)
+    if s.phase == _FOLLOW:
+        lead = s.lead
+        trump = s.trump
+        suit = SUIT_OF[lead]
+
+        def rank(card: int) -> tuple[int, int]:
+            wins = card > lead if SUIT_OF[card] == suit else SUIT_OF[card] == trump
+            return (0, POINTS[card]) if wins else (1, POINTS[card])
+
+        cards.sort(key=rank)
+    else:
+        cards.sort(key=lambda card: POINTS[card % 24], reverse=True)
+    return rest + cards
+
+
+# The playout policy ----------------------------------------------------------------------
+#: Premium for keeping a trump in phase 1 (before its rank) and in phase 2.
+_TRUMP_KEEP_1 = 8.0
+_TRUMP_KEEP_2 = 3.0
+#: Premium per rank step of a trump in phase 1.
+_TRUMP_RANK_1 = 1.5
+#: Premium for keeping a King or Queen whose partner is in hand while marriages can come.
+_PARTNER_KEEP = 14.0
+#: Points counted for the opponent's card in each trick a closer runs off.
+CLOSE_SLACK = 3
+
+
+def _keep_table(trump: int, phase2: bool) -> tuple[float, ...]:
+    """What each card is worth keeping beyond its points, before marriage partners."""
+    table = []
+    for card in range(24):
+        value = 0.0
+        if SUIT_OF[card] == trump:
+            value = _TRUMP_KEEP_2 if phase2 else _TRUMP_KEEP_1 + _TRUMP_RANK_1 * (card % 6)
+        table.append(value)
+    return tuple(table)
+
+
+#: ``_KEEP[phase2][trump][card]``.
+_KEEP = tuple(tuple(_keep_table(trump, phase2) for trump in range(4)) for phase2 in (False, True))
+#: The marriage partner of each King and Queen, as a mask (0 for other cards).
+_PARTNER = tuple(
+    (1 << (card + 1) if card % 6 == 2 else 1 << (card - 1)) if card % 6 in (2, 3) else 0
+    for card in range(24))
+
+
+def run_off(mine: int, theirs: int, trump: int) -> int:
+    """Points of the cards ``mine`` can lead one after another after a close and win
+    whatever ``theirs`` plays (R7.2: the opponent must follow suit, else trump): the
+    trumps above all of his, then, once his trumps are drawn, the tops of the plain
+    suits; plus :data:`CLOSE_SLACK` per trick for the card he gives."""
+    points = 0
+    count = 0
+    for suit in (trump, *(s for s in range(4) if s != trump)):
+        sm = SUIT_MASK[suit]
+        top = (theirs & sm).bit_length()  # within a suit, a higher rank has a higher index
+        run = (mine & sm) >> top << top
+        while run:
+            high = 1 << (run.bit_length() - 1)
+            points += POINTS[high.bit_length() - 1]
+            count += 1
+            run ^= high
+        if suit == trump and count < (theirs & sm).bit_count():
+            break  # his trumps are not all drawn: the plain tops are not sure
+    return points + CLOSE_SLACK * count
+
+
+def _lead(cards: int, mine: int, theirs: int, trump: int, phase2: bool, score: int) -> int:
+    tmask = SUIT_MASK[trump]
+    opp_trumps = theirs & tmask
+    best_sure, best_sure_pts = -1, -1
+    cheapest, cheapest_cost = -1, 1e9
+    keep = _KEEP[phase2][trump]
+    c = cards
+    while c:
+        low = c & -c
+        c ^= low
+        card = low.bit_length() - 1
+        suit = SUIT_OF[card]
+        beaten = theirs & ABOVE[card] or (
+            suit != trump and opp_trumps and (not phase2 or not theirs & SUIT_MASK[suit]))
+        pts = POINTS[card]
+        if not beaten and pts > best_sure_pts:
+            best_sure, best_sure_pts = card, pts
+        cost = pts + keep[card]
+        if not phase2 and mine & _PARTNER[card]:
+            cost += _PARTNER_KEEP
+        if cost < cheapest_cost:
+            cheapest, cheapest_cost = card, cost
+    if best_sure >= 0 and (phase2 or best_sure_pts >= 10 or score + best_sure_pts >= WINNING_TOTAL):
+        return best_sure
+    return cheapest
+
+
+def _follow(cards: int, lead: int, mine: int, trump: int, phase2: bool,
+            score: int, opp_score: int) -> int:
+    lead_suit = SUIT_OF[lead]
+    lead_pts = POINTS[lead]
+    winner, winner_cost = -1, 1e9
+    loser, loser_cost = -1, 1e9
+    keeps = _KEEP[phase2][trump]
+    c = cards
+    while c:
+        low = c & -c
+        c ^= low
+        card = low.bit_length() - 1
+        suit = SUIT_OF[card]
+        wins = card > lead if suit == lead_suit else suit == trump
+        keep = keeps[card]
+        if not phase2 and mine & _PARTNER[card]:
+            keep += _PARTNER_KEEP
+        if wins:
+            cost = keep + 0.1 * (card % 6)
+            if cost < winner_cost:
+                winner, winner_cost = card, cost
+        else:
+            cost = POINTS[card] + keep
+            if cost < loser_cost:
+                loser, loser_cost = card, cost
+    if winner < 0:
+        return loser
+    if loser < 0:
+        return winner
+    gain = lead_pts + POINTS[winner]
+    if score + gain >= WINNING_TOTAL or opp_score + lead_pts + POINTS[loser] >= WINNING_TOTAL:
+        return winner
+    return winner if gain >= winner_cost else loser
+
+
+def _counted(s: State, seat: int) -> int:
+    """Card points and counted marriages (the last-trick bonus aside)."""
+    return s.points[seat] + (s.marriages[seat] if s.tricks[seat] else 0)
+
+
+def _close_pays(s: State, p: int, pairs: int) -> bool:
+    """Whether the player on lead reaches 66 by closing now and running off sure
+    winners (judged on the opponent's actual cards), with the best marriage he may show."""
+    trump = s.trump
+    marriage = 0
+    c = pairs
+    while c:
+        q = c & -c
+        c ^= q
+        marriage = max(marriage, marriage_value(SUIT_OF[q.bit_length() - 1], trump))
+    base = s.points[p] + s.marriages[p] + marriage
+    if s.tricks[p] and not s.config.next_trick and base >= WINNING_TOTAL:
+        return False  # showing the marriage reaches 66 without closing (R5.5)
+    gain = run_off(s.hands[p], s.hands[1 - p], trump)
+    return base + gain >= WINNING_TOTAL and (s.tricks[p] > 0 or gain > 0)
+
+
+def policy_code(s: State, fair: bool = False, close: bool = False,
+                rng: Rng | None = None, epsilon: float = 0.0) -> int:
+    """The playout policy's action for the player to act (the hand must not be over).
+
+    * declare 66 (or ``66+S``) as soon as the counted total reaches 66, never falsely;
+    * draw rather than close; exchange when allowed; close only with ``close`` and
+      when running off sure winners reaches 66;
+    * on lead, announce a marriage when one can be, trumps first; else lead an
+      unbeatable high card, or the card that costs least to give away;
+    * when following, win the trick cheaply when it is worth it, else throw the
+      cheapest loser; never revoke;
+    * with probability ``epsilon`` (drawn from ``rng``) a card is chosen at random.
+
+    ``fair``: a lead counts as unbeatable only if no card the player cannot see (the
+    opponent's hand and the face-down stock) beats it.
+    """
+    m = s.legal_mask()
+    st = s.phase
+    p = s.to_act
+    score = _counted(s, p)
+    if st == _DRAWING:
+        if m >> DECLARE & 1 and score >= WINNING_TOTAL:
+            return DECLARE
+        return DRAW if m >> DRAW & 1 else (m & -m).bit_length() - 1
+    trump = s.trump
+    mine = s.hands[p]
+    phase2 = s.closed_by >= 0 or s.drawn >= STOCK_CARDS
+    if st == _LEAD:
+        if m >> DECLARE & 1 and score >= WINNING_TOTAL:
+            return DECLARE
+        shows = m >> DECLARE_MARRIAGE
+        if shows:
+            for suit in range(4):
+                if shows >> suit & 1 and \
+                        s.points[p] + s.marriages[p] + marriage_value(suit, trump) >= WINNING_TOTAL:
+                    return DECLARE_MARRIAGE + suit
+        if m >> EXCHANGE & 1:
+            return EXCHANGE
+        marriages = (m >> MARRIAGE) & CARD_BITS
+        if close and m >> CLOSE & 1 and _close_pays(s, p, marriages):
+            return CLOSE
+        if marriages:
+            pick = marriages & SUIT_MASK[trump] or marriages
+            return MARRIAGE + (pick & -pick).bit_length() - 1  # the Queen (or King) of the pair
+        cards = m & CARD_BITS
+        if epsilon and rng is not None and rng.random() < epsilon:
+            return _random_card(cards, rng)
+        theirs = s.hands[1 - p]
+        if fair:
+            stock = s.stock
+            for i in range(s.drawn, STOCK_CARDS - 1):
+                theirs |= 1 << stock[i]
+        return _lead(cards, mine, theirs, trump, phase2, score)
+    # Following.
+    cards = m & CARD_BITS
+    lead = s.lead
+    if phase2:
+        cards &= follow_mask(mine, lead, trump)  # never revoke (R10.2)
+    if epsilon and rng is not None and rng.random() < epsilon:
+        return _random_card(cards, rng)
+    return _follow(cards, lead, mine, trump, phase2, score, _counted(s, 1 - p))
+
+
+def _random_card(cards: int, rng: Rng) -> int:
+    k = rng.below(cards.bit_count())
+    while k:
+        cards &= cards - 1
+        k -= 1
+    return (cards & -cards).bit_length() - 1
+
+
+def playout(s: State, rng: Rng, epsilon: float = 0.0, fair: bool = False, close: bool = False,
+            stop_cards: int = -1) -> None:
+    """Play ``s`` on with :func:`policy_code` until it is over, or until the stock is
+    closed or exhausted and the player to act holds at most ``stop_cards`` cards."""
+    push = s.push
+    while s.phase != _OVER:
+        if stop_cards >= 0 and (s.closed_by >= 0 or s.drawn >= STOCK_CARDS) \
+                and s.hands[s.to_act].bit_count() <= stop_cards:
+            return
+        push(policy_code(s, fair, close, rng, epsilon))

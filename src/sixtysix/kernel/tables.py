@@ -1,0 +1,213 @@
+"""The kernel's constants: card tables, phases, reasons, and rule options as integers.
+
+Cards are indices 0-23, ``suit * 6 + rank`` (rank 0 is the nine, 5 the Ace), so a
+set of cards is a 24-bit mask and, within a suit, a higher card has a higher bit.
+Action codes are those of :mod:`sixtysix.actions` (0-55).
+
+>>> POINTS[5], POINTS[8]            # the Ace of clubs, the Queen of diamonds
+(11, 3)
+>>> conceded(0, 0), conceded(2, 32), conceded(1, 33)
+(3, 2, 1)
+>>> marriage_value(suit=2, trump=2), marriage_value(suit=1, trump=2)
+(40, 20)
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+# Action codes are the notation's (DESIGN.md §2).
+from sixtysix.actions import CLOSE, DECLARE, DECLARE_MARRIAGE, DRAW, EXCHANGE, MARRIAGE, NUM_CODES
+from sixtysix.rules import Rules
+
+__all__ = [
+    "ABOVE", "BIT_CLOSE", "BIT_DECLARE", "BIT_DRAW", "BIT_EXCHANGE", "CARD_BITS", "CLOSE", "DECLARE",
+    "DECLARE_MARRIAGE", "DRAW", "EXCHANGE", "KINGS", "MARRIAGE", "NUM_CODES", "POINTS", "REASONS",
+    "SCHNEIDER", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "WINNING_TOTAL", "Config", "DealLayout", "Phase",
+    "Reason", "beats", "conceded", "config", "follow_mask", "marriage_value",
+]
+
+
+BIT_EXCHANGE = 1 << EXCHANGE
+BIT_CLOSE = 1 << CLOSE
+BIT_DRAW = 1 << DRAW
+BIT_DECLARE = 1 << DECLARE
+#: The 24 card bits of a legal-action mask or a hand.
+CARD_BITS = (1 << 24) - 1
+
+
+class Phase(enum.IntEnum):
+    """Whose turn it is to do what (DESIGN.md §4)."""
+
+    #: The leader's turn: lead, announce, exchange, close, declare (R3.6 steps 3-6).
+    LEAD = 0
+    #: The follower's turn: play a card to the trick.
+    FOLLOW = 1
+    #: The trick's winner draws, closes or declares (R3.6 steps 1-2, ``close_before_draw``).
+    DRAW = 2
+    #: The hand is over.
+    OVER = 3
+
+
+class Reason(enum.IntEnum):
+    """How a hand ended (the ``reason`` of a hand result, DESIGN.md §3)."""
+
+    DECLARED = 0
+    FALSE_DECLARATION = 1
+    CLOSED_FAILED = 2
+    CLOSED_SUCCEEDED = 3
+    PLAYED_OUT = 4
+    TIE = 5
+    REVOKE = 6
+    FORFEIT = 7
+
+
+#: The reasons' words, by :class:`Reason` value.
+REASONS = ("declared", "false_declaration", "closed_failed", "closed_succeeded",
+           "played_out", "tie", "revoke", "forfeit")
+
+#: Points needed to win a hand (R8).
+WINNING_TOTAL = 66
+#: Under this many points a loser who won a trick concedes 2 game points (R9.1).
+SCHNEIDER = 33
+#: Places in the stock, counting the turned-up trump (R2.3). The 20-card pack's
+#: stock of 10 is the end of a 12-place one, as if one draw had been made.
+STOCK_CARDS = 12
+
+#: The cards of each suit.
+SUIT_MASK = tuple(0x3F << (6 * s) for s in range(4))
+#: The suit of each card.
+SUIT_OF = tuple(i // 6 for i in range(24))
+#: The card points of each card (R1.3): 9 0, J 2, Q 3, K 4, 10 10, A 11.
+POINTS = tuple((0, 2, 3, 4, 10, 11)[i % 6] for i in range(24))
+#: The cards of the same suit that rank above each card.
+ABOVE = tuple(SUIT_MASK[i // 6] & ~((2 << i) - 1) for i in range(24))
+#: The four Kings.
+KINGS = sum(1 << (6 * s + 3) for s in range(4))
+
+
+class DealLayout(NamedTuple):
+    """Where the cards of a pack go at the deal, by position in the pack (top first)."""
+
+    #: The positions dealt to the non-dealer, who leads first.
+    non_dealer: tuple[int, ...]
+    #: The positions dealt to the dealer.
+    dealer: tuple[int, ...]
+    #: The position of the card turned up for trump.
+    trump: int
+    #: The stock in drawing order, the turned-up trump last.
+    stock: tuple[int, ...]
+
+
+#: The deal of each pack: R2.3/R2.4, three to each, three to each again, the trump turned,
+#: the stock; S2.1 for 20 cards, three to each, the trump turned (the 7th card), two to each.
+DEAL_LAYOUTS = {
+    24: DealLayout((0, 1, 2, 6, 7, 8), (3, 4, 5, 9, 10, 11), 12, (*range(13, 24), 12)),
+    20: DealLayout((0, 1, 2, 7, 8), (3, 4, 5, 9, 10), 6, (*range(11, 20), 6)),
+}
+
+
+def conceded(tricks: int, score: int) -> int:
+    """Game points won against a loser with this many tricks and this score (R9.1):
+    3 without a trick (Schwarz), 2 under 33 (Schneider), else 1."""
+    if not tricks:
+        return 3
+    return 2 if score < SCHNEIDER else 1
+
+
+def marriage_value(suit: int, trump: int) -> int:
+    """A marriage is worth 40 in trumps, 20 in another suit (R5.1)."""
+    return 40 if suit == trump else 20
+
+
+def beats(card: int, lead: int, trump: int) -> bool:
+    """Whether ``card`` played to ``lead`` wins the trick (R3.3): the higher card of the
+    suit led, unless trumped."""
+    if SUIT_OF[card] == SUIT_OF[lead]:
+        return card > lead
+    return SUIT_OF[card] == trump
+
+
+def follow_mask(hand: int, lead: int, trump: int) -> int:
+    """The cards a follower may play in phase 2 (R7.2), as a mask: follow suit and
+    win if possible; else follow suit; else trump; else anything."""
+    suit = SUIT_OF[lead]
+    same = hand & SUIT_MASK[suit]
+    if same:
+        return (same & ABOVE[lead]) or same
+    if suit != trump:
+        trumps = hand & SUIT_MASK[trump]
+        if trumps:
+            return trumps
+    return hand
+
+
+class Config(NamedTuple):
+    """The rule options of R12 as the kernel reads them: small integers, one per
+    option that changes play or scoring (build it with :func:`config`)."""
+
+    #: 24 or 20 cards (S1).
+    deck: int
+    #: The rank of the trump exchanged for the turned-up one: 0 the nine (R4.1), 1 the jack (S4.1).
+    exchange_rank: int
+    #: Phase-2 following is enforced (1) or a revoke ends the hand (0, R10.2).
+    enforce_follow: int
+    #: 66 is declared automatically (R8.1 ``auto_declare``).
+    auto_declare: int
+    #: After a trick the winner draws, closes or declares as a separate step (R3.6).
+    close_before_draw: int
+    #: The least stock for closing; 13 when closing is not allowed at all (R6.1).
+    close_min_stock: int
+    #: Closing is allowed before the first trick (R6.1).
+    close_first_lead: int
+    #: The least stock for the exchange (R4.1).
+    exchange_min_stock: int
+    #: The exchange is allowed at the first lead (S4.1).
+    exchange_first_lead: int
+    #: Marriages may be announced at the first lead (R5.2).
+    marriage_first_lead: int
+    #: Marriages may be announced after the stock is closed or exhausted (R5.4).
+    marriages_in_phase2: int
+    #: Points for the last trick of a hand played out (R7.3).
+    last_trick_bonus: int
+    #: Marriage points wait for their owner's next trick won (``marriage_counts``).
+    next_trick: int
+    #: A marriage always leads the King (``marriage_lead``).
+    king_lead: int
+    #: A hand played out goes to the last trick's winner (S6.3).
+    last_trick_wins: int
+    #: A successful close is scored as things stood at the close (S5.3).
+    close_scored_at_close: int
+    #: A failed close always costs 3 (R6.4 ``failed_close = three``).
+    failed_close_three: int
+    #: A false declaration costs 3 against a player without a trick (R8.3).
+    false_declaration_three: int
+
+
+def config(rules: Rules) -> Config:
+    """The kernel's reading of ``rules``.
+
+    >>> config(Rules.preset("santase")).close_min_stock, config(Rules.preset("course")).close_min_stock
+    (4, 13)
+    """
+    return Config(
+        deck=rules.deck,
+        exchange_rank=rules.exchange_rank,
+        enforce_follow=int(rules.enforce_follow),
+        auto_declare=int(rules.auto_declare),
+        close_before_draw=int(rules.close_before_draw),
+        close_min_stock=rules.close_min_stock if rules.closing else STOCK_CARDS + 1,
+        close_first_lead=int(rules.close_first_lead),
+        exchange_min_stock=rules.exchange_min_stock,
+        exchange_first_lead=int(rules.exchange_first_lead),
+        marriage_first_lead=int(rules.marriage_first_lead),
+        marriages_in_phase2=int(rules.marriages_in_phase2),
+        last_trick_bonus=rules.last_trick_bonus,
+        next_trick=int(rules.marriage_counts == "next_trick"),
+        king_lead=int(rules.marriage_lead == "king"),
+        last_trick_wins=int(rules.played_out == "last_trick"),
+        close_scored_at_close=int(rules.close_scoring == "at_close"),
+        failed_close_three=int(rules.failed_close == "three"),
+        false_declaration_three=int(rules.false_declaration == "two_or_three"),
+    )
