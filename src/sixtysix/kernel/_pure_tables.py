@@ -1,0 +1,286 @@
+"""The pure kernel's batch of tables: one seat of many hands against an opponent
+inside the kernel, stepped together (the reinforcement-learning vector env's engine).
+
+The compiled kernel has the same class in C. Observations follow the layout of
+:mod:`sixtysix.envs.observation` (its block offsets are passed in), written straight
+from the state and its history rather than through a :class:`~sixtysix.views.View`;
+``tests/test_envs_vector.py`` checks them against ``encode(hand.view(seat))``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sixtysix.kernel._pure import FOLLOW, OVER, REVOKE, Rng, State
+from sixtysix.kernel.tables import (
+    BIT_DECLARE,
+    DECLARE_MARRIAGE,
+    EXCHANGE,
+    MARRIAGE,
+    STOCK_CARDS,
+    WINNING_TOTAL,
+    Config,
+    beats,
+    marriage_value,
+)
+
+__all__ = ["OBSERVATION_BLOCKS", "OPPONENTS", "Tables"]
+
+#: The observation blocks the kernel writes, in the order their offsets are given.
+OBSERVATION_BLOCKS = (
+    "my_hand", "my_tricks", "opponent_tricks", "table", "last_trick", "stock_bottom",
+    "opponent_known", "unseen", "trump_suit", "state", "my_turn", "i_lead", "i_dealt", "stock",
+    "closed", "scores", "card_points", "tricks_won", "reached", "my_marriages",
+    "opponent_marriages", "exchange", "match",
+)
+#: The opponents a table can seat: uniformly random legal actions that never declare
+#: falsely, or the playout policy playing from its own seat's knowledge (``fair``).
+OPPONENTS = ("random", "policy")
+_FORFEIT = -3.0
+
+
+class Tables:
+    """``count`` tables of one hand each; the agent plays ``seat`` (0, 1, or -1 for a
+    random seat each hand) against ``opponent`` (an index of :data:`OPPONENTS`).
+
+    Buffers are any writable C-contiguous buffers (NumPy arrays): observations
+    ``float32[count, size]``, masks ``int8[count, 56]``, rewards ``float32[count]``,
+    terminated ``uint8``/``bool[count]``, actions ``int64[count]``. A table whose hand
+    ended is dealt anew at the next :meth:`step` (its action is ignored, its reward 0):
+    Gymnasium's next-step autoreset.
+    """
+
+    def __init__(self, count: int, config: Config, offsets: Sequence[int], point_scale: float,
+                 opponent: int, seat: int) -> None:
+        if count < 1:
+            raise ValueError(f"count must be at least 1, not {count}")
+        if len(offsets) != len(OBSERVATION_BLOCKS) + 1:
+            raise ValueError(f"offsets must give {len(OBSERVATION_BLOCKS)} blocks and the size")
+        if opponent not in range(len(OPPONENTS)):
+            raise ValueError(f"opponent must be 0-{len(OPPONENTS) - 1}, not {opponent}")
+        if seat not in (-1, 0, 1):
+            raise ValueError(f"seat must be 0, 1 or -1 (random), not {seat}")
+        self.count = count
+        self.config = config
+        self._offsets = tuple(offsets)
+        self.size = offsets[-1]
+        self._scale = point_scale
+        self._opponent = opponent
+        self._seat = seat
+        self._pack = [c for c in range(24) if config.deck == 24 or c % 6]
+        self._pack_mask = sum(1 << c for c in self._pack)
+        self._rng = Rng(0)
+        self.states: list[State] = []
+        self.seats: list[int] = []
+        self.dealers: list[int] = []
+        self._done: list[bool] = []
+
+    def reset(self, seed: int, observations: Any, masks: Any) -> None:
+        """Deal every table from the random numbers of ``seed``; write the first
+        observations and masks."""
+        self._rng = Rng(seed)
+        obs, mask = _flat(observations, "f"), _flat(masks, "b")
+        self.states, self.seats, self.dealers = [], [], []
+        self._done = [False] * self.count
+        for i in range(self.count):
+            self.states.append(self._deal(i))
+            self._write(i, obs, mask)
+
+    def step(self, actions: Any, observations: Any, masks: Any, rewards: Any, terminated: Any) -> None:
+        """Play each table's action (an illegal one forfeits: reward -3), then the opponent
+        until the agent is to act or the hand is over; write observations, masks, rewards
+        (the agent's game points at the end of a hand, else 0) and terminated flags."""
+        if not self.states:
+            raise RuntimeError("reset the tables before stepping them")
+        act, obs, mask = _flat(actions, "q"), _flat(observations, "f"), _flat(masks, "b")
+        rew, term = _flat(rewards, "f"), _flat(terminated, "B")
+        for i in range(self.count):
+            reward = 0.0
+            if self._done[i]:
+                self.states[i] = self._deal(i)
+                self._done[i] = False
+            else:
+                s = self.states[i]
+                seat = self.seats[i]
+                code = act[i]
+                if 0 <= code < 56 and s.legal_mask() >> code & 1:
+                    s.push(code)
+                    self._opponent_plays(s, seat)
+                    if s.phase == OVER:
+                        reward = float(s.value() if seat == 0 else -s.value())
+                else:
+                    s.forfeit(seat)
+                    reward = _FORFEIT
+                self._done[i] = s.phase == OVER
+            rew[i] = reward
+            term[i] = self._done[i]
+            self._write(i, obs, mask)
+
+    def table(self, i: int) -> tuple[State, int, int]:
+        """Table ``i``: a copy of its state, the agent's seat and the dealer."""
+        return self.states[i].copy(), self.seats[i], self.dealers[i]
+
+    # Inside ----------------------------------------------------------------------------
+    def _deal(self, i: int) -> State:
+        rng = self._rng
+        while True:
+            deck = self._pack[:]
+            for j in range(len(deck) - 1, 0, -1):
+                k = rng.below(j + 1)
+                deck[j], deck[k] = deck[k], deck[j]
+            dealer = rng.below(2)
+            seat = self._seat if self._seat >= 0 else rng.below(2)
+            s = State.deal(deck, dealer, self.config)
+            self._opponent_plays(s, seat)
+            if s.phase != OVER:
+                break
+        if len(self.states) <= i:
+            self.seats.append(seat)
+            self.dealers.append(dealer)
+        else:
+            self.seats[i], self.dealers[i] = seat, dealer
+        return s
+
+    def _opponent_plays(self, s: State, seat: int) -> None:
+        rng = self._rng
+        while s.phase != OVER and s.to_act != seat:
+            if self._opponent == 1:
+                s.push(s.policy_code(True, False))
+                continue
+            m = _honest(s)
+            k = rng.below(m.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            s.push((m & -m).bit_length() - 1)
+
+    def _write(self, i: int, obs: Any, mask: Any) -> None:
+        s = self.states[i]
+        me = self.seats[i]
+        base = i * self.size
+        for j in range(base, base + self.size):
+            obs[j] = 0.0
+        encode(s, me, self.dealers[i], obs, base, self._offsets, self._scale, self._pack_mask)
+        m = s.legal_mask() if s.phase != OVER and s.to_act == me else 0
+        base = i * 56
+        for code in range(56):
+            mask[base + code] = m >> code & 1
+
+
+def _honest(s: State) -> int:
+    """The legal actions without the declarations that would be false (R8.3)."""
+    m = s.legal_mask()
+    p = s.to_act
+    if m & BIT_DECLARE and s.score(p) < WINNING_TOTAL:
+        m &= ~BIT_DECLARE
+    shows = m >> DECLARE_MARRIAGE & 0xF
+    for suit in range(4):
+        if shows >> suit & 1 and \
+                s.points[p] + s.marriages[p] + marriage_value(suit, s.trump) < WINNING_TOTAL:
+            m &= ~(1 << (DECLARE_MARRIAGE + suit))
+    return m
+
+
+def _flat(buffer: Any, fmt: str) -> Any:
+    view: Any = memoryview(buffer)
+    if not view.c_contiguous:
+        raise ValueError("buffers must be C-contiguous")
+    return view.cast("B").cast(fmt)
+
+
+def encode(s: State, me: int, dealer: int, out: Any, base: int, offsets: Sequence[int],
+           scale: float, pack: int) -> None:
+    """Write the observation of seat ``me`` into ``out[base:]`` (zeroed by the caller)."""
+    (my_hand, my_tricks, opp_tricks, table, last_trick, stock_bottom, opp_known, unseen, trump_suit,
+     state, my_turn, i_lead, i_dealt, stock, closed, scores, card_points, tricks_won, reached,
+     my_marriages, opp_marriages, exchange, _match, _size) = offsets
+    them = 1 - me
+    trump = s.trump
+    won = [0, 0]
+    last = 0
+    tricks = 0
+    sixth_winner = -1
+    draws = 6 if s.config.deck == 24 else 5  # tricks until the stock is gone (R3.4, S2.2)
+    shown = [0, 0]
+    exchanged_by = -1
+    taken = -1
+    undo = s._undo
+    n = len(undo)
+    for index, record in enumerate(undo):
+        code, phase, actor, lead = record[0], record[1], record[2], record[3]
+        if code < EXCHANGE and phase == FOLLOW:
+            last = 1 << lead | 1 << code
+            tricks += 1
+            if not (index == n - 1 and s.reason == REVOKE):
+                winner = actor if beats(code, lead, trump) else 1 - actor
+                won[winner] |= last
+                if tricks == draws:
+                    sixth_winner = winner
+        elif MARRIAGE <= code < EXCHANGE:
+            shown[actor] |= 1 << ((code - MARRIAGE) // 6)
+        elif code >= DECLARE_MARRIAGE:
+            shown[actor] |= 1 << (code - DECLARE_MARRIAGE)
+        elif code == EXCHANGE:
+            exchanged_by = actor
+            taken = record[-1]
+    hands = s.hands
+    left = s.stock[s.drawn:]
+    stock_mask = 0
+    for card in left:
+        stock_mask |= 1 << card
+    played = pack & ~hands[0] & ~hands[1] & ~stock_mask
+    known = 0
+    for suit in range(4):
+        if shown[them] >> suit & 1:
+            known |= 0b1100 << (6 * suit)  # the Queen and the King
+    if exchanged_by == them:
+        known |= 1 << taken
+    size = STOCK_CARDS - s.drawn
+    if size == 0 and s.closed_by < 0 and tricks >= draws and sixth_winner == me:
+        known |= 1 << s.stock[-1]  # R3.4: he took the face-up card with the last draw
+    known &= ~(played | hands[me])
+    seen = hands[me] | played | known
+    if size > 0:
+        seen |= 1 << s.stock[-1]
+        out[base + stock_bottom + s.stock[-1]] = 1.0
+    _bits(out, base + my_hand, hands[me])
+    _bits(out, base + my_tricks, won[me])
+    _bits(out, base + opp_tricks, won[them])
+    if s.lead >= 0:
+        out[base + table + s.lead] = 1.0
+    elif tricks:
+        _bits(out, base + last_trick, last)
+    _bits(out, base + opp_known, known)
+    _bits(out, base + unseen, pack & ~seen)
+    out[base + trump_suit + trump] = 1.0
+    out[base + state + s.phase] = 1.0
+    over = s.phase == OVER
+    if not over and s.to_act == me:
+        out[base + my_turn] = 1.0
+    leader = 1 - s.to_act if s.lead >= 0 else (-1 if over else s.to_act)
+    if leader == me:
+        out[base + i_lead] = 1.0
+    if dealer == me:
+        out[base + i_dealt] = 1.0
+    out[base + stock] = size / 12
+    if s.closed_by >= 0:
+        out[base + closed + (0 if s.closed_by == me else 1)] = 1.0
+    for i, seat in enumerate((me, them)):
+        total = s.score(seat)
+        out[base + scores + i] = min(total / scale, 1.0)
+        out[base + card_points + i] = min(s.points[seat] / scale, 1.0)
+        out[base + tricks_won + i] = s.tricks[seat] / 12
+        out[base + reached + 2 * i] = float(total >= 33)
+        out[base + reached + 2 * i + 1] = float(total >= 66)
+    _bits(out, base + my_marriages, shown[me])
+    _bits(out, base + opp_marriages, shown[them])
+    if exchanged_by >= 0:
+        out[base + exchange + (0 if exchanged_by == me else 1)] = 1.0
+
+
+def _bits(out: Any, at: int, mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out[at + low.bit_length() - 1] = 1.0
