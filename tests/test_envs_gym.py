@@ -53,6 +53,13 @@ def test_configured_environments_pass_the_checker(options: dict[str, Any]) -> No
     _check(gym.make(ENV_ID, **options))
 
 
+def _match_info(env: SixtySixEnv) -> tuple[int, int, int, int] | None:
+    match = env.match
+    if match is None:
+        return None
+    return match.score[env.seat], match.score[1 - env.seat], env.rules.target, match.pending_bonus
+
+
 def _play(env: SixtySixEnv, seed: int) -> tuple[list[Any], float, dict[str, Any]]:
     """One episode with uniformly random legal actions; the trajectory, the return and the last info."""
     obs, info = env.reset(seed=seed)
@@ -62,13 +69,13 @@ def _play(env: SixtySixEnv, seed: int) -> tuple[list[Any], float, dict[str, Any]
     done = False
     results = []
     while not done:
-        game = env._game
-        assert game is not None
+        hand = env.hand
         # The masks equal the engine's legal actions for the agent's seat.
-        assert game.hand.to_act == env.seat
-        assert sum(1 << int(c) for c in np.flatnonzero(info["action_mask"])) == game.hand.legal_mask()
+        assert hand.to_act == env.seat
+        assert sum(1 << int(c) for c in np.flatnonzero(info["action_mask"])) == hand.legal_mask()
         assert np.array_equal(env.action_masks(), info["action_mask"].astype(bool))
-        assert info["legal"] == [str(a) for a in game.hand.legal_actions()]
+        assert info["legal"] == [str(a) for a in hand.legal_actions()]
+        assert np.array_equal(obs, encode(hand.view(env.seat), _match_info(env)))
         action = env.action_space.sample(mask=info["action_mask"])
         obs, reward, done, truncated, info = env.step(action)
         assert not truncated and obs in env.observation_space
@@ -84,31 +91,32 @@ def _play(env: SixtySixEnv, seed: int) -> tuple[list[Any], float, dict[str, Any]
             assert reward == 0
     assert not info["action_mask"].any()
     assert results and (env.episode_kind == "match" or len(results) == 1)
-    game = env._game
-    assert game is not None and (game.match is None or results == game.match.results())
+    assert env.match is None or results == env.match.results()
     return trajectory, total, info
 
 
-@pytest.mark.parametrize("opponent", ["random", "heuristic"])
+@pytest.mark.parametrize("opponent", ["random", "policy", "heuristic"])
 def test_rewards_are_the_game_points_of_the_hand(opponent: str) -> None:
     env = SixtySixEnv(opponent)
     outcomes = set()
     for seed in range(60):
         _, total, info = _play(env, seed)
-        result = env._game.hand.result()  # type: ignore[union-attr]
+        result = env.hand.result()
         assert result is not None and info["result"] == result
         expected = 0 if result.winner is None else (
             result.game_points if result.winner == env.seat else -result.game_points)
         assert total == expected
         outcomes.add(np.sign(total))
-    assert {-1, 1} <= outcomes
+    # Random play wins about a fifth of its hands against random (68 of 300 measured),
+    # 1% against the others: only there must both signs show in 60 hands.
+    assert -1 in outcomes and (opponent != "random" or 1 in outcomes)
 
 
 def test_match_episodes_return_the_match_score_difference() -> None:
     env = SixtySixEnv("random", episode="match")
     for seed in range(8):
         _, total, _ = _play(env, seed)
-        match = env._game.match  # type: ignore[union-attr]
+        match = env.match
         assert match is not None and match.is_over()
         score = match.score
         assert total == score[env.seat] - score[1 - env.seat]
@@ -132,8 +140,8 @@ def test_observations_are_the_encoding_of_the_agents_view() -> None:
     env = SixtySixEnv("random", seat=0)
     obs, _ = env.reset(seed=5)
     assert env.seat == 0
-    assert np.array_equal(obs, encode(env._game.hand.view(0)))  # type: ignore[union-attr]
-    assert env.view == env._game.hand.view(0)  # type: ignore[union-attr]
+    assert np.array_equal(obs, encode(env.hand.view(0)))
+    assert env.view == env.hand.view(0)
 
 
 def test_seeded_episodes_replay_exactly_and_seeds_differ() -> None:
@@ -195,7 +203,7 @@ def test_ansi_rendering_shows_the_agents_view_only() -> None:
     env.reset(seed=2)
     text = env.render()
     assert text is not None and "Your hand:" in text
-    hidden = env._game.hand.cards(0) - env.view.known_opponent_cards()  # type: ignore[union-attr]
+    hidden = env.hand.cards(0) - env.view.known_opponent_cards()
     tokens = set(re.findall(r"\b[9TJQKA][CDHS]\b", text))
     assert hidden and not tokens & {str(card) for card in hidden}
     assert {str(card) for card in env.view.hand} <= tokens

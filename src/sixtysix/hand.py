@@ -281,6 +281,40 @@ class Hand:
         return other
 
     @classmethod
+    def from_kernel(cls, state: State, dealer: int, rules: Rules) -> Hand:
+        """The hand a kernel state is, dealt again and replayed with the hand's checks.
+
+        ``state`` must hold its whole history from the deal (as the environments'
+        tables do); a forfeit, which is not an action, is replayed too.
+
+        >>> hand = Hand.random(seed=4)
+        >>> hand.push(hand.legal_actions()[0])
+        >>> Hand.from_kernel(hand.kernel, hand.dealer, hand.rules).key() == hand.key()
+        True
+        """
+        work = state.copy()
+        codes = [code for code, _ in work.history()]
+        while work.depth():
+            work.pop()
+        layout = DEAL_LAYOUTS[rules.deck]
+        deck = [-1] * rules.deck
+        places = ((layout.non_dealer, work.hand(1 - dealer)), (layout.dealer, work.hand(dealer)))
+        for positions, mask in places:
+            cards = [c for c in range(24) if mask >> c & 1]
+            if len(cards) != len(positions):
+                raise ValueError("the state does not hold its history from the deal")
+            for position, card in zip(positions, cards, strict=True):
+                deck[position] = card
+        for position, card in zip(layout.stock, work.stock_cards(), strict=True):
+            deck[position] = card
+        hand = cls.deal([CARDS[c] for c in deck], dealer, rules)
+        for code in codes:
+            hand.push(ACTIONS[code])  # type: ignore[arg-type]
+        if state.phase == Phase.OVER and not hand.is_over():
+            hand.forfeit(1 - state.winner)  # the only ending that is not an action
+        return hand
+
+    @classmethod
     def from_view(
         cls, view: View, opponent: Iterable[Card], stock: Sequence[Card] = ()
     ) -> Hand:

@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from sixtysix import kernel
 from sixtysix.actions import Action
 from sixtysix.bots import Bot, Event, make_bot
 from sixtysix.console import Seats, Style, render_choices, render_screen
@@ -44,13 +45,16 @@ from sixtysix.envs.game import Episode, parse_rules
 from sixtysix.envs.observation import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
+    POINT_SCALE,
     action_mask,
     actions_of,
+    block,
     decode,
     encode,
 )
 from sixtysix.errors import IllegalActionError
-from sixtysix.hand import HandResult
+from sixtysix.hand import Hand, HandResult
+from sixtysix.match import Match
 from sixtysix.rules import Rules
 from sixtysix.runner import Forfeit, call_hook
 from sixtysix.views import View
@@ -109,7 +113,10 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
             raise ValueError(f"episode must be 'hand' or 'match', not {episode!r}")
         self.rules = parse_rules(rules)
         self.opponent_spec = opponent
-        if isinstance(opponent, str):
+        #: The hand is played inside the rules kernel (an opponent the kernel seats, single
+        #: hands): no Python call per opponent action, and observations written by the kernel.
+        self.in_kernel = isinstance(opponent, str) and opponent in kernel.OPPONENTS and episode == "hand"
+        if isinstance(opponent, str) and not self.in_kernel:
             _close(make_bot(opponent, seed=0))  # a bad spec fails here, with the bot names
         self.fixed_seat = seat
         self.episode_kind = episode
@@ -125,6 +132,17 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         #: The result of the hand that ended during the last step (the last one, should
         #: an engine opponent forfeit the next hand before the agent's turn).
         self._result: HandResult | None = None
+        self._tables: kernel.Tables | None = None
+        self._started = False
+        if self.in_kernel:
+            assert isinstance(opponent, str)
+            offsets = [block(name).start for name in kernel.OBSERVATION_BLOCKS] + [OBSERVATION_SIZE]
+            self._tables = kernel.Tables(1, kernel.config(self.rules), offsets, POINT_SCALE,
+                                         kernel.OPPONENTS.index(opponent), -1 if seat is None else seat)
+            self._buffers = (np.zeros(1, dtype=np.int64), np.zeros((1, OBSERVATION_SIZE), dtype=np.float32),
+                             np.zeros((1, NUM_ACTIONS), dtype=np.int8), np.zeros(1, dtype=np.float32),
+                             np.zeros(1, dtype=np.bool_))
+            self._dealer = 0
 
     # The Gymnasium API --------------------------------------------------------
     def reset(
@@ -132,6 +150,8 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         """Deal a new episode; ``seed`` makes it and the opponent's choices reproducible."""
         super().reset(seed=seed)
+        if self._tables is not None:
+            return self._reset_in_kernel()
         rng = random.Random(int(self.np_random.integers(2**63)))
         if self.opponent is None or seed is not None:
             self._new_opponent(int(self.np_random.integers(2**63)))
@@ -152,6 +172,8 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
 
     def step(self, action: SupportsInt) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play ``action`` (an action code), then the opponent's actions until the agent's turn."""
+        if self._tables is not None:
+            return self._step_in_kernel(action)
         game = self._require_game()
         if self._over:
             raise RuntimeError("the episode is over: call reset() first")
@@ -173,7 +195,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: the agent's view as text, with its legal actions."""
-        if self.render_mode != "ansi" or self._game is None:
+        if self.render_mode != "ansi" or (self._game is None and not self._started):
             return None
         view = self.view
         seats = Seats(seat=self.seat, you="Agent", opponent="Opponent")
@@ -196,7 +218,60 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
     @property
     def view(self) -> View:
         """The agent's view of the hand being played (what its seat may know, R11)."""
-        return self._require_game().hand.view(self.seat)
+        return self.hand.view(self.seat)
+
+    @property
+    def hand(self) -> Hand:
+        """The hand being played, both seats' cards and the stock included: for tests and
+        debugging, never for the agent (its observations hold what its seat may know)."""
+        if self._tables is not None:
+            if not self._started:
+                raise RuntimeError("call reset() before step()")
+            state, _, _ = self._tables.table(0)
+            return Hand.from_kernel(state, self._dealer, self.rules)
+        return self._require_game().hand
+
+    @property
+    def match(self) -> Match | None:
+        """The match of a match episode (``None`` for single hands)."""
+        return None if self._game is None else self._game.match
+
+    # In the kernel ----------------------------------------------------------------
+    def _reset_in_kernel(self) -> tuple[Observation, dict[str, Any]]:
+        assert self._tables is not None
+        _, obs, masks, _, _ = self._buffers
+        self._tables.reset(int(self.np_random.integers(2**63)), obs, masks)
+        _, self.seat, self._dealer = self._tables.table(0)
+        self._started = True
+        self._over = False
+        self._result = None
+        return obs[0].copy(), self._info()
+
+    def _step_in_kernel(self, action: SupportsInt) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        assert self._tables is not None
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if self._over:
+            raise RuntimeError("the episode is over: call reset() first")
+        actions, obs, masks, rewards, terminated = self._buffers
+        code, chosen = decode(action)
+        legal = chosen is not None and bool(masks[0, code])
+        if not legal:
+            tried = chosen if chosen is not None else code
+            choices = actions_of(masks[0])
+            if self.illegal_action == "raise":
+                raise IllegalActionError(tried, choices, "not a legal action code here (see action_masks())")
+            code = -1  # the kernel forfeits the hand for the agent
+        actions[0] = code
+        self._tables.step(actions, obs, masks, rewards, terminated)
+        self._over = bool(terminated[0])
+        reward = float(rewards[0]) if legal else self.forfeit_reward
+        if self._over:
+            self._result = self.hand.result()
+        info = self._info()
+        if not legal:
+            info["illegal_action"] = f"{tried} is not legal; legal: {' '.join(str(a) for a in choices)}"
+        return obs[0].copy(), reward, self._over, False, info
 
     # Internals ---------------------------------------------------------------------
     def _require_game(self) -> Episode:
@@ -265,6 +340,9 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         return reward
 
     def _mask(self) -> npt.NDArray[np.int8]:
+        if self._tables is not None:
+            mask: npt.NDArray[np.int8] = self._buffers[2][0].copy()
+            return mask
         if self._game is None or self._over:
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
         return action_mask(self.view)
