@@ -490,24 +490,9 @@ class Hand:
 
     def result(self) -> HandResult | None:
         """The outcome of a finished hand, or ``None`` while it is being played."""
-        k = self.kernel
-        if k.phase != Phase.OVER:
+        if self.kernel.phase != Phase.OVER:
             return None
-        trump = k.trump
-        marriages: tuple[list[tuple[Suit, int]], list[tuple[Suit, int]]] = ([], [])
-        for code, seat in self._log():
-            if MARRIAGE <= code < EXCHANGE or code >= DECLARE_MARRIAGE:
-                suit = SUIT_OF[code - MARRIAGE] if code < EXCHANGE else code - DECLARE_MARRIAGE
-                marriages[seat].append((Suit(suit), marriage_value(suit, trump)))
-        return HandResult(
-            winner=None if k.winner < 0 else k.winner,
-            game_points=k.game_points,
-            reason=REASONS[k.reason],
-            points=(k.score(0), k.score(1)),
-            tricks=(k.tricks_won(0), k.tricks_won(1)),
-            marriages=(tuple(marriages[0]), tuple(marriages[1])),
-            closed_by=self.closed_by,
-        )
+        return result_of(self.kernel, self._log())
 
     def key(self) -> tuple[int, ...]:
         """The whole game state as a tuple (history aside): equal keys, equal futures."""
@@ -637,6 +622,27 @@ class Hand:
             lines.append(f"  seat {seat}: {cards}  points {self.score(seat)} "
                          f"tricks {self.tricks_won(seat)}")
         return "\n".join(lines)
+
+
+def result_of(state: State, log: Iterable[tuple[int, int]]) -> HandResult:
+    """The result of a finished kernel state whose actions, as ``(code, seat)``, were
+    ``log`` (the marriages shown come from it)."""
+    trump = state.trump
+    marriages: tuple[list[tuple[Suit, int]], list[tuple[Suit, int]]] = ([], [])
+    for code, seat in log:
+        if MARRIAGE <= code < EXCHANGE or code >= DECLARE_MARRIAGE:
+            suit = SUIT_OF[code - MARRIAGE] if code < EXCHANGE else code - DECLARE_MARRIAGE
+            marriages[seat].append((Suit(suit), marriage_value(suit, trump)))
+    closer = state.closed_by
+    return HandResult(
+        winner=None if state.winner < 0 else state.winner,
+        game_points=state.game_points,
+        reason=REASONS[state.reason],
+        points=(state.score(0), state.score(1)),
+        tricks=(state.tricks_won(0), state.tricks_won(1)),
+        marriages=(tuple(marriages[0]), tuple(marriages[1])),
+        closed_by=None if closer < 0 else closer,
+    )
 
 
 def replay_actions(hand: Hand, tokens: Sequence[str]) -> None:

@@ -53,7 +53,7 @@ from sixtysix.envs.observation import (
     encode,
 )
 from sixtysix.errors import IllegalActionError
-from sixtysix.hand import Hand, HandResult
+from sixtysix.hand import Hand, HandResult, result_of
 from sixtysix.match import Match
 from sixtysix.rules import Rules
 from sixtysix.runner import Forfeit, call_hook
@@ -267,7 +267,8 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         self._over = bool(terminated[0])
         reward = float(rewards[0]) if legal else self.forfeit_reward
         if self._over:
-            self._result = self.hand.result()
+            state, _, _ = self._tables.table(0)
+            self._result = result_of(state, state.history())
         info = self._info()
         if not legal:
             info["illegal_action"] = f"{tried} is not legal; legal: {' '.join(str(a) for a in choices)}"
