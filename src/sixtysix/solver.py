@@ -50,7 +50,9 @@ class Solver:
     """A solver with its transposition table (reuse it for related positions)."""
 
     def __init__(self) -> None:
-        self._search = kernel.Solver()
+        #: The kernel's solver, with its transposition table (search code uses it directly).
+        self.kernel = kernel.Solver()
+        self._search = self.kernel
 
     @property
     def nodes(self) -> int:

@@ -117,6 +117,7 @@ import random
 import time as _time
 from collections.abc import Callable, Sequence
 
+from sixtysix import kernel
 from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, EXCHANGE, Action
 from sixtysix.bots.base import BaseBot, Bot
 from sixtysix.bots.equity import hand_utility
@@ -267,6 +268,17 @@ class Worlds:
         if self._last >= 0:
             rest.append(self._last)
         return rest
+
+    @property
+    def weighted(self) -> bool:
+        """Whether layouts are drawn by weight (inference), not uniformly."""
+        return self._hands is not None
+
+    def sampler(self) -> tuple[int, list[int], int, list[int], bool, int]:
+        """How a uniform layout is drawn: the cards the opponent must hold (a mask), the
+        cards he may hold, how many of those he holds, the unseen cards, whether the
+        stock's order is unknown, and the stock's known last card (-1: none)."""
+        return self._must, self._allowed, self._free, self._unseen, self._ordered, self._last
 
     def layout(self) -> tuple[int, list[int]]:
         """The next layout: the opponent's cards as a mask and the stock as card indices."""
@@ -633,10 +645,12 @@ class ISMCTSBot(BaseBot):
         """Run the search from the worlds' root for ``seat`` until the iteration budget
         is spent or the clock (:func:`time.perf_counter`) reaches ``deadline`` (by
         default, the bot's time from now); returns the root node."""
-        root = Node()
-        iterations = self.iterations
         if deadline is None and self.time is not None:
             deadline = _time.perf_counter() + self.time
+        if self.opponent_model is None and worlds.weighted is False:
+            return self._search_in_kernel(worlds, seat, deadline)
+        root = Node()
+        iterations = self.iterations
         clock = _time.perf_counter
         c = self.c
         log = math.log
@@ -731,6 +745,25 @@ class ISMCTSBot(BaseBot):
                 n.total += reward
             if len(path) > 1:
                 path[1].squares += reward * reward
+        self.last_iterations = done
+        return root
+
+    def _search_in_kernel(self, worlds: Worlds, seat: int, deadline: float | None) -> Node:
+        """:meth:`search` inside the rules kernel (no opponent model, no inference)."""
+        seconds = 0.0 if deadline is None else max(deadline - _time.perf_counter(), 1e-9)
+        search = kernel.Search(seat, self.c, self.bias, self.epsilon, self.fair, self.closes,
+                               self._solve_cards, self.closed == "leaf", self._utility)
+        done, prior, stats = search.run(
+            worlds.template.kernel, worlds.opponent, worlds.layouts or [], *worlds.sampler(),
+            self.iterations if self.iterations is not None else 1 << 62, seconds,
+            self.rng.getrandbits(64), self._solver.kernel)
+        root = Node()
+        root.prior = prior
+        root.visits = done
+        for code, (visits, total, squares) in stats.items():
+            child = root.children[code] = Node()
+            child.visits, child.total, child.squares = visits, total, squares
+            root.total += total
         self.last_iterations = done
         return root
 

@@ -62,26 +62,26 @@ __all__ = [
     "ABOVE", "CARD_BITS", "CLOSE", "DEAL_LAYOUTS", "DECLARE", "DECLARE_MARRIAGE", "DRAW", "EXCHANGE",
     "KINGS", "MARRIAGE", "NAME", "NUM_CODES", "OBSERVATION_BLOCKS", "OPPONENTS", "POINTS", "REASONS",
     "SCHNEIDER", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "WINNING_TOTAL", "Config", "DealLayout", "Phase",
-    "Reason", "Rng", "Solver", "State", "Tables", "beats", "conceded", "config", "follow_mask",
+    "Reason", "Rng", "Search", "Solver", "State", "Tables", "beats", "conceded", "config", "follow_mask",
     "marriage_value",
 ]
 
 if TYPE_CHECKING:
-    from sixtysix.kernel._pure import NAME, Rng, Solver, State
+    from sixtysix.kernel._pure import NAME, Rng, Search, Solver, State
     from sixtysix.kernel._pure_tables import Tables
 else:
     _choice = os.environ.get("SIXTYSIX_KERNEL", "").strip().lower()
     if _choice not in ("", "c", "python"):
         raise ImportError(f"SIXTYSIX_KERNEL must be 'c' or 'python', not {_choice!r}")
     if _choice == "python":
-        from sixtysix.kernel._pure import NAME, Rng, Solver, State
+        from sixtysix.kernel._pure import NAME, Rng, Search, Solver, State
         from sixtysix.kernel._pure_tables import Tables
     else:
         try:
-            from sixtysix.kernel._ckernel import NAME, Rng, Solver, State, Tables
+            from sixtysix.kernel._ckernel import NAME, Rng, Search, Solver, State, Tables
         except ImportError as exc:
             if _choice == "c":
                 raise ImportError(
                     f"SIXTYSIX_KERNEL=c, but the compiled kernel cannot be used: {exc}") from None
-            from sixtysix.kernel._pure import NAME, Rng, Solver, State
+            from sixtysix.kernel._pure import NAME, Rng, Search, Solver, State
             from sixtysix.kernel._pure_tables import Tables

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sixtysix.kernel._pure_search import Solver
+from sixtysix.kernel._pure_search import Search, Solver
 from sixtysix.kernel._pure_search import playout as _playout
 from sixtysix.kernel._pure_search import policy_code as _policy_code
 from sixtysix.kernel.tables import (
@@ -35,7 +35,7 @@ from sixtysix.kernel.tables import (
     follow_mask,
 )
 
-__all__ = ["NAME", "Rng", "Solver", "State"]
+__all__ = ["NAME", "Rng", "Search", "Solver", "State"]
 
 #: Which kernel this is (``sixtysix --version`` prints it).
 NAME = "python"

@@ -7,6 +7,9 @@ same algorithms in C.
 
 from __future__ import annotations
 
+import math
+import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from sixtysix.kernel.tables import (
@@ -30,7 +33,7 @@ from sixtysix.kernel.tables import (
 if TYPE_CHECKING:
     from sixtysix.kernel._pure import Rng, State
 
-__all__ = ["CLOSE_SLACK", "Solver", "playout", "policy_code", "run_off"]
+__all__ = ["CLOSE_SLACK", "Search", "Solver", "playout", "policy_code", "run_off"]
 
 _LEAD, _FOLLOW, _DRAWING, _OVER = 0, 1, 2, 3
 
@@ -378,3 +381,187 @@ def playout(s: State, rng: Rng, epsilon: float = 0.0, fair: bool = False, close:
                 and s.hands[s.to_act].bit_count() <= stop_cards:
             return
         push(policy_code(s, fair, close, rng, epsilon))
+
+
+# Information-set MCTS ------------------------------------------------------------------------
+class _Node:
+    __slots__ = ("avail", "children", "prior", "squares", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.squares = 0.0
+        self.avail = 1
+        self.prior = -2
+
+
+class Search:
+    """Information-set MCTS over sampled worlds, in the kernel (the search of
+    :class:`sixtysix.bots.ismcts.ISMCTSBot` without an opponent model or inference).
+
+    The worlds are the template state with the opponent's hand and the stock dealt
+    anew: from ``layouts`` (``(hand mask, stock)`` pairs dealt out in turn) when it is
+    not empty, else sampled uniformly: the opponent holds ``must`` and ``free`` cards of
+    ``allowed``; the other ``unseen`` cards are the stock, shuffled when ``ordered``,
+    with ``last`` (when not -1) as its last card. Rewards are ``utility[game points + 3]``
+    for ``seat``; ``bias`` favours the playout policy's action; a leaf with the stock
+    exhausted (or closed, with ``leaf_closed``) is played on by the policy until
+    ``solve_cards`` are left, then solved exactly.
+    """
+
+    def __init__(self, seat: int, c: float, bias: float, epsilon: float, fair: bool, closes: bool,
+                 solve_cards: int, leaf_closed: bool, utility: Sequence[float]) -> None:
+        self.seat = seat
+        self.c = c
+        self.bias = bias
+        self.epsilon = epsilon
+        self.fair = fair
+        self.closes = closes
+        self.solve_cards = solve_cards
+        self.leaf_closed = leaf_closed
+        self.utility = tuple(utility)
+        if len(self.utility) != 7:
+            raise ValueError("utility must give the worth of each result from -3 to 3 game points")
+
+    def run(self, template: State, opponent: int, layouts: Sequence[tuple[int, Sequence[int]]],
+            must: int, allowed: Sequence[int], free: int, unseen: Sequence[int], ordered: bool,
+            last: int, iterations: int, seconds: float, seed: int,
+            solver: Solver) -> tuple[int, int, dict[int, tuple[int, float, float]]]:
+        """Search for ``iterations`` iterations, or ``seconds`` when positive (whichever
+        ends first, at least one iteration); returns the iterations run, the root's prior
+        (-2 when none was asked for) and each root action's visits, summed rewards and
+        summed squared rewards."""
+        from sixtysix.kernel._pure import Rng
+
+        rng = Rng(seed)
+        deadline = time.perf_counter() + seconds if seconds > 0 else None
+        root = _Node()
+        cache: dict[tuple[int, ...], int] = {}
+        me = self.seat
+        c = self.c
+        bias = self.bias
+        utility = self.utility
+        next_layout = 0
+        done = 0
+        while done < iterations:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            done += 1
+            world = template.copy()
+            if layouts:
+                hand, stock = layouts[next_layout]
+                next_layout = next_layout + 1 if next_layout + 1 < len(layouts) else 0
+                world.deal_hidden(opponent, hand, stock)
+            else:
+                world.deal_hidden(opponent, *_sample(rng, must, allowed, free, unseen, ordered, last))
+            node = root
+            path = [root]
+            while True:
+                if world.phase == _OVER:
+                    value = world.value()
+                    break
+                if node is not root and (world.drawn >= STOCK_CARDS or (
+                        self.leaf_closed and world.closed_by >= 0)):
+                    value = self._phase2(world, rng, solver, cache)
+                    break
+                legal = world.legal_mask()
+                children = node.children
+                mine = world.to_act == me
+                prior = -1
+                if bias:
+                    prior = node.prior
+                    if prior == -2:
+                        prior = node.prior = policy_code(world, True, False)
+                best_code = -1
+                best_score = -math.inf
+                best_child = node
+                untried: list[int] = []
+                m = legal
+                while m:
+                    low = m & -m
+                    m ^= low
+                    code = low.bit_length() - 1
+                    child = children.get(code)
+                    if child is None:
+                        untried.append(code)
+                        continue
+                    child.avail += 1
+                    visits = child.visits
+                    mean = child.total / visits
+                    score = (mean if mine else -mean) + c * math.sqrt(math.log(child.avail) / visits)
+                    if code == prior:
+                        score += bias / (visits + 1)
+                    if score > best_score:
+                        best_code, best_score, best_child = code, score, child
+                if untried:
+                    if prior in untried:
+                        code = prior
+                    else:
+                        code = untried[0] if len(untried) == 1 else untried[rng.below(len(untried))]
+                    world.push(code)
+                    child = _Node()
+                    children[code] = child
+                    path.append(child)
+                    value = self._evaluate(world, rng, solver, cache)
+                    break
+                world.push(best_code)
+                node = best_child
+                path.append(node)
+            reward = utility[(value if me == 0 else -value) + 3]
+            for n in path:
+                n.visits += 1
+                n.total += reward
+            if len(path) > 1:
+                path[1].squares += reward * reward
+        stats = {code: (child.visits, child.total, child.squares) for code, child in root.children.items()}
+        return done, root.prior, stats
+
+    def _evaluate(self, world: State, rng: Rng, solver: Solver, cache: dict[tuple[int, ...], int]) -> int:
+        if world.phase == _OVER:
+            return world.value()
+        if world.stock_open:
+            playout(world, _seeded(rng), self.epsilon, self.fair, self.closes, self.solve_cards)
+            if world.phase == _OVER:
+                return world.value()
+        return self._phase2(world, rng, solver, cache)
+
+    def _phase2(self, world: State, rng: Rng, solver: Solver, cache: dict[tuple[int, ...], int]) -> int:
+        if world.phase != _OVER and world.hands[world.to_act].bit_count() > self.solve_cards:
+            playout(world, _seeded(rng), self.epsilon, self.fair, False, self.solve_cards)
+        if world.phase == _OVER:
+            return world.value()
+        key = world.key()
+        value = cache.get(key)
+        if value is None:
+            value = cache[key] = solver.value(world)
+        return value
+
+
+def _seeded(rng: Rng) -> Rng:
+    """A generator for one playout, seeded from the search's (as the compiled kernel does)."""
+    from sixtysix.kernel._pure import Rng
+
+    return Rng(rng.next64())
+
+
+def _sample(rng: Rng, must: int, allowed: Sequence[int], free: int, unseen: Sequence[int],
+            ordered: bool, last: int) -> tuple[int, list[int]]:
+    """A uniform layout: ``free`` cards of ``allowed`` (a partial Fisher-Yates) with
+    ``must`` for the opponent; the rest of ``unseen`` for the stock, shuffled when
+    ``ordered``, then ``last``."""
+    pool = list(allowed)
+    hand = must
+    n = len(pool)
+    for i in range(free):
+        j = i + rng.below(n - i)
+        pool[i], pool[j] = pool[j], pool[i]
+        hand |= 1 << pool[i]
+    stock = [card for card in unseen if not hand >> card & 1]
+    if ordered:
+        for i in range(len(stock) - 1, 0, -1):
+            j = rng.below(i + 1)
+            stock[i], stock[j] = stock[j], stock[i]
+    if last >= 0:
+        stock.append(last)
+    return hand, stock
