@@ -101,7 +101,17 @@ def test_a_mutant_pure_kernel_is_caught(what: str, old: str, new: str, tmp_path:
 
 
 #: Rules changed in the compiled kernel's source.
-C_MUTANTS: list[tuple[str, str, str]] = []
+C_MUTANTS = [
+    ("R3.3 trick winner", "winner = card > lead ? p : leader;", "winner = card < lead ? p : leader;"),
+    ("R6.4 close value", "s->close_value = (int16_t)k_conceded(s->tricks[1 - p], k_score(s, 1 - p));",
+     "s->close_value = (int16_t)k_conceded(s->tricks[p], k_score(s, p));"),
+    ("R7.3 last trick bonus", "s->bonus_seat = (int8_t)winner;", "s->bonus_seat = (int8_t)(1 - winner);"),
+    ("R4.1 exchange stock", "stock >= c->exchange_min_stock", "stock > c->exchange_min_stock"),
+    ("R3.4 draw order", "s->hands[1 - winner] |= 1u << s->stock[d + 1];",
+     "s->hands[1 - winner] |= 1u << s->stock[d];"),
+    ("R6.4 failed close", "(s->cfg.failed_close_three || s->close_value == 3) ? 3 : 2",
+     "(s->cfg.failed_close_three || s->close_value == 2) ? 3 : 2"),
+]
 
 
 def _c_mutant(old: str | None, new: str | None, tmp: Path) -> ModuleType:
@@ -111,7 +121,7 @@ def _c_mutant(old: str | None, new: str | None, tmp: Path) -> ModuleType:
     target = tmp / f"_ckernel{suffix}"
     cc = os.environ.get("CC") or (sysconfig.get_config_var("CC") or "cc").split()[0]
     subprocess.run([cc, "-shared", "-fPIC", "-O1", "-std=c99", f"-I{sysconfig.get_paths()['include']}",
-                    str(path), "-o", str(target)], check=True, capture_output=True)
+                    f"-I{KERNEL_DIR}", str(path), "-o", str(target)], check=True, capture_output=True)
     spec = importlib.util.spec_from_file_location("_ckernel", target)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
