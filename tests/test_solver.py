@@ -161,3 +161,23 @@ def test_finished_hand_is_refused() -> None:
         solve(hand)
     with pytest.raises(ValueError):
         value_of(hand)
+
+
+def test_one_solver_serves_positions_under_other_rules() -> None:
+    """A solver's table holds values for one set of rules: the same position under other
+    rules (here table rules, where a revoke ends the hand, R10.2) is solved afresh, not
+    read from the table."""
+    differ = 0
+    for seed in range(40):
+        hands = [Hand.random(seed=seed, rules=rules)
+                 for rules in (Rules(), Rules(enforce_follow=False))]
+        for hand in hands:
+            while hand.stock_open and not hand.is_over():
+                hand.push(next(a for a in hand.legal_actions() if not a.is_declaration))
+        if any(hand.is_over() for hand in hands):
+            continue
+        shared = Solver()
+        values = [shared.value(hand) for hand in hands]
+        assert values == [Solver().value(hand) for hand in hands]
+        differ += values[0] != values[1]
+    assert differ >= 3  # the rules do change values, so a stale table would show

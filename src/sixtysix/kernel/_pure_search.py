@@ -46,12 +46,14 @@ class Solver:
     Reuse one solver for related positions: the table carries over.
     """
 
-    __slots__ = ("nodes", "_table")
+    __slots__ = ("nodes", "_config", "_table")
 
     def __init__(self) -> None:
         #: Positions searched so far.
         self.nodes = 0
         self._table: dict[tuple[int, ...], tuple[int, int]] = {}
+        #: The rules the table's values hold for (a state under other rules empties it).
+        self._config: object = None
 
     def entries(self) -> int:
         """Positions in the transposition table."""
@@ -65,6 +67,9 @@ class Solver:
         """The value of ``state`` for seat 0 with perfect play, exact when it lies strictly
         between ``alpha`` and ``beta`` (else a bound on the side it falls). The state is
         searched with push and pop and left as it was."""
+        if state.config != self._config:
+            self._table.clear()
+            self._config = state.config
         return self._search(state, alpha, beta)
 
     def _search(self, s: State, alpha: int, beta: int) -> int:
