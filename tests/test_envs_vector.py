@@ -11,7 +11,7 @@ need_module("gymnasium")
 
 import pytest  # noqa: E402
 
-from sixtysix import CARDS, Action, Hand  # noqa: E402
+from sixtysix import CARDS, Action, Hand, Rules  # noqa: E402
 from sixtysix.actions import ACTIONS  # noqa: E402
 from sixtysix.envs.observation import action_mask, encode  # noqa: E402
 from sixtysix.envs.vector import SixtySixVectorEnv  # noqa: E402
@@ -110,3 +110,32 @@ def test_seeded_resets_replay_and_the_spaces_are_gymnasiums() -> None:
         SixtySixVectorEnv(num_envs=2).step(np.zeros(2, dtype=np.int64))
     with pytest.raises(ValueError, match="shape"):
         a.step(np.zeros(3, dtype=np.int64))
+
+
+@pytest.mark.parametrize("impl", ["_pure_tables", "_ckernel"])
+def test_wrong_buffers_are_refused_before_anything_moves(impl: str) -> None:
+    import importlib
+
+    from sixtysix.envs.observation import OBSERVATION_SIZE, POINT_SCALE, block
+    from sixtysix.kernel import OBSERVATION_BLOCKS, config
+
+    try:
+        module = importlib.import_module(f"sixtysix.kernel.{impl}")
+    except ImportError:
+        pytest.skip("the compiled kernel is not built")
+    offsets = [block(name).start for name in OBSERVATION_BLOCKS] + [OBSERVATION_SIZE]
+    tables = module.Tables(2, config(Rules()), offsets, POINT_SCALE, 0, 0)
+    obs = np.zeros((2, OBSERVATION_SIZE), dtype=np.float32)
+    masks = np.zeros((2, 56), dtype=np.int8)
+    with pytest.raises(TypeError):
+        tables.reset(1, obs.astype(np.float64), masks)
+    with pytest.raises(ValueError):
+        tables.reset(1, obs[:1], masks)
+    tables.reset(1, obs, masks)
+    before = [tables.table(i)[0].key() for i in range(2)]
+    rewards, terminated = np.zeros(2, dtype=np.float32), np.zeros(2, dtype=np.bool_)
+    with pytest.raises(TypeError):
+        tables.step(np.zeros(2, dtype=np.int32), obs, masks, rewards, terminated)
+    with pytest.raises(ValueError):
+        tables.step(np.zeros(3, dtype=np.int64), obs, masks, rewards, terminated)
+    assert [tables.table(i)[0].key() for i in range(2)] == before

@@ -426,6 +426,8 @@ class Search:
         self.solve_cards = solve_cards
         self.leaf_closed = leaf_closed
         self.utility = tuple(utility)
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, not {seat}")
         if len(self.utility) != 7:
             raise ValueError("utility must give the worth of each result from -3 to 3 game points")
 
@@ -439,6 +441,8 @@ class Search:
         summed squared rewards."""
         from sixtysix.kernel._pure import Rng
 
+        if not 0 <= free <= len(allowed):
+            raise ValueError(f"free must be between 0 and {len(allowed)}, not {free}")
         rng = Rng(seed)
         deadline = time.perf_counter() + seconds if seconds > 0 else None
         root = _Node()

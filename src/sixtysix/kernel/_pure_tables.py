@@ -79,8 +79,9 @@ class Tables:
     def reset(self, seed: int, observations: Any, masks: Any) -> None:
         """Deal every table from the random numbers of ``seed``; write the first
         observations and masks."""
+        obs = _flat(observations, "f", self.count * self.size)
+        mask = _flat(masks, "b", self.count * 56)
         self._rng = Rng(seed)
-        obs, mask = _flat(observations, "f"), _flat(masks, "b")
         self.states, self.seats, self.dealers = [], [], []
         self._done = [False] * self.count
         for i in range(self.count):
@@ -93,8 +94,10 @@ class Tables:
         (the agent's game points at the end of a hand, else 0) and terminated flags."""
         if not self.states:
             raise RuntimeError("reset the tables before stepping them")
-        act, obs, mask = _flat(actions, "q"), _flat(observations, "f"), _flat(masks, "b")
-        rew, term = _flat(rewards, "f"), _flat(terminated, "B")
+        n = self.count
+        act, obs = _flat(actions, "q", n), _flat(observations, "f", n * self.size)
+        mask = _flat(masks, "b", n * 56)
+        rew, term = _flat(rewards, "f", n), _flat(terminated, "B", n)
         for i in range(self.count):
             reward = 0.0
             if self._done[i]:
@@ -182,10 +185,21 @@ def _honest(s: State) -> int:
     return m
 
 
-def _flat(buffer: Any, fmt: str) -> Any:
+#: The formats each buffer may have (NumPy's int64 is ``l`` on some systems, ``q`` on others).
+_FORMATS = {"f": ("f",), "b": ("b",), "B": ("B", "?"), "q": ("q", "l")}
+_NAMES = {"f": "float32", "b": "int8", "B": "bool or uint8", "q": "int64"}
+
+
+def _flat(buffer: Any, fmt: str, count: int) -> Any:
+    """``buffer`` as a flat memoryview of ``count`` items of format ``fmt``, or a clear error."""
     view: Any = memoryview(buffer)
+    if view.format.lstrip("@=<") not in _FORMATS[fmt] or view.itemsize != (8 if fmt == "q" else
+                                                                           4 if fmt == "f" else 1):
+        raise TypeError(f"a buffer of {_NAMES[fmt]} was expected, not of format {view.format!r}")
     if not view.c_contiguous:
         raise ValueError("buffers must be C-contiguous")
+    if view.nbytes // view.itemsize != count:
+        raise ValueError(f"a buffer of {count} items was expected, not {view.nbytes // view.itemsize}")
     return view.cast("B").cast(fmt)
 
 
