@@ -33,7 +33,7 @@ from sixtysix.analysis import ActionValue
 from sixtysix.cards import Card, Rank, Suit
 from sixtysix.errors import ParseError
 from sixtysix.hand import HandResult
-from sixtysix.kernel.tables import marriage_value
+from sixtysix.kernel.tables import SCHNEIDER, marriage_value
 from sixtysix.views import View
 
 __all__ = [
@@ -630,10 +630,10 @@ def describe_result(result: HandResult, seats: Seats, style: Style,
     if reason in ("declared", "played_out", "closed_succeeded"):
         if result.tricks[loser] == 0:
             scale = f"{seats.name(loser, start=False)} took no trick"
-        elif loser_points < 33:
-            scale = f"{seats.say(loser, 'have', 'has', start=False)} under 33"
+        elif loser_points < SCHNEIDER:
+            scale = f"{seats.say(loser, 'have', 'has', start=False)} under {SCHNEIDER}"
         else:
-            scale = f"{seats.say(loser, 'have', 'has', start=False)} 33 or more"
+            scale = f"{seats.say(loser, 'have', 'has', start=False)} {SCHNEIDER} or more"
     else:
         scale = ""
     if reason == "declared" and declarer is None:  # auto_declare: the program declared

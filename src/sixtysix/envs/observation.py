@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sixtysix.actions import ACTIONS, NUM_CODES, Action
+from sixtysix.kernel.tables import SCHNEIDER, WINNING_TOTAL
 from sixtysix.views import View
 
 __all__ = [
@@ -155,8 +156,8 @@ def encode(view: View, match: tuple[int, int, int, int] | None = None) -> npt.ND
         put("scores", i, min(view.scores[seat] / POINT_SCALE, 1.0))
         put("card_points", i, min(view.card_points[seat] / POINT_SCALE, 1.0))
         put("tricks_won", i, view.tricks_won[seat] / 12)
-        put("reached", 2 * i, float(view.scores[seat] >= 33))
-        put("reached", 2 * i + 1, float(view.scores[seat] >= 66))
+        put("reached", 2 * i, float(view.scores[seat] >= SCHNEIDER))
+        put("reached", 2 * i + 1, float(view.scores[seat] >= WINNING_TOTAL))
     for marriage in view.marriages:
         put("my_marriages" if marriage.seat == me else "opponent_marriages", int(marriage.suit))
     if view.exchange is not None:

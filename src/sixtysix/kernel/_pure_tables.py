@@ -18,6 +18,7 @@ from sixtysix.kernel.tables import (
     DECLARE_MARRIAGE,
     EXCHANGE,
     MARRIAGE,
+    SCHNEIDER,
     STOCK_CARDS,
     WINNING_TOTAL,
     Config,
@@ -285,8 +286,8 @@ def encode(s: State, me: int, dealer: int, out: Any, base: int, offsets: Sequenc
         out[base + scores + i] = min(total / scale, 1.0)
         out[base + card_points + i] = min(s.points[seat] / scale, 1.0)
         out[base + tricks_won + i] = s.tricks[seat] / 12
-        out[base + reached + 2 * i] = float(total >= 33)
-        out[base + reached + 2 * i + 1] = float(total >= 66)
+        out[base + reached + 2 * i] = float(total >= SCHNEIDER)
+        out[base + reached + 2 * i + 1] = float(total >= WINNING_TOTAL)
     _bits(out, base + my_marriages, shown[me])
     _bits(out, base + opp_marriages, shown[them])
     if exchanged_by >= 0:

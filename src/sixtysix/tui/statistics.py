@@ -26,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sixtysix.hand import HandResult
+from sixtysix.kernel.tables import SCHNEIDER
 
 __all__ = ["SCHEMA_VERSION", "Line", "Statistics", "StatisticsError", "loser_scale"]
 
@@ -74,7 +75,7 @@ def loser_scale(result: HandResult) -> tuple[bool, bool]:
         return False, False
     loser = 1 - result.winner
     schwarz = result.tricks[loser] == 0
-    return schwarz or result.points[loser] < 33, schwarz
+    return schwarz or result.points[loser] < SCHNEIDER, schwarz
 
 
 @dataclass(frozen=True)
