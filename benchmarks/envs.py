@@ -13,6 +13,7 @@ Run:  python benchmarks/envs.py [--steps N] [--tables 256]
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -33,13 +34,13 @@ def gym_env(opponent: str, steps: int) -> float:
 
     env = gym.make("sixtysix/SixtySix-v0", opponent=opponent)
     rng = np.random.default_rng(1)
-    obs, info = env.reset(seed=1)
+    _, info = env.reset(seed=1)
     start = time.perf_counter()
     for _ in range(steps):
         legal = np.flatnonzero(info["action_mask"])
-        obs, reward, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+        _, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
         if terminated or truncated:
-            obs, info = env.reset()
+            _, info = env.reset()
     return steps / (time.perf_counter() - start)
 
 
@@ -47,7 +48,7 @@ def vector_env(tables: int, steps: int) -> float:
     from sixtysix.envs.vector import SixtySixVectorEnv
 
     env = SixtySixVectorEnv(num_envs=tables, opponent="random")
-    obs, infos = env.reset(seed=1)
+    _, infos = env.reset(seed=1)
     rng = np.random.default_rng(1)
     rounds = max(steps // tables, 1)
     start = time.perf_counter()
@@ -55,7 +56,7 @@ def vector_env(tables: int, steps: int) -> float:
         masks = infos["action_mask"]
         # A random legal action per table: the largest random key among the legal codes.
         keys = rng.random(masks.shape, dtype=np.float32) * masks
-        obs, rewards, terminated, truncated, infos = env.step(keys.argmax(axis=1))
+        infos = env.step(keys.argmax(axis=1))[4]
     return rounds * tables / (time.perf_counter() - start)
 
 
@@ -65,18 +66,16 @@ def openspiel(steps: int) -> float:
     import sixtysix.envs.openspiel  # noqa: F401  (registers the game)
 
     game = pyspiel.load_game("python_sixty_six")
-    rng = np.random.default_rng(1)
+    rng = random.Random(1)
     done = 0
     start = time.perf_counter()
     while done < steps:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
             else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.integers(len(legal))])
+                state.apply_action(rng.choice(state.legal_actions()))
             done += 1
     return done / (time.perf_counter() - start)
 
@@ -89,7 +88,8 @@ def main() -> int:
     print(f"machine: {machine()}; {kernel.NAME} rules kernel")
     for opponent in ("random", "heuristic"):
         print(f"Gymnasium env against {opponent}: {gym_env(opponent, args.steps // 5):>12,.0f} agent steps/s")
-    print(f"vector env, {args.tables} tables:    {vector_env(args.tables, args.steps * 20):>12,.0f} agent steps/s")
+    rate = vector_env(args.tables, args.steps * 20)
+    print(f"vector env, {args.tables} tables:    {rate:>12,.0f} agent steps/s")
     try:
         print(f"OpenSpiel game:              {openspiel(args.steps):>12,.0f} actions/s")
     except ImportError:

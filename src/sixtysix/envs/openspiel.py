@@ -95,7 +95,7 @@ import numpy.typing as npt
 import pyspiel
 
 from sixtysix.actions import ACTIONS, DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, NUM_CODES
-from sixtysix.cards import CARDS, Card, Rank, Suit
+from sixtysix.cards import CARDS, Card, Rank, Suit, iter_mask
 from sixtysix.cards import pack as pack_cards
 from sixtysix.envs.observation import LAYOUT, OBSERVATION_SIZE, encode
 from sixtysix.hand import Hand
@@ -153,6 +153,11 @@ class _Pack:
         return len(self.codes)
 
     @property
+    def mask(self) -> int:
+        """The pack's cards as a mask."""
+        return _PACK_MASKS[len(self.codes)]
+
+    @property
     def non_dealer(self) -> tuple[int, ...]:
         return self.layout.non_dealer
 
@@ -171,6 +176,10 @@ class _Pack:
         return self.layout.stock
 
 
+#: The codes of the bits of a 12-bit mask, for the low and the high half of the 24 cards.
+_LOW_CODES = tuple(tuple(i for i in range(12) if m >> i & 1) for m in range(4096))
+_HIGH_CODES = tuple(tuple(i + 12 for i in range(12) if m >> i & 1) for m in range(4096))
+_PACK_MASKS = {size: sum(1 << c.index for c in pack_cards(size)) for size in (24, 20)}
 _PACKS = {size: _Pack(tuple(c.index for c in pack_cards(size)), DEAL_LAYOUTS[size]) for size in (24, 20)}
 
 
@@ -263,25 +272,30 @@ class _Table:
     :meth:`Hand.copy`; pickling replays the actions.
     """
 
-    __slots__ = ("dealer", "deck", "draws", "hand", "pack", "rules")
+    __slots__ = ("dealer", "dealt", "deck", "draws", "hand", "pack", "rules")
 
     def __init__(self, rules: Rules, dealer: int) -> None:
         self.rules = rules
         self.pack = _pack_of(rules)
         self.dealer = dealer
         self.deck: list[int] = []
+        #: The cards dealt so far, as a mask.
+        self.dealt = 0
         self.hand: Hand | None = None
         #: ``(index of the action that drew, the seat that drew first, stock cards drawn before)``.
         self.draws: list[tuple[int, int, int]] = []
 
     # Playing --------------------------------------------------------------------------------
     def deal(self, code: int) -> None:
-        if self.hand is not None or code not in self.pack.codes or code in self.deck:
+        if self.hand is not None or not 0 <= code < DECK_SIZE or not self.pack.mask >> code & 1 \
+                or self.dealt >> code & 1:
             raise ValueError(f"cannot deal card code {code} from the {self.pack.size}-card pack: "
                              f"dealt so far {self.deck}")
         self.deck.append(code)
+        self.dealt |= 1 << code
         if len(self.deck) == self.pack.size:
-            self.hand = Hand.deal([CARDS[c] for c in self.deck], self.dealer, self.rules)
+            # Each card of the pack once: checked card by card above.
+            self.hand = Hand._trusted(self.deck, self.dealer, self.rules)
 
     def push(self, code: int) -> None:
         hand = self.hand
@@ -290,7 +304,7 @@ class _Table:
         if action is None:
             raise ValueError(f"no action has code {code}")
         before = hand.stock_size
-        index = len(hand.actions)
+        index = hand.kernel.depth()  # a dealt hand's actions are all the kernel's
         hand.push(action)
         if hand.stock_size < before:
             drawn = self.rules.stock_cards - before
@@ -330,6 +344,7 @@ class _Table:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = _Table(self.rules, self.dealer)
         other.deck = self.deck[:]
+        other.dealt = self.dealt
         other.draws = self.draws[:]
         other.hand = self.hand.copy() if self.hand is not None else None
         return other
@@ -429,14 +444,12 @@ class SixtySixState(pyspiel.State):  # type: ignore[misc]
         hand = self.table.hand
         if hand is None or hand.to_act != player:
             return []
-        mask = hand.legal_mask()
-        return [code for code in range(NUM_CODES) if mask >> code & 1]
+        return list(iter_mask(hand.legal_mask()))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        dealt = set(self.table.deck)
-        left = [code for code in self.table.pack.codes if code not in dealt]
-        p = 1.0 / len(left)
-        return [(code, p) for code in left]
+        left = self.table.pack.mask & ~self.table.dealt
+        p = 1.0 / left.bit_count()
+        return [(code, p) for code in (*_LOW_CODES[left & 0xFFF], *_HIGH_CODES[left >> 12])]
 
     def _apply_action(self, action: int) -> None:
         if self.table.hand is None:
