@@ -4,7 +4,7 @@ write observations straight from the kernel's state and history)."""
 
 from __future__ import annotations
 
-from helpers import need_module
+from helpers import need, need_module
 
 np = need_module("numpy")
 need_module("gymnasium")
@@ -122,7 +122,8 @@ def test_wrong_buffers_are_refused_before_anything_moves(impl: str) -> None:
     try:
         module = importlib.import_module(f"sixtysix.kernel.{impl}")
     except ImportError:
-        pytest.skip("the compiled kernel is not built")
+        need(False, "the compiled kernel is not built (pip install -e . with a C compiler)")
+        raise
     offsets = [block(name).start for name in OBSERVATION_BLOCKS] + [OBSERVATION_SIZE]
     tables = module.Tables(2, config(Rules()), offsets, POINT_SCALE, 0, 0)
     obs = np.zeros((2, OBSERVATION_SIZE), dtype=np.float32)
