@@ -127,7 +127,16 @@ from sixtysix.bots.rollout import policy_code
 from sixtysix.cards import CARDS, iter_mask, mask_of
 from sixtysix.errors import IllegalActionError
 from sixtysix.hand import Hand
-from sixtysix.kernel import STOCK_CARDS, WINNING_TOTAL, Phase, State, marriage_value
+from sixtysix.kernel import (
+    SETTLE_EVERY,
+    SETTLE_FROM,
+    STOCK_CARDS,
+    TOLERANCE_FROM,
+    WINNING_TOTAL,
+    Phase,
+    State,
+    marriage_value,
+)
 from sixtysix.sampling import Constraints
 from sixtysix.solver import Solver
 from sixtysix.views import View
@@ -352,7 +361,12 @@ class ISMCTSBot(BaseBot):
     random action, over ``infer_pool`` sampled hands (see the module
     documentation); ``opponent_model``: a bot whose choices, from the
     opponent's view, the opponent's nodes follow (see the module
-    documentation; with ``workers`` above 1 it must pickle).
+    documentation; with ``workers`` above 1 it must pickle); ``settle`` (off
+    at 0): stop a decision early once the most visited action leads the next
+    by more than ``settle`` times the iterations the budget has left (1: no
+    action could overtake it), or, with ``tolerance`` (off at 0), once no
+    other action is better by that much in mean reward with two standard
+    errors to spare (see :class:`sixtysix.kernel.Search`).
     """
 
     name = "ismcts"
@@ -381,6 +395,8 @@ class ISMCTSBot(BaseBot):
         workers: int = 1,
         rng: random.Random | None = None,
         opponent_model: Bot | None = None,
+        settle: float = 0.0,
+        tolerance: float = 0.0,
     ) -> None:
         if closed not in ("leaf", "tree"):
             raise ValueError(f"closed must be leaf or tree, not {closed!r}")
@@ -394,6 +410,12 @@ class ISMCTSBot(BaseBot):
             raise ValueError(f"workers must be at least 1, not {workers}")
         if anchor not in ("none", "heuristic"):
             raise ValueError(f"anchor must be none or heuristic, not {anchor!r}")
+        if not settle >= 0:
+            raise ValueError(f"settle must be at least 0, not {settle}")
+        if not tolerance >= 0:
+            raise ValueError(f"tolerance must be at least 0, not {tolerance}")
+        self.settle = settle
+        self.tolerance = tolerance
         self.iterations = iterations
         self.time = time
         self.c = c
@@ -434,7 +456,8 @@ class ISMCTSBot(BaseBot):
             "fair": fair, "solve_cards": solve_cards, "enumerate_below": enumerate_below,
             "pimc_below": pimc_below, "closes": closes, "bias": bias, "match": match,
             "infer": infer, "infer_pool": infer_pool, "infer_model": infer_model,
-            "opponent_model": opponent_model}
+            "opponent_model": opponent_model, "settle": settle,
+            "tolerance": tolerance}
         self._pool: SearchPool | None = None
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
@@ -666,10 +689,15 @@ class ISMCTSBot(BaseBot):
         #: The model's action by (node, the opponent's hand there), for this decision.
         modelled: dict[tuple[int, int], int] = {}
         done = 0
+        start = clock()
+        settle = self.settle or self.tolerance
         while True:
             if iterations is not None and done >= iterations:
                 break
             if deadline is not None and done and clock() >= deadline:
+                break
+            if settle and done >= SETTLE_FROM and done % SETTLE_EVERY == 0 and self._settled(
+                    root, (1 << 62 if iterations is None else iterations) - done, done, start, deadline):
                 break
             done += 1
             world = worlds.world()
@@ -752,7 +780,8 @@ class ISMCTSBot(BaseBot):
         """:meth:`search` inside the rules kernel (no opponent model, no inference)."""
         seconds = 0.0 if deadline is None else max(deadline - _time.perf_counter(), 1e-9)
         search = kernel.Search(seat, self.c, self.bias, self.epsilon, self.fair, self.closes,
-                               self._solve_cards, self.closed == "leaf", self._utility)
+                               self._solve_cards, self.closed == "leaf", self._utility, self.settle,
+                               self.tolerance)
         done, prior, stats = search.run(
             worlds.template.kernel, worlds.opponent, worlds.layouts or [], *worlds.sampler(),
             self.iterations if self.iterations is not None else 1 << 62, seconds,
@@ -766,6 +795,28 @@ class ISMCTSBot(BaseBot):
             root.total += total
         self.last_iterations = done
         return root
+
+    def _settled(self, root: Node, left: int, done: int, start: float, deadline: float | None) -> bool:
+        """Whether the choice is settled, as :class:`sixtysix.kernel.Search` decides:
+        by the visits' lead over the iterations left, or by the means within ``tolerance``."""
+        children = sorted(root.children.items(), key=lambda item: (-item[1].visits, item[0]))
+        leader = children[0][1]
+        first = leader.visits
+        second = children[1][1].visits if len(children) > 1 else 0
+        if self.settle:
+            remaining: float = left
+            if deadline is not None:
+                now = _time.perf_counter()
+                remaining = min(remaining, done * (deadline - now) / max(now - start, 1e-9))
+            if first - second > self.settle * remaining:
+                return True
+        if not self.tolerance or done < TOLERANCE_FROM or any(child.visits < 2 for _, child in children):
+            return False
+        mean = leader.mean
+        spread = _variance((first, leader.total, leader.squares)) / first
+        return all(child.mean - mean + 2.0 * math.sqrt(spread + _variance(
+            (child.visits, child.total, child.squares)) / child.visits) < self.tolerance
+            for _, child in children[1:])
 
     @staticmethod
     def _modelled(model: Bot, modelled: dict[tuple[int, int], int], node: Node, world: Hand,

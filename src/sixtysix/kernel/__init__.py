@@ -43,9 +43,12 @@ from sixtysix.kernel.tables import (
     POINTS,
     REASONS,
     SCHNEIDER,
+    SETTLE_EVERY,
+    SETTLE_FROM,
     STOCK_CARDS,
     SUIT_MASK,
     SUIT_OF,
+    TOLERANCE_FROM,
     WINNING_TOTAL,
     Config,
     DealLayout,
@@ -61,9 +64,9 @@ from sixtysix.kernel.tables import (
 __all__ = [
     "ABOVE", "CARD_BITS", "CLOSE", "DEAL_LAYOUTS", "DECLARE", "DECLARE_MARRIAGE", "DRAW", "EXCHANGE",
     "KINGS", "MARRIAGE", "NAME", "NUM_CODES", "OBSERVATION_BLOCKS", "OPPONENTS", "POINTS", "REASONS",
-    "SCHNEIDER", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "WINNING_TOTAL", "Config", "DealLayout", "Phase",
-    "Reason", "Rng", "Search", "Solver", "State", "Tables", "beats", "conceded", "config", "follow_mask",
-    "marriage_value",
+    "SCHNEIDER", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "TOLERANCE_FROM",
+    "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Rng", "Search", "Solver", "State",
+    "Tables", "beats", "conceded", "config", "follow_mask", "marriage_value",
 ]
 
 if TYPE_CHECKING:

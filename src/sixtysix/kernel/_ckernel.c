@@ -34,6 +34,11 @@
 
 #define N_CARDS 24
 #define STOCK_CARDS 12
+/* A settling search looks after SETTLE_FROM iterations, then every SETTLE_EVERY; by the
+ * means (tolerance) from TOLERANCE_FROM on (tables.py). */
+#define SETTLE_FROM 1024
+#define SETTLE_EVERY 256
+#define TOLERANCE_FROM 16384
 #define MARRIAGE 24
 #define EXCHANGE 48
 #define CLOSE 49

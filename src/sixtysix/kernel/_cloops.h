@@ -771,6 +771,7 @@ typedef struct {
     int8_t unseen[KL_MAX_CARDS];
     long long iterations;
     double seconds;
+    double settle, tolerance;
 } KLSearchArgs;
 
 typedef struct {
@@ -891,10 +892,63 @@ static int kl_sample(const KLSearchArgs *a, KLSearchRun *run, KState *w) {
     return KL_OK;
 }
 
+/* Search._settled: whether the choice is settled. The root's most visited action (the
+ * lowest code among equals: the children are in code order) leads the next by more than
+ * settle times the iterations left (left of the budget, fewer if the time runs out
+ * first), or no other action is better by tolerance or more, with two standard errors
+ * of the difference to spare. */
+static int kl_settled(const KLSearchArgs *a, const KLSearchRun *run, long long left, long long done,
+                      double start, double deadline) {
+    long long first = 0, second = 0;
+    int32_t leader = -1;
+    for (int32_t ch = run->nodes[0].child; ch >= 0; ch = run->nodes[ch].next) {
+        long long visits = run->nodes[ch].visits;
+        if (visits > first) {
+            second = first;
+            first = visits;
+            leader = ch;
+        } else if (visits > second) {
+            second = visits;
+        }
+    }
+    if (a->settle > 0) {
+        double remaining = (double)left;
+        if (a->seconds > 0) {
+            double now = kl_now();
+            double elapsed = now - start > 1e-9 ? now - start : 1e-9;
+            double by_time = (double)done * (deadline - now) / elapsed;
+            if (by_time < remaining)
+                remaining = by_time;
+        }
+        if ((double)(first - second) > a->settle * remaining)
+            return 1;
+    }
+    if (!(a->tolerance > 0) || done < TOLERANCE_FROM || first < 2)
+        return 0;
+    const KLNode *l = &run->nodes[leader];
+    double mean = l->total / (double)first;
+    double v = l->squares / (double)first - mean * mean;
+    double spread = (v > 0.0 ? v : 0.0) / (double)first;
+    for (int32_t ch = run->nodes[0].child; ch >= 0; ch = run->nodes[ch].next) {
+        if (ch == leader)
+            continue;
+        const KLNode *n = &run->nodes[ch];
+        if (n->visits < 2)
+            return 0;
+        double other = n->total / (double)n->visits;
+        double w = n->squares / (double)n->visits - other * other;
+        double error = spread + (w > 0.0 ? w : 0.0) / (double)n->visits;
+        if (other - mean + 2.0 * sqrt(error) >= a->tolerance)
+            return 0;
+    }
+    return 1;
+}
+
 /* Search.run's loop: iterations run in *done, the root's prior in *root_prior. The tree
  * is left in run (node 0 the root). */
 static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun *run, long long *done_out) {
-    double deadline = a->seconds > 0 ? kl_now() + a->seconds : 0.0;
+    double start = kl_now();
+    double deadline = a->seconds > 0 ? start + a->seconds : 0.0;
     int timed = a->seconds > 0;
     const int me = a->me;
     const double c = a->c, bias = a->bias;
@@ -907,6 +961,9 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
         return KL_ERR_NOMEM;
     while (done < a->iterations) {
         if (timed && done && kl_now() >= deadline)
+            break;
+        if ((a->settle > 0 || a->tolerance > 0) && done >= SETTLE_FROM && done % SETTLE_EVERY == 0 &&
+            kl_settled(a, run, a->iterations - done, done, start, deadline))
             break;
         done++;
         memcpy(world, template, KSTATE_HEAD_SIZE);
@@ -1034,17 +1091,27 @@ typedef struct {
     double c, bias, epsilon;
     int fair, closes, solve_cards, leaf_closed;
     double utility[7];
+    double settle, tolerance;
     PyObject *utility_tuple;
 } SearchObject;
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"seat", "c", "bias", "epsilon", "fair", "closes", "solve_cards", "leaf_closed",
-                             "utility", NULL};
+                             "utility", "settle", "tolerance", NULL};
     PyObject *seat_o, *fair_o, *closes_o, *solve_o, *leaf_o, *utility_o;
-    double c, bias, epsilon;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOOOOO:Search", kwlist, &seat_o, &c, &bias, &epsilon,
-                                     &fair_o, &closes_o, &solve_o, &leaf_o, &utility_o))
+    double c, bias, epsilon, settle = 0.0, tolerance = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOOOOO|dd:Search", kwlist, &seat_o, &c, &bias, &epsilon,
+                                     &fair_o, &closes_o, &solve_o, &leaf_o, &utility_o, &settle, &tolerance))
         return -1;
+    if (!(settle >= 0) || !(tolerance >= 0)) {
+        int bad_settle = !(settle >= 0);
+        PyObject *f = PyFloat_FromDouble(bad_settle ? settle : tolerance);
+        if (f) {
+            PyErr_Format(PyExc_ValueError, "%s must be at least 0, not %R", bad_settle ? "settle" : "tolerance", f);
+            Py_DECREF(f);
+        }
+        return -1;
+    }
     int seat = parse_seat(seat_o);
     if (seat < 0)
         return -1;
@@ -1078,6 +1145,8 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     self->closes = closes;
     self->solve_cards = (int)solve_cards;
     self->leaf_closed = leaf;
+    self->settle = settle;
+    self->tolerance = tolerance;
     memcpy(self->utility, utility, sizeof utility);
     Py_XSETREF(self->utility_tuple, tuple);
     return 0;
@@ -1142,6 +1211,8 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     a.closes = self->closes;
     a.solve_cards = self->solve_cards;
     a.leaf_closed = self->leaf_closed;
+    a.settle = self->settle;
+    a.tolerance = self->tolerance;
     memcpy(a.utility, self->utility, sizeof a.utility);
     const KState *template = &((StateObject *)o[0])->k;
     a.nstock = STOCK_CARDS - template->drawn;
@@ -1315,6 +1386,10 @@ static PyMemberDef Search_members[] = {
     {"bias", T_DOUBLE, offsetof(SearchObject, bias), READONLY, "The playout policy's action's bonus."},
     {"epsilon", T_DOUBLE, offsetof(SearchObject, epsilon), READONLY, "The playouts' chance of a random card."},
     {"solve_cards", T_INT, offsetof(SearchObject, solve_cards), READONLY, "Cards in hand to solve exactly from."},
+    {"settle", T_DOUBLE, offsetof(SearchObject, settle), READONLY,
+     "Stop once the most visited root action leads by more than this share of the iterations left."},
+    {"tolerance", T_DOUBLE, offsetof(SearchObject, tolerance), READONLY,
+     "Stop once no other root action is better by this much (mean reward, two standard errors)."},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -1331,7 +1406,8 @@ static PyMethodDef Search_methods[] = {
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "sixtysix.kernel._ckernel.Search",
-    .tp_doc = "Search(seat, c, bias, epsilon, fair, closes, solve_cards, leaf_closed, utility)\n--\n\n"
+    .tp_doc = "Search(seat, c, bias, epsilon, fair, closes, solve_cards, leaf_closed, utility, settle=0.0, tolerance=0.0)\n"
+              "--\n\n"
               "Information-set MCTS over sampled worlds, in the kernel (the search of ISMCTSBot\n"
               "without an opponent model or inference).",
     .tp_basicsize = sizeof(SearchObject),

@@ -22,9 +22,12 @@ from sixtysix.kernel.tables import (
     EXCHANGE,
     MARRIAGE,
     POINTS,
+    SETTLE_EVERY,
+    SETTLE_FROM,
     STOCK_CARDS,
     SUIT_MASK,
     SUIT_OF,
+    TOLERANCE_FROM,
     WINNING_TOTAL,
     follow_mask,
     marriage_value,
@@ -413,10 +416,21 @@ class Search:
     for ``seat``; ``bias`` favours the playout policy's action; a leaf with the stock
     exhausted (or closed, with ``leaf_closed``) is played on by the policy until
     ``solve_cards`` are left, then solved exactly.
+
+    With ``settle`` S above 0 the search stops early once its choice is settled: when
+    the root action with the most visits leads the next one by more than S times the
+    iterations left (the budget's, or those the time left would buy at the rate so
+    far). With S = 1 no action could overtake it any more; smaller values stop sooner
+    and leave close decisions the whole budget. With ``tolerance`` T above 0 it also
+    stops when the choice hardly matters: every other root action's mean reward is
+    below that action's, or above it by less than T, with two standard errors of the
+    difference to spare (from :data:`TOLERANCE_FROM` iterations on). It looks after
+    :data:`SETTLE_FROM` iterations and then every :data:`SETTLE_EVERY`.
     """
 
     def __init__(self, seat: int, c: float, bias: float, epsilon: float, fair: bool, closes: bool,
-                 solve_cards: int, leaf_closed: bool, utility: Sequence[float]) -> None:
+                 solve_cards: int, leaf_closed: bool, utility: Sequence[float],
+                 settle: float = 0.0, tolerance: float = 0.0) -> None:
         self.seat = seat
         self.c = c
         self.bias = bias
@@ -426,6 +440,12 @@ class Search:
         self.solve_cards = solve_cards
         self.leaf_closed = leaf_closed
         self.utility = tuple(utility)
+        self.settle = settle
+        self.tolerance = tolerance
+        if not settle >= 0:
+            raise ValueError(f"settle must be at least 0, not {settle}")
+        if not tolerance >= 0:
+            raise ValueError(f"tolerance must be at least 0, not {tolerance}")
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat}")
         if len(self.utility) != 7:
@@ -444,7 +464,9 @@ class Search:
         if not 0 <= free <= len(allowed):
             raise ValueError(f"free must be between 0 and {len(allowed)}, not {free}")
         rng = Rng(seed)
-        deadline = time.perf_counter() + seconds if seconds > 0 else None
+        start = time.perf_counter()
+        deadline = start + seconds if seconds > 0 else None
+        settle = self.settle or self.tolerance
         root = _Node()
         cache: dict[tuple[int, ...], int] = {}
         me = self.seat
@@ -455,6 +477,9 @@ class Search:
         done = 0
         while done < iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            if settle and done >= SETTLE_FROM and done % SETTLE_EVERY == 0 and \
+                    self._settled(root, iterations - done, done, start, deadline):
                 break
             done += 1
             world = template.copy()
@@ -525,6 +550,44 @@ class Search:
                 path[1].squares += reward * reward
         stats = {code: (child.visits, child.total, child.squares) for code, child in root.children.items()}
         return done, root.prior, stats
+
+    def _settled(self, root: _Node, left: int, done: int, start: float, deadline: float | None) -> bool:
+        """Whether the choice is settled: the root's most visited action (the lowest code
+        among equals) leads the next by more than ``settle`` times the iterations left
+        (``left`` of the budget, fewer if time runs out first), or no other action is
+        better by ``tolerance`` or more (see the class)."""
+        first = second = 0
+        leader_code = -1
+        for code, child in root.children.items():
+            visits = child.visits
+            if visits > first or (visits == first and code < leader_code):
+                first, second, leader_code = visits, first, code
+            elif visits > second:
+                second = visits
+        if self.settle:
+            remaining: float = left
+            if deadline is not None:
+                now = time.perf_counter()
+                remaining = min(remaining, done * (deadline - now) / max(now - start, 1e-9))
+            if first - second > self.settle * remaining:
+                return True
+        tolerance = self.tolerance
+        if not tolerance or done < TOLERANCE_FROM or first < 2:
+            return False
+        leader = root.children[leader_code]
+        mean = leader.total / first
+        spread = max(leader.squares / first - mean * mean, 0.0) / first
+        for code, child in root.children.items():
+            visits = child.visits
+            if code == leader_code:
+                continue
+            if visits < 2:
+                return False
+            other = child.total / visits
+            error = spread + max(child.squares / visits - other * other, 0.0) / visits
+            if other - mean + 2.0 * math.sqrt(error) >= tolerance:
+                return False
+        return True
 
     def _evaluate(self, world: State, rng: Rng, solver: Solver, cache: dict[tuple[int, ...], int]) -> int:
         if world.phase == _OVER:

@@ -24,8 +24,9 @@ from sixtysix.rules import Rules
 __all__ = [
     "ABOVE", "BIT_CLOSE", "BIT_DECLARE", "BIT_DRAW", "BIT_EXCHANGE", "CARD_BITS", "CLOSE", "DECLARE",
     "DECLARE_MARRIAGE", "DRAW", "EXCHANGE", "KINGS", "MARRIAGE", "NUM_CODES", "POINTS", "REASONS",
-    "SCHNEIDER", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "WINNING_TOTAL", "Config", "DealLayout", "Phase",
-    "Reason", "beats", "conceded", "config", "follow_mask", "marriage_value",
+    "SCHNEIDER", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "TOLERANCE_FROM",
+    "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "beats", "conceded", "config", "follow_mask",
+    "marriage_value",
 ]
 
 
@@ -74,6 +75,14 @@ SCHNEIDER = 33
 #: Places in the stock, counting the turned-up trump (R2.3). The 20-card pack's
 #: stock of 10 is the end of a 12-place one, as if one draw had been made.
 STOCK_CARDS = 12
+
+#: A search that may stop once its choice is settled (``settle``, ``tolerance``)
+#: looks first after this many iterations, then every :data:`SETTLE_EVERY`.
+SETTLE_FROM = 1024
+SETTLE_EVERY = 256
+#: Means are trusted to settle a choice (``tolerance``) from this many iterations
+#: on: before, the tree's means are too young for their standard errors to hold.
+TOLERANCE_FROM = 16384
 
 #: The cards of each suit.
 SUIT_MASK = tuple(0x3F << (6 * s) for s in range(4))

@@ -1,0 +1,160 @@
+"""The kernel's ISMCTS (:class:`sixtysix.kernel.Search`) on both kernels, and its early
+stop: ``settle`` (the leader cannot be caught) and ``tolerance`` (no other action is
+better by that much).
+
+The stopping rules are checked against the search run to its whole budget with the
+same seed (a search is a prefix of a longer one with the same seed) and against the
+rule recomputed from the root statistics the search returns.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from helpers import need
+from sixtysix import Hand
+from sixtysix.bots.ismcts import ISMCTSBot, Worlds
+from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.rollout import policy_code
+from sixtysix.kernel import SETTLE_EVERY, SETTLE_FROM, TOLERANCE_FROM, _pure, _pure_search
+from sixtysix.kernel.tables import config
+
+#: Rewards of game points -3..3 for the seat searched for.
+UTILITY = tuple(g / 3 for g in range(-3, 4))
+
+
+def compiled() -> ModuleType:
+    try:
+        from sixtysix.kernel import _ckernel
+    except ImportError:
+        need(False, "the compiled kernel is not built (pip install -e . with a C compiler)")
+        raise
+    return _ckernel
+
+
+def positions(count: int, seed: int) -> list[Hand]:
+    """Positions from hands played on by the playout policy, some with the stock open,
+    some closed or exhausted (more than one legal action, none a correct 66)."""
+    rng = random.Random(seed)
+    out: list[Hand] = []
+    while len(out) < count:
+        hand = Hand.random(seed=rng.randrange(1 << 30))
+        for _ in range(rng.randrange(0, 16)):
+            if hand.is_over():
+                break
+            hand.push_code(policy_code(hand, rng))
+        if not hand.is_over() and len(hand.legal_actions()) > 1:
+            out.append(hand)
+    return out
+
+
+def run(impl: ModuleType, hand: Hand, iterations: int, seed: int, **options: float) -> tuple[Any, ...]:
+    """Search ``hand`` for the seat to act with ``impl``'s kernel, as
+    :class:`ISMCTSBot` does (the hard level's settings)."""
+    seat = hand.to_act
+    assert seat is not None
+    worlds = Worlds(hand.view(seat), random.Random(seed), 256)
+    template = impl.State.from_key(config(hand.rules), worlds.template.kernel.key())
+    search = impl.Search(seat, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, **options)
+    return tuple(search.run(template, worlds.opponent, worlds.layouts or [], *worlds.sampler(),
+                            iterations, 0.0, seed, impl.Solver()))
+
+
+def leader(stats: dict[int, tuple[int, float, float]]) -> int:
+    """The action the bot plays: the most visits (ties: the higher mean)."""
+    return max(stats, key=lambda code: (stats[code][0], stats[code][1] / stats[code][0]))
+
+
+def test_both_kernels_search_alike() -> None:
+    """Same seed, same budget: the same iterations, prior and root statistics, with and
+    without the early stop."""
+    c = compiled()
+    for i, hand in enumerate(positions(6, seed=11)):
+        assert run(c, hand, 1500, i) == run(_pure, hand, 1500, i)
+        assert run(c, hand, 3000, i, settle=0.3) == run(_pure, hand, 3000, i, settle=0.3)
+    for i, hand in enumerate(positions(2, seed=12)):
+        options = {"settle": 0.05, "tolerance": 0.05}
+        assert run(c, hand, TOLERANCE_FROM + 2048, i, **options) == \
+            run(_pure, hand, TOLERANCE_FROM + 2048, i, **options)
+
+
+def test_settle_one_stops_only_when_the_choice_cannot_change() -> None:
+    """With ``settle=1`` the search stops once no action can overtake the leader: it
+    plays what the whole budget would have played, and it does stop early."""
+    c = compiled()
+    budget = 40_000
+    early = 0
+    for i, hand in enumerate(positions(40, seed=13)):
+        done, _, stats = run(c, hand, budget, i, settle=1.0)
+        _, _, whole = run(c, hand, budget, i)
+        assert leader(stats) == leader(whole)
+        if done < budget:
+            early += 1
+            assert done >= SETTLE_FROM and done % SETTLE_EVERY == 0
+            visits = sorted((v for v, _, _ in stats.values()), reverse=True) + [0]
+            assert visits[0] - visits[1] > budget - done
+    assert early >= 10
+
+
+def test_tolerance_stops_when_no_action_is_better_by_that_much() -> None:
+    """Recomputed from the returned statistics: when the search stopped by its
+    ``tolerance``, every other action's mean is below the leader's or above it by less
+    than the tolerance, two standard errors of the difference included."""
+    c = compiled()
+    tolerance = 0.02
+    budget = 200_000
+    stopped = 0
+    for i, hand in enumerate(positions(30, seed=14)):
+        done, _, stats = run(c, hand, budget, i, tolerance=tolerance)
+        if done == budget:
+            continue
+        stopped += 1
+        assert done >= TOLERANCE_FROM and done % SETTLE_EVERY == 0
+        best = max(stats, key=lambda code: (stats[code][0], -code))
+        n, total, squares = stats[best]
+        mean = total / n
+        var = max(squares / n - mean * mean, 0.0) / n
+        for code, (m, t, s) in stats.items():
+            if code != best:
+                other = t / m
+                err = var + max(s / m - other * other, 0.0) / m
+                assert other - mean + 2 * math.sqrt(err) < tolerance
+    assert stopped >= 5
+
+
+@pytest.mark.parametrize("impl", [_pure_search])
+def test_settle_and_tolerance_are_checked(impl: ModuleType) -> None:
+    with pytest.raises(ValueError, match="settle must be at least 0"):
+        impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, settle=-0.5)
+    with pytest.raises(ValueError, match="tolerance must be at least 0"):
+        impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, tolerance=math.nan)
+    c = compiled()
+    with pytest.raises(ValueError, match="settle must be at least 0"):
+        c.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, settle=-0.5)
+    with pytest.raises(ValueError, match="tolerance must be at least 0"):
+        c.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, tolerance=math.nan)
+    with pytest.raises(ValueError, match="settle must be at least 0"):
+        ISMCTSBot(seed=1, settle=-1)
+
+
+def test_a_settling_bot_stops_early_in_the_kernel_and_in_its_own_loop() -> None:
+    """The bot's search in the kernel and its own loop (which runs with an opponent
+    model) both end an easy decision long before the budget, and choose what the whole
+    budget chooses."""
+    hand = positions(1, seed=15)[0]
+    seat = hand.to_act
+    assert seat is not None
+    view = hand.view(seat)
+    for model in (None, RandomBot(seed=2)):
+        budget = 30_000 if model is None else 6_000
+        bot = ISMCTSBot(seed=3, iterations=budget, c=0.4, bias=2.0, settle=1.0, opponent_model=model)
+        settled = bot.choose(view, view.legal)
+        assert SETTLE_FROM <= bot.last_iterations < budget
+        whole = ISMCTSBot(seed=3, iterations=budget, c=0.4, bias=2.0, opponent_model=model)
+        assert whole.choose(view, view.legal) == settled
+        assert whole.last_iterations == budget
