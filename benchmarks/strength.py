@@ -12,7 +12,11 @@ machine, and nothing played is lost when a session ends.
 The search bots get the iterations their time buys on a quiet two-core
 machine (``expert``: 1 s, about 26,000 iterations in each of two processes;
 the Santase-style ISMCTS: about 72% of that speed on one core), so a run's
-result does not depend on the load of the machine it ran on.
+result does not depend on the load of the machine it ran on. The ``kernel-``
+match-ups play the levels themselves, against the clock, as they play people
+since the compiled rules kernel (``hard``: 0.1 s a decision; ``expert``: up to
+1 s, stopping once its choice is settled; the Santase-style search at the same
+1 s a decision): run them on a quiet machine.
 """
 
 from __future__ import annotations
@@ -43,6 +47,11 @@ MATCHUPS: dict[str, tuple[list[str], int, str]] = {
     # the level itself (1 s a decision, so it depends on the load), and its iterations.
     "expert-level-rdeep": (["expert", "schnapsen:rdeep"], 5001, "course"),
     "expert-rdeep": ([EXPERT, "schnapsen:rdeep"], 5101, "course"),
+    # The levels themselves with the compiled kernel (issue: re-measure at 400 matches).
+    "kernel-hard-heuristic": (["hard", "heuristic"], 7001, "classic"),
+    "kernel-expert-heuristic": (["expert", "heuristic"], 7101, "classic"),
+    "kernel-expert-hard": (["expert", "hard"], 7201, "classic"),
+    "kernel-expert-santase": (["expert", "santase-ismcts:time=1.0"], 7301, "classic"),
 }
 ENGINES = {"expert-level-rdeep": "schnapsen", "expert-rdeep": "schnapsen"}
 
@@ -56,6 +65,8 @@ def main() -> int:
     parser.add_argument("name", choices=sorted(MATCHUPS))
     parser.add_argument("--deals", type=int, default=20, help="deals in this run (default 20)")
     parser.add_argument("--list", action="store_true", help="only report the runs so far")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="matches played at once (default 1: the search levels use both cores)")
     args = parser.parse_args()
     bots, first, rules = MATCHUPS[args.name]
     done = runs(args.name)
@@ -65,7 +76,7 @@ def main() -> int:
         out = RESULTS / f"{args.name}-{seed}.json"
         print(f"{machine()}\nplaying {args.name}, seed {seed}, {args.deals} deals -> {out.name}", flush=True)
         command = [sys.executable, "-m", "sixtysix", "arena", *bots, "--matches", str(args.deals),
-                   "--seed", str(seed), "--rules", rules, "--jobs", "1", "--json", str(out),
+                   "--seed", str(seed), "--rules", rules, "--jobs", str(args.jobs), "--json", str(out),
                    "--engine", ENGINES.get(args.name, "sixtysix")]
         status = subprocess.call(command)
         if status:
