@@ -192,7 +192,7 @@ def test_several_files_with_bad_ones(capsys: pytest.CaptureFixture[str], tmp_pat
     assert len(lines) == 4
     assert lines[0] == expected("0001") and lines[3] == expected("0002")
     assert json.loads(lines[1]) == {
-        "error": 'hand 2, action 7 ("KH"): illegal action KH: player 1 does not hold KH; '
+        "error": f'{illegal}: hand 2, action 7 ("KH"): illegal action KH: player 1 does not hold KH; '
                  "legal: KC TC QD TH QS KS"}
     assert json.loads(lines[2]) == {"error": f"cannot read {missing}: No such file or directory"}
 
@@ -214,10 +214,13 @@ def test_json_lines_on_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: py
     assert status == 2 and err == ""
     assert len(got) == 6
     assert got[0] == expected("0000")
-    assert json.loads(got[1])["error"].startswith("not valid JSON")
+    # Errors name the line of standard input (blank lines counted).
+    assert json.loads(got[1])["error"].startswith("standard input, line 3: not valid JSON")
     assert got[2] == expected("match-0001")
-    assert json.loads(got[3])["error"].startswith('hand 0, action 2 ("E"): not an action')
-    assert json.loads(got[4]) == {"error": "missing 'rules' (a preset name such as 'classic', or an object)"}
+    assert json.loads(got[3])["error"].startswith(
+        'standard input, line 5: hand 0, action 2 ("E"): not an action')
+    assert json.loads(got[4]) == {
+        "error": "standard input, line 6: missing 'rules' (a preset name such as 'classic', or an object)"}
     assert got[5] == expected("0005")
 
 
@@ -269,10 +272,68 @@ def test_subprocess_json_lines_and_errors(tmp_path: Path) -> None:
     lines = done.stdout.decode().splitlines()
     assert done.returncode == 2
     assert lines[0] == lines[2] == expected("0002")
-    assert json.loads(lines[1])["error"].startswith('hand 0, action 2 ("X"): illegal action X: ')
+    assert json.loads(lines[1])["error"].startswith(
+        'standard input, line 2: hand 0, action 2 ("X"): illegal action X: ')
 
     path = tmp_path / "bad.json"
     path.write_text(bad)
     done = sixtysix(str(path))
     assert (done.returncode, done.stdout) == (2, b"")
     assert b'hand 0, action 2 ("X")' in done.stderr and b"Traceback" not in done.stderr
+
+
+# -- Inputs that used to crash replay (each exits 2 with a message, no traceback) ------
+
+
+def test_a_deeply_nested_file_is_refused_not_a_recursion_error(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 2000 + "]" * 2000)
+    done = sixtysix(str(path))
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == f"sixtysix: error: {path}: not a record: JSON nested more than 32 deep\n"
+    # Under the interpreter's recursion limit, but deeper than any record: refused too.
+    nested: Any = 1
+    for _ in range(34):
+        nested = [nested]
+    write(path, {**raw("0002"), "note": nested})
+    done = sixtysix(str(path))
+    assert done.returncode == 2 and b"nested more than 32 deep" in done.stderr
+
+
+def test_a_huge_file_is_refused_without_reading_it_whole(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fp:
+        fp.truncate(64 << 20)  # 64 MB of zeros, sparse
+    for name in (str(big), "/dev/zero"):
+        if not Path(name).exists():
+            continue
+        done = sixtysix(name)
+        assert (done.returncode, done.stdout) == (2, b"")
+        assert done.stderr.decode() == f"sixtysix: error: {name}: not a record: larger than 8,388,608 bytes\n"
+
+
+def test_a_huge_line_on_standard_input_is_refused_and_the_next_one_replayed() -> None:
+    good = json.dumps(raw("0002")).encode()
+    done = sixtysix("-", stdin=b"[" + b" " * (9 << 20) + b"]\n" + good + b"\n")
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 2 and len(lines) == 2
+    assert json.loads(lines[0]) == {
+        "error": "standard input, line 1: not a record: larger than 8,388,608 bytes"}
+    assert lines[1] == expected("0002")
+
+
+def test_a_match_to_zero_points_is_an_invalid_record_and_bulk_goes_on(tmp_path: Path) -> None:
+    """R12's target is at least one game point; before, target 0 raised MatchOverError
+    ("the match is over", no file, no hand) and stopped a bulk run before any line."""
+    obj = raw("match-0000")
+    obj["rules"] = {"preset": "classic", "target": 0}
+    zero = write(tmp_path / "zero.json", obj)
+    done = sixtysix(zero)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == (f"sixtysix: error: {zero}: bad rules: option target must be at least "
+                                    "1 game point, not 0\n")
+    done = sixtysix(zero, str(example("match-0000")))
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 2 and len(lines) == 2 and b"Traceback" not in done.stderr
+    assert json.loads(lines[0])["error"].startswith(f"{zero}: bad rules")
+    assert lines[1] == expected("match-0000")

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from helpers import QUICK_DECK, deal, finish_quickly, load, play
-from sixtysix import Hand, Rules
+from sixtysix import Hand, ParseError, Rules
 from sixtysix.match import Match, MatchOverError
 
 TIE = load("r13_6_tie_bonus_match.json")["hands"][0]
@@ -163,9 +163,10 @@ def test_R9_3_random_matches_end_at_the_target(preset: str, target: int) -> None
         assert tuple(total) == score
 
 
-def test_R9_3_target_zero_names_no_winner_on_equal_scores() -> None:
-    match = Match(Rules.preset("classic").replace(target=0), first_dealer=0)
-    assert match.is_over()
-    assert match.winner is None
-    with pytest.raises(MatchOverError):
-        match.deal(QUICK_DECK)
+def test_R9_3_a_match_to_zero_points_is_refused() -> None:
+    """R9.3: a match is won by the first to *reach* the target; at 0 both have reached
+    it before the first deal, so no match could be played (a record with target 0 once
+    crashed replay): the option is refused when the rules are built."""
+    with pytest.raises(ParseError, match="target must be at least 1 game point, not 0"):
+        Rules.preset("classic").replace(target=0)
+    assert Match(Rules.preset("classic").replace(target=1), first_dealer=0).is_over() is False

@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, TypeAlias
 
@@ -50,7 +50,7 @@ from sixtysix.cards import CARDS, Card
 from sixtysix.errors import IllegalActionError, InvalidDeckError, InvalidRecordError, ParseError
 from sixtysix.hand import Hand, HandResult, deck_from
 from sixtysix.kernel.tables import marriage_value
-from sixtysix.match import Match
+from sixtysix.match import Match, MatchOverError
 from sixtysix.rules import CLASSIC, Rules
 
 __all__ = [
@@ -356,15 +356,61 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+#: The largest record read, in bytes (a match of a hundred hands takes about 40 kB).
+MAX_RECORD_BYTES = 8 << 20
+#: The deepest nesting of JSON arrays and objects in a record (a record needs 4;
+#: extra fields may nest a little).
+MAX_RECORD_DEPTH = 32
+
+
+def _too_deep(obj: object) -> bool:
+    """Whether ``obj`` nests arrays and objects deeper than :data:`MAX_RECORD_DEPTH`."""
+    stack = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Iterable[object] = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > MAX_RECORD_DEPTH:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def loads(text: str | bytes) -> Record:
-    """Read a record from JSON text."""
+    """Read a record from JSON text (at most :data:`MAX_RECORD_BYTES`, nested at most
+    :data:`MAX_RECORD_DEPTH` deep).
+
+    >>> loads("[" * 5000 + "]" * 5000)
+    Traceback (most recent call last):
+    ...
+    sixtysix.errors.InvalidRecordError: not a record: JSON nested more than 32 deep
+    """
+    if len(text) > MAX_RECORD_BYTES:
+        raise InvalidRecordError(f"not a record: larger than {MAX_RECORD_BYTES:,} bytes")
     try:
         obj = json.loads(text, parse_constant=_no_constant)
     except UnicodeDecodeError:
         raise InvalidRecordError("not UTF-8 text") from None
+    except RecursionError:
+        raise InvalidRecordError(f"not a record: JSON nested more than {MAX_RECORD_DEPTH} deep") from None
     except ValueError as exc:  # json.JSONDecodeError is a ValueError
         raise InvalidRecordError(f"not valid JSON: {exc}") from None
+    if _too_deep(obj):
+        raise InvalidRecordError(f"not a record: JSON nested more than {MAX_RECORD_DEPTH} deep")
     return from_json(obj)
+
+
+def read_limited(fp: IO[bytes] | IO[str]) -> bytes | str:
+    """Read a whole record file, refusing one larger than :data:`MAX_RECORD_BYTES`
+    (without reading more than one byte past it: ``/dev/zero`` is refused too)."""
+    text = fp.read(MAX_RECORD_BYTES + 1)
+    if len(text) > MAX_RECORD_BYTES:
+        raise InvalidRecordError(f"not a record: larger than {MAX_RECORD_BYTES:,} bytes")
+    return text
 
 
 def load(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Record:
@@ -375,8 +421,8 @@ def load(source: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Record:
     """
     if isinstance(source, str | os.PathLike):
         with open(source, "rb") as fp:
-            return loads(fp.read())
-    return loads(source.read())
+            return loads(read_limited(fp))
+    return loads(read_limited(source))
 
 
 # ---------------------------------------------------------------------------
@@ -598,6 +644,8 @@ def _replay_match(record: MatchRecord) -> MatchReplay:
         try:
             hand = match.deal(entry.deck)
         except InvalidDeckError as exc:
+            raise InvalidRecordError(f"hand {h}: {exc}", hand=h) from None
+        except MatchOverError as exc:  # checked above; kept so no rule slips through as a crash
             raise InvalidRecordError(f"hand {h}: {exc}", hand=h) from None
         _play(hand, entry.actions, h, entry.extra)
     results = match.results()

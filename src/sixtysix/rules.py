@@ -111,6 +111,8 @@ class Rules:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ParseError(f"option {name} must be a non-negative integer, not {value!r}")
+        if self.target < 1:
+            raise ParseError(f"option target must be at least 1 game point, not {self.target!r}")
         if self.deck not in DECKS:
             raise ParseError(f"option deck must be one of {', '.join(map(str, DECKS))}, not {self.deck!r}")
         if self.base not in PRESET_OPTIONS:

@@ -3,7 +3,8 @@
 One file: a description for people, or with ``--json`` the result object.
 Several files, or ``-`` (JSON Lines on standard input): one JSON line per
 record, in order; a record that cannot be replayed gives ``{"error": ...}``
-on its line and the exit status becomes 2.
+on its line, naming the file (or the line of standard input), and the exit
+status becomes 2; the records after it are still replayed.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sixtysix.errors import InvalidRecordError
-from sixtysix.record import load, loads, replay
+from sixtysix.record import MAX_RECORD_BYTES, load, loads, read_limited, replay
 
 __all__ = ["register", "run"]
 
@@ -68,35 +69,58 @@ def _single(name: str, *, as_json: bool) -> int:
     return 0
 
 
-def _records(files: Iterable[str]) -> Iterator[bytes | str]:
-    """The text of each record, in order; a file that cannot be read yields its message
-    as an ``str`` (records are ``bytes``)."""
+def _stdin_records() -> Iterator[tuple[str, bytes | InvalidRecordError]]:
+    """Each non-blank line of standard input, named by its number (from 1); a line
+    longer than a record may be is skipped to its end, unread, and refused."""
+    stream = sys.stdin.buffer
+    number = 0
+    while True:
+        line = stream.readline(MAX_RECORD_BYTES + 1)
+        if not line:
+            return
+        number += 1
+        name = f"standard input, line {number}"
+        if len(line) > MAX_RECORD_BYTES and not line.endswith(b"\n"):
+            while (rest := stream.readline(1 << 16)) and not rest.endswith(b"\n"):
+                pass
+            yield name, InvalidRecordError(f"not a record: larger than {MAX_RECORD_BYTES:,} bytes")
+        elif line.strip():
+            yield name, line
+
+
+def _records(files: Iterable[str]) -> Iterator[tuple[str, bytes | str | InvalidRecordError]]:
+    """Each record's name and text, in order; a file that cannot be read gives its
+    message as an ``str``, one too large the error (records are ``bytes``)."""
     for name in files:
         if name == STDIN:
-            for line in sys.stdin.buffer:
-                if line.strip():
-                    yield line
+            yield from _stdin_records()
             continue
         try:
             with open(name, "rb") as fp:
-                yield fp.read()
+                text = read_limited(fp)
+                assert isinstance(text, bytes)
+                yield name, text
         except OSError as exc:
-            yield _read_error(name, exc)
+            yield name, _read_error(name, exc)
+        except InvalidRecordError as exc:
+            yield name, exc
 
 
 def _bulk(files: Iterable[str]) -> int:
     status = 0
     out = sys.stdout
     dumps = json.dumps
-    for text in _records(files):
+    for name, text in _records(files):
         if isinstance(text, str):
             line = dumps({"error": text})
             status = 2
         else:
             try:
+                if isinstance(text, InvalidRecordError):
+                    raise text
                 line = dumps(replay(loads(text)).to_json())
             except InvalidRecordError as exc:
-                line = dumps({"error": str(exc)})
+                line = dumps({"error": f"{name}: {exc}"})
                 status = 2
         out.write(line + "\n")
         out.flush()  # results go out as records come in (a driving program may wait)
