@@ -297,6 +297,8 @@ def test_forged_tokens_and_unknown_games_are_refused(client: TestClient) -> None
     ({"rules": "chess"}, 400),
     ({"rules": "classic,target=banana"}, 400),
     ({"target": 0}, 422),
+    ({"target": True}, 422),  # once read as target 1
+    ({"target": "7"}, 422),
     ({"name": "x" * 500}, 422),
     ({"kind": ["computer"]}, 422),
 ])

@@ -37,7 +37,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketState
 
 from sixtysix.cards import Card
@@ -94,6 +94,9 @@ class Settings:
 
 
 class NewGame(BaseModel):
+    # Strict: ``true`` is not the target 1, nor ``"7"`` the number 7.
+    model_config = ConfigDict(strict=True)
+
     kind: str = Field("computer", max_length=16)
     level: str | None = Field(None, max_length=32)
     rules: str = Field("classic", max_length=200)
@@ -102,6 +105,8 @@ class NewGame(BaseModel):
 
 
 class JoinGame(BaseModel):
+    model_config = ConfigDict(strict=True)
+
     name: str = Field("", max_length=100)
 
 
