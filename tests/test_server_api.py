@@ -387,3 +387,31 @@ def test_connections_per_address_are_limited() -> None:
         # Once those are closed, the address may connect again.
         with player(c, game["id"], game["token"], 0) as me:
             assert me.state is not None and me.state["you"] == 0
+
+
+def test_a_lone_surrogate_is_refused_and_the_connection_goes_on(client: TestClient) -> None:
+    """A ping whose id is an escaped lone surrogate once stopped the connection's writer
+    (its pong could not be written as UTF-8): now it is refused and the next ping is
+    answered."""
+    game = new_game(client, kind="computer", level="random")
+    with player(client, game["id"], game["token"], 0) as me:
+        me.ws.send_text('{"type": "ping", "id": "\\udfff"}')
+        refused = me.recv()
+        while refused["type"] == "state":
+            refused = me.recv()
+        assert refused["type"] == "error" and refused["code"] == "bad_json"
+        assert "lone surrogate" in refused["reason"]
+        me.sync()  # answered: the writer still runs
+
+
+@pytest.mark.parametrize("path", ["/api/games", "join"])
+def test_a_name_with_a_lone_surrogate_is_refused(client: TestClient, path: str) -> None:
+    """A name goes to every player and spectator: text that cannot be written as UTF-8
+    must not get in (pydantic's JSON reader refuses it; kept as a regression test)."""
+    body = '{"kind": "person", "name": "Ann\\udfff"}'
+    if path == "join":
+        path = f"/api/games/{new_game(client, kind='person')['id']}/join"
+        body = '{"name": "Bob\\udfff"}'
+    response = client.post(path, content=body.encode(), headers={"Content-Type": "application/json"})
+    assert response.status_code == 422
+    assert response.json()["code"] == "bad_request" and "unicode" in response.json()["error"]

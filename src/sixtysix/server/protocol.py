@@ -94,6 +94,10 @@ def parse_message(raw: str | bytes) -> Message:
         raise ProtocolError("malformed JSON", "bad_json") from None
     if not isinstance(obj, dict):
         raise ProtocolError("a message must be a JSON object")
+    # An escaped lone surrogate ("\udfff") decodes to a str that cannot be written as
+    # UTF-8: echoed in a reply (a ping's id) it would stop the connection's writer.
+    if not is_text(json.dumps(obj, ensure_ascii=False)):
+        raise ProtocolError("text in a message must be Unicode characters (no lone surrogates)", "bad_json")
     kind = obj.get("type")
     if kind == "act":
         text = obj.get("action")
@@ -123,6 +127,19 @@ def parse_message(raw: str | bytes) -> Message:
     shown = kind if len(kind) <= 20 else kind[:20] + "..."
     raise ProtocolError(f"unknown message type {shown!r}: expected hello, act, rematch or ping",
                         "unknown_type")
+
+
+def is_text(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (it holds no lone surrogate).
+
+    >>> is_text("9♦"), is_text("\udfff")
+    (True, False)
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def error(reason: str, code: str) -> dict[str, Any]:
