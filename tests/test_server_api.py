@@ -415,3 +415,26 @@ def test_a_name_with_a_lone_surrogate_is_refused(client: TestClient, path: str) 
     response = client.post(path, content=body.encode(), headers={"Content-Type": "application/json"})
     assert response.status_code == 422
     assert response.json()["code"] == "bad_request" and "unicode" in response.json()["error"]
+
+
+@pytest.mark.parametrize("path", ["/", "/static/lobby.js", "/cards/AH.svg", "/api/games", "/api/games/nope"])
+def test_every_response_carries_the_security_headers(client: TestClient, path: str) -> None:
+    response = client.get(path)
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["x-frame-options"] == "DENY"
+    assert response.headers["referrer-policy"] == "same-origin"
+    policy = response.headers.get("content-security-policy")
+    if response.headers["content-type"].startswith("text/html"):
+        assert policy is not None and "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+        assert "unsafe-inline" not in policy
+    else:
+        assert policy is None
+
+
+def test_the_pages_hold_no_inline_script_or_style_the_policy_would_block(client: TestClient) -> None:
+    """The Content Security Policy allows only scripts and styles from the server's own
+    files: a page with inline code would break under it."""
+    for path in ("/", "/static/game.html", "/static/replay.html"):
+        page = client.get(path).text
+        assert "<script>" not in page and "<style" not in page and " style=" not in page, path
+        assert " onclick=" not in page and "javascript:" not in page, path

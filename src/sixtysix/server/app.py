@@ -45,6 +45,7 @@ from sixtysix.hand import Hand
 from sixtysix.record import MatchReplay, dumps, replay
 from sixtysix.rules import Rules
 from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_rules
+from sixtysix.server.headers import SecurityHeaders
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
 from sixtysix.server.opponents import Opponents
 from sixtysix.server.protocol import Hello, ProtocolError, error, parse_message
@@ -133,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage.close()
 
     app = FastAPI(title="sixtysix", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(SecurityHeaders)
     app.state.manager = manager
     app.state.settings = settings
     create_limit = BucketsByKey(settings.create_rate, settings.create_burst)
