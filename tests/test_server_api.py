@@ -438,3 +438,59 @@ def test_the_pages_hold_no_inline_script_or_style_the_policy_would_block(client:
         page = client.get(path).text
         assert "<script>" not in page and "<style" not in page and " style=" not in page, path
         assert " onclick=" not in page and "javascript:" not in page, path
+
+
+def _asgi_post(body_chunks: list[bytes],
+               headers: list[tuple[bytes, bytes]]) -> tuple[int, dict[str, Any], int]:
+    """POST /api/games straight into the ASGI app: the status, the JSON answer, and how
+    many chunks of the body the app read."""
+    import asyncio
+
+    app = create_app(Settings(database_url="sqlite://", max_body_bytes=16 * 1024))
+    reads = 0
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal reads
+        if reads >= len(body_chunks):
+            return {"type": "http.disconnect"}
+        reads += 1
+        return {"type": "http.request", "body": body_chunks[reads - 1], "more_body": reads < len(body_chunks)}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": "/api/games", "raw_path": b"/api/games", "query_string": b"",
+             "root_path": "", "headers": [(b"content-type", b"application/json"), *headers],
+             "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000)}
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], json.loads(body), reads
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read() -> None:
+    """A 100 MB POST once grew the server by 280 MB before it was refused: now a
+    Content-Length over the limit is answered at once, nothing of the body read."""
+    chunks = [b"x" * (1 << 20)] * 100
+    status, answer, reads = _asgi_post(chunks, [(b"content-length", str(100 << 20).encode())])
+    assert (status, answer["code"], reads) == (413, "too_large", 0)
+    assert answer["error"] == "the request body is too large: at most 16384 bytes"
+
+
+def test_a_body_sent_in_chunks_is_cut_off_at_the_limit() -> None:
+    chunks = [b" " * 1024] * 1000  # 1 MB in 1 KiB chunks, no Content-Length
+    status, answer, reads = _asgi_post(chunks, [])
+    assert (status, answer["code"]) == (413, "too_large")
+    assert reads == 17  # 16 KiB taken, the 17th chunk passes the limit: nothing more is read
+
+
+def test_the_frameworks_refusals_have_the_servers_error_form(client: TestClient) -> None:
+    for response, status, code in (
+            (client.get("/no/such/page"), 404, "not_found"),
+            (client.delete("/api/games"), 405, "bad_method"),
+            (client.post("/api/games", content=b"[" * 5000 + b"]" * 5000,
+                         headers={"Content-Type": "application/json"}), 400, "bad_request")):
+        assert response.status_code == status
+        assert set(response.json()) == {"error", "code"} and response.json()["code"] == code

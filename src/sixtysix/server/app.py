@@ -38,6 +38,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
 from sixtysix.cards import Card
@@ -45,8 +46,8 @@ from sixtysix.hand import Hand
 from sixtysix.record import MatchReplay, dumps, replay
 from sixtysix.rules import Rules
 from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_rules
-from sixtysix.server.headers import SecurityHeaders
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
+from sixtysix.server.middleware import BodyLimit, SecurityHeaders
 from sixtysix.server.opponents import Opponents
 from sixtysix.server.protocol import Hello, ProtocolError, error, parse_message
 from sixtysix.server.storage import Storage
@@ -87,11 +88,17 @@ class Settings:
     create_burst: float = 40.0
     #: Seconds a new connection has to introduce itself.
     hello_timeout: float = 10.0
+    #: The largest request body taken, in bytes (refused with 413 before it is read).
+    max_body_bytes: int = 16 * 1024
     #: This process's number when several serve one database (see docs/web.md), else ``None``.
     shard: int | None = None
     #: External engines offered as computer opponents, ``(name, command)`` (``sixtysix serve
     #: --engine NAME=COMMAND``); each game against one runs ``make_bot("engine:" + command)``.
     engines: tuple[tuple[str, str], ...] = ()
+
+
+#: Error codes of the framework's own refusals, by HTTP status.
+HTTP_CODES = {404: "not_found", 405: "bad_method", 413: "too_large", 415: "bad_request"}
 
 
 class NewGame(BaseModel):
@@ -134,6 +141,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         storage.close()
 
     app = FastAPI(title="sixtysix", lifespan=lifespan, docs_url=None, redoc_url=None)
+    # Bodies over the limit are refused with 413 as they come in, never read whole.
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager
     app.state.settings = settings
@@ -143,6 +152,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> JSONResponse:
         return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # The framework's own refusals (no such route, a body too large or unreadable)
+        # in the same form as ours.
+        code = HTTP_CODES.get(exc.status_code, "bad_request")
+        detail = str(exc.detail)
+        if exc.status_code == 400 and "parsing the body" in detail:
+            detail = "the body is not valid JSON (or is nested too deeply)"
+        return JSONResponse({"error": detail, "code": code}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
