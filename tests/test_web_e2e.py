@@ -44,6 +44,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s.kill()
 
 
+@pytest.fixture(autouse=True)
+def no_blocked_content(browser: Any) -> Iterator[None]:
+    """After each test: no page logged a Content Security Policy violation (the server
+    allows only its own scripts, styles and connections; docs/web.md)."""
+    yield
+    for context in browser.contexts:
+        for page in context.pages:
+            blocked = [m.text for m in page.console_messages() if "Content Security Policy" in m.text]
+            assert not blocked, blocked
+
+
+#: A page shows the player's turn or the match's result.
+YOUR_TURN_OR_RESULT = ("() => document.getElementById('status').classList.contains('your-turn') || "
+                       "!document.getElementById('result').hidden")
+
+
 def position(page: Any) -> str:
     return str(page.evaluate("document.body.dataset.position || ''"))
 
@@ -74,7 +90,7 @@ def take_turn(page: Any, drag: bool = False) -> None:
 def wait_my_turn(page: Any) -> None:
     """Wait until the page says it is the player's turn: against the computer, the position
     then stays as it is until the player acts (the computer may still be moving before)."""
-    page.wait_for_function("document.getElementById('status').classList.contains('your-turn')")
+    page.wait_for_function("() => document.getElementById('status').classList.contains('your-turn')")
 
 
 def my_turn(page: Any) -> bool:
@@ -94,7 +110,7 @@ def test_a_person_plays_a_whole_hand_against_the_computer_by_clicking(browser: A
     page.select_option("select[name=level]", "random")
     page.click("#play-computer")
     page.wait_for_url(re.compile(r"/game/"))
-    page.wait_for_function("document.body.dataset.position !== undefined")
+    page.wait_for_function("() => document.body.dataset.position !== undefined")
     # Counted at the player's first turn: the computer, if it leads, has led (and may have
     # closed) by then, and nothing moves while the cards are counted.
     wait_my_turn(page)
@@ -112,8 +128,7 @@ def test_a_person_plays_a_whole_hand_against_the_computer_by_clicking(browser: A
             take_turn(page, drag=clicks % 2 == 0)  # every other card is dragged onto the table
             clicks += 1
         else:
-            page.wait_for_function("document.getElementById('status').classList.contains('your-turn') || "
-                                   "!document.getElementById('result').hidden")
+            page.wait_for_function(YOUR_TURN_OR_RESULT)
         assert clicks < 60
     text = page.locator("#result-text").inner_text()
     assert "wins" in text or "Tied" in text
@@ -147,7 +162,7 @@ def test_a_finished_match_offers_its_record_a_replay_and_a_rematch(browser: Any,
     page.click("#play-computer")
     page.wait_for_url(re.compile(r"/game/"))
     game_url = page.url
-    page.wait_for_function("document.body.dataset.position !== undefined")
+    page.wait_for_function("() => document.body.dataset.position !== undefined")
     for _ in range(400):
         if page.locator("#rematch").is_visible():
             break
@@ -160,8 +175,7 @@ def test_a_finished_match_offers_its_record_a_replay_and_a_rematch(browser: Any,
         elif my_turn(page):
             take_turn(page)
         else:
-            page.wait_for_function("document.getElementById('status').classList.contains('your-turn') || "
-                                   "!document.getElementById('result').hidden")
+            page.wait_for_function(YOUR_TURN_OR_RESULT)
     assert "wins the match" in page.locator("#result-title").inner_text()
     # The record downloads, and it replays to the same score.
     with page.expect_download() as download:
@@ -184,7 +198,7 @@ def test_a_finished_match_offers_its_record_a_replay_and_a_rematch(browser: Any,
     page.wait_for_selector("#rematch")
     page.click("#rematch")
     page.wait_for_url(lambda url: url != game_url and "/game/" in url)
-    page.wait_for_function("document.body.dataset.position !== undefined")
+    page.wait_for_function("() => document.body.dataset.position !== undefined")
     assert page.locator("#my-name").inner_text().startswith("Finisher")
     assert page.locator("#my-hand button.card").count() == 6
     page.close()
@@ -205,10 +219,10 @@ def test_two_browsers_play_through_a_shared_link_and_a_third_watches(browser: An
     bob.goto(shared)
     bob.fill("#join-form input[name=name]", "Bob")
     bob.click("#join-button")
-    bob.wait_for_function("document.body.dataset.position !== undefined")
-    ann.wait_for_function("document.getElementById('share').hidden")
+    bob.wait_for_function("() => document.body.dataset.position !== undefined")
+    ann.wait_for_function("() => document.getElementById('share').hidden")
     eve.goto(shared)  # the seats are taken: she watches
-    eve.wait_for_function("document.body.dataset.position !== undefined")
+    eve.wait_for_function("() => document.body.dataset.position !== undefined")
     assert "You are watching" in eve.locator("#status").inner_text()
     assert eve.locator("#my-hand button.card").count() == 0  # no card of either player shown
     hands = {ann: set(), bob: set()}
@@ -217,8 +231,7 @@ def test_two_browsers_play_through_a_shared_link_and_a_third_watches(browser: An
             hands[page] |= set(page.locator("#my-hand button.card").evaluate_all(CARDS_OF))
         mover = ann if my_turn(ann) else bob if my_turn(bob) else None
         if mover is None:
-            ann.wait_for_function("document.getElementById('status').classList.contains('your-turn') || "
-                                  "!document.getElementById('result').hidden")
+            ann.wait_for_function(YOUR_TURN_OR_RESULT)
             continue
         take_turn(mover)
         other = bob if mover is ann else ann
@@ -247,7 +260,7 @@ def test_a_schnapsen_game_from_the_lobby_deals_five_cards_and_exchanges_the_jack
     page.select_option("select[name=level]", "random")
     page.click("#play-computer")
     page.wait_for_url(re.compile(r"/game/"))
-    page.wait_for_function("document.body.dataset.position !== undefined")
+    page.wait_for_function("() => document.body.dataset.position !== undefined")
     game_id = page.url.rsplit("/", 1)[1]
     assert server.get(f"/api/games/{game_id}")["rules"] == {"preset": "schnapsen", "target": 100}
     hands_started: set[str] = set()
@@ -262,8 +275,7 @@ def test_a_schnapsen_game_from_the_lobby_deals_five_cards_and_exchanges_the_jack
             page.click("#result-close")
             continue
         if not my_turn(page):
-            page.wait_for_function("document.getElementById('status').classList.contains('your-turn') || "
-                                   "!document.getElementById('result').hidden")
+            page.wait_for_function(YOUR_TURN_OR_RESULT)
             continue
         # No nine is ever shown: not in my hand, on the table or face up (S1.1).
         shown = page.locator("img.card-img").evaluate_all("nodes => nodes.map(n => n.getAttribute('src'))")
