@@ -37,6 +37,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "NAME, next to the levels; COMMAND as in an engine:COMMAND bot spec, e.g. "
                              "--engine mybot=\"python mybot.py\" or "
                              "--engine fast=\"cmd='python mybot.py',time=0.5\" (repeatable)")
+    parser.add_argument("--forwarded-allow-ips", default="", metavar="IPS",
+                        help="comma-separated addresses of reverse proxies whose X-Forwarded-For and "
+                             "X-Forwarded-Proto headers are trusted to give the client's address "
+                             "(default: none, so every limit counts the connecting address; '*' "
+                             "trusts everyone, only behind a proxy that sets the header itself)")
     parser.set_defaults(func=run)
 
 
@@ -68,7 +73,11 @@ def run(args: argparse.Namespace) -> int:
     # Frames larger than 64 KiB are refused by the WebSocket layer; smaller
     # oversized messages get an error reply from the protocol.
     # States are a few kilobytes: compressing each costs more CPU than it saves.
+    # Forwarded headers are believed only from the proxies named: by default a client
+    # cannot pose as other addresses to escape the per-address limits.
+    proxies = args.forwarded_allow_ips.strip()
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65536, ws_per_message_deflate=False,
+                proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
                 log_level=os.environ.get("SIXTYSIX_LOG_LEVEL", "warning"))
     return 0
 

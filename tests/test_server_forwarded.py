@@ -1,0 +1,54 @@
+"""Client addresses behind ``sixtysix serve``: forwarded headers are believed only from
+the proxies named by ``--forwarded-allow-ips`` (none by default), so a client cannot
+pose as many addresses to escape the per-address limits (issue: 300 connections and
+4,000 games from one host by forging ``X-Forwarded-For``)."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from helpers import need_module
+from server_support import Server
+
+#: New games an address may create at once (the server's default burst).
+BURST = 40
+
+
+def create(server: Server, forged: str) -> int:
+    """POST a new game with a forged X-Forwarded-For; the HTTP status."""
+    request = urllib.request.Request(
+        server.base + "/api/games", json.dumps({"kind": "computer", "level": "random"}).encode(),
+        method="POST", headers={"Content-Type": "application/json", "X-Forwarded-For": forged})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_a_forged_forwarded_header_does_not_escape_the_limit(tmp_path: Path) -> None:
+    need_module("uvicorn", "the web extra")
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", tmp_path / "server.log")
+    try:
+        statuses = [create(server, f"10.0.{i // 250}.{i % 250 + 1}") for i in range(BURST + 1)]
+    finally:
+        server.kill()
+    assert statuses[:BURST] == [201] * BURST
+    assert statuses[BURST] == 429  # every request counted against the one real address
+
+
+def test_a_named_proxy_is_believed(tmp_path: Path) -> None:
+    need_module("uvicorn", "the web extra")
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", tmp_path / "server.log",
+                    "--forwarded-allow-ips", "127.0.0.1")
+    try:
+        statuses = [create(server, f"10.0.{i // 250}.{i % 250 + 1}") for i in range(BURST + 5)]
+        # The same forwarded address is one client: its own burst runs out.
+        same = [create(server, "10.9.9.9") for _ in range(BURST + 1)]
+    finally:
+        server.kill()
+    assert statuses == [201] * (BURST + 5)
+    assert same[:BURST] == [201] * BURST and same[BURST] == 429
