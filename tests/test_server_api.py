@@ -494,3 +494,17 @@ def test_the_frameworks_refusals_have_the_servers_error_form(client: TestClient)
                          headers={"Content-Type": "application/json"}), 400, "bad_request")):
         assert response.status_code == status
         assert set(response.json()) == {"error", "code"} and response.json()["code"] == code
+
+
+def test_over_the_connection_cap_the_client_is_told_why() -> None:
+    """Once a bare HTTP 403; now the refusal names itself and closes with 1013."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with TestClient(create_app(Settings(database_url="sqlite://", connections_per_client=1))) as c:
+        game = new_game(c, kind="computer", level="random")
+        with c.websocket_connect(f"/ws/{game['id']}"), c.websocket_connect(f"/ws/{game['id']}") as second:
+            refusal = second.receive_json()
+            assert refusal["type"] == "error" and refusal["code"] == "too_many_connections"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                second.receive_json()
+            assert closed.value.code == 1013

@@ -270,7 +270,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def play(websocket: WebSocket, game_id: str) -> None:
         client = _client(websocket.client)
         if not connections.acquire(client):
-            await websocket.close(code=1013, reason="too many connections from your address")
+            # Accepted only to say why (a refusal before accepting is a bare HTTP 403).
+            await websocket.accept()
+            await _refuse(websocket, "too many connections from your address: close one and try again",
+                          "too_many_connections", 1013)
             return
         try:
             await websocket.accept()
