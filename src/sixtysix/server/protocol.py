@@ -130,7 +130,7 @@ def parse_message(raw: str | bytes) -> Message:
 
 
 def is_text(text: str) -> bool:
-    """Whether ``text`` can be written as UTF-8 (it holds no lone surrogate).
+    r"""Whether ``text`` can be written as UTF-8 (it holds no lone surrogate).
 
     >>> is_text("9♦"), is_text("\udfff")
     (True, False)
