@@ -122,7 +122,8 @@ def fuzz_client() -> Iterator[Any]:
     from sixtysix.server import Settings, create_app
 
     with TestClient(create_app(Settings(database_url="sqlite://", message_rate=1e6, message_burst=1e6,
-                                        create_rate=1e6, create_burst=1e6))) as client:
+                                        create_rate=1e6, create_burst=1e6,
+                                        unfinished_per_client=1_000_000))) as client:
         yield client
 
 

@@ -158,3 +158,71 @@ def test_commits_do_not_wait_for_the_disk_but_a_killed_server_loses_nothing(data
         else:
             assert conn.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
     storage.close()
+
+
+def test_games_untouched_for_too_long_are_abandoned_at_start_up(database_url: str) -> None:
+    """4,000 spam games were once loaded at every start: now a game nobody has moved in
+    for ``abandoned_after`` seconds is marked abandoned, kept, not loaded, and refuses
+    actions; live ones are resumed as before."""
+    import datetime as dt
+
+    from sqlalchemy import update
+
+    from sixtysix.server.storage import GameRow
+
+    rng = random.Random(3)
+    first = GameManager(Storage(database_url))
+    old, _ = first.create(rules=Rules(), kind="person", name="Gone")
+    first.join(old.id, "Also gone")
+    play(old, first, rng, 5)
+    live, _ = first.create(rules=Rules(), kind="computer", level="random", name="Here")
+    with first.storage.engine.begin() as conn:
+        conn.execute(update(GameRow).where(GameRow.id == old.id)
+                     .values(updated=dt.datetime(2020, 1, 1)))
+    first.storage.close()
+
+    second = GameManager(Storage(database_url))
+    assert second.resume_all(abandoned_after=3600) == 1
+    assert set(second.games) == {live.id}
+    again = second.get(old.id)  # still readable, as it was
+    assert again.status == "abandoned" and dumps(again.record()) == dumps(old.record())
+    hand = again.hand
+    assert hand is not None and hand.to_act is not None
+    with pytest.raises(GameError) as refused:
+        second.act(again, hand.to_act, hand.legal_actions()[0])
+    assert refused.value.code == "abandoned"
+    second.storage.close()
+
+
+def test_an_address_may_have_only_so_many_unfinished_games(tmp_path: Path) -> None:
+    manager = GameManager(Storage(f"sqlite:///{tmp_path / 'games.db'}"))
+    rng = random.Random(4)
+    made = [manager.create(rules=Rules.parse("classic,target=1"), kind="person", creator="10.0.0.1",
+                           limit=3)[0] for _ in range(3)]
+    with pytest.raises(GameError) as refused:
+        manager.create(rules=Rules(), kind="person", creator="10.0.0.1", limit=3)
+    assert refused.value.code == "too_many_games" and refused.value.status == 429
+    manager.create(rules=Rules(), kind="person", creator="10.0.0.2", limit=3)  # another address
+    # A finished game no longer counts.
+    manager.join(made[0].id, "B")
+    play(made[0], manager, rng, 10_000)
+    assert made[0].over
+    manager.create(rules=Rules(), kind="person", creator="10.0.0.1", limit=3)
+    manager.storage.close()
+
+
+def test_a_database_from_before_the_creator_column_is_brought_up_to_date(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    Storage(f"sqlite:///{path}").close()
+    with sqlite3.connect(path) as db:  # as an earlier version made it
+        db.execute("DROP INDEX ix_games_creator")
+        db.execute("ALTER TABLE games DROP COLUMN creator")
+        assert "creator" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    manager = GameManager(Storage(f"sqlite:///{path}"))
+    manager.create(rules=Rules(), kind="person", creator="10.0.0.1", limit=5)
+    assert manager.storage.unfinished_by("10.0.0.1") == 1
+    manager.storage.close()
+    with sqlite3.connect(path) as db:
+        assert "ix_games_creator" in {row[1] for row in db.execute("PRAGMA index_list(games)")}

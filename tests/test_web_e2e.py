@@ -71,20 +71,41 @@ def wait_moved(page: Any, before: str) -> None:
 
 def take_turn(page: Any, drag: bool = False) -> None:
     """Click what a person would: a highlighted card (or drag it onto the table), or else
-    the first button offered."""
+    the first button offered. The hand may end (the computer's last trick or its 66) while
+    the player reaches for a card: the result then covers the table, the click cannot land,
+    and the turn is over (a race the player loses too; once this test's flake)."""
     before = position(page)
     legal = page.locator("#my-hand button.card.legal")
     if legal.count():
         if drag:
-            legal.first.drag_to(page.locator("#trick"))
+            landed = _unless_result(page, lambda: legal.first.drag_to(page.locator("#trick"), timeout=15000))
         else:
-            legal.first.click()
+            landed = _unless_result(page, lambda: legal.first.click(timeout=15000))
+        if not landed:
+            return
         choice = page.locator("#choices button.primary[data-action$='+']")
-        if choice.count():  # a king or queen that can be married: say yes
-            choice.first.click()
+        # A king or queen that can be married: say yes.
+        if choice.count() and not _unless_result(page, lambda: choice.first.click(timeout=15000)):
+            return
     else:
-        page.locator("#choices button[data-action]").first.click()
+        button = page.locator("#choices button[data-action]").first
+        if not _unless_result(page, lambda: button.click(timeout=15000)):
+            return
     wait_moved(page, before)
+
+
+def _unless_result(page: Any, act: Any) -> bool:
+    """Do ``act`` (a click); ``False`` if it could not land because the result of the
+    hand was shown over the table meanwhile (any other failure is raised)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        act()
+    except PlaywrightTimeout:
+        if result_shown(page):
+            return False
+        raise
+    return True
 
 
 def wait_my_turn(page: Any) -> None:

@@ -90,6 +90,11 @@ class Settings:
     hello_timeout: float = 10.0
     #: The largest request body taken, in bytes (refused with 413 before it is read).
     max_body_bytes: int = 16 * 1024
+    #: Seconds after which a game nobody has moved in is marked abandoned at start-up and
+    #: no longer loaded (``None``: never).
+    abandoned_after: float | None = 7 * 24 * 3600.0
+    #: Games waiting or being played that one client address may have made at once.
+    unfinished_per_client: int = 20
     #: This process's number when several serve one database (see docs/web.md), else ``None``.
     shard: int | None = None
     #: External engines offered as computer opponents, ``(name, command)`` (``sixtysix serve
@@ -131,7 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        resumed = manager.resume_all()
+        resumed = manager.resume_all(settings.abandoned_after)
         if resumed:
             log.info("resumed %d unfinished game(s)", resumed)
         for game in list(manager.games.values()):
@@ -208,7 +213,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not create_limit.allow(_client(request.client)):
             raise GameError("too many new games from your address: wait a little", "rate_limited", 429)
         rules = parse_rules(body.rules, body.target)
-        game, token = manager.create(rules=rules, kind=body.kind, level=body.level, name=body.name)
+        game, token = manager.create(rules=rules, kind=body.kind, level=body.level, name=body.name,
+                                     creator=_client(request.client), limit=settings.unfinished_per_client)
         manager.wake_bot(game)
         return {"id": game.id, "seat": 0, "token": token, "link": f"/game/{game.id}", "game": game.info()}
 

@@ -270,8 +270,15 @@ class GameManager:
 
     # Creating and joining -----------------------------------------------------------
     def create(self, *, rules: Rules, kind: str, level: str | None = None, name: str = "",
-               rematch_of: Game | None = None) -> tuple[Game, str]:
-        """A new game with the creator in seat 0; returns it and the creator's token."""
+               rematch_of: Game | None = None, creator: str | None = None,
+               limit: int | None = None) -> tuple[Game, str]:
+        """A new game with the creator in seat 0; returns it and the creator's token.
+
+        ``creator`` is the client's address; with ``limit``, a creator who already has
+        that many games waiting or being played is refused (``too_many_games``)."""
+        if creator is not None and limit is not None and self.storage.unfinished_by(creator) >= limit:
+            raise GameError(f"you have {limit} unfinished games: finish or abandon one first",
+                            "too_many_games", 429)
         if kind not in KINDS:
             raise GameError(f"kind must be one of {', '.join(KINDS)}", "bad_kind")
         if kind == "computer":
@@ -295,7 +302,8 @@ class GameManager:
                     names=names, status=status)
         self.storage.create_game(game_id, rules=rules.to_json(), kind=kind, level=level,
                                  first_dealer=match.first_dealer, tokens=tokens, names=names,
-                                 status=status, rematch_of=None if rematch_of is None else rematch_of.id)
+                                 status=status, rematch_of=None if rematch_of is None else rematch_of.id,
+                                 creator=creator)
         self.games[game_id] = game
         self._deal(game)
         return game, token
@@ -333,8 +341,14 @@ class GameManager:
         self.games[game_id] = game
         return game
 
-    def resume_all(self) -> int:
-        """Rebuild every unfinished game from its record (at start-up); returns how many."""
+    def resume_all(self, abandoned_after: float | None = None) -> int:
+        """Rebuild every live game from its record (at start-up); returns how many. With
+        ``abandoned_after`` (seconds), games untouched for that long are first marked
+        abandoned and not resumed."""
+        if abandoned_after is not None:
+            expired = self.storage.expire(abandoned_after, prefix=self.prefix)
+            if expired:
+                log.info("%d games untouched for %s s marked abandoned", expired, abandoned_after)
         count = 0
         for stored in self.storage.unfinished(prefix=self.prefix):
             if stored.id not in self.games:
@@ -432,6 +446,8 @@ class GameManager:
         hand = game.hand
         if game.status == "waiting":
             raise GameError("the game has not started: the second player has not joined yet", "not_started")
+        if game.status == "abandoned":
+            raise GameError("the game was abandoned: nobody moved in it for too long", "abandoned")
         if hand is None or game.over:
             raise GameError("the match is over", "over")
         if (hand_number is not None and hand_number != len(game.match.hands)) or \

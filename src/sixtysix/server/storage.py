@@ -24,8 +24,11 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -34,6 +37,11 @@ from sqlalchemy.pool import StaticPool
 
 __all__ = ["ActionRow", "ForfeitRow", "GameRow", "HandRow", "ResultRow", "Storage", "StoredGame",
            "StoredHand"]
+
+
+#: The statuses of games still being played or waiting for a player (resumed at start-up);
+#: the others are ``finished`` and ``abandoned``.
+LIVE = ("waiting", "playing")
 
 
 def _now() -> dt.datetime:
@@ -73,6 +81,8 @@ class GameRow(Base):
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     #: The rematch of this game, once one was asked for.
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: The client address that created the game (for the per-address cap on unfinished games).
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class HandRow(Base):
@@ -171,7 +181,17 @@ class Storage:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         Base.metadata.create_all(self.engine)
+        self._add_missing_columns()
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def _add_missing_columns(self) -> None:
+        """Bring a database made by an earlier version up to date: columns added since
+        (all nullable) are added to its tables."""
+        present = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        if "creator" not in present:
+            with self.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE games ADD COLUMN creator VARCHAR(64)"))
+                conn.execute(text("CREATE INDEX IF NOT EXISTS ix_games_creator ON games (creator)"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -184,11 +204,12 @@ class Storage:
     # Writing --------------------------------------------------------------------
     def create_game(self, game_id: str, *, rules: Any, kind: str, level: str | None, first_dealer: int,
                     tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
-                    rematch_of: str | None = None) -> None:
+                    rematch_of: str | None = None, creator: str | None = None) -> None:
         with self._session() as s:
             s.add(GameRow(id=game_id, rules=json.dumps(rules), kind=kind, level=level,
                           first_dealer=first_dealer, token0=tokens[0], token1=tokens[1],
-                          name0=names[0], name1=names[1], status=status, rematch_of=rematch_of))
+                          name0=names[0], name1=names[1], status=status, rematch_of=rematch_of,
+                          creator=creator))
             if rematch_of is not None:
                 s.execute(update(GameRow).where(GameRow.id == rematch_of).values(rematch=game_id))
 
@@ -244,10 +265,27 @@ class Storage:
                 return None
             return self._stored(s, row)
 
-    def unfinished(self, prefix: str = "") -> list[StoredGame]:
-        """Every game not finished (whose id starts with ``prefix``), to be resumed at start-up."""
+    def expire(self, age: float, prefix: str = "") -> int:
+        """Mark the live games (whose id starts with ``prefix``) untouched for ``age``
+        seconds as abandoned: they are kept, but no longer resumed. Returns how many."""
+        before = _now() - dt.timedelta(seconds=age)
         with self._session() as s:
-            query = select(GameRow).where(GameRow.status != "finished")
+            query = update(GameRow).where(GameRow.status.in_(LIVE), GameRow.updated < before)
+            if prefix:
+                query = query.where(GameRow.id.startswith(prefix, autoescape=True))
+            result = s.execute(query.values(status="abandoned"))
+            return int(getattr(result, "rowcount", 0) or 0)
+
+    def unfinished_by(self, creator: str) -> int:
+        """How many live (waiting or playing) games ``creator`` has made."""
+        with self._session() as s:
+            return int(s.scalar(select(func.count()).select_from(GameRow).where(
+                GameRow.creator == creator, GameRow.status.in_(LIVE))) or 0)
+
+    def unfinished(self, prefix: str = "") -> list[StoredGame]:
+        """Every live game (whose id starts with ``prefix``), to be resumed at start-up."""
+        with self._session() as s:
+            query = select(GameRow).where(GameRow.status.in_(LIVE))
             if prefix:
                 query = query.where(GameRow.id.startswith(prefix, autoescape=True))
             rows = s.scalars(query).all()
