@@ -81,7 +81,7 @@ def expert(seed: int | None = None, **options: object) -> BaseBot:
     visited action leads the next by more than a hundredth of the iterations left;
     ``tolerance=0.01``: no other action is better by a hundredth of a reward unit,
     two standard errors included). On positions from real play this chose as often
-    as a second full-second search agrees with a first, in about a fortieth of the
+    as a second full-second search agrees with a first, in a few per cent of the
     time, so a match takes seconds (``benchmarks/expert_time.py``)."""
     opts: dict[str, object] = {"time": 1.0, "c": 0.4, "bias": 2.0, "solve_cards": -1, "workers": 2,
                                "settle": 0.01, "tolerance": 0.01, **options}
