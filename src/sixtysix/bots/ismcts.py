@@ -812,11 +812,14 @@ class ISMCTSBot(BaseBot):
                 return True
         if not self.tolerance or done < TOLERANCE_FROM or any(child.visits < 2 for _, child in children):
             return False
-        mean = leader.mean
-        spread = _variance((first, leader.total, leader.squares)) / first
-        return all(child.mean - mean + 2.0 * math.sqrt(spread + _variance(
-            (child.visits, child.total, child.squares)) / child.visits) < self.tolerance
-            for _, child in children[1:])
+        def error(node: Node) -> float:
+            """The squared standard error of the node's mean (the kernel's formula)."""
+            m = node.mean
+            return max(node.squares / node.visits - m * m, 0.0) / node.visits
+
+        mean, spread = leader.mean, error(leader)
+        return all(child.mean - mean + 2.0 * math.sqrt(spread + error(child)) < self.tolerance
+                   for _, child in children[1:])
 
     @staticmethod
     def _modelled(model: Bot, modelled: dict[tuple[int, int], int], node: Node, world: Hand,
