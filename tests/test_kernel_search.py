@@ -16,25 +16,16 @@ from typing import Any
 
 import pytest
 
-from helpers import need
 from sixtysix import Hand
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.bots.rollout import policy_code
 from sixtysix.kernel import SETTLE_EVERY, SETTLE_FROM, TOLERANCE_FROM, _pure, _pure_search
 from sixtysix.kernel.tables import config
+from test_kernel_diff import compiled
 
 #: Rewards of game points -3..3 for the seat searched for.
 UTILITY = tuple(g / 3 for g in range(-3, 4))
-
-
-def compiled() -> ModuleType:
-    try:
-        from sixtysix.kernel import _ckernel
-    except ImportError:
-        need(False, "the compiled kernel is not built (pip install -e . with a C compiler)")
-        raise
-    return _ckernel
 
 
 def positions(count: int, seed: int) -> list[Hand]:

@@ -131,12 +131,12 @@ from sixtysix.kernel import (
     SETTLE_EVERY,
     SETTLE_FROM,
     STOCK_CARDS,
-    TOLERANCE_FROM,
     WINNING_TOTAL,
     Phase,
     State,
     marriage_value,
 )
+from sixtysix.kernel._pure_search import settled  # the one settling rule (both loops)
 from sixtysix.sampling import Constraints
 from sixtysix.solver import Solver
 from sixtysix.views import View
@@ -696,8 +696,9 @@ class ISMCTSBot(BaseBot):
                 break
             if deadline is not None and done and clock() >= deadline:
                 break
-            if settle and done >= SETTLE_FROM and done % SETTLE_EVERY == 0 and self._settled(
-                    root, (1 << 62 if iterations is None else iterations) - done, done, start, deadline):
+            if settle and done >= SETTLE_FROM and done % SETTLE_EVERY == 0 and settled(
+                    root.children, self.settle, self.tolerance,
+                    (1 << 62 if iterations is None else iterations) - done, done, start, deadline):
                 break
             done += 1
             world = worlds.world()
@@ -795,31 +796,6 @@ class ISMCTSBot(BaseBot):
             root.total += total
         self.last_iterations = done
         return root
-
-    def _settled(self, root: Node, left: int, done: int, start: float, deadline: float | None) -> bool:
-        """Whether the choice is settled, as :class:`sixtysix.kernel.Search` decides:
-        by the visits' lead over the iterations left, or by the means within ``tolerance``."""
-        children = sorted(root.children.items(), key=lambda item: (-item[1].visits, item[0]))
-        leader = children[0][1]
-        first = leader.visits
-        second = children[1][1].visits if len(children) > 1 else 0
-        if self.settle:
-            remaining: float = left
-            if deadline is not None:
-                now = _time.perf_counter()
-                remaining = min(remaining, done * (deadline - now) / max(now - start, 1e-9))
-            if first - second > self.settle * remaining:
-                return True
-        if not self.tolerance or done < TOLERANCE_FROM or any(child.visits < 2 for _, child in children):
-            return False
-        def error(node: Node) -> float:
-            """The squared standard error of the node's mean (the kernel's formula)."""
-            m = node.mean
-            return max(node.squares / node.visits - m * m, 0.0) / node.visits
-
-        mean, spread = leader.mean, error(leader)
-        return all(child.mean - mean + 2.0 * math.sqrt(spread + error(child)) < self.tolerance
-                   for _, child in children[1:])
 
     @staticmethod
     def _modelled(model: Bot, modelled: dict[tuple[int, int], int], node: Node, world: Hand,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from sixtysix.kernel.tables import (
     ABOVE,
@@ -36,7 +36,7 @@ from sixtysix.kernel.tables import (
 if TYPE_CHECKING:
     from sixtysix.kernel._pure import Rng, State
 
-__all__ = ["CLOSE_SLACK", "Search", "Solver", "playout", "policy_code", "run_off"]
+__all__ = ["CLOSE_SLACK", "Search", "Solver", "playout", "policy_code", "run_off", "settled"]
 
 _LEAD, _FOLLOW, _DRAWING, _OVER = 0, 1, 2, 3
 
@@ -552,42 +552,7 @@ class Search:
         return done, root.prior, stats
 
     def _settled(self, root: _Node, left: int, done: int, start: float, deadline: float | None) -> bool:
-        """Whether the choice is settled: the root's most visited action (the lowest code
-        among equals) leads the next by more than ``settle`` times the iterations left
-        (``left`` of the budget, fewer if time runs out first), or no other action is
-        better by ``tolerance`` or more (see the class)."""
-        first = second = 0
-        leader_code = -1
-        for code, child in root.children.items():
-            visits = child.visits
-            if visits > first or (visits == first and code < leader_code):
-                first, second, leader_code = visits, first, code
-            elif visits > second:
-                second = visits
-        if self.settle:
-            remaining: float = left
-            if deadline is not None:
-                now = time.perf_counter()
-                remaining = min(remaining, done * (deadline - now) / max(now - start, 1e-9))
-            if first - second > self.settle * remaining:
-                return True
-        tolerance = self.tolerance
-        if not tolerance or done < TOLERANCE_FROM or first < 2:
-            return False
-        leader = root.children[leader_code]
-        mean = leader.total / first
-        spread = max(leader.squares / first - mean * mean, 0.0) / first
-        for code, child in root.children.items():
-            visits = child.visits
-            if code == leader_code:
-                continue
-            if visits < 2:
-                return False
-            other = child.total / visits
-            error = spread + max(child.squares / visits - other * other, 0.0) / visits
-            if other - mean + 2.0 * math.sqrt(error) >= tolerance:
-                return False
-        return True
+        return settled(root.children, self.settle, self.tolerance, left, done, start, deadline)
 
     def _evaluate(self, world: State, rng: Rng, solver: Solver, cache: dict[tuple[int, ...], int]) -> int:
         if world.phase == _OVER:
@@ -637,3 +602,44 @@ def _sample(rng: Rng, must: int, allowed: Sequence[int], free: int, unseen: Sequ
     if last >= 0:
         stock.append(last)
     return hand, stock
+
+
+def settled(children: Mapping[int, Any], settle: float, tolerance: float, left: int, done: int,
+            start: float, deadline: float | None) -> bool:
+    """Whether a search's choice is settled, from its root's ``children`` (by action code:
+    ``visits``, ``total`` and ``squares`` of the rewards): the most visited action (the
+    lowest code among equals) leads the next by more than ``settle`` times the iterations
+    left (``left`` of the budget, fewer if time runs out first), or no other action is
+    better by ``tolerance`` or more (see :class:`Search`). Also what
+    :class:`sixtysix.bots.ismcts.ISMCTSBot`'s own loop asks."""
+    first = second = 0
+    leader_code = -1
+    for code, child in children.items():
+        visits = child.visits
+        if visits > first or (visits == first and code < leader_code):
+            first, second, leader_code = visits, first, code
+        elif visits > second:
+            second = visits
+    if settle:
+        remaining: float = left
+        if deadline is not None:
+            now = time.perf_counter()
+            remaining = min(remaining, done * (deadline - now) / max(now - start, 1e-9))
+        if first - second > settle * remaining:
+            return True
+    if not tolerance or done < TOLERANCE_FROM or first < 2:
+        return False
+    leader = children[leader_code]
+    mean = leader.total / first
+    spread = max(leader.squares / first - mean * mean, 0.0) / first
+    for code, child in children.items():
+        visits = child.visits
+        if code == leader_code:
+            continue
+        if visits < 2:
+            return False
+        other = child.total / visits
+        error = spread + max(child.squares / visits - other * other, 0.0) / visits
+        if other - mean + 2.0 * math.sqrt(error) >= tolerance:
+            return False
+    return True
