@@ -347,3 +347,67 @@ def test_a_game_whose_engine_is_no_longer_offered_waits_and_says_why(tmp_path: P
     with TestClient(create_app(Settings(database_url=url, engines=engines))) as c, \
             player(c, game["id"], game["token"], 0) as me:
         assert me.until(my_turn_or_over)["view"]["to_act"] == 0 and not me.errors  # offered again: on
+
+
+# Engines that flood or hang (issue 17, item 1) --------------------------------------------
+
+FLOODING = Path(__file__).resolve().parent / "engines" / "flooding_engine.py"
+
+
+def flooding_engine(mode: str, go: int, pids: Path | None = None, options: str = "") -> str:
+    words = [sys.executable, str(FLOODING), mode, str(go), *([str(pids)] if pids is not None else [])]
+    return f"cmd={shlex.quote(shlex.join(words))}{options}"
+
+
+def test_an_engine_that_floods_forfeits_its_hands_and_the_game_goes_on(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    rng = random.Random(3)
+    caplog.set_level(logging.WARNING, logger="sixtysix")
+    pids = tmp_path / "pids"
+    with app_with(("floodbot", flooding_engine("junk", 2, pids, ",time=0.5"))) as c:
+        game = new_game(c, "floodbot", "classic,target=7")
+        with player(c, game["id"], game["token"], 0) as me:
+            state = play_to_the_end(me, rng)
+    results = state["game"]["results"]
+    assert finished(state) and any(r["reason"] == "forfeit" for r in results)
+    lines = [r.getMessage() for r in caplog.records if "forfeits hand" in r.getMessage()]
+    assert lines and all("it wrote more than" in line for line in lines)
+    wait_until_gone(started(pids))  # every program and the child it started
+
+
+def test_sigterm_stops_a_server_whose_engine_hangs_and_the_game_resumes_at_that_turn(
+        tmp_path: Path, servers: list[Server]) -> None:
+    rng = random.Random(5)
+    pids = tmp_path / "pids"
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    # No time budget: the server would wait a minute for the hanging engine.
+    engine = ("--engine", "hangbot=" + flooding_engine("hang", 2, pids))
+    server = Server(url, tmp_path / "first.log", *engine)
+    servers.append(server)
+    created = server.post("/api/games", {"kind": "computer", "level": "hangbot", "rules": "classic"})
+    me = real_client(server.base, created["id"], created["token"], 0)
+    thinking = Path(f"{pids}.go")
+    me.sync()
+    deadline = time.monotonic() + 120
+    while not thinking.exists():  # play until the engine hangs at its second go
+        assert time.monotonic() < deadline, "the engine never got to think"
+        if me.my_turn:
+            me.act_random(rng)
+        me.sync()
+    assert me.state is not None and me.view["to_act"] == 1  # the engine's turn
+    at = (me.state["game"]["hand_number"], me.state["game"]["actions"])
+    sent = time.monotonic()
+    server.proc.send_signal(signal.SIGTERM)
+    server.proc.wait(timeout=60)
+    stopped = time.monotonic() - sent
+    assert stopped < 10, f"the server took {stopped:.1f} s to stop"
+    wait_until_gone(started(pids))
+    # Started again, the game goes on from that turn (the engine, started anew, plays
+    # it at once), and no hand was forfeited by the kill at shutdown.
+    again = Server(url, tmp_path / "second.log", *engine)
+    servers.append(again)
+    me = real_client(again.base, created["id"], created["token"], 0)
+    state = me.until(lambda s: (s["game"]["hand_number"], s["game"]["actions"]) > at)
+    assert (state["game"]["hand_number"], state["game"]["actions"]) in ((at[0], at[1] + 1), (at[0] + 1, 0))
+    assert all(r["reason"] != "forfeit" for r in state["game"]["results"])
+    me.ws.close()

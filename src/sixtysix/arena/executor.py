@@ -31,10 +31,13 @@ import contextlib
 import importlib
 import logging
 import multiprocessing
+import os
+import signal
 import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
@@ -285,8 +288,34 @@ def open_executor(jobs: int, cluster: str | None = None) -> Iterator[concurrent.
         # forked from this one, which may be running a progress display thread.
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                                      initializer=_worker_signals)
+        try:
             yield pool
+        except BaseException:
+            # Interrupted (Ctrl-C, SIGTERM): stop now, not after the games being played.
+            # The workers exit on SIGTERM (closing their engines); nothing waits for them.
+            processes = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                with contextlib.suppress(OSError, ValueError):
+                    process.terminate()
+            raise
+        pool.shutdown(wait=True)
+
+
+def _worker_signals() -> None:
+    """In an arena worker: SIGTERM ends the process at once, killing the engine programs
+    it runs (a game half played is of no use); Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_stop)
+
+
+def _worker_stop(signum: int, frame: FrameType | None) -> None:
+    from sixtysix.protocol.client import kill_all  # the protocol imports the bots, these the arena
+
+    kill_all()
+    os._exit(128 + signum)
 
 
 def run_games(

@@ -11,12 +11,24 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
+import threading
 from collections.abc import Sequence
+from types import FrameType
 
 from sixtysix import __version__, kernel
 
-__all__ = ["build_parser", "main"]
+__all__ = ["Terminated", "build_parser", "main"]
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a service manager, ``kill``): raised in the main thread like Ctrl-C, so
+    that a command stops the same way, saving what it saves (exit status 143)."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated()
 
 COMMANDS = ("play", "view", "replay", "simulate", "arena", "report", "serve", "engine")
 
@@ -40,8 +52,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         status: int = args.func(args)
+    except Terminated:
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
@@ -50,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as exc:
         print(f"sixtysix: error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     return status
 
 

@@ -19,8 +19,10 @@ from sixtysix.protocol.bot import EngineBot, split_command
 from sixtysix.protocol.client import (
     AsyncEngine,
     Engine,
+    EngineBlocked,
     EngineDied,
     EngineError,
+    EngineFlooded,
     EngineTimeout,
     IllegalReply,
 )
@@ -32,9 +34,11 @@ __all__ = [
     "VERSION",
     "AsyncEngine",
     "Engine",
+    "EngineBlocked",
     "EngineBot",
     "EngineDied",
     "EngineError",
+    "EngineFlooded",
     "EngineTimeout",
     "IllegalReply",
     "ProtocolError",

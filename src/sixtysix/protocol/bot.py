@@ -26,8 +26,13 @@ from sixtysix.actions import Action
 from sixtysix.bots.base import BaseBot, Event
 from sixtysix.cards import Card
 from sixtysix.protocol.client import (
+    SEND_TIMEOUT,
+    TURN_BYTES,
+    TURN_LINES,
     Engine,
+    EngineBlocked,
     EngineError,
+    EngineFlooded,
     EngineStartError,
     EngineTimeout,
     IllegalReply,
@@ -95,18 +100,29 @@ def _close_idle() -> None:
             _close(engines.pop())
 
 
+def _why(exc: EngineError) -> str:
+    """What went wrong, for the forfeit line."""
+    if isinstance(exc, (EngineFlooded, EngineBlocked)):
+        return f"it was stopped ({exc})"
+    return f"it died ({exc})"
+
+
 class EngineBot(BaseBot):
     """A bot played by an external program (see docs/protocol.md).
 
     ``cmd`` is the command line; ``time`` the budget per action in seconds
     sent with each ``go`` (none by default); ``grace`` the extra seconds
-    allowed; ``limit`` the seconds allowed when there is no budget; ``seed``
+    allowed; ``limit`` the seconds allowed when there is no budget;
+    ``turn_lines`` and ``turn_bytes`` what it may write in one turn;
+    ``send_timeout`` the seconds a line to it may wait to be read. ``seed``
     and any other keyword become ``setoption`` lines when the engine offers
     that option.
     """
 
     def __init__(self, cmd: str, *, seed: int | None = None, time: float | None = None,
-                 grace: float = GRACE, limit: float = LIMIT, **options: Any) -> None:
+                 grace: float = GRACE, limit: float = LIMIT, turn_lines: int = TURN_LINES,
+                 turn_bytes: int = TURN_BYTES, send_timeout: float = SEND_TIMEOUT,
+                 **options: Any) -> None:
         self.command = split_command(str(cmd))
         self.label = " ".join(self.command)
         self.name = f"engine:{self.label}"
@@ -115,6 +131,11 @@ class EngineBot(BaseBot):
         self.time = time
         self.grace = grace
         self.limit = limit
+        if int(turn_lines) < 1 or int(turn_bytes) < 1 or float(send_timeout) <= 0:
+            raise ValueError("an engine's turn_lines, turn_bytes and send_timeout must be positive")
+        self.turn_lines = int(turn_lines)
+        self.turn_bytes = int(turn_bytes)
+        self.send_timeout = float(send_timeout)
         self.settings: dict[str, str] = {str(k): str(v).lower() if isinstance(v, bool) else str(v)
                                          for k, v in options.items()}
         if seed is not None:
@@ -138,8 +159,8 @@ class EngineBot(BaseBot):
 
     def _key(self) -> tuple[Any, ...]:
         """Engines set up alike: the command and the options (the seed is set anew)."""
-        return (*self.command, "\0", *sorted((k, "" if k == "seed" else v)
-                                             for k, v in self.settings.items()))
+        return (*self.command, "\0", self.turn_lines, self.turn_bytes, self.send_timeout,
+                *sorted((k, "" if k == "seed" else v) for k, v in self.settings.items()))
 
     def _configure(self, engine: Engine, *, warn: bool) -> None:
         for key, value in self.settings.items():
@@ -159,7 +180,8 @@ class EngineBot(BaseBot):
                 _close(engine)
                 continue
             return self._adopt(engine)
-        engine = Engine(self.command, label=self.label)
+        engine = Engine(self.command, label=self.label, turn_lines=self.turn_lines,
+                        turn_bytes=self.turn_bytes, send_timeout=self.send_timeout)
         try:
             engine.start()
             self._configure(engine, warn=True)
@@ -189,7 +211,7 @@ class EngineBot(BaseBot):
         try:
             self._engine.send(message)
         except EngineError as exc:
-            self._broken = f"it died ({exc})"
+            self._broken = _why(exc)
             self._stop()
 
     # The bot interface ------------------------------------------------------------------
@@ -257,7 +279,7 @@ class EngineBot(BaseBot):
                 self._send(Error("illegal-action", why))
             except EngineError as exc:
                 why = f"it timed out ({exc}; budget {self._budget()})" if isinstance(exc, EngineTimeout) \
-                    else f"it died ({exc})"
+                    else _why(exc)
                 self._broken = why
                 with contextlib.suppress(EngineError):
                     self._engine.kill()  # no time to wait for a hung engine to quit
@@ -272,6 +294,13 @@ class EngineBot(BaseBot):
         if self.time is None:
             return f"no budget, limit {self.limit:g} s"
         return f"{self.time:g} s + {self.grace:g} s grace"
+
+    def interrupt(self) -> None:
+        """Kill the engine's program now, from any thread (a host shutting down): a
+        ``choose`` waiting for it ends at once with a forfeit."""
+        engine = self._engine
+        if engine is not None:
+            engine.interrupt()
 
     def close(self, *, keep: bool = True) -> None:
         """Done with the engine: a healthy program is kept for the next game of this

@@ -629,10 +629,14 @@ class GameManager:
 
     async def close(self) -> None:
         """At shutdown: stop the computers' tasks and close every computer player; an
-        engine that is thinking is waited for (at most its time budget) and then stopped."""
+        engine's program is killed at once, also one that is thinking (its game resumes
+        after the restart at the same turn: an action not made is not stored)."""
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
         for task in tasks:
-            task.cancel()
+            task.cancel()  # first: a choice the kill below ends is no forfeit
+        for game in self.games.values():
+            if game.player is not None:
+                game.player.interrupt()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

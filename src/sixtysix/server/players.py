@@ -69,6 +69,12 @@ class ComputerPlayer:
             raise RuntimeError("the computer player is closed")
         return await asyncio.wrap_future(self._lane.submit(self.bot.choose, view, view.legal))
 
+    def interrupt(self) -> None:
+        """Stop an engine's program now, from the event loop (the server shuts down): a
+        ``choose`` waiting for it ends at once. Other bots finish what they do."""
+        if isinstance(self.bot, EngineBot):
+            self.bot.interrupt()
+
     def close(self) -> Future[None]:
         """Close the bot after every call queued before (an engine's program is
         stopped); the thread ends then. Returns a future done when it is; safe twice."""
