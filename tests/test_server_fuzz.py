@@ -4,7 +4,6 @@ clear error or its legal action is applied; a refused message changes nothing.""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -111,50 +110,5 @@ def test_parse_message_names_what_is_wrong(raw: str | bytes) -> None:
         assert len(str(exc)) < 200
 
 
-@pytest.fixture(scope="module")
-def fuzz_client() -> Iterator[Any]:
-    """One app for every example (an in-memory database; the limits raised), entered
-    as a context manager so that every WebSocket of the test runs on the app's one
-    event loop, as under uvicorn (not each on a loop of its own)."""
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    from fastapi.testclient import TestClient
-
-    from sixtysix.server import Settings, create_app
-
-    with TestClient(create_app(Settings(database_url="sqlite://", message_rate=1e6, message_burst=1e6,
-                                        create_rate=1e6, create_burst=1e6,
-                                        unfinished_per_client=1_000_000))) as client:
-        yield client
-
-
-@settings(max_examples=60)
-@given(steps=st.lists(st.tuples(st.booleans(), raw_messages), min_size=1, max_size=8))
-def test_the_websocket_endpoint_answers_every_bad_message_and_keeps_the_connection(
-        fuzz_client: Any, steps: list[tuple[bool, str | bytes]]) -> None:
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    from server_support import connect
-
-    c = fuzz_client
-    created = c.post("/api/games", json={"kind": "person", "rules": "classic"}).json()
-    joined = c.post(f"/api/games/{created['id']}/join", json={}).json()
-    gens = [connect(c, created["id"], created["token"], 0), connect(c, created["id"], joined["token"], 1)]
-    players = [next(g) for g in gens]
-    try:
-        for p in players:
-            p.sync()
-        for second, raw in steps:
-            p = players[int(second)]
-            # Up to date first: a raw message of the other seat's may have been a legal act,
-            # whose new state this client has not read yet (and a refused message must be
-            # compared with the state as it is, not as this client last read it).
-            p.sync()
-            before = p.state
-            errors = len(p.errors)
-            p.send(raw)
-            p.sync()  # the connection is still open and answering
-            if len(p.errors) > errors:
-                assert p.errors[-1]["reason"] and p.errors[-1]["code"]
-                assert p.state == before  # refused: nothing changed
-    finally:
-        for g in gens:
-            g.close()
+# The same over the WebSocket, through the whole server: fuzz/targets.py (``websocket``),
+# run by tests/test_fuzz.py.
