@@ -1,0 +1,401 @@
+"""Soak: the game server under attack beside normal players (issue 17).
+
+Run:  python benchmarks/soak.py [--games 50] [--minutes 5] [--warmup 30] [--cooldown 30]
+
+Starts ``sixtysix serve`` (its default limits, a SQLite file in a temporary
+folder) with an engine opponent ``junkbot`` that floods its host at every first
+``go`` (``tests/engines/flooding_engine.py junk``, time 0.5 s). Then:
+
+- **normal players**: ``--games`` people (each from an address of its own,
+  127.0.1.N on loopback) play the ``easy`` computer, thinking 0.2 to 1 s a move
+  and starting a rematch when a match ends; they play through the whole run;
+- **the attack**, from 127.0.0.1 and 127.0.0.2, for ``--minutes`` after the
+  warm-up: WebSocket connections opened up to 300 at a time, and games created
+  as fast as answered, each with a forged ``X-Forwarded-For``; 100 MB bodies
+  (half with a ``Content-Length``, half chunked); games against ``junkbot``
+  played to the end, one after the other.
+
+Reported: the normal players' latency (from sending an action to receiving the
+state that shows it; and ping to pong) during the attack, p50/p99/max; what
+the attack got (connections and games accepted and refused, bodies refused,
+hands the engine forfeited); the server's resident memory at the end of the
+warm-up (before), its peak, and at the end of the cool-down (after: the attack
+over, the normal players still playing); engine programs left running.
+Targets: p99 at most 100 ms on 2 cores, memory after within 10% of before.
+A benchmark, not a test: it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from machine import machine  # benchmarks/machine.py
+from server_load import free_port, percentile  # benchmarks/server_load.py
+
+ROOT = Path(__file__).resolve().parents[1]
+FLOODING = ROOT / "tests" / "engines" / "flooding_engine.py"
+
+
+def rss(pid: int) -> int:
+    """Resident memory of a process in bytes (Linux)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie does not)."""
+    try:
+        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
+# Normal players -------------------------------------------------------------------------
+
+class Stats:
+    def __init__(self) -> None:
+        self.recording = False
+        self.acts: list[float] = []
+        self.pings: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.matches = 0
+
+
+async def create(http: Any, body: dict[str, Any]) -> dict[str, Any]:
+    response = await http.post("/api/games", json=body)
+    response.raise_for_status()
+    data: dict[str, Any] = response.json()
+    return data
+
+
+async def play_game(base: str, address: str, game_id: str, token: str, stats: Stats | None,
+                    rng: random.Random, stop: asyncio.Event,
+                    think: tuple[float, float]) -> tuple[str | None, int]:
+    """Play seat 0 against the computer until the match ends: (the rematch's id or None,
+    hands forfeited by the computer)."""
+    import websockets
+
+    url = base.replace("http://", "ws://") + f"/ws/{game_id}"
+    async with websockets.connect(url, local_addr=(address, 0), max_size=2**22) as ws:
+        # Messages are read, and their arrival timed, as they come: not after a think.
+        inbox: asyncio.Queue[tuple[float, dict[str, Any]] | None] = asyncio.Queue()
+
+        async def read() -> None:
+            try:
+                async for raw in ws:
+                    inbox.put_nowait((time.perf_counter(), json.loads(raw)))
+            finally:
+                inbox.put_nowait(None)
+
+        reader = asyncio.create_task(read())
+        try:
+            return await _play(ws, inbox, stats, rng, stop, think, token)
+        finally:
+            reader.cancel()
+
+
+async def _play(ws: Any, inbox: asyncio.Queue[tuple[float, dict[str, Any]] | None], stats: Stats | None,
+                rng: random.Random, stop: asyncio.Event, think: tuple[float, float],
+                token: str) -> tuple[str | None, int]:
+    await ws.send(json.dumps({"type": "hello", "token": token}))
+    sent_at: float | None = None
+    sent_for: tuple[int, int] | None = None
+    pings: dict[str, float] = {}
+    next_ping = time.perf_counter() + rng.uniform(1, 3)
+    while True:
+        item = await inbox.get()
+        if item is None:
+            return None, 0
+        arrived, message = item
+        kind = message["type"]
+        if kind == "pong" and message.get("id") in pings:
+            if stats is not None and stats.recording:
+                stats.pings.append(arrived - pings.pop(message["id"]))
+            continue
+        if kind == "rematch":
+            return str(message["game"]), 0
+        if kind == "error":
+            if stats is not None:
+                code = message.get("code", "?")
+                stats.errors[code] = stats.errors.get(code, 0) + 1
+            sent_at = None
+            continue
+        if kind != "state":
+            continue
+        game, view = message["game"], message["view"]
+        position = (game["hand_number"], game["actions"])
+        if sent_at is not None and position != sent_for:
+            if stats is not None and stats.recording:
+                stats.acts.append(arrived - sent_at)
+            sent_at = None
+        if stop.is_set():
+            return None, 0
+        now = time.perf_counter()
+        if now > next_ping and stats is not None:
+            mark = f"p{now}"
+            pings[mark] = now
+            await ws.send(json.dumps({"type": "ping", "id": mark}))
+            next_ping = now + rng.uniform(1, 3)
+        if game["status"] == "finished":
+            forfeits = sum(1 for r in game["results"] if r["reason"] == "forfeit")
+            if stats is None:
+                return None, forfeits
+            stats.matches += 1
+            await ws.send(json.dumps({"type": "rematch"}))
+            continue
+        if view is None or view["to_act"] != 0 or not view["legal"] or position == sent_for:
+            continue
+        await asyncio.sleep(rng.uniform(*think))
+        action = rng.choice(view["legal"])
+        sent_at, sent_for = time.perf_counter(), position
+        await ws.send(json.dumps({"type": "act", "action": action, "hand": game["hand_number"],
+                                  "index": game["actions"]}))
+
+
+async def normal_player(base: str, n: int, stats: Stats, stop: asyncio.Event) -> None:
+    import httpx
+
+    address = f"127.0.1.{n + 1}"
+    rng = random.Random(n)
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=60) as http:
+        created = await create(http, {"kind": "computer", "level": "easy", "name": f"player{n}"})
+    game_id: str | None = created["id"]
+    while game_id is not None and not stop.is_set():
+        try:
+            game_id, _ = await play_game(base, address, game_id, created["token"], stats, rng, stop,
+                                         (0.2, 1.0))
+        except Exception as exc:  # a dropped connection: count it, play on
+            stats.errors[type(exc).__name__] = stats.errors.get(type(exc).__name__, 0) + 1
+
+
+# The attack (in a process of its own, so that its work does not delay the players' clients) ----
+
+async def forged_connections(base: str, game_id: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    import websockets
+
+    url = base.replace("http://", "ws://") + f"/ws/{game_id}"
+    rng = random.Random(1)
+    while not stop.is_set():
+        open_: list[Any] = []
+        for _ in range(300):
+            if stop.is_set():
+                break
+            forged = f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}"
+            try:
+                ws = await websockets.connect(url, additional_headers={"X-Forwarded-For": forged})
+                await ws.send(json.dumps({"type": "hello"}))
+                reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if reply["type"] == "state":
+                    counts["connections accepted"] += 1
+                    open_.append(ws)
+                else:
+                    counts["connections refused"] += 1
+                    await ws.close()
+            except Exception:
+                counts["connections refused"] += 1
+        await asyncio.sleep(1)
+        for ws in open_:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+async def forged_creates(base: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    import httpx
+
+    rng = random.Random(2)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        while not stop.is_set():
+            forged = f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}"
+            try:
+                response = await http.post("/api/games", json={"kind": "person"},
+                                           headers={"X-Forwarded-For": forged})
+                counts["games accepted" if response.status_code == 201 else "games refused"] += 1
+            except httpx.HTTPError:
+                counts["games refused"] += 1
+
+
+async def big_bodies(base: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    import httpx
+
+    chunk = b"x" * (1 << 20)
+
+    async def body() -> Any:
+        for _ in range(100):
+            yield chunk
+
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            headers = {"Content-Type": "application/json"}
+            if n % 2:
+                headers["Content-Length"] = str(100 << 20)
+            try:
+                response = await http.post("/api/games", content=body(), headers=headers)
+                counts["bodies refused" if response.status_code == 413 else "bodies answered otherwise"] += 1
+            except httpx.HTTPError:
+                counts["bodies cut off"] += 1  # the server closed the connection mid-upload
+
+
+async def junk_engine_games(base: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    import httpx
+
+    rng = random.Random(3)
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=60) as http:
+        while not stop.is_set():
+            response = await http.post("/api/games", json={"kind": "computer", "level": "junkbot"})
+            if response.status_code == 429:  # this address's games a second, or unfinished games
+                counts["junk engine games refused"] += 1
+                await asyncio.sleep(1)
+                continue
+            response.raise_for_status()
+            created = response.json()
+            _, forfeits = await play_game(base, "127.0.0.2", created["id"], created["token"], None, rng, stop,
+                                          (0.0, 0.01))
+            counts["junk engine games"] += 1
+            counts["hands the engine forfeited"] += forfeits
+
+
+def attack(base: str, seconds: float, queue: Any) -> None:
+    async def main() -> dict[str, int]:
+        import httpx
+
+        counts: dict[str, int] = dict.fromkeys(
+            ["connections accepted", "connections refused", "games accepted", "games refused",
+             "bodies refused", "bodies cut off", "bodies answered otherwise", "junk engine games",
+             "junk engine games refused", "hands the engine forfeited"], 0)
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            target = await create(http, {"kind": "person"})
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(t) for t in (
+            forged_connections(base, target["id"], stop, counts), forged_creates(base, stop, counts),
+            big_bodies(base, stop, counts), junk_engine_games(base, stop, counts))]
+        await asyncio.sleep(seconds)
+        stop.set()
+        done, pending = await asyncio.wait(tasks, timeout=30)
+        for task in pending:
+            task.cancel()
+        for task in done:
+            if task.exception() is not None:
+                counts[f"attack task failed: {task.exception()!r}"[:100]] = 1
+        return counts
+
+    queue.put(asyncio.run(main()))
+
+
+# The run --------------------------------------------------------------------------------
+
+async def run(base: str, server: subprocess.Popen[bytes], args: argparse.Namespace) -> dict[str, Any]:
+    stats = Stats()
+    stop = asyncio.Event()
+    memory: list[int] = []
+
+    async def sample() -> None:
+        while not stop.is_set():
+            memory.append(rss(server.pid))
+            await asyncio.sleep(1)
+
+    sampler = asyncio.create_task(sample())
+    players = [asyncio.create_task(normal_player(base, n, stats, stop)) for n in range(args.games)]
+    await asyncio.sleep(args.warmup)
+    before = rss(server.pid)
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    attacker = context.Process(target=attack, args=(base, args.minutes * 60, queue))
+    stats.recording = True
+    began = time.perf_counter()
+    attacker.start()
+    counts = await asyncio.to_thread(queue.get)
+    await asyncio.to_thread(attacker.join)
+    attacked = time.perf_counter() - began
+    stats.recording = False
+    peak = max(memory)
+    await asyncio.sleep(args.cooldown)
+    after = rss(server.pid)
+    stop.set()
+    for task in [*players, sampler]:
+        task.cancel()
+    await asyncio.gather(*players, sampler, return_exceptions=True)
+    return {"stats": stats, "counts": counts, "before": before, "peak": peak, "after": after,
+            "attacked": attacked}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=50, help="normal players (default 50)")
+    parser.add_argument("--minutes", type=float, default=5.0, help="length of the attack (default 5)")
+    parser.add_argument("--warmup", type=float, default=30.0, help="seconds before it (default 30)")
+    parser.add_argument("--cooldown", type=float, default=30.0, help="seconds after it (default 30)")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="sixtysix-soak-")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    pids = Path(folder) / "engines"  # each engine program writes its id and its child's there
+    junk = shlex.join([sys.executable, str(FLOODING), "junk", "1", str(pids)])
+    log = open(os.path.join(folder, "server.log"), "w")  # noqa: SIM115
+    server = subprocess.Popen(
+        [sys.executable, "-m", "sixtysix", "serve", "--port", str(port), "--database-url",
+         f"sqlite:///{os.path.join(folder, 'games.db')}",
+         "--engine", f"junkbot=cmd={shlex.quote(junk)},time=0.5"],
+        stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, SIXTYSIX_LOG_LEVEL="error"))
+    for _ in range(400):
+        try:
+            with urllib.request.urlopen(base + "/api/games", timeout=5):
+                break
+        except OSError:
+            time.sleep(0.05)
+    try:
+        try:
+            import uvloop
+
+            result = uvloop.run(run(base, server, args))
+        except ImportError:
+            result = asyncio.run(run(base, server, args))
+    finally:
+        began = time.perf_counter()
+        server.terminate()
+        server.wait(timeout=60)
+        stopping = time.perf_counter() - began
+    stats: Stats = result["stats"]
+    print(f"machine: {machine()}")
+    print(f"{args.games} normal players against the easy level; attack for {result['attacked']:.0f} s "
+          f"after {args.warmup:.0f} s of warm-up, then {args.cooldown:.0f} s of cool-down")
+    for name, values in (("action", stats.acts), ("ping", stats.pings)):
+        if values:
+            print(f"normal players' {name} latency under attack: "
+                  f"p50 {1000 * statistics.median(values):.1f} ms, "
+                  f"p99 {1000 * percentile(values, 99):.1f} ms, max {1000 * max(values):.1f} ms "
+                  f"({len(values):,} measured)")
+    print(f"normal players: {stats.matches} matches finished; errors: {stats.errors or 'none'}")
+    print("the attack: " + ", ".join(f"{k} {v:,}" for k, v in result["counts"].items()))
+    mib = 1 << 20
+    print(f"server memory: before {result['before'] / mib:.0f} MiB, peak {result['peak'] / mib:.0f} MiB, "
+          f"after {result['after'] / mib:.0f} MiB ({100 * (result['after'] / result['before'] - 1):+.1f}%)")
+    started = [int(word) for word in pids.read_text().split()] if pids.exists() else []
+    print(f"server stopped by SIGTERM in {stopping:.1f} s; engine processes started "
+          f"{len(started):,}, left running {sum(alive(p) for p in started)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
