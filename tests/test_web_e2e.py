@@ -88,9 +88,13 @@ def take_turn(page: Any, drag: bool = False) -> None:
         if choice.count() and not _unless_result(page, lambda: choice.first.click(timeout=15000)):
             return
     else:
-        button = page.locator("#choices button[data-action]").first
+        # The first choice that cannot lose the hand at once (no question asked), if any.
+        safe = page.locator("#choices button[data-action]:not([data-action='C']):not(.risky)")
+        button = safe.first if safe.count() else page.locator("#choices button[data-action]").first
         if not _unless_result(page, lambda: button.click(timeout=15000)):
             return
+        if page.locator("#confirm").is_visible():
+            page.click("#confirm-yes")
     wait_moved(page, before)
 
 
@@ -331,5 +335,76 @@ def test_a_schnapsen_game_from_the_lobby_deals_five_cards_and_exchanges_the_jack
     assert exchanged and results >= 1, (exchanged, results, len(hands_started))
     info = server.get(f"/api/games/{game_id}")
     assert len(info["results"]) == results and info["status"] == "playing"
+    assert errors == []
+    page.close()
+
+
+def test_closing_and_declaring_under_66_ask_first_unless_the_player_turned_that_off(
+        browser: Any, server: Server) -> None:
+    """Issue 18, item 2: the two actions that can lose a hand at once (R6.4, R8.3) ask for
+    confirmation; going back sends nothing; confirming plays the action; the setting,
+    kept by the browser, turns the question off."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Careful")
+    page.fill("input[name=target]", "100")  # the match outlasts the test
+    page.select_option("select[name=level]", "random")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    page.wait_for_function("() => document.body.dataset.position !== undefined")
+    asked: set[str] = set()
+    turned_off = False
+    for _ in range(400):
+        if asked >= {"C", "66"} and turned_off:
+            break
+        if result_shown(page):
+            page.click("#result-close")
+            continue
+        if not my_turn(page):
+            page.wait_for_function(YOUR_TURN_OR_RESULT)
+            continue
+        close = page.locator("#choices button[data-action='C']")
+        risky = page.locator("#choices button.risky[data-action^='66']")
+        target = close if close.count() and "C" not in asked else \
+            risky if risky.count() and "66" not in asked else None
+        if target is None and asked >= {"C", "66"} and (close.count() or risky.count()):
+            # Both questions seen: turn them off, and the next risky click plays at once.
+            page.click("#settings-button")
+            page.uncheck("#setting-confirm")
+            page.click("#settings-close")
+            before = position(page)
+            (close if close.count() else risky).first.click()
+            assert not page.locator("#confirm").is_visible()
+            wait_moved(page, before)
+            turned_off = True
+            continue
+        if target is None:
+            take_turn(page)
+            continue
+        action = "C" if target is close else "66"
+        before = position(page)
+        target.first.click()
+        dialog = page.locator("#confirm")
+        assert dialog.is_visible()
+        title = page.locator("#confirm-title").inner_text()
+        assert title == "Close the stock?" if action == "C" else re.fullmatch(r"Declare 66 with \d+\?", title)
+        page.click("#confirm-no")  # going back sends nothing
+        assert not dialog.is_visible()
+        assert position(page) == before and my_turn(page)
+        if action == "C":  # confirmed, the stock is closed
+            target.first.click()
+            page.click("#confirm-yes")
+            wait_moved(page, before)
+            page.wait_for_function("() => document.getElementById('stock-label').textContent.startsWith('Closed')")
+        asked.add(action)
+    assert asked == {"C", "66"} and turned_off
+    # The setting is kept by the browser: off after a reload too.
+    page.reload()
+    page.wait_for_function("() => document.body.dataset.position !== undefined")
+    page.click("#settings-button")
+    assert not page.locator("#setting-confirm").is_checked()
+    page.click("#settings-close")
     assert errors == []
     page.close()

@@ -11,6 +11,12 @@ let seenResults = null;    // how many hand results were shown already
 let pendingCard = null;    // a card with a marriage choice, waiting for the second click
 let retry = 0;
 let leaving = false;
+// The player's settings, kept by the browser.
+const settings = {
+  // Ask before an action that can cost the hand at once: closing, declaring under 66.
+  get confirm() { return localStorage.getItem("sixtysix-confirm") !== "off"; },
+  set confirm(on) { localStorage.setItem("sixtysix-confirm", on ? "on" : "off"); },
+};
 
 function names() {
   return state ? state.game.players.map((n, i) => n || (i === 1 ? "(free seat)" : "?")) : ["", ""];
@@ -78,6 +84,51 @@ function send(message) {
 function act(action) {
   pendingCard = null;
   send({ type: "act", action, hand: state.game.hand_number, index: state.game.actions });
+}
+
+// What an action risks, when it can lose the hand outright: a question for the player.
+function risk(action, view, you) {
+  if (action === "C") {
+    return { title: "Close the stock?",
+             text: "No more cards are drawn, and from now on you must follow suit and win the trick " +
+                   "if you can. If you do not reach 66, your opponent scores 2 game points, or 3 if " +
+                   "they have not taken a trick yet.",
+             yes: "Close the stock" };
+  }
+  if (action.startsWith("66")) {
+    const counted = declaredCount(action, view, you);
+    if (counted < 66) {
+      return { title: `Declare 66 with ${counted}?`,
+               text: `You count ${counted}, under 66: declaring now loses the hand, and your opponent ` +
+                     "scores 2 or 3 game points. Play on to collect more points.",
+               yes: "Declare anyway" };
+    }
+  }
+  return null;
+}
+
+// The points a declaration counts: the seat's points, with the marriage shown with it.
+function declaredCount(action, view, you) {
+  const marriage = action.length > 2 ? (action[3] === view.trump ? 40 : 20) : 0;
+  return view.scores[you] + marriage;
+}
+
+// Send ``action``, after asking when it is one that can lose the hand (unless turned off).
+function actOrAsk(action) {
+  const question = settings.confirm ? risk(action, state.view, state.you) : null;
+  if (!question) { act(action); return; }
+  const dialog = document.getElementById("confirm");
+  document.getElementById("confirm-title").textContent = question.title;
+  document.getElementById("confirm-text").textContent = question.text;
+  const yes = document.getElementById("confirm-yes");
+  yes.textContent = question.yes;
+  const position = `${state.game.hand_number}:${state.game.actions}`;
+  yes.onclick = () => {
+    dialog.close();
+    // Only for the position it was asked in: a reconnect or a late state may have moved on.
+    if (`${state.game.hand_number}:${state.game.actions}` === position) act(action);
+  };
+  dialog.showModal();
 }
 
 function onCard(card) {
@@ -170,14 +221,14 @@ function renderChoices(view, you) {
     let cls = "";
     let title = null;
     if (action.startsWith("66")) {
-      // Declaring is always allowed (R8); below 66 it is a false declaration, so say so.
-      const marriage = action.length > 2 ? (action[3] === view.trump ? 40 : 20) : 0;
-      const counted = view.scores[you] + marriage;
+      // Declaring is always allowed (R8); below 66 it is a false declaration (R8.3): it
+      // looks apart, and the player is asked first (actOrAsk).
+      const counted = declaredCount(action, view, you);
       cls = counted >= 66 ? "declare" : "declare risky";
       if (counted < 66) title = `You count ${counted}: declaring now loses the hand.`;
     }
     buttons.push(el("button", { type: "button", "data-action": action, text: describeAction(action, view),
-                                class: cls, title, onclick: () => act(action) }));
+                                class: cls, title, onclick: () => actOrAsk(action) }));
   }
   box.replaceChildren(...buttons);
 }
@@ -274,4 +325,13 @@ document.getElementById("copy-link").addEventListener("click", async () => {
   try { await navigator.clipboard.writeText(input.value); showToast("Link copied."); }
   catch (e) { showToast("Select the link and copy it."); }
 });
+document.getElementById("confirm-no").addEventListener("click", () => document.getElementById("confirm").close());
+const settingsDialog = document.getElementById("settings");
+const confirmBox = document.getElementById("setting-confirm");
+document.getElementById("settings-button").addEventListener("click", () => {
+  confirmBox.checked = settings.confirm;
+  settingsDialog.showModal();
+});
+confirmBox.addEventListener("change", () => { settings.confirm = confirmBox.checked; });
+document.getElementById("settings-close").addEventListener("click", () => settingsDialog.close());
 start();
