@@ -55,6 +55,18 @@ def no_blocked_content(browser: Any) -> Iterator[None]:
             assert not blocked, blocked
 
 
+#: Run in every page before its own scripts: finished tricks are not kept on the table, so
+#: that tests about other things play at full speed (the test of keeping them sets its own).
+NO_PAUSE = "localStorage.setItem('sixtysix-trick-pause', '0')"
+
+
+def new_page(browser: Any, **options: Any) -> Any:
+    """A page in a context of its own, with :data:`NO_PAUSE`."""
+    page = browser.new_page(**options)
+    page.add_init_script(NO_PAUSE)
+    return page
+
+
 #: A page shows the player's turn or the match's result.
 YOUR_TURN_OR_RESULT = ("() => document.getElementById('status').classList.contains('your-turn') || "
                        "!document.getElementById('result').hidden")
@@ -127,7 +139,7 @@ def result_shown(page: Any) -> bool:
 
 
 def test_a_person_plays_a_whole_hand_against_the_computer_by_clicking(browser: Any, server: Server) -> None:
-    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+    page = new_page(browser, viewport={"width": 390, "height": 844})  # a phone
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.base + "/")
@@ -179,7 +191,7 @@ def test_a_person_plays_a_whole_hand_against_the_computer_by_clicking(browser: A
 
 def test_a_finished_match_offers_its_record_a_replay_and_a_rematch(browser: Any, server: Server,
                                                                    tmp_path: Path) -> None:
-    page = browser.new_page(viewport={"width": 1200, "height": 800})  # a desktop
+    page = new_page(browser, viewport={"width": 1200, "height": 800})  # a desktop
     page.goto(server.base + "/")
     page.fill("input[name=name]", "Finisher")
     page.fill("input[name=target]", "1")  # one game point ends the match
@@ -231,6 +243,8 @@ def test_a_finished_match_offers_its_record_a_replay_and_a_rematch(browser: Any,
 
 def test_two_browsers_play_through_a_shared_link_and_a_third_watches(browser: Any, server: Server) -> None:
     ann_ctx, bob_ctx, eve_ctx = (browser.new_context() for _ in range(3))
+    for ctx in (ann_ctx, bob_ctx, eve_ctx):
+        ctx.add_init_script(NO_PAUSE)
     ann, bob, eve = ann_ctx.new_page(), bob_ctx.new_page(), eve_ctx.new_page()
     ann.goto(server.base + "/")
     ann.fill("input[name=name]", "Ann")
@@ -275,7 +289,7 @@ def test_a_schnapsen_game_from_the_lobby_deals_five_cards_and_exchanges_the_jack
     stock of ten, the trump jack offered for the exchange and turned up after it (S4.1), and
     hands played to a result that is never a tie (S6.3). Hands are played until the exchange
     has come up (deals are random: a few hands at most, as a rule)."""
-    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    page = new_page(browser, viewport={"width": 1200, "height": 800})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.base + "/")
@@ -344,7 +358,7 @@ def test_closing_and_declaring_under_66_ask_first_unless_the_player_turned_that_
     """Issue 18, item 2: the two actions that can lose a hand at once (R6.4, R8.3) ask for
     confirmation; going back sends nothing; confirming plays the action; the setting,
     kept by the browser, turns the question off."""
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = new_page(browser, viewport={"width": 390, "height": 844})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.base + "/")
@@ -397,7 +411,8 @@ def test_closing_and_declaring_under_66_ask_first_unless_the_player_turned_that_
             target.first.click()
             page.click("#confirm-yes")
             wait_moved(page, before)
-            page.wait_for_function("() => document.getElementById('stock-label').textContent.startsWith('Closed')")
+            page.wait_for_function(
+                "() => document.getElementById('stock-label').textContent.startsWith('Closed')")
         asked.add(action)
     assert asked == {"C", "66"} and turned_off
     # The setting is kept by the browser: off after a reload too.
@@ -406,5 +421,67 @@ def test_closing_and_declaring_under_66_ask_first_unless_the_player_turned_that_
     page.click("#settings-button")
     assert not page.locator("#setting-confirm").is_checked()
     page.click("#settings-close")
+    assert errors == []
+    page.close()
+
+
+HELD_TABLE = """() => ({
+  held: document.body.dataset.held,
+  cards: [...document.querySelectorAll('#trick .played')].map(n => n.dataset.card),
+  label: (document.querySelector('#trick .held-label') || {}).textContent || '',
+  legal: document.querySelectorAll('#my-hand button.card.legal').length,
+  choices: document.querySelectorAll('#choices button').length,
+  turn: document.getElementById('status').classList.contains('your-turn'),
+})"""
+
+
+def test_a_finished_trick_stays_on_the_table_until_the_player_goes_on(browser: Any, server: Server) -> None:
+    """Issue 18, item 1: with "until I go on", a trick that ends stays on the table with
+    both cards, who won it and its points, and nothing can be played meanwhile; "Go on"
+    (or a tap on the table) shows the table as it is now: after a trick the computer
+    won, its next lead. The points are checked against the card values of RULES.md R1."""
+    values = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.add_init_script("localStorage.setItem('sixtysix-trick-pause', 'tap')")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Watcher")
+    page.fill("input[name=target]", "100")
+    page.select_option("select[name=level]", "random")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    page.wait_for_function("() => document.body.dataset.position !== undefined")
+    held = {"computer": 0, "me": 0}
+    for _ in range(300):
+        if held["computer"] >= 2 and held["me"] >= 1:
+            break
+        page.wait_for_function(YOUR_TURN_OR_RESULT + " || document.body.dataset.held === 'yes'")
+        # Read at once (the page's scripts do not run meanwhile): a state may end the hand
+        # and its kept trick at any moment.
+        table = page.evaluate(HELD_TABLE)
+        if table["held"] == "yes":
+            cards, label = table["cards"], table["label"]
+            assert len(cards) == 2, cards
+            assert table["legal"] == 0 and table["choices"] == 0 and not table["turn"]  # nothing to play
+            points = int(re.fullmatch(r".* the trick \(\+(\d+)\)", label).group(1))  # type: ignore[union-attr]
+            assert points == sum(values[c[0]] for c in cards)
+            mine = label.startswith("You win")
+            held["me" if mine else "computer"] += 1
+            # The computer may end the hand (declare) while the trick is shown: the result
+            # then covers the table, and the new hand starts with nothing kept.
+            spot = "#go-on" if held["me" if mine else "computer"] % 2 else "#trick"  # a tap goes on too
+            if not _unless_result(page, lambda spot=spot: page.click(spot, timeout=15000)):
+                continue
+            page.wait_for_function("() => document.body.dataset.held === 'no'")
+            if not mine and my_turn(page):
+                # The computer won and led again: its lead is on the table now.
+                assert page.locator("#trick .played").count() in (0, 1)
+            continue
+        if result_shown(page):
+            page.click("#result-close")
+            continue
+        take_turn(page)
+    assert held["computer"] >= 2 and held["me"] >= 1
     assert errors == []
     page.close()

@@ -16,7 +16,17 @@ const settings = {
   // Ask before an action that can cost the hand at once: closing, declaring under 66.
   get confirm() { return localStorage.getItem("sixtysix-confirm") !== "off"; },
   set confirm(on) { localStorage.setItem("sixtysix-confirm", on ? "on" : "off"); },
+  // How long a finished trick stays on the table: "tap" (until the player goes on),
+  // seconds ("1.5", "3"), or "0" (not kept).
+  get trickPause() {
+    const value = localStorage.getItem("sixtysix-trick-pause");
+    return ["tap", "0", "1.5", "3"].includes(value) ? value : "1.5";
+  },
+  set trickPause(value) { localStorage.setItem("sixtysix-trick-pause", value); },
 };
+// A finished trick kept on the table: {trick: [leader, lead, follow, winner], points}.
+let held = null;
+let heldTimer = null;
 
 function names() {
   return state ? state.game.players.map((n, i) => n || (i === 1 ? "(free seat)" : "?")) : ["", ""];
@@ -40,7 +50,7 @@ function connect() {
   socket.addEventListener("message", (event) => {
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
-    if (message.type === "state") { state = message; render(); }
+    if (message.type === "state") { hold(state, message); state = message; render(); }
     else if (message.type === "error") onError(message);
     else if (message.type === "rematch") goToRematch(message.game);
   });
@@ -133,7 +143,7 @@ function actOrAsk(action) {
 
 function onCard(card) {
   const view = state.view;
-  if (!view || !view.legal.length) return;
+  if (!view || !view.legal.length || held) return;
   const plain = view.legal.includes(card);
   const marriage = view.legal.includes(card + "+");
   if (plain && marriage) {
@@ -142,6 +152,50 @@ function onCard(card) {
   } else if (marriage) act(card + "+");
   else if (plain) act(card);
   else showToast(`${cardName(card)} cannot be played now.`);
+}
+
+// Keep the trick that ``next`` completed on the table, when it completed one in the hand
+// ``previous`` showed: the points are what its winner's card points grew by.
+function hold(previous, next) {
+  if (!previous || !previous.view || !next.view || settings.trickPause === "0") return;
+  if (previous.game.hand_number !== next.game.hand_number) {
+    release();  // the hand is over: its result panel tells the rest
+    return;
+  }
+  const before = previous.view.tricks.length;
+  if (next.view.tricks.length !== before + 1) return;
+  const trick = next.view.tricks[before];
+  const winner = trick[3];
+  const points = winner === null ? null : next.view.card_points[winner] - previous.view.card_points[winner];
+  release();
+  held = { trick, points };
+  if (settings.trickPause !== "tap") heldTimer = setTimeout(goOn, 1000 * Number(settings.trickPause));
+}
+
+function release() {
+  if (heldTimer !== null) clearTimeout(heldTimer);
+  heldTimer = null;
+  held = null;
+}
+
+// The player goes on: the kept trick leaves the table.
+function goOn() {
+  if (held === null) return;
+  release();
+  render();
+}
+
+// The kept trick in the middle of the table: both cards, who won it and the points.
+function renderHeld(n, you) {
+  const [leader, lead, follow, winner] = held.trick;
+  const played = (seat, card) => el("figure", { class: `played${seat === winner ? " won" : ""}`, "data-card": card },
+    cardImage(card), el("figcaption", { text: seat === you ? "You" : n[seat] }));
+  const who = winner === null ? "Nobody" : winner === you ? "You" : n[winner];
+  const points = held.points === null ? "" : ` (+${held.points})`;
+  document.getElementById("trick").replaceChildren(
+    el("div", { class: "trick-cards" }, played(leader, lead), played(1 - leader, follow)),
+    el("div", { class: "trick-label held-label", text: `${who} ${winner === you ? "win" : "wins"} the trick${points}` }),
+    el("button", { type: "button", id: "go-on", class: "primary go-on", text: "Go on", onclick: goOn }));
 }
 
 function render() {
@@ -173,12 +227,14 @@ function render() {
   const backs = document.getElementById("opponent-hand");
   backs.replaceChildren(...Array.from({ length: view.hand_sizes[top] }, () => cardImage(null, "back")));
   renderMiddle(view, n, bottom);
+  if (held) renderHeld(n, you);
   // The last few actions, newest first: what the other player just did is never missed.
   document.getElementById("log").replaceChildren(...view.history.slice(-4).reverse().map(([seat, action]) =>
     el("li", { text: `${seat === you ? "You" : n[seat]}: ${describeAction(action)}` })));
   renderHand(view, you);
   renderChoices(view, you);
   renderStatus(game, view, you, n);
+  document.body.dataset.held = held ? "yes" : "no";
   renderResult(game, you, n);
 }
 
@@ -188,8 +244,10 @@ function renderHand(view, you) {
     hand.replaceChildren(...Array.from({ length: view.hand_sizes[0] }, () => cardImage(null, "back")));
     return;
   }
-  const playable = new Set(view.legal.filter((a) => a.length <= 3 && a[0] !== "6").map((a) => a.slice(0, 2)));
-  const myTurn = view.legal.length > 0;
+  // While a finished trick is kept on the table, the player looks at it: nothing is played.
+  const legalNow = held ? [] : view.legal;
+  const playable = new Set(legalNow.filter((a) => a.length <= 3 && a[0] !== "6").map((a) => a.slice(0, 2)));
+  const myTurn = legalNow.length > 0;
   hand.replaceChildren(...sortCards(view.hand, view.trump).map((card) => {
     const legal = playable.has(card);
     const button = el("button", {
@@ -208,7 +266,7 @@ function renderHand(view, you) {
 function renderChoices(view, you) {
   const box = document.getElementById("choices");
   box.replaceChildren();
-  if (you === null) return;
+  if (you === null || held) return;
   const buttons = [];
   if (pendingCard) {
     buttons.push(el("button", { type: "button", class: "primary", "data-action": pendingCard + "+",
@@ -239,12 +297,13 @@ function renderStatus(game, view, you, n) {
   if (game.status === "waiting") text = "Waiting for the second player to join.";
   else if (game.status === "finished") text = `The match is over: ${n[game.winner]} won.`;
   else if (view.to_act === null) text = "The hand is over.";
+  else if (held) text = settings.trickPause === "tap" ? "Tap the trick or Go on to play on." : "The trick is taken\u2026";
   else if (you !== null && view.to_act === you) {
     text = view.state === "draw" ? "You won the trick: draw, close or declare." :
       view.state === "follow" ? "Your turn: follow the card led." : "Your turn: lead a card.";
   } else text = `${n[view.to_act]} is to play\u2026`;
   status.textContent = you === null ? `You are watching. ${text}` : text;
-  status.classList.toggle("your-turn", you !== null && view.to_act === you);
+  status.classList.toggle("your-turn", you !== null && view.to_act === you && !held);
 }
 
 function renderResult(game, you, n) {
@@ -313,6 +372,7 @@ async function start() {
 }
 
 const trickArea = document.getElementById("trick");
+trickArea.addEventListener("click", goOn);
 trickArea.addEventListener("dragover", (event) => event.preventDefault());
 trickArea.addEventListener("drop", (event) => {
   event.preventDefault();
@@ -330,8 +390,11 @@ const settingsDialog = document.getElementById("settings");
 const confirmBox = document.getElementById("setting-confirm");
 document.getElementById("settings-button").addEventListener("click", () => {
   confirmBox.checked = settings.confirm;
+  pauseBox.value = settings.trickPause;
   settingsDialog.showModal();
 });
 confirmBox.addEventListener("change", () => { settings.confirm = confirmBox.checked; });
+const pauseBox = document.getElementById("setting-trick-pause");
+pauseBox.addEventListener("change", () => { settings.trickPause = pauseBox.value; });
 document.getElementById("settings-close").addEventListener("click", () => settingsDialog.close());
 start();
