@@ -56,10 +56,37 @@ def check(messages: list[dict[str, Any]], seat: int | None, record: MatchRecord)
             continue
         game = message["game"]
         hand = position(record, game["hand_number"], game["actions"])
+        # How the latest finished hand ended is shown face up to everybody: it is checked
+        # against that hand's end, the rest of the message against the position now.
+        message = dict(message)
+        check_last_hand(message.pop("last_hand"), record, game)
         leaked = cards_mentioned(message) & hidden_from(hand, seat)
         assert not leaked, f"seat {seat} was sent hidden cards {sorted(map(str, leaked))}: {message}"
         checked += 1
     return checked
+
+
+def check_last_hand(last: dict[str, Any] | None, record: MatchRecord, game: dict[str, Any]) -> None:
+    """``last_hand`` names the latest hand that is over at this message, and holds only its last
+    trick and the cards each player held at its end (R3.5: earlier tricks stay hidden)."""
+    now = position(record, game["hand_number"], game["actions"])
+    latest = game["hand_number"] if now.is_over() else game["hand_number"] - 1
+    if latest == 0:
+        assert last is None
+        return
+    assert last is not None and last["number"] == latest
+    entry = record.hands[latest - 1]
+    end = position(record, latest, len(entry.actions))
+    if "forfeit" in entry.extra:  # an engine's failure ended it (docs/protocol.md)
+        end.forfeit(entry.extra["forfeit"])
+    assert end.is_over()
+    tricks = end.view(0).tricks
+    expected = None if not tricks else [tricks[-1].leader, str(tricks[-1].lead), str(tricks[-1].follow),
+                                        tricks[-1].winner]
+    assert last["last_trick"] == expected
+    assert last["remaining"] == [sorted(str(c) for c in end.cards(s)) for s in (0, 1)]
+    shown = {c for cards in last["remaining"] for c in cards} | set((expected or [None, "", ""])[1:3])
+    assert cards_mentioned(last) <= {Card.parse(c) for c in shown if c}
 
 
 def play_person_game(c: TestClient, rng: random.Random, rules: str) -> tuple[str, list[Client]]:

@@ -453,10 +453,17 @@ def test_a_finished_trick_stays_on_the_table_until_the_player_goes_on(browser: A
     page.wait_for_url(re.compile(r"/game/"))
     page.wait_for_function("() => document.body.dataset.position !== undefined")
     held = {"computer": 0, "me": 0}
-    for _ in range(300):
-        if held["computer"] >= 2 and held["me"] >= 1:
+    ends = 0
+    for _ in range(400):
+        if held["computer"] >= 2 and held["me"] >= 1 and ends >= 1:
             break
-        page.wait_for_function(YOUR_TURN_OR_RESULT + " || document.body.dataset.held === 'yes'")
+        page.wait_for_function(YOUR_TURN_OR_RESULT + " || document.body.dataset.held !== 'no'")
+        if page.evaluate("document.body.dataset.held") == "end":  # the hand is over (next test)
+            ends += 1
+            page.click("#go-on")
+            page.wait_for_selector("#result", state="visible")
+            page.click("#result-close")
+            continue
         # Read at once (the page's scripts do not run meanwhile): a state may end the hand
         # and its kept trick at any moment.
         table = page.evaluate(HELD_TABLE)
@@ -482,6 +489,68 @@ def test_a_finished_trick_stays_on_the_table_until_the_player_goes_on(browser: A
             page.click("#result-close")
             continue
         take_turn(page)
-    assert held["computer"] >= 2 and held["me"] >= 1
+    assert held["computer"] >= 2 and held["me"] >= 1 and ends >= 1
     assert errors == []
+    page.close()
+
+
+def test_a_hand_ends_with_its_last_trick_and_both_hands_shown_before_the_result(
+        browser: Any, server: Server) -> None:
+    """Issue 18, item 1: when a hand is over, the table shows its last trick and the cards
+    each player still held, face up, then the result; the next hand only after that.
+    Checked against the game's record, replayed by the engine, once the match is over."""
+    from sixtysix.record import loads
+
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    page.add_init_script("localStorage.setItem('sixtysix-trick-pause', 'tap')")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Ender")
+    page.fill("input[name=target]", "1")  # the first hand that is won ends the match
+    page.select_option("select[name=level]", "random")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    page.wait_for_function("() => document.body.dataset.position !== undefined")
+    game_id = page.url.rsplit("/", 1)[1]
+    shown: list[tuple[int, list[str], list[str], list[str]]] = []
+    for _ in range(400):
+        if page.locator("#rematch").is_visible():
+            break
+        page.wait_for_function(YOUR_TURN_OR_RESULT + " || document.body.dataset.held !== 'no'")
+        held = page.evaluate("document.body.dataset.held")
+        if held == "yes":
+            page.click("#go-on")
+            page.wait_for_function("() => document.body.dataset.held !== 'yes'")
+        elif held == "end":
+            table = page.evaluate("""() => ({
+              number: Number(document.getElementById('status').textContent.match(/Hand (\\d+)/)[1]),
+              mine: [...document.querySelectorAll('#my-hand .shown')].map(n => n.dataset.card),
+              theirs: [...document.querySelectorAll('#opponent-hand .shown')].map(n => n.dataset.card),
+              trick: [...document.querySelectorAll('#trick .played')].map(n => n.dataset.card),
+              result: !document.getElementById('result').hidden })""")
+            assert not table["result"]  # the result comes after
+            shown.append((table["number"], table["mine"], table["theirs"], table["trick"]))
+            page.click("#go-on")
+            page.wait_for_selector("#result", state="visible")
+            if not page.locator("#rematch").is_visible():
+                page.click("#result-close")  # a tied hand: the match goes on
+        elif result_shown(page):
+            page.click("#result-close")
+        else:
+            take_turn(page)
+    assert shown and errors == []
+    from sixtysix.hand import Hand
+
+    record = loads(__import__("json").dumps(server.get(f"/api/games/{game_id}/record")))
+    for number, mine, theirs, trick in shown:
+        entry = record.hands[number - 1]
+        hand = Hand.deal(entry.deck, entry.dealer, record.rules)
+        for action in entry.actions:
+            hand.push(action)
+        assert hand.is_over()
+        assert sorted(mine) == sorted(str(c) for c in hand.cards(0))  # the creator sits in seat 0
+        assert sorted(theirs) == sorted(str(c) for c in hand.cards(1))
+        last = hand.view(0).tricks[-1]
+        assert trick == [str(last.lead), str(last.follow)]
     page.close()

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sixtysix.hand import Hand
 
-__all__ = ["public_view_json", "seat_view_json"]
+__all__ = ["finished_hand_json", "public_view_json", "seat_view_json"]
 
 
 def _hand_sizes(hand: Hand) -> list[int]:
@@ -45,3 +45,32 @@ def public_view_json(hand: Hand) -> dict[str, Any]:
     obj["legal"] = []
     obj["hand_sizes"] = _hand_sizes(hand)
     return obj
+
+
+def finished_hand_json(hand: Hand, number: int) -> dict[str, Any]:
+    """How hand ``number`` (from 1) ended, for everybody at the table once it is over:
+    its last trick and the cards each player still held, shown face up with the
+    result (the rest of its tricks stay turned down, R3.5).
+
+    >>> from sixtysix import Hand
+    >>> from sixtysix.bots import RandomBot
+    >>> from sixtysix.runner import play_hand
+    >>> hand = play_hand(Hand.random(seed=2), [RandomBot(seed=1), RandomBot(seed=2)])
+    >>> end = finished_hand_json(hand, 1)
+    >>> sorted(end)
+    ['last_trick', 'number', 'remaining', 'result', 'trump']
+    >>> [len(cards) for cards in end["remaining"]] == _hand_sizes(hand)
+    True
+    """
+    if not hand.is_over():
+        raise ValueError("the hand is not over: its cards are not shown")
+    view = hand.view(0)
+    tricks = view.tricks
+    last = tricks[-1] if tricks else None
+    return {
+        "number": number,
+        "trump": view.trump.letter,
+        "last_trick": None if last is None else [last.leader, str(last.lead), str(last.follow), last.winner],
+        "remaining": [sorted(str(c) for c in hand.cards(seat)) for seat in (0, 1)],
+        "result": None if view.result is None else view.result.to_json(),
+    }

@@ -41,7 +41,7 @@ from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEV
 from sixtysix.server.players import ComputerPlayer
 from sixtysix.server.protocol import Act, Hello, Message, Ping, Rematch, error
 from sixtysix.server.storage import Storage, StoredGame
-from sixtysix.wire import public_view_json, seat_view_json
+from sixtysix.wire import finished_hand_json, public_view_json, seat_view_json
 
 __all__ = ["COMPUTER_LEVELS", "SEARCH_LEVELS", "Connection", "Game", "GameError", "GameManager",
            "hash_token"]
@@ -230,18 +230,30 @@ class Game:
             return None
         return public_view_json(hand) if seat is None else seat_view_json(hand, seat)
 
-    def state_for(self, seat: int | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The state message for a seat (or a spectator): public facts and that seat's view."""
-        return {"type": "state", "you": seat, "game": info or self.info(), "view": self.view_for(seat)}
+    def last_hand(self) -> dict[str, Any] | None:
+        """How the latest finished hand ended (public once it is over), or ``None``."""
+        for number in range(len(self.match.hands), 0, -1):
+            hand = self.match.hands[number - 1]
+            if hand.is_over():
+                return finished_hand_json(hand, number)
+        return None
+
+    def state_for(self, seat: int | None, info: dict[str, Any] | None = None,
+                  last_hand: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state message for a seat (or a spectator): public facts, that seat's view, and
+        how the latest finished hand ended."""
+        return {"type": "state", "you": seat, "game": info or self.info(), "view": self.view_for(seat),
+                "last_hand": last_hand if last_hand is not None else self.last_hand()}
 
     def broadcast(self) -> None:
         """Queue the new state for every connection, each with its own view."""
         info = self.info()
+        last_hand = self.last_hand()
         for conn in list(self.connections):
             if conn.closed:
                 self.connections.discard(conn)
             else:
-                conn.push(self.state_for(conn.seat, info))
+                conn.push(self.state_for(conn.seat, info, last_hand))
 
     def record(self) -> MatchRecord:
         return record_from_match(self.match, players=list(self.names))

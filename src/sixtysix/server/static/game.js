@@ -27,6 +27,10 @@ const settings = {
 // A finished trick kept on the table: {trick: [leader, lead, follow, winner], points}.
 let held = null;
 let heldTimer = null;
+// A finished hand on the table (its last trick, both players' remaining cards) before and
+// under its result; the next hand is shown when the player goes on from the result.
+let ended = null;
+let endTimer = null;
 
 function names() {
   return state ? state.game.players.map((n, i) => n || (i === 1 ? "(free seat)" : "?")) : ["", ""];
@@ -178,8 +182,9 @@ function release() {
   held = null;
 }
 
-// The player goes on: the kept trick leaves the table.
+// The player goes on: the kept trick leaves the table (or the hand's end gives way to its result).
 function goOn() {
+  if (ended && ended.waiting) { ended.waiting(); return; }
   if (held === null) return;
   release();
   render();
@@ -234,8 +239,9 @@ function render() {
   renderHand(view, you);
   renderChoices(view, you);
   renderStatus(game, view, you, n);
-  document.body.dataset.held = held ? "yes" : "no";
   renderResult(game, you, n);
+  if (ended) renderEnd(n, you);
+  document.body.dataset.held = ended ? "end" : held ? "yes" : "no";
 }
 
 function renderHand(view, you) {
@@ -312,8 +318,27 @@ function renderResult(game, you, n) {
     seenResults = game.status === "finished" ? count - 1 : count;  // show nothing old on (re)load
   }
   if (count <= seenResults) return;
-  const result = game.results[count - 1];
   seenResults = count;
+  const last = state.last_hand;
+  if (last && last.number === count) {
+    // The hand's end first: its last trick and the cards left, face up; then the result.
+    ended = last;
+    const pause = settings.trickPause;
+    if (pause !== "0") {
+      const later = () => { showResult(game, you, n, count); render(); };
+      if (pause !== "tap") endTimer = setTimeout(later, 1000 * Number(pause));
+      else ended.waiting = later;
+      return;
+    }
+  }
+  showResult(game, you, n, count);
+}
+
+function showResult(game, you, n, count) {
+  if (endTimer !== null) clearTimeout(endTimer);
+  endTimer = null;
+  if (ended) ended.waiting = null;
+  const result = game.results[count - 1];
   const overlay = document.getElementById("result");
   const finished = game.status === "finished";
   document.getElementById("result-title").textContent = finished ? `${n[game.winner]} wins the match`
@@ -335,8 +360,50 @@ function renderResult(game, you, n) {
     buttons.append(el("a", { class: "button", href: "/", text: "Lobby" }));
   }
   buttons.append(el("button", { type: "button", id: "result-close", text: finished ? "Close" : "Next hand",
-                                onclick: () => { overlay.hidden = true; } }));
+                                onclick: () => { overlay.hidden = true; ended = null; render(); } }));
   overlay.hidden = false;
+}
+
+// The finished hand on the table: the last trick in the middle, both players' remaining
+// cards face up, nothing to play.
+function renderEnd(n, you) {
+  const bottom = you === null ? 0 : you;
+  const top = 1 - bottom;
+  const faceUp = (cards) => sortCards(cards, ended.trump).map((card) =>
+    el("span", { class: "shown", "data-card": card }, cardImage(card)));
+  document.getElementById("opponent-hand").replaceChildren(...faceUp(ended.remaining[top]));
+  document.getElementById("my-hand").replaceChildren(...faceUp(ended.remaining[bottom]));
+  document.getElementById("choices").replaceChildren();
+  // Nothing of the next hand yet: its stock, its log, its points.
+  document.getElementById("stock").replaceChildren();
+  document.getElementById("stock-label").textContent = "";
+  document.getElementById("marriages").replaceChildren();
+  document.getElementById("log").replaceChildren();
+  document.getElementById("hand-number").textContent = `Hand ${ended.number}`;
+  document.getElementById("trump-label").textContent = `Trump: ${SUIT_SIGNS[ended.trump]} ${SUIT_NAMES[ended.trump]}`;
+  if (ended.result) {
+    const points = (seat) => `${ended.result.points[seat]} points, ${ended.result.tricks[seat]} trick` +
+      (ended.result.tricks[seat] === 1 ? "" : "s");
+    document.getElementById("opponent-points").textContent = points(top);
+    document.getElementById("my-points").textContent = points(bottom);
+  }
+  const parts = [];
+  if (ended.last_trick) {
+    const [leader, lead, follow, winner] = ended.last_trick;
+    const played = (seat, card) => el("figure", { class: `played${seat === winner ? " won" : ""}`, "data-card": card },
+      cardImage(card), el("figcaption", { text: seat === you ? "You" : n[seat] }));
+    parts.push(el("div", { class: "trick-cards" }, played(leader, lead), played(1 - leader, follow)));
+    parts.push(el("div", { class: "trick-label held-label",
+                           text: `Last trick: ${winner === null ? "nobody" : winner === you ? "you" : n[winner]}` }));
+  }
+  if (ended.waiting) {
+    parts.push(el("button", { type: "button", id: "go-on", class: "primary go-on", text: "See the result",
+                              onclick: () => ended && ended.waiting && ended.waiting() }));
+  }
+  document.getElementById("trick").replaceChildren(...parts);
+  const status = document.getElementById("status");
+  status.textContent = `Hand ${ended.number} is over.`;
+  status.classList.remove("your-turn");
 }
 
 async function start() {
