@@ -153,6 +153,14 @@ def test_a_person_plays_a_whole_hand_against_the_computer_by_clicking(browser: A
     wait_my_turn(page)
     assert page.locator("#my-name").inner_text().startswith("Tester")
     assert page.locator("#my-hand button.card").count() == 6
+    # The hand in the order the terminal game shows it (issue 18, item 7): trumps first.
+    from sixtysix.cards import Card, Suit
+    from sixtysix.console import sorted_cards
+
+    trump_word = page.locator("#trump-label").inner_text().split()[-1]
+    trump = Suit.parse(SUITS[trump_word][0])
+    shown = page.locator("#my-hand button.card").evaluate_all(CARDS_OF)
+    assert shown == [str(c) for c in sorted_cards([Card.parse(x) for x in shown], trump)]
     on_table = page.locator("#trick [data-card]").count()  # the computer may have led already
     assert page.locator("#opponent-hand img").count() + on_table == 6
     # The stock and the turned-up trump; only the stock if the computer, leading

@@ -690,7 +690,9 @@ def render_hint(lines: Sequence[ActionValue], style: Style) -> str:
     out = ["Hint (game points for you with each action, best first):"]
     for line in lines:
         value = f"{line.value:+.0f} exactly" if line.exact else f"{line.value:+.2f} ± {line.error:.2f}"
-        out.append(f"  {line.action!s:6} {value}")
+        # Written as the hand shows it (10♦, not TD); padded by what is seen, not the colour codes.
+        plain = AnsiStyle(color=False, symbols=getattr(style, "symbols", False)).action(line.action)
+        out.append(f"  {style.action(line.action)}{' ' * max(1, 7 - len(plain))}{value}")
     if lines and not lines[0].exact:
         out.append(f"  (averaged over {lines[0].samples} layouts of the hidden cards; ± is a 95% margin)")
     return "\n".join(out)

@@ -5,7 +5,7 @@ const SUIT_SIGNS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANK_NAMES = { "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
 const RANK_ORDER = "9JQKTA"; // R1.2: ascending trick-taking order
-const SUIT_ORDER = "CDSH";
+const SUIT_ORDER = "CDHS";
 const REASONS = {
   declared: "declared 66",
   false_declaration: "the opponent declared 66 falsely",
@@ -40,9 +40,11 @@ function cardImage(card, extraClass) {
                      draggable: "false" });
 }
 
+// A hand as the terminal game shows it too: trumps first, then clubs, diamonds, hearts,
+// spades, each suit from the Ace down (sixtysix.console.sorted_cards).
 function sortCards(cards, trump) {
-  const suitKey = (s) => (s === trump ? 10 : SUIT_ORDER.indexOf(s));
-  return [...cards].sort((a, b) => suitKey(a[1]) - suitKey(b[1]) || RANK_ORDER.indexOf(a[0]) - RANK_ORDER.indexOf(b[0]));
+  const suitKey = (s) => (s === trump ? -1 : SUIT_ORDER.indexOf(s));
+  return [...cards].sort((a, b) => suitKey(a[1]) - suitKey(b[1]) || RANK_ORDER.indexOf(b[0]) - RANK_ORDER.indexOf(a[0]));
 }
 
 // The trump a player offered the exchange holds for it: the nine (R4.1), or the jack
