@@ -501,3 +501,15 @@ def test_the_frameworks_refusals_have_the_servers_error_form(client: TestClient)
         assert response.status_code == status
         assert set(response.json()) == {"error", "code"} and response.json()["code"] == code
 
+
+def test_the_lobby_lists_games_between_people_and_keeps_games_against_the_computer_private(
+        client: TestClient) -> None:
+    """Issue 18, item 6: a game against the computer is not listed (its link still opens it)."""
+    computer = client.post("/api/games", json={"kind": "computer", "level": "random", "name": "Solo"}).json()
+    person = client.post("/api/games", json={"kind": "person", "name": "Host"}).json()
+    client.post(f"/api/games/{person['id']}/join", json={"name": "Guest"})
+    lobby = client.get("/api/games").json()
+    listed = {g["id"] for part in ("open", "playing", "finished") for g in lobby[part]}
+    assert person["id"] in listed and computer["id"] not in listed
+    assert client.get(f"/api/games/{computer['id']}").json()["kind"] == "computer"
+

@@ -233,12 +233,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games")
     async def lobby() -> dict[str, Any]:
         # From the database, not from memory: with several server processes each
-        # holds only its own games, but every lobby lists them all.
+        # holds only its own games, but every lobby lists them all. Games between people
+        # only: a game against the computer is its player's, watched only by its link.
         def rows(status: str, limit: int) -> list[dict[str, Any]]:
             return [{"id": row.id, "kind": row.kind, "level": row.level, "rules": _rules_text(row.rules),
                      "players": [row.name0, row.name1], "score": [row.score0, row.score1],
                      "status": row.status, "winner": row.winner}
-                    for row in storage.listing(status=(status,), limit=limit)]
+                    for row in storage.listing(status=(status,), limit=limit, kind="person")]
 
         return {"open": rows("waiting", 50), "playing": rows("playing", 50), "finished": rows("finished", 20)}
 

@@ -291,11 +291,13 @@ class Storage:
             rows = s.scalars(query).all()
             return [self._stored(s, row) for row in rows]
 
-    def listing(self, *, status: Sequence[str], limit: int = 50) -> list[GameRow]:
-        """Recent games with one of the given statuses, newest first."""
+    def listing(self, *, status: Sequence[str], limit: int = 50, kind: str | None = None) -> list[GameRow]:
+        """Recent games with one of the given statuses (and of ``kind``, if given), newest first."""
         with self._session() as s:
-            rows = s.scalars(select(GameRow).where(GameRow.status.in_(list(status)))
-                             .order_by(GameRow.updated.desc()).limit(limit)).all()
+            query = select(GameRow).where(GameRow.status.in_(list(status)))
+            if kind is not None:
+                query = query.where(GameRow.kind == kind)
+            rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
             return list(rows)
 
     def results(self, game_id: str) -> list[ResultRow]:
