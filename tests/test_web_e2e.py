@@ -562,3 +562,39 @@ def test_a_hand_ends_with_its_last_trick_and_both_hands_shown_before_the_result(
         last = hand.view(0).tricks[-1]
         assert trick == [str(last.lead), str(last.follow)]
     page.close()
+
+
+def test_the_game_installs_as_an_app_and_its_pages_open_offline(browser: Any, server: Server) -> None:
+    """Issue 18, item 5: a web app manifest with icons, and a service worker that registers for
+    the whole site and keeps the page's files: offline, the lobby and a game's page still open
+    (the game itself then says it cannot connect)."""
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    registration = page.evaluate("""async () => {
+      const r = await navigator.serviceWorker.ready;
+      return { scope: r.scope, script: r.active.scriptURL };
+    }""")
+    assert registration == {"scope": server.base + "/", "script": server.base + "/sw.js"}
+    manifest_url = page.evaluate("document.querySelector('link[rel=manifest]').href")
+    manifest = page.evaluate("url => fetch(url).then(r => r.json())", manifest_url)
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    sizes = set()
+    for icon in manifest["icons"]:
+        response = page.request.get(server.base + icon["src"])
+        assert response.ok and response.headers["content-type"].startswith(icon["type"])
+        sizes.add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes  # what browsers ask of an installable app
+    # The worker controls the page once reloaded; then the network goes away.
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    page.reload()
+    assert page.locator("h1").inner_text() == "Sixty-six"
+    page.goto(server.base + "/game/some-game")
+    page.wait_for_selector("#toast:not([hidden])")
+    context.set_offline(False)
+    assert errors == []
+    context.close()

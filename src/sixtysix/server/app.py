@@ -60,6 +60,23 @@ __all__ = ["Settings", "create_app", "default_database_url"]
 log = logging.getLogger("sixtysix.server")
 
 STATIC = Path(str(resources.files("sixtysix.server") / "static"))
+#: The web app manifest: the game installs as an app of its own (a phone's home screen).
+MANIFEST = {
+    "name": "Sixty-six",
+    "short_name": "Sixty-six",
+    "description": "The card game Sixty-six: against the computer or a friend.",
+    "start_url": "/",
+    "scope": "/",
+    "display": "standalone",
+    "orientation": "any",
+    "background_color": "#1e6b45",
+    "theme_color": "#1e6b45",
+    "icons": [
+        {"src": "/static/icon-192.png", "sizes": "192x192", "type": "image/png"},
+        {"src": "/static/icon-512.png", "sizes": "512x512", "type": "image/png"},
+        {"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
+    ],
+}
 
 
 def default_database_url() -> str:
@@ -184,6 +201,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> JSONResponse:
+        return JSONResponse(MANIFEST, media_type="application/manifest+json")
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> FileResponse:
+        # Served from the root, so that it may look after every page of the site.
+        return FileResponse(STATIC / "sw.js", media_type="text/javascript",
+                            headers={"Cache-Control": "no-cache"})
 
     @app.get("/game/{game_id}", include_in_schema=False)
     async def game_page(game_id: str) -> FileResponse:

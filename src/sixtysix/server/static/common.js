@@ -131,3 +131,6 @@ function renderMiddle(view, names, seatBottom) {
   }
   trick.replaceChildren(row, el("div", { class: "trick-label", text: label }));
 }
+
+// Installable as an app: the service worker keeps the page's files (sw.js).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
