@@ -598,3 +598,87 @@ def test_the_game_installs_as_an_app_and_its_pages_open_offline(browser: Any, se
     context.set_offline(False)
     assert errors == []
     context.close()
+
+
+#: What the accessibility check asks: WCAG 2.0 and 2.1, levels A and AA (labels, roles,
+#: names of controls, contrast...), by axe-core.
+WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+        "resultTypes": ["violations"]}
+
+
+def accessibility_problems(page: Any) -> list[str]:
+    try:
+        from axe_playwright_python.sync_playwright import Axe
+    except ImportError:
+        need(False, "axe-playwright-python is not installed")
+    found = Axe().run(page, options=WCAG).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']]}" for v in found]
+
+
+def test_every_screen_passes_an_automated_accessibility_check(browser: Any, server: Server) -> None:
+    """Issue 18, item 5: the lobby, the table at the player's turn, a trick kept on the table,
+    the end of a hand, its result, the settings, a question before closing, and the replay
+    page, at desktop and phone size: no WCAG A/AA violation axe-core can find."""
+    problems: dict[str, list[str]] = {}
+    for width, height in ((1280, 800), (390, 844)):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.add_init_script("localStorage.setItem('sixtysix-trick-pause', 'tap')")
+
+        def look(screen: str, page: Any = page, width: int = width) -> None:
+            found = accessibility_problems(page)
+            if found:
+                problems[f"{screen} at {width} px"] = found
+
+        page.goto(server.base + "/")
+        look("lobby")
+        page.fill("input[name=name]", "Reader")
+        page.fill("input[name=target]", "1")
+        page.select_option("select[name=level]", "random")
+        page.click("#play-computer")
+        page.wait_for_url(re.compile(r"/game/"))
+        seen: set[str] = set()
+        for _ in range(400):
+            if page.locator("#rematch").is_visible():  # the match is over
+                if "result" not in seen:
+                    look("a result")
+                    seen.add("result")
+                break
+            page.wait_for_function(YOUR_TURN_OR_RESULT + " || document.body.dataset.held !== 'no'")
+            held = page.evaluate("document.body.dataset.held")
+            if result_shown(page):  # over the hand's end, which stays under it
+                if "result" not in seen:
+                    look("a result")
+                    seen.add("result")
+                page.click("#result-close")
+            elif held == "yes":
+                if "yes" not in seen:
+                    look("a kept trick")
+                    seen.add("yes")
+                page.click("#go-on")
+                page.wait_for_function("() => document.body.dataset.held !== 'yes'")
+            elif held == "end":
+                if "end" not in seen:
+                    look("the end of a hand")
+                    seen.add("end")
+                page.click("#go-on")
+                page.wait_for_selector("#result", state="visible")
+            else:
+                if "turn" not in seen:
+                    look("the table")
+                    page.click("#settings-button")
+                    look("the settings")
+                    page.click("#settings-close")
+                    seen.add("turn")
+                close = page.locator("#choices button[data-action='C']")
+                if close.count() and "question" not in seen:
+                    close.first.click()
+                    look("a question")
+                    page.click("#confirm-no")
+                    seen.add("question")
+                take_turn(page)
+        page.click("#result-buttons a:has-text('Replay')")
+        page.wait_for_selector("#hand-0 .card")
+        look("the replay")
+        assert {"turn", "yes", "end", "result"} <= seen
+        page.close()
+    assert not problems, problems
