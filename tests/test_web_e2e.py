@@ -682,3 +682,38 @@ def test_every_screen_passes_an_automated_accessibility_check(browser: Any, serv
         assert {"turn", "yes", "end", "result"} <= seen
         page.close()
     assert not problems, problems
+
+
+def test_a_hand_played_with_the_keyboard_only(browser: Any, server: Server) -> None:
+    """Issue 18, item 5: keys as in the terminal game: a number plays that card of the hand
+    as shown, d draws, m takes the marriage; no click at all until the hand is over."""
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Keys")
+    page.select_option("select[name=level]", "random")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    pressed = 0
+    for _ in range(100):
+        page.wait_for_function(YOUR_TURN_OR_RESULT)
+        if result_shown(page):
+            break
+        before = position(page)
+        hand = page.locator("#my-hand button.card").evaluate_all(CARDS_OF)
+        legal = page.locator("#my-hand button.card.legal").evaluate_all(CARDS_OF)
+        if legal:
+            page.keyboard.press(str(hand.index(legal[0]) + 1))
+            if page.locator("#choices button[data-action$='+']").count():
+                page.keyboard.press("m")  # a king or queen that can be married: yes
+        elif page.locator("#choices button[data-action='D']").count():
+            page.keyboard.press("d")
+        else:  # nothing but closing or declaring: the player's to decide, with the mouse
+            take_turn(page)
+            continue
+        pressed += 1
+        if not result_shown(page):
+            wait_moved(page, before)
+    assert result_shown(page) and pressed >= 2 and errors == []
+    page.close()

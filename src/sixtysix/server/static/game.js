@@ -452,6 +452,40 @@ document.getElementById("copy-link").addEventListener("click", async () => {
   try { await navigator.clipboard.writeText(input.value); showToast("Link copied."); }
   catch (e) { showToast("Select the link and copy it."); }
 });
+// Keys on a desktop, as in the terminal game: 1-6 a card of the hand (in the order shown),
+// d draw, c close, x exchange, s declare 66, m the marriage with the card chosen,
+// Enter or space to go on when a trick or a hand's end is on the table.
+const KEY_ACTIONS = { d: "D", c: "C", x: "X" };
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (document.querySelector("dialog[open]") || /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName)) return;
+  if (!state || !state.view || state.you === null) return;
+  const key = event.key.toLowerCase();
+  if ((key === "enter" || key === " ") && (held || (ended && ended.waiting))) {
+    event.preventDefault();
+    goOn();
+    return;
+  }
+  if (held || ended) return;
+  const view = state.view;
+  if (/^[1-9]$/.test(key)) {
+    const cards = sortCards(view.hand, view.trump);
+    const card = cards[Number(key) - 1];
+    if (card) { event.preventDefault(); onCard(card); }
+  } else if (KEY_ACTIONS[key] && view.legal.includes(KEY_ACTIONS[key])) {
+    event.preventDefault();
+    actOrAsk(KEY_ACTIONS[key]);
+  } else if (key === "s") {
+    const declare = view.legal.find((a) => a.startsWith("66"));
+    if (declare) { event.preventDefault(); actOrAsk(declare); }
+  } else if (key === "m" && pendingCard) {
+    event.preventDefault();
+    act(pendingCard + "+");
+  }
+}
+document.addEventListener("keydown", onKey);
+
 document.getElementById("confirm-no").addEventListener("click", () => document.getElementById("confirm").close());
 const settingsDialog = document.getElementById("settings");
 const confirmBox = document.getElementById("setting-confirm");
