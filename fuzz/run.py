@@ -147,7 +147,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.seconds is None and args.inputs is None:
         args.seconds = 60.0
     # What the code under test logs about bad input is expected, and would drown the report.
-    logging.getLogger("sixtysix").setLevel(logging.CRITICAL)
+    logger = logging.getLogger("sixtysix")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        return _run(args)
+    finally:
+        logger.setLevel(level)
+
+
+def _run(args: argparse.Namespace) -> int:
     names = args.targets or list(TARGETS)
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"CPython {platform.python_version()}", flush=True)
