@@ -185,7 +185,7 @@ class EngineBot(BaseBot):
         try:
             engine.start()
             self._configure(engine, warn=True)
-        except EngineError:
+        except BaseException:  # also Ctrl-C or SIGTERM while it starts: never left running
             _close(engine)
             raise
         return self._adopt(engine)

@@ -16,10 +16,11 @@ messages with time limits; :class:`Engine` is the same for synchronous code
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import atexit
 import contextlib
 import logging
 import os
+import queue
 import signal
 import sys
 import threading
@@ -105,9 +106,11 @@ _END = object()
 _RUNNING: set[asyncio.subprocess.Process] = set()
 
 
+@atexit.register
 def kill_all() -> None:
     """Kill every engine program of this process, with what each started, at once;
-    safe in a signal handler (an arena worker told to stop)."""
+    safe in a signal handler (an arena worker told to stop). Run at exit too: no
+    program outlives its host, whatever stopped the host mid-call."""
     for process in list(_RUNNING):
         AsyncEngine._kill_group(process)
 
@@ -228,10 +231,10 @@ class AsyncEngine:
         take the line within ``timeout`` seconds (``send_timeout`` by default)
         :class:`EngineBlocked`."""
         process = self._process
+        if self._failure is not None:  # first: the kill that followed may have ended it too
+            raise self._failure
         if process is None or process.stdin is None or process.returncode is not None:
             raise EngineDied(f"{self.label!r} is not running")
-        if self._failure is not None:
-            raise self._failure
         try:
             process.stdin.write(message.format().encode() + b"\n")
             await asyncio.wait_for(process.stdin.drain(),
@@ -451,9 +454,18 @@ class Engine:
             raise EngineDied(f"{self.label!r} was closed")
         future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
         # Waited for in short steps: a signal (SIGTERM) that the system hands to another
-        # thread runs its Python handler only when this one runs Python code again.
-        while not future.done():
-            concurrent.futures.wait([future], timeout=_WAIT_STEP)
+        # thread runs its Python handler only when this one runs Python code again. The
+        # wait is on a queue of C code, which an exception raised by that handler never
+        # leaves locked (concurrent.futures.wait may leave the future's lock held, and the
+        # loop's thread would then hang setting the result).
+        done: queue.SimpleQueue[None] = queue.SimpleQueue()
+        future.add_done_callback(lambda _: done.put(None))
+        while True:
+            try:
+                done.get(timeout=_WAIT_STEP)
+                break
+            except queue.Empty:
+                continue
         return future.result()
 
     async def _shut_down(self) -> None:
