@@ -1,6 +1,6 @@
 """Soak: the game server under attack beside normal players (issue 17).
 
-Run:  python benchmarks/soak.py [--games 50] [--minutes 5] [--warmup 30] [--cooldown 30]
+Run:  python benchmarks/soak.py [--games 50] [--minutes 5] [--warmup 30] [--cooldown 30] [--no-attack]
 
 Starts ``sixtysix serve`` (its default limits, a SQLite file in a temporary
 folder) with an engine opponent ``junkbot`` that floods its host at every first
@@ -22,6 +22,8 @@ hands the engine forfeited); the server's resident memory at the end of the
 warm-up (before), its peak, and at the end of the cool-down (after: the attack
 over, the normal players still playing); engine programs left running.
 Targets: p99 at most 100 ms on 2 cores, memory after within 10% of before.
+``--no-attack`` runs the normal players alone for as long: what their own play
+adds to the server's memory, the control for the figure above.
 A benchmark, not a test: it asserts nothing.
 """
 
@@ -324,9 +326,13 @@ async def run(base: str, server: subprocess.Popen[bytes], args: argparse.Namespa
     attacker = context.Process(target=attack, args=(base, args.minutes * 60, queue))
     stats.recording = True
     began = time.perf_counter()
-    attacker.start()
-    counts = await asyncio.to_thread(queue.get)
-    await asyncio.to_thread(attacker.join)
+    if args.attack:
+        attacker.start()
+        counts = await asyncio.to_thread(queue.get)
+        await asyncio.to_thread(attacker.join)
+    else:
+        await asyncio.sleep(args.minutes * 60)
+        counts = {}
     attacked = time.perf_counter() - began
     stats.recording = False
     peak = max(memory)
@@ -346,6 +352,8 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=5.0, help="length of the attack (default 5)")
     parser.add_argument("--warmup", type=float, default=30.0, help="seconds before it (default 30)")
     parser.add_argument("--cooldown", type=float, default=30.0, help="seconds after it (default 30)")
+    parser.add_argument("--no-attack", dest="attack", action="store_false",
+                        help="the normal players alone, as long (the control for the memory figure)")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="sixtysix-soak-")
     port = free_port()
@@ -378,16 +386,18 @@ def main() -> int:
         stopping = time.perf_counter() - began
     stats: Stats = result["stats"]
     print(f"machine: {machine()}")
-    print(f"{args.games} normal players against the easy level; attack for {result['attacked']:.0f} s "
+    print(f"{args.games} normal players against the easy level; "
+          f"{'attack' if args.attack else 'no attack (the control)'} for {result['attacked']:.0f} s "
           f"after {args.warmup:.0f} s of warm-up, then {args.cooldown:.0f} s of cool-down")
     for name, values in (("action", stats.acts), ("ping", stats.pings)):
         if values:
-            print(f"normal players' {name} latency under attack: "
+            print(f"normal players' {name} latency: "
                   f"p50 {1000 * statistics.median(values):.1f} ms, "
                   f"p99 {1000 * percentile(values, 99):.1f} ms, max {1000 * max(values):.1f} ms "
                   f"({len(values):,} measured)")
     print(f"normal players: {stats.matches} matches finished; errors: {stats.errors or 'none'}")
-    print("the attack: " + ", ".join(f"{k} {v:,}" for k, v in result["counts"].items()))
+    if args.attack:
+        print("the attack: " + ", ".join(f"{k} {v:,}" for k, v in result["counts"].items()))
     mib = 1 << 20
     print(f"server memory: before {result['before'] / mib:.0f} MiB, peak {result['peak'] / mib:.0f} MiB, "
           f"after {result['after'] / mib:.0f} MiB ({100 * (result['after'] / result['before'] - 1):+.1f}%)")
