@@ -53,3 +53,15 @@ def test_a_named_proxy_is_believed(tmp_path: Path) -> None:
         server.kill()
     assert statuses == [201] * (LIMIT + 5)
     assert same[:LIMIT] == [201] * LIMIT and same[LIMIT] == 429
+
+
+def test_the_server_limits_the_c_allocators_arenas_where_it_can() -> None:
+    """`sixtysix serve` asks glibc for two malloc arenas (benchmarks/soak.py: the memory a
+    flood leaves behind); elsewhere it leaves the allocator alone and says so."""
+    import platform
+    import sys
+
+    from sixtysix.cli.serve import limit_malloc_arenas
+
+    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert limit_malloc_arenas() is glibc
