@@ -12,6 +12,7 @@ import importlib
 import json
 import os
 import random
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
@@ -265,3 +266,35 @@ def need_module(module: str, why: str = "pip install -e '.[test]'") -> ModuleTyp
     except ImportError:
         need(False, f"{module} is not installed ({why})")
         raise
+
+
+# Engine programs a test started (each appends its process id to a file) ----------------
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return "\nState:\tZ" not in status
+
+
+def started(pids: Path) -> list[int]:
+    """The process ids written to ``pids``, one a line."""
+    return [int(line) for line in pids.read_text().split()] if pids.exists() else []
+
+
+def wait_until_gone(pids: list[int]) -> None:
+    """Wait for programs that are being stopped (bounded: a broken test fails)."""
+    for _ in range(600):
+        if not any(alive(p) for p in pids):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"engine processes still running: {[p for p in pids if alive(p)]}")
+

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import shlex
 import signal
 import subprocess
@@ -23,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from helpers import started, wait_until_gone
 from sixtysix.actions import Action
 from sixtysix.bots import RandomBot
 from sixtysix.match import Match
@@ -46,32 +46,6 @@ def spec(mode: str, go: int, pids: Path | None = None, **options: object) -> str
     return f"engine:cmd={shlex.quote(shlex.join(command(mode, go, pids)))}{extra}"
 
 
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, dead but not reaped, does not)."""
-    try:
-        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
-        return False
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-
-
-def started(pids: Path) -> list[int]:
-    return [int(word) for word in pids.read_text().split()] if pids.exists() else []
-
-
-def wait_until_gone(pids: list[int]) -> None:
-    deadline = time.monotonic() + 30
-    while any(alive(p) for p in pids):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"engine processes still running: {[p for p in pids if alive(p)]}")
-        time.sleep(0.05)
-
-
 def bounded(call: Callable[[], Any]) -> Any:
     """``call()`` in a thread that must end within :data:`BOUND` seconds."""
     box: list[Any] = []
@@ -90,6 +64,26 @@ def bounded(call: Callable[[], Any]) -> Any:
     if errors:
         raise errors[0]
     return box[0]
+
+
+def terminate_when_started(args: list[str], pids: Path, count: int) -> None:
+    """Run ``args``; once ``count`` process ids are in ``pids``, send SIGTERM: the command
+    must exit with status 143 within 10 seconds."""
+    process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        deadline = time.monotonic() + BOUND
+        while len(started(pids)) < count:
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.05)
+        sent = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=BOUND)
+        stopped = time.monotonic() - sent
+    finally:
+        process.kill()
+    assert process.returncode == 143
+    assert stopped < 10, f"stopping took {stopped:.1f} s"
 
 
 def run_cli(args: Sequence[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
@@ -252,23 +246,9 @@ def test_sigterm_stops_play_within_seconds_and_the_record_is_saved(tmp_path: Pat
     pids = tmp_path / "pids"
     # The engine hangs at its first go with no time budget: only the signal ends the wait.
     hang = f"engine:cmd={shlex.quote(shlex.join(command('deaf', 1, pids)))}"
-    process = subprocess.Popen(
+    terminate_when_started(
         [sys.executable, "-m", "sixtysix", "play", "--plain", "--no-color", "--seed", "4", "--seat", "1",
-         "--opponent", hang, "--save", str(saved)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + BOUND
-        while len(started(pids)) < 2:  # the program and its child are running
-            assert time.monotonic() < deadline and process.poll() is None
-            time.sleep(0.05)
-        sent = time.monotonic()
-        process.send_signal(signal.SIGTERM)
-        process.communicate(timeout=BOUND)
-        stopped = time.monotonic() - sent
-    finally:
-        process.kill()
-    assert process.returncode == 143
-    assert stopped < 10, f"stopping took {stopped:.1f} s"
+         "--opponent", hang, "--save", str(saved)], pids, 2)  # the program and its child
     record = json.loads(saved.read_text())
     assert len(record["hands"]) == 1
     wait_until_gone(started(pids))
@@ -278,20 +258,8 @@ def test_sigterm_stops_play_within_seconds_and_the_record_is_saved(tmp_path: Pat
 def test_sigterm_stops_the_arena_within_seconds_and_its_engines_with_it(jobs: str, tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     hang = f"engine:cmd={shlex.quote(shlex.join(command('deaf', 1, pids)))}"  # no budget: a minute
-    process = subprocess.Popen(
+    terminate_when_started(
         [sys.executable, "-m", "sixtysix", "arena", hang, "random", "--matches", "4", "--jobs", jobs,
-         "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + BOUND
-        while len(started(pids)) < 2 * int(jobs):  # as many programs (and children) as workers
-            assert time.monotonic() < deadline and process.poll() is None
-            time.sleep(0.05)
-        sent = time.monotonic()
-        process.send_signal(signal.SIGTERM)
-        process.communicate(timeout=BOUND)
-        stopped = time.monotonic() - sent
-    finally:
-        process.kill()
-    assert process.returncode == 143
-    assert stopped < 10, f"stopping took {stopped:.1f} s"
+         "--quiet"],
+        pids, 2 * int(jobs))  # as many programs (and children) as workers
     wait_until_gone(started(pids))

@@ -12,7 +12,6 @@ show the engine's cards; and no engine program outlives its game or the server.
 from __future__ import annotations
 
 import logging
-import os
 import random
 import shlex
 import shutil
@@ -29,7 +28,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web extra is not installed")
 from fastapi.testclient import TestClient
 
-from helpers import need
+from helpers import alive, need, started, wait_until_gone
 from server_support import DATABASES, Client, Server, connect, database_for, finished, real_client
 from sixtysix.cli import main
 from sixtysix.record import MatchRecord, loads, replay_json
@@ -90,34 +89,6 @@ def play_until_the_engine_started(me: Client, rng: random.Random, pids: Path, co
         me.act_random(rng)
         me.sync()
         me.until(my_turn_or_over)
-
-
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` still runs (a zombie, dead but not yet reaped, does not)."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
-        return False
-    except OSError:  # no /proc: ask the kernel
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-    return "\nState:\tZ" not in status
-
-
-def started(pids: Path) -> list[int]:
-    return [int(line) for line in pids.read_text().split()] if pids.exists() else []
-
-
-def wait_until_gone(pids: list[int]) -> None:
-    """Wait for programs a game closes after its last message (bounded: a broken test fails)."""
-    for _ in range(600):
-        if not any(alive(p) for p in pids):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"engine processes still running: {[p for p in pids if alive(p)]}")
 
 
 # The lobby and the options -----------------------------------------------------------
@@ -408,6 +379,8 @@ def test_sigterm_stops_a_server_whose_engine_hangs_and_the_game_resumes_at_that_
     servers.append(again)
     me = real_client(again.base, created["id"], created["token"], 0)
     state = me.until(lambda s: (s["game"]["hand_number"], s["game"]["actions"]) > at)
-    assert (state["game"]["hand_number"], state["game"]["actions"]) in ((at[0], at[1] + 1), (at[0] + 1, 0))
+    # The engine may act more than once before the client is up to date (a won trick: draw,
+    # then lead), so the position is later, in the same hand or, if that ended, the next.
+    assert state["game"]["hand_number"] in (at[0], at[0] + 1)
     assert all(r["reason"] != "forfeit" for r in state["game"]["results"])
     me.ws.close()

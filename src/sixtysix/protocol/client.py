@@ -220,11 +220,18 @@ class AsyncEngine:
                 log.warning("engine %r: %s; stopped", self.name, self._failure)
                 self._kill_group(process)
                 self._lines.put_nowait(_END)
-                with contextlib.suppress(ConnectionError, OSError):
-                    while await process.stdout.read(LINE_LIMIT):
-                        pass  # what it wrote before it died, to the end of the pipe
+                await self._drain(process.stdout)
                 return
             self._lines.put_nowait(item)
+
+    @staticmethod
+    async def _drain(stdout: asyncio.StreamReader) -> None:
+        """Read what a killed engine wrote before it died, to the end of the pipe, and drop
+        it: the pipe then closes with the process (its transport is not left open)."""
+        chunk = b"\0"
+        with contextlib.suppress(ConnectionError, OSError):
+            while chunk:
+                chunk = await stdout.read(LINE_LIMIT)
 
     async def send(self, message: Message, timeout: float | None = None) -> None:
         """Write one message; a dead engine raises :class:`EngineDied`, one that does not

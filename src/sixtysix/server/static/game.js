@@ -121,7 +121,8 @@ function risk(action, view, you) {
   return null;
 }
 
-// The points a declaration counts: the seat's points, with the marriage shown with it.
+// The points a declaration counts: the seat's points, with the marriage shown with it
+// (20, or 40 in trumps: R5.1, R5.5).
 function declaredCount(action, view, you) {
   const marriage = action.length > 2 ? (action[3] === view.trump ? 40 : 20) : 0;
   return view.scores[you] + marriage;
