@@ -348,7 +348,7 @@ def test_a_schnapsen_game_from_the_lobby_deals_five_cards_and_exchanges_the_jack
             exchange.click()
             wait_moved(page, before)
             # The jack now lies face up under the stock and the card it replaced is mine (S4.1).
-            assert page.locator("#stock img.trump-card").get_attribute("alt") == f"J of {suit}"
+            assert page.locator("#stock img.trump-card").get_attribute("alt") == f"jack of {suit}"
             held = page.locator("#my-hand button.card").evaluate_all(CARDS_OF)
             assert face_up in held and f"J{letter}" not in held and len(held) == mine
             exchanged = True

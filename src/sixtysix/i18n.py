@@ -36,13 +36,16 @@ __all__ = [
     "LOCALE_DIR",
     "N_",
     "_",
+    "card_name",
     "catalog",
     "language",
     "ngettext",
     "normalize",
     "pgettext",
     "rank_letter",
+    "rank_name",
     "set_language",
+    "suit_name",
     "system_language",
     "translation",
     "use",
@@ -154,6 +157,48 @@ def rank_letter(rank: str) -> str:
     if rank == "A":
         return pgettext("card rank", "A")
     return rank
+
+
+def suit_name(letter: str) -> str:
+    """A suit in words (``C``, ``D``, ``H``, ``S``): ``clubs``, ``Kreuz``, ``спатия``."""
+    if letter == "C":
+        return pgettext("suit", "clubs")
+    if letter == "D":
+        return pgettext("suit", "diamonds")
+    if letter == "H":
+        return pgettext("suit", "hearts")
+    if letter == "S":
+        return pgettext("suit", "spades")
+    raise ValueError(f"not a suit letter: {letter!r}")
+
+
+def rank_name(letter: str) -> str:
+    """A rank in words (``9``, ``T``, ``J``, ``Q``, ``K``, ``A``): ``queen``, ``Dame``."""
+    if len(letter) != 1 or letter not in "9TJQKA":
+        raise ValueError(f"not a rank letter: {letter!r}")
+    if letter == "9":
+        return pgettext("rank", "nine")
+    if letter == "T":
+        return pgettext("rank", "ten")
+    if letter == "J":
+        return pgettext("rank", "jack")
+    if letter == "Q":
+        return pgettext("rank", "queen")
+    if letter == "K":
+        return pgettext("rank", "king")
+    return pgettext("rank", "ace")
+
+
+def card_name(code: str) -> str:
+    """A card in words, from its code (``QH``): ``queen of hearts``, ``Herz-Dame``.
+
+    >>> card_name("QH")
+    'queen of hearts'
+    >>> with use("de"):
+    ...     card_name("TD")
+    'Karo-Zehn'
+    """
+    return _("{rank} of {suit}").format(rank=rank_name(code[0]), suit=suit_name(code[1]))
 
 
 def catalog(lang: str) -> dict[str, object]:

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from sixtysix.cards import Card, Suit
+from sixtysix.i18n import _, card_name, language, rank_letter, use
 
 if TYPE_CHECKING:
     from sixtysix.hand import Hand
@@ -47,7 +48,9 @@ _SUIT_PATHS: dict[str, str] = {
 _RED = "#c8102e"
 _BLACK = "#1b1b1b"
 _RANK_TEXT = {"9": "9", "T": "10", "J": "J", "Q": "Q", "K": "K", "A": "A"}
-_SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+#: The four-colour deck: each suit its own colour (spades black, hearts red, diamonds
+#: blue, clubs green), so that a glance tells diamonds from hearts.
+_FOUR_COLOURS = {"S": _BLACK, "H": _RED, "D": "#1f5fbf", "C": "#1d7a3a"}
 
 
 def _suit(letter: str, x: float, y: float, scale: float, colour: str) -> str:
@@ -55,13 +58,30 @@ def _suit(letter: str, x: float, y: float, scale: float, colour: str) -> str:
             f'transform="translate({x} {y}) scale({scale})"/>')
 
 
+def card_svg(card: Card, *, four_colours: bool = False) -> str:
+    """The face of ``card`` as a standalone SVG document, its rank printed with the
+    letters of the current language (:func:`sixtysix.i18n.rank_letter`: a German
+    queen shows ``D``), in two colours or, with ``four_colours``, four.
+
+    >>> from sixtysix.i18n import use
+    >>> with use("de"):
+    ...     '>D</text>' in card_svg(Card.parse("QH")), 'aria-label="Herz-Dame"' in card_svg(Card.parse("QH"))
+    (True, True)
+    """
+    return _card_svg(card, language(), four_colours)
+
+
 @functools.cache
-def card_svg(card: Card) -> str:
-    """The face of ``card`` as a standalone SVG document."""
+def _card_svg(card: Card, lang: str, four_colours: bool) -> str:
     text = str(card)
-    rank, suit = _RANK_TEXT[text[0]], text[1]
-    colour = _RED if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else _BLACK
-    title = f"{_RANK_TEXT[text[0]]} of {_SUIT_NAMES[suit]}"
+    suit = text[1]
+    with use(lang):
+        rank = rank_letter(_RANK_TEXT[text[0]])
+        title = html.escape(card_name(text), quote=True)
+    if four_colours:
+        colour = _FOUR_COLOURS[suit]
+    else:
+        colour = _RED if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else _BLACK
     corner = (f'<text x="0" y="0" font-family="Georgia, \'DejaVu Serif\', serif" font-size="46" '
               f'font-weight="bold" text-anchor="middle" fill="{colour}">{rank}</text>'
               + _suit(suit, 0, 30, 0.3, colour))
@@ -85,12 +105,18 @@ def card_svg(card: Card) -> str:
     )
 
 
-@functools.cache
 def back_svg() -> str:
     """The back of every card."""
+    return _back_svg(language())
+
+
+@functools.cache
+def _back_svg(lang: str) -> str:
+    with use(lang):
+        title = html.escape(_("card back"), quote=True)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="card back"><title>card back</title>'
+        f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-label="{title}"><title>{title}</title>'
         '<defs><pattern id="lattice" width="20" height="20" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><rect width="20" height="20" fill="#1f4e8c"/>'
         '<path d="M0,10 H20 M10,0 V20" stroke="#8fb3e0" stroke-width="3"/></pattern></defs>'

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sixtysix.explain import explain
+
 if TYPE_CHECKING:
     from sixtysix.hand import Hand
 
@@ -47,7 +49,7 @@ def public_view_json(hand: Hand) -> dict[str, Any]:
     return obj
 
 
-def finished_hand_json(hand: Hand, number: int) -> dict[str, Any]:
+def finished_hand_json(hand: Hand, number: int, bonus: int = 0) -> dict[str, Any]:
     """How hand ``number`` (from 1) ended, for everybody at the table once it is over:
     its last trick and the cards each player still held, shown face up with the
     result (the rest of its tricks stay turned down, R3.5).
@@ -58,7 +60,7 @@ def finished_hand_json(hand: Hand, number: int) -> dict[str, Any]:
     >>> hand = play_hand(Hand.random(seed=2), [RandomBot(seed=1), RandomBot(seed=2)])
     >>> end = finished_hand_json(hand, 1)
     >>> sorted(end)
-    ['last_trick', 'number', 'remaining', 'result', 'trump']
+    ['last_trick', 'number', 'remaining', 'result', 'trump', 'why']
     >>> [len(cards) for cards in end["remaining"]] == _hand_sizes(hand)
     True
     """
@@ -73,4 +75,6 @@ def finished_hand_json(hand: Hand, number: int) -> dict[str, Any]:
         "last_trick": None if last is None else [last.leader, str(last.lead), str(last.follow), last.winner],
         "remaining": [sorted(str(c) for c in hand.cards(seat)) for seat in (0, 1)],
         "result": None if view.result is None else view.result.to_json(),
+        # Why it scored what it did (sixtysix.explain); ``bonus``: the tie bonus the match added.
+        "why": explain(view, bonus).to_json(),
     }

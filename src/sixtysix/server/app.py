@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
+from sixtysix import i18n
 from sixtysix.cards import Card
 from sixtysix.hand import Hand
 from sixtysix.record import MatchReplay, dumps, replay
@@ -220,15 +221,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def replay_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "replay.html")
 
+    @app.get("/i18n/{wanted}.json", include_in_schema=False)
+    async def messages(wanted: str) -> JSONResponse:
+        # ``wanted``: the page's languages in order of preference, comma-separated
+        # (``de-AT,en``); the first with a catalog, else English.
+        codes = [code for code in wanted.split(",")[:20] if i18n.normalize(code) != i18n.DEFAULT]
+        body = i18n.catalog(codes[0] if codes else i18n.DEFAULT)
+        body["languages"] = i18n.LANGUAGES
+        return JSONResponse(body, headers={"Cache-Control": "no-cache"})
+
     @app.get("/cards/{name}.svg", include_in_schema=False)
-    async def card_picture(name: str) -> Response:
-        if name == "back":
-            svg = back_svg()
-        else:
-            try:
-                svg = card_svg(Card.parse(name))
-            except ValueError:
-                return JSONResponse({"error": "no such card", "code": "no_card"}, status_code=404)
+    async def card_picture(name: str, lang: str = i18n.DEFAULT, deck: str = "two") -> Response:
+        # ``lang``: the letters on the card (``D`` for a German queen); ``deck=four``: four colours.
+        with i18n.use(lang):
+            if name == "back":
+                svg = back_svg()
+            else:
+                try:
+                    svg = card_svg(Card.parse(name), four_colours=deck == "four")
+                except ValueError:
+                    return JSONResponse({"error": "no such card", "code": "no_card"}, status_code=404)
         return Response(svg, media_type="image/svg+xml",
                         headers={"Cache-Control": "public, max-age=86400"})
 
@@ -264,6 +276,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # only: a game against the computer is its player's, watched only by its link.
         def rows(status: str, limit: int) -> list[dict[str, Any]]:
             return [{"id": row.id, "kind": row.kind, "level": row.level, "rules": _rules_text(row.rules),
+                     # The rules as the record holds them and the match's length: the page
+                     # names them in words, in its language ("Classic, a match to 7 ...").
+                     **_rules_parts(row.rules),
                      "players": [row.name0, row.name1], "score": [row.score0, row.score1],
                      "status": row.status, "winner": row.winner}
                     for row in storage.listing(status=(status,), limit=limit, kind="person")]
@@ -412,6 +427,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await websocket.close(code=1000)
 
     return app
+
+
+def _rules_parts(stored: str) -> dict[str, Any]:
+    try:
+        rules = Rules.from_json(json.loads(stored))
+    except ValueError:
+        return {"rules_json": None, "target": None}
+    return {"rules_json": rules.to_json(), "target": rules.target}
 
 
 def _rules_text(stored: str) -> str:

@@ -235,7 +235,9 @@ class Game:
         for number in range(len(self.match.hands), 0, -1):
             hand = self.match.hands[number - 1]
             if hand.is_over():
-                return finished_hand_json(hand, number)
+                results = self.results()
+                bonus = results[number - 1].bonus if number <= len(results) else 0
+                return finished_hand_json(hand, number, bonus)
         return None
 
     def state_for(self, seat: int | None, info: dict[str, Any] | None = None,

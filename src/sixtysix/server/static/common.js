@@ -1,21 +1,109 @@
 // Shared by the pages: card pictures, names of suits and results, small helpers.
 "use strict";
 
+// Languages (sixtysix.i18n): the page's words come from the server's catalogs, the same
+// ones the terminal game reads. English is the text as written in the code:
+// t("Hand {n}", { n: 3 }); nt("{n} trick", "{n} tricks", n); pt("suit", "hearts").
+const i18n = { lang: "en", messages: {}, languages: { en: "English" } };
+
+function fillIn(text, values) {
+  return values ? text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole)) : text;
+}
+
+function t(text, values) {
+  const found = i18n.messages[text];
+  return fillIn(typeof found === "string" && found ? found : text, values);
+}
+
+// Every catalog we carry has two forms, the first for n = 1 (the tests check its plural rule).
+function nt(one, many, n, values) {
+  const found = i18n.messages[one];
+  const form = n === 1 ? 0 : 1;
+  const text = Array.isArray(found) && found[form] ? found[form] : form ? many : one;
+  return fillIn(text, Object.assign({ n }, values));
+}
+
+function pt(context, text, values) {
+  const found = i18n.messages[`${context}\u0004${text}`];
+  return fillIn(typeof found === "string" && found ? found : text, values);
+}
+
+// The language asked for: the player's choice (the switch), else the browser's languages.
+function wantedLanguages() {
+  const chosen = localStorage.getItem("sixtysix-lang");
+  return chosen ? [chosen] : (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"]);
+}
+
+async function loadLanguage() {
+  try {
+    const wanted = wantedLanguages().map(encodeURIComponent).join(",");
+    const response = await fetch(`/i18n/${wanted || "en"}.json`);
+    if (response.ok) Object.assign(i18n, await response.json());
+  } catch (e) {
+    /* offline without the catalog: English */
+  }
+  document.documentElement.lang = i18n.lang;
+  translatePage(document);
+  languageSwitch();
+}
+
+// The static text of a page: every element marked data-i18n holds a message (its English
+// text, kept in data-i18n-text); data-i18n-attr names attributes that are messages too.
+function translatePage(root) {
+  for (const node of root.querySelectorAll("[data-i18n]")) {
+    if (!("i18nText" in node.dataset)) node.dataset.i18nText = node.textContent.replace(/\s+/g, " ").trim();
+    node.textContent = t(node.dataset.i18nText);
+  }
+  for (const node of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const name of node.dataset.i18nAttr.split(/\s+/)) {
+      const key = `i18nAttr${name.replace(/-./g, (m) => m[1].toUpperCase())}`;
+      if (!(key in node.dataset)) node.dataset[key] = node.getAttribute(name) || "";
+      if (node.dataset[key]) node.setAttribute(name, t(node.dataset[key]));
+    }
+  }
+}
+
+// The switch in the header: each language named in itself; a choice reloads the page in it.
+function languageSwitch() {
+  const select = document.getElementById("language");
+  if (!select) return;
+  select.replaceChildren(...Object.entries(i18n.languages).map(([code, name]) =>
+    el("option", { value: code, text: name, selected: code === i18n.lang, lang: code })));
+  select.onchange = () => {
+    localStorage.setItem("sixtysix-lang", select.value);
+    location.reload();
+  };
+}
+
 const SUIT_SIGNS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-const RANK_NAMES = { "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
 const RANK_ORDER = "9JQKTA"; // R1.2: ascending trick-taking order
 const SUIT_ORDER = "CDHS";
-const REASONS = {
-  declared: "declared 66",
-  false_declaration: "the opponent declared 66 falsely",
-  closed_failed: "the closer did not make 66",
-  closed_succeeded: "closed the stock and made 66",
-  played_out: "all cards were played",
-  tie: "a tie",
-  revoke: "the opponent did not follow suit (revoke)",
-  forfeit: "the opponent's program failed (forfeit)",
-};
+
+function suitName(suit) {
+  if (suit === "C") return pt("suit", "clubs");
+  if (suit === "D") return pt("suit", "diamonds");
+  if (suit === "H") return pt("suit", "hearts");
+  return pt("suit", "spades");
+}
+
+function rankName(rank) {
+  if (rank === "9") return pt("rank", "nine");
+  if (rank === "T") return pt("rank", "ten");
+  if (rank === "J") return pt("rank", "jack");
+  if (rank === "Q") return pt("rank", "queen");
+  if (rank === "K") return pt("rank", "king");
+  return pt("rank", "ace");
+}
+
+// The rank as printed on the card in the page's language (a German queen shows D).
+function rankLetter(rank) {
+  if (rank === "9") return "9";
+  if (rank === "T") return "10";
+  if (rank === "J") return pt("card rank", "J");
+  if (rank === "Q") return pt("card rank", "Q");
+  if (rank === "K") return pt("card rank", "K");
+  return pt("card rank", "A");
+}
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -30,14 +118,26 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// A card as a person reads it, written as on the card: 10♦, D♥ in German.
 function cardName(card) {
-  return RANK_NAMES[card[0]] + SUIT_SIGNS[card[1]];
+  return rankLetter(card[0]) + SUIT_SIGNS[card[1]];
 }
 
+// A card in words, for screen readers: "queen of hearts", "Herz-Dame".
+function cardWords(card) {
+  return t("{rank} of {suit}", { rank: rankName(card[0]), suit: suitName(card[1]) });
+}
+
+// The player's card options (Settings), kept by the browser: four colours, large cards.
+const cardLook = {
+  get fourColours() { return localStorage.getItem("sixtysix-deck") === "four"; },
+  get large() { return localStorage.getItem("sixtysix-large-cards") === "on"; },
+};
+
 function cardImage(card, extraClass) {
-  const name = card ? `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}` : "card back";
-  return el("img", { src: `/cards/${card || "back"}.svg`, alt: name, class: "card-img " + (extraClass || ""),
-                     draggable: "false" });
+  const query = `?lang=${i18n.lang}${cardLook.fourColours ? "&deck=four" : ""}`;
+  return el("img", { src: `/cards/${card || "back"}.svg${query}`, alt: card ? cardWords(card) : t("card back"),
+                     class: "card-img " + (extraClass || ""), draggable: "false" });
 }
 
 // A hand as the terminal game shows it too: trumps first, then clubs, diamonds, hearts,
@@ -57,24 +157,76 @@ function exchangeCard(view) {
 function describeAction(action, view) {
   if (action === "X") {
     const mine = view ? exchangeCard(view) : null;
-    if (mine && view.trump_card) return `Exchange your ${cardName(mine)} for the turned-up ${cardName(view.trump_card)}`;
-    return "Exchange for the turned-up trump";
+    if (mine && view.trump_card) {
+      return t("Exchange your {card} for the turned-up {trump}", { card: cardName(mine), trump: cardName(view.trump_card) });
+    }
+    return t("Exchange for the turned-up trump");
   }
-  if (action === "C") return "Close the stock";
-  if (action === "D") return "Draw";
-  if (action === "66") return "Declare 66";
-  if (action.startsWith("66+")) return `Show the ${SUIT_NAMES[action[3]]} marriage and declare 66`;
-  if (action.endsWith("+")) return `Marriage: ${cardName(action)} and lead it`;
-  return `Play ${cardName(action)}`;
+  if (action === "C") return t("Close the stock");
+  if (action === "D") return t("Draw");
+  if (action === "66") return t("Declare 66");
+  if (action.startsWith("66+")) return t("Show the {suit} marriage and declare 66", { suit: suitName(action[3]) });
+  if (action.endsWith("+")) return t("Marriage: {card} and lead it", { card: cardName(action) });
+  return t("Play {card}", { card: cardName(action) });
 }
 
+// Why a hand scored what it did (sixtysix.explain: ``why``), in a sentence: who did what,
+// then the rule that set the game points. ``names`` are as the reader calls the seats.
+function explainResult(why, names) {
+  if (why.winner === null) return t("Tied hand: all cards are played and the totals are equal. Nobody scores.");
+  const winner = names[why.winner];
+  const loser = names[1 - why.winner];
+  const closer = why.closer === null ? loser : names[why.closer];
+  let what;
+  switch (why.reason) {
+    case "declared":
+      what = why.declarer === null ? t("{winner} reached 66.", { winner }) : t("{winner} declared 66 correctly.", { winner });
+      break;
+    case "played_out":
+      what = t("All cards are played and {winner} has the higher total.", { winner });
+      break;
+    case "closed_succeeded":
+      what = t("{winner} closed the stock and made 66.", { winner });
+      break;
+    case "closed_failed":
+      if (why.declarer === why.winner) what = t("{winner} reached 66 after {closer} closed the stock.", { winner, closer });
+      else if (why.declarer !== null) what = t("{loser} closed the stock and declared 66 falsely.", { loser });
+      else what = t("{loser} closed the stock but did not make 66.", { loser });
+      break;
+    case "false_declaration":
+      what = t("{loser} declared 66 with only {points}.", { loser, points: why.loser_points });
+      break;
+    case "revoke":
+      what = t("{loser} did not follow suit when the rules required it (revoke).", { loser });
+      break;
+    default:
+      what = t("{loser} forfeited: the program failed.", { loser });
+  }
+  let scale = "";
+  switch (why.scale) {
+    case "no_trick": scale = why.at_close ? t("{loser} had taken no trick when the stock was closed.", { loser })
+      : t("{loser} took no trick.", { loser }); break;
+    case "under_33": scale = why.at_close ? t("{loser} had {points}, under 33, when the stock was closed.", { loser, points: why.loser_points })
+      : t("{loser} has {points}, under 33.", { loser, points: why.loser_points }); break;
+    case "33_or_more": scale = t("{loser} has {points}, 33 or more.", { loser, points: why.loser_points }); break;
+    case "no_trick_at_close": scale = t("{winner} had taken no trick when {closer} closed the stock.", { winner, closer }); break;
+    case "trick_at_close": scale = t("{winner} had taken a trick when {closer} closed the stock.", { winner, closer }); break;
+    case "no_trick_false": scale = t("{winner} had taken no trick.", { winner }); break;
+    default: scale = "";
+  }
+  const gp = why.game_points;
+  let score = nt("{winner} wins {n} game point.", "{winner} wins {n} game points.", gp, { winner });
+  if (why.bonus) score += " " + nt("Plus {n} for the tied hand before.", "Plus {n} for the tied hands before.", why.bonus);
+  return [what, scale, score].filter((part) => part).join(" ");
+}
+
+// A hand's result without its explanation (the replay page): who won and how many.
 function resultSentence(result, names) {
   if (result.winner === null || result.winner === undefined) {
-    return `Tied hand (${result.points[0]}\u2013${result.points[1]}): nobody scores.`;
+    return t("Tied hand ({points}): nobody scores.", { points: `${result.points[0]}\u2013${result.points[1]}` });
   }
   const gp = result.game_points + (result.bonus || 0);
-  const why = REASONS[result.reason] || result.reason;
-  return `${names[result.winner]} wins ${gp} game point${gp === 1 ? "" : "s"}: ${why}.`;
+  return nt("{winner} wins {n} game point.", "{winner} wins {n} game points.", gp, { winner: names[result.winner] });
 }
 
 function showToast(text) {
@@ -102,20 +254,58 @@ async function api(method, path, body) {
   return data;
 }
 
+// A seat's points and tricks: "23 points, 2 tricks".
+function pointsText(points, tricks) {
+  return nt("{points} points, {n} trick", "{points} points, {n} tricks", tricks, { points });
+}
+
+// Rules in words: the preset's name and the match's length ("Classic, a match to 7 game
+// points"); options changed from the preset are named after it.
+function rulesText(rules, target) {
+  const preset = typeof rules === "string" ? rules : rules.preset;
+  const names = { classic: t("Classic"), pagat: t("Pagat"), santase: t("Santase"), schnapsen: t("Schnapsen"),
+                  course: t("Schnapsen, course platform rules") };
+  let text = nt("{rules}, a match to {n} game point", "{rules}, a match to {n} game points", target,
+                { rules: names[preset] || preset });
+  const changed = typeof rules === "string" ? [] : Object.keys(rules).filter((k) => k !== "preset" && k !== "target");
+  if (changed.length) text += " " + t("(changed: {options})", { options: changed.join(", ") });
+  return text;
+}
+
+// What the server refused, for a person: its words for the refusals a player meets,
+// else the server's own reason.
+function serverError(message) {
+  switch (message.code) {
+    case "not_your_turn": return t("It is not your turn.");
+    case "stale": return t("The game has moved on: your action came too late.");
+    case "over": return t("The match is over.");
+    case "abandoned": return t("This game was abandoned: nobody moved in it for too long.");
+    case "not_started": return t("The game has not started: the second player has not joined yet.");
+    case "storage": return t("The server could not save the action; try again.");
+    case "rate_limited": return t("Too many requests: wait a little.");
+    case "no_seat": return t("This game has no free seat: you can watch it.");
+    case "no_game": return t("There is no such game.");
+    default: return message.reason || message.error || "";
+  }
+}
+
+function trumpText(suit) {
+  return t("Trump: {sign} {suit}", { sign: SUIT_SIGNS[suit], suit: suitName(suit) });
+}
+
 // The middle of the table, the same for players, spectators and replays.
 function renderMiddle(view, names, seatBottom) {
   const stock = document.getElementById("stock");
   stock.replaceChildren();
   if (view.trump_card) stock.append(cardImage(view.trump_card, "trump-card"));
   if (view.stock_size > 0) stock.append(cardImage(null, "stock-card"));
-  let stockText = view.stock_size ? `Stock: ${view.stock_size}` : "Stock empty";
-  if (view.closed_by !== null) stockText = `Closed by ${names[view.closed_by]}`;
+  let stockText = view.stock_size ? t("Stock: {n}", { n: view.stock_size }) : t("Stock empty");
+  if (view.closed_by !== null) stockText = t("Closed by {name}", { name: names[view.closed_by] });
   document.getElementById("stock-label").textContent = stockText;
-  document.getElementById("trump-label").textContent =
-    `Trump: ${SUIT_SIGNS[view.trump]} ${SUIT_NAMES[view.trump]}`;
+  document.getElementById("trump-label").textContent = trumpText(view.trump);
   const marriages = document.getElementById("marriages");
   marriages.replaceChildren(...view.marriages.map(([seat, suit, value]) =>
-    el("li", { text: `${names[seat]}: ${SUIT_SIGNS[suit]} marriage (${value})` })));
+    el("li", { text: t("{name}: {suit} marriage ({value})", { name: names[seat], suit: SUIT_SIGNS[suit], value }) })));
   const trick = document.getElementById("trick");
   const played = (seat, card, extra) => el("figure", { class: `played ${extra || ""}`, "data-card": card },
     cardImage(card), el("figcaption", { text: names[seat] }));
@@ -123,14 +313,17 @@ function renderMiddle(view, names, seatBottom) {
   let label = "";
   if (view.lead) {
     row.append(played(view.lead[0], view.lead[1]));
-    label = "Current trick";
+    label = t("Current trick");
   } else if (view.tricks.length) {
     const [leader, lead, follow, winner] = view.tricks[view.tricks.length - 1];
     row.append(played(leader, lead, "last"), played(1 - leader, follow, "last"));
-    label = `Last trick: ${winner === null ? "nobody" : names[winner]}`;
+    label = winner === null ? t("Last trick: nobody") : t("Last trick: {name}", { name: names[winner] });
   }
   trick.replaceChildren(row, el("div", { class: "trick-label", text: label }));
 }
+
+// The page's language first: every page waits for it before drawing (``ready.then(start)``).
+const ready = loadLanguage();
 
 // Installable as an app: the service worker keeps the page's files (sw.js).
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

@@ -33,7 +33,7 @@ let ended = null;
 let endTimer = null;
 
 function names() {
-  return state ? state.game.players.map((n, i) => n || (i === 1 ? "(free seat)" : "?")) : ["", ""];
+  return state ? state.game.players.map((n, i) => n || (i === 1 ? t("(free seat)") : "?")) : ["", ""];
 }
 
 function setConnection(text, bad) {
@@ -45,10 +45,10 @@ function setConnection(text, bad) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}`);
-  setConnection("connecting\u2026");
+  setConnection(t("connecting\u2026"));
   socket.addEventListener("open", () => {
     retry = 0;
-    setConnection("connected");
+    setConnection(t("connected"));
     socket.send(JSON.stringify({ type: "hello", token: token || null }));
   });
   socket.addEventListener("message", (event) => {
@@ -64,7 +64,7 @@ function connect() {
     // server has kept the game where it was.
     retry = Math.min(retry + 1, 6);
     const wait = 500 * 2 ** (retry - 1);
-    setConnection(`disconnected \u2014 reconnecting in ${Math.round(wait / 1000)} s`, true);
+    setConnection(t("disconnected \u2014 reconnecting in {seconds} s", { seconds: Math.round(wait / 1000) }), true);
     setTimeout(connect, wait);
   });
 }
@@ -78,10 +78,10 @@ function onError(message) {
   if (message.code === "no_game") {
     leaving = true;
     document.getElementById("table").hidden = true;
-    showToast("There is no such game.");
+    showToast(t("There is no such game."));
     return;
   }
-  showToast(message.reason);
+  showToast(serverError(message));
 }
 
 function goToRematch(newId) {
@@ -92,7 +92,7 @@ function goToRematch(newId) {
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-  else showToast("Not connected: reconnecting\u2026");
+  else showToast(t("Not connected: reconnecting\u2026"));
 }
 
 function act(action) {
@@ -103,19 +103,16 @@ function act(action) {
 // What an action risks, when it can lose the hand outright: a question for the player.
 function risk(action, view, you) {
   if (action === "C") {
-    return { title: "Close the stock?",
-             text: "No more cards are drawn, and from now on you must follow suit and win the trick " +
-                   "if you can. If you do not reach 66, your opponent scores 2 game points, or 3 if " +
-                   "they have not taken a trick yet.",
-             yes: "Close the stock" };
+    return { title: t("Close the stock?"),
+             text: t("No more cards are drawn, and from now on you must follow suit and win the trick if you can. If you do not reach 66, your opponent scores 2 game points, or 3 if they have not taken a trick yet."),
+             yes: t("Close the stock") };
   }
   if (action.startsWith("66")) {
     const counted = declaredCount(action, view, you);
     if (counted < 66) {
-      return { title: `Declare 66 with ${counted}?`,
-               text: `You count ${counted}, under 66: declaring now loses the hand, and your opponent ` +
-                     "scores 2 or 3 game points. Play on to collect more points.",
-               yes: "Declare anyway" };
+      return { title: t("Declare 66 with {points}?", { points: counted }),
+               text: t("You count {points}, under 66: declaring now loses the hand, and your opponent scores 2 or 3 game points. Play on to collect more points.", { points: counted }),
+               yes: t("Declare anyway") };
     }
   }
   return null;
@@ -156,7 +153,7 @@ function onCard(card) {
     render();
   } else if (marriage) act(card + "+");
   else if (plain) act(card);
-  else showToast(`${cardName(card)} cannot be played now.`);
+  else showToast(t("{card} cannot be played now.", { card: cardName(card) }));
 }
 
 // Keep the trick that ``next`` completed on the table, when it completed one in the hand
@@ -195,13 +192,16 @@ function goOn() {
 function renderHeld(n, you) {
   const [leader, lead, follow, winner] = held.trick;
   const played = (seat, card) => el("figure", { class: `played${seat === winner ? " won" : ""}`, "data-card": card },
-    cardImage(card), el("figcaption", { text: seat === you ? "You" : n[seat] }));
-  const who = winner === null ? "Nobody" : winner === you ? "You" : n[winner];
-  const points = held.points === null ? "" : ` (+${held.points})`;
+    cardImage(card), el("figcaption", { text: seat === you ? t("You") : n[seat] }));
+  let label;
+  if (winner === null) label = t("Nobody wins the trick");
+  else if (held.points === null) label = winner === you ? t("You win the trick") : t("{name} wins the trick", { name: n[winner] });
+  else if (winner === you) label = t("You win the trick (+{points})", { points: held.points });
+  else label = t("{name} wins the trick (+{points})", { name: n[winner], points: held.points });
   document.getElementById("trick").replaceChildren(
     el("div", { class: "trick-cards" }, played(leader, lead), played(1 - leader, follow)),
-    el("div", { class: "trick-label held-label", text: `${who} ${winner === you ? "win" : "wins"} the trick${points}` }),
-    el("button", { type: "button", id: "go-on", class: "primary go-on", text: "Go on", onclick: goOn }));
+    el("div", { class: "trick-label held-label", text: label }),
+    el("button", { type: "button", id: "go-on", class: "primary go-on", text: t("Go on"), onclick: goOn }));
 }
 
 function render() {
@@ -214,19 +214,20 @@ function render() {
   document.getElementById("table").hidden = false;
   // Where the game stands (hand and action count), for scripts and tests that follow the page.
   document.body.dataset.position = `${game.hand_number}:${game.actions}:${game.status}`;
-  document.title = `Sixty-six: ${n[0]} vs ${n[1]}`;
+  document.title = t("Sixty-six: {first} vs {second}", { first: n[0], second: n[1] });
   document.getElementById("match-score").textContent =
-    `${n[bottom]} ${game.score[bottom]} \u2013 ${game.score[top]} ${n[top]} (to ${game.target})` +
-    (game.pending_bonus ? ` +${game.pending_bonus} to the next winner` : "");
+    t("{me} {mine} \u2013 {theirs} {them} (to {target})",
+      { me: n[bottom], mine: game.score[bottom], theirs: game.score[top], them: n[top], target: game.target }) +
+    (game.pending_bonus ? " " + t("+{n} to the next winner", { n: game.pending_bonus }) : "");
   document.getElementById("opponent-name").textContent = n[top] + (you === null ? "" : "");
-  document.getElementById("my-name").textContent = you === null ? n[bottom] : `${n[bottom]} (you)`;
-  document.getElementById("hand-number").textContent =
-    `Hand ${game.hand_number}` + (game.spectators ? ` \u00b7 ${game.spectators} watching` : "");
+  document.getElementById("my-name").textContent = you === null ? n[bottom] : t("{name} (you)", { name: n[bottom] });
+  document.getElementById("hand-number").textContent = t("Hand {n}", { n: game.hand_number }) +
+    (game.spectators ? " \u00b7 " + nt("{n} watching", "{n} watching", game.spectators) : "");
   const share = document.getElementById("share");
   share.hidden = !(game.status === "waiting" && you === 0);
   if (!share.hidden) document.getElementById("share-link").value = location.href;
   if (!view) return;
-  const points = (seat) => `${view.scores[seat]} points, ${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`;
+  const points = (seat) => pointsText(view.scores[seat], view.tricks_won[seat]);
   document.getElementById("opponent-points").textContent = points(top);
   document.getElementById("my-points").textContent = points(bottom);
   // The opponent's cards: backs only (and for a spectator, both hands as backs).
@@ -236,7 +237,7 @@ function render() {
   if (held) renderHeld(n, you);
   // The last few actions, newest first: what the other player just did is never missed.
   document.getElementById("log").replaceChildren(...view.history.slice(-4).reverse().map(([seat, action]) =>
-    el("li", { text: `${seat === you ? "You" : n[seat]}: ${describeAction(action)}` })));
+    el("li", { text: t("{name}: {action}", { name: seat === you ? t("You") : n[seat], action: describeAction(action) }) })));
   renderHand(view, you);
   renderChoices(view, you);
   renderStatus(game, view, you, n);
@@ -261,7 +262,7 @@ function renderHand(view, you) {
       type: "button",
       class: `card${legal ? " legal" : ""}${myTurn && !legal ? " dim" : ""}${pendingCard === card ? " chosen" : ""}`,
       "data-card": card,
-      "aria-label": cardName(card) + (legal ? " (playable)" : ""),
+      "aria-label": legal ? t("{card} (playable)", { card: cardWords(card) }) : cardWords(card),
       draggable: legal ? "true" : "false",
       onclick: () => onCard(card),
       ondragstart: (event) => event.dataTransfer.setData("text/plain", card),
@@ -277,9 +278,10 @@ function renderChoices(view, you) {
   const buttons = [];
   if (pendingCard) {
     buttons.push(el("button", { type: "button", class: "primary", "data-action": pendingCard + "+",
-                                text: `${cardName(pendingCard)} with the marriage`, onclick: () => act(pendingCard + "+") }));
+                                text: t("{card} with the marriage", { card: cardName(pendingCard) }),
+                                onclick: () => act(pendingCard + "+") }));
     buttons.push(el("button", { type: "button", "data-action": pendingCard,
-                                text: `${cardName(pendingCard)} alone`, onclick: () => act(pendingCard) }));
+                                text: t("{card} alone", { card: cardName(pendingCard) }), onclick: () => act(pendingCard) }));
   }
   for (const action of view.legal) {
     if (/^[9TJQKA][CDHS]\+?$/.test(action)) continue;  // cards are played from the hand
@@ -290,7 +292,7 @@ function renderChoices(view, you) {
       // looks apart, and the player is asked first (actOrAsk).
       const counted = declaredCount(action, view, you);
       cls = counted >= 66 ? "declare" : "declare risky";
-      if (counted < 66) title = `You count ${counted}: declaring now loses the hand.`;
+      if (counted < 66) title = t("You count {points}: declaring now loses the hand.", { points: counted });
     }
     buttons.push(el("button", { type: "button", "data-action": action, text: describeAction(action, view),
                                 class: cls, title, onclick: () => actOrAsk(action) }));
@@ -301,15 +303,15 @@ function renderChoices(view, you) {
 function renderStatus(game, view, you, n) {
   const status = document.getElementById("status");
   let text;
-  if (game.status === "waiting") text = "Waiting for the second player to join.";
-  else if (game.status === "finished") text = `The match is over: ${n[game.winner]} won.`;
-  else if (view.to_act === null) text = "The hand is over.";
-  else if (held) text = settings.trickPause === "tap" ? "Tap the trick or Go on to play on." : "The trick is taken\u2026";
+  if (game.status === "waiting") text = t("Waiting for the second player to join.");
+  else if (game.status === "finished") text = t("The match is over: {name} won.", { name: n[game.winner] });
+  else if (view.to_act === null) text = t("The hand is over.");
+  else if (held) text = settings.trickPause === "tap" ? t("Tap the trick or Go on to play on.") : t("The trick is taken\u2026");
   else if (you !== null && view.to_act === you) {
-    text = view.state === "draw" ? "You won the trick: draw, close or declare." :
-      view.state === "follow" ? "Your turn: follow the card led." : "Your turn: lead a card.";
-  } else text = `${n[view.to_act]} is to play\u2026`;
-  status.textContent = you === null ? `You are watching. ${text}` : text;
+    text = view.state === "draw" ? t("You won the trick: draw, close or declare.") :
+      view.state === "follow" ? t("Your turn: follow the card led.") : t("Your turn: lead a card.");
+  } else text = t("{name} is to play\u2026", { name: n[view.to_act] });
+  status.textContent = you === null ? t("You are watching. {status}", { status: text }) : text;
   status.classList.toggle("your-turn", you !== null && view.to_act === you && !held);
 }
 
@@ -342,25 +344,28 @@ function showResult(game, you, n, count) {
   const result = game.results[count - 1];
   const overlay = document.getElementById("result");
   const finished = game.status === "finished";
-  document.getElementById("result-title").textContent = finished ? `${n[game.winner]} wins the match`
-    : `Hand ${count}: ${result.winner === null ? "tied" : n[result.winner] + " wins"}`;
-  document.getElementById("result-text").textContent = resultSentence(result, n);
-  const rows = [["", n[0], n[1]], ["Points", ...result.points], ["Tricks", ...result.tricks],
-                ["Match score", ...game.score]];
+  document.getElementById("result-title").textContent = finished ? t("{name} wins the match", { name: n[game.winner] })
+    : result.winner === null ? t("Hand {n}: tied", { n: count })
+    : t("Hand {n}: {name} wins", { n: count, name: n[result.winner] });
+  // Why, from the hand's explanation when this page saw the hand end (else the plain result).
+  const why = ended && ended.number === count && ended.why ? ended.why : null;
+  document.getElementById("result-text").textContent = why ? explainResult(why, n) : resultSentence(result, n);
+  const rows = [["", n[0], n[1]], [t("Points"), ...result.points], [t("Tricks"), ...result.tricks],
+                [t("Match score"), ...game.score]];
   document.getElementById("result-table").replaceChildren(...rows.map((row, i) =>
     el("tr", {}, ...row.map((cell) => el(i === 0 ? "th" : "td", { text: String(cell) })))));
   const buttons = document.getElementById("result-buttons");
   buttons.replaceChildren();
   if (finished) {
     if (you !== null) {
-      buttons.append(el("button", { type: "button", class: "primary", id: "rematch", text: "Rematch",
+      buttons.append(el("button", { type: "button", class: "primary", id: "rematch", text: t("Rematch"),
                                     onclick: () => send({ type: "rematch" }) }));
     }
-    buttons.append(el("a", { class: "button", href: `/api/games/${gameId}/record`, text: "Download the record" }));
-    buttons.append(el("a", { class: "button", href: `/replay/${gameId}`, text: "Replay" }));
-    buttons.append(el("a", { class: "button", href: "/", text: "Lobby" }));
+    buttons.append(el("a", { class: "button", href: `/api/games/${gameId}/record`, text: t("Download the record") }));
+    buttons.append(el("a", { class: "button", href: `/replay/${gameId}`, text: t("Replay") }));
+    buttons.append(el("a", { class: "button", href: "/", text: t("Lobby") }));
   }
-  buttons.append(el("button", { type: "button", id: "result-close", text: finished ? "Close" : "Next hand",
+  buttons.append(el("button", { type: "button", id: "result-close", text: finished ? t("Close") : t("Next hand"),
                                 onclick: () => { overlay.hidden = true; ended = null; render(); } }));
   overlay.hidden = false;
 }
@@ -380,11 +385,10 @@ function renderEnd(n, you) {
   document.getElementById("stock-label").textContent = "";
   document.getElementById("marriages").replaceChildren();
   document.getElementById("log").replaceChildren();
-  document.getElementById("hand-number").textContent = `Hand ${ended.number}`;
-  document.getElementById("trump-label").textContent = `Trump: ${SUIT_SIGNS[ended.trump]} ${SUIT_NAMES[ended.trump]}`;
+  document.getElementById("hand-number").textContent = t("Hand {n}", { n: ended.number });
+  document.getElementById("trump-label").textContent = trumpText(ended.trump);
   if (ended.result) {
-    const points = (seat) => `${ended.result.points[seat]} points, ${ended.result.tricks[seat]} trick` +
-      (ended.result.tricks[seat] === 1 ? "" : "s");
+    const points = (seat) => pointsText(ended.result.points[seat], ended.result.tricks[seat]);
     document.getElementById("opponent-points").textContent = points(top);
     document.getElementById("my-points").textContent = points(bottom);
   }
@@ -392,18 +396,19 @@ function renderEnd(n, you) {
   if (ended.last_trick) {
     const [leader, lead, follow, winner] = ended.last_trick;
     const played = (seat, card) => el("figure", { class: `played${seat === winner ? " won" : ""}`, "data-card": card },
-      cardImage(card), el("figcaption", { text: seat === you ? "You" : n[seat] }));
+      cardImage(card), el("figcaption", { text: seat === you ? t("You") : n[seat] }));
     parts.push(el("div", { class: "trick-cards" }, played(leader, lead), played(1 - leader, follow)));
-    parts.push(el("div", { class: "trick-label held-label",
-                           text: `Last trick: ${winner === null ? "nobody" : winner === you ? "you" : n[winner]}` }));
+    const who = winner === null ? t("Last trick: nobody") : winner === you ? t("Last trick: you")
+      : t("Last trick: {name}", { name: n[winner] });
+    parts.push(el("div", { class: "trick-label held-label", text: who }));
   }
   if (ended.waiting) {
-    parts.push(el("button", { type: "button", id: "go-on", class: "primary go-on", text: "See the result",
+    parts.push(el("button", { type: "button", id: "go-on", class: "primary go-on", text: t("See the result"),
                               onclick: () => ended && ended.waiting && ended.waiting() }));
   }
   document.getElementById("trick").replaceChildren(...parts);
   const status = document.getElementById("status");
-  status.textContent = `Hand ${ended.number} is over.`;
+  status.textContent = t("Hand {n} is over.", { n: ended.number });
   status.classList.remove("your-turn");
 }
 
@@ -412,13 +417,13 @@ async function start() {
   try {
     info = await api("GET", `/api/games/${encodeURIComponent(gameId)}`);
   } catch (e) {
-    showToast(`This game cannot be opened: ${e.message}`);
+    showToast(t("This game cannot be opened: {reason}", { reason: e.message }));
     return;
   }
   if (!token && info.kind === "person" && !info.seats_taken[1]) {
     const join = document.getElementById("join");
     document.getElementById("join-text").textContent =
-      `${info.players[0]} invites you to a game of Sixty-six (${info.rules_text}, to ${info.target}).`;
+      t("{name} invites you to a game of Sixty-six ({rules}).", { name: info.players[0], rules: rulesText(info.rules, info.target) });
     join.hidden = false;
     document.getElementById("watch-button").addEventListener("click", () => { join.hidden = true; connect(); });
     document.getElementById("join-form").addEventListener("submit", async (event) => {
@@ -450,8 +455,8 @@ trickArea.addEventListener("drop", (event) => {
 document.getElementById("copy-link").addEventListener("click", async () => {
   const input = document.getElementById("share-link");
   input.select();
-  try { await navigator.clipboard.writeText(input.value); showToast("Link copied."); }
-  catch (e) { showToast("Select the link and copy it."); }
+  try { await navigator.clipboard.writeText(input.value); showToast(t("Link copied.")); }
+  catch (e) { showToast(t("Select the link and copy it.")); }
 });
 // Keys on a desktop, as in the terminal game: 1-6 a card of the hand (in the order shown),
 // d draw, c close, x exchange, s declare 66, m the marriage with the card chosen,
@@ -490,13 +495,26 @@ document.addEventListener("keydown", onKey);
 document.getElementById("confirm-no").addEventListener("click", () => document.getElementById("confirm").close());
 const settingsDialog = document.getElementById("settings");
 const confirmBox = document.getElementById("setting-confirm");
+const fourBox = document.getElementById("setting-four-colours");
+const largeBox = document.getElementById("setting-large-cards");
 document.getElementById("settings-button").addEventListener("click", () => {
   confirmBox.checked = settings.confirm;
   pauseBox.value = settings.trickPause;
+  fourBox.checked = cardLook.fourColours;
+  largeBox.checked = cardLook.large;
   settingsDialog.showModal();
 });
+fourBox.addEventListener("change", () => {
+  localStorage.setItem("sixtysix-deck", fourBox.checked ? "four" : "two");
+  if (state) render();
+});
+largeBox.addEventListener("change", () => {
+  localStorage.setItem("sixtysix-large-cards", largeBox.checked ? "on" : "off");
+  document.body.classList.toggle("large-cards", cardLook.large);
+});
+document.body.classList.toggle("large-cards", cardLook.large);
 confirmBox.addEventListener("change", () => { settings.confirm = confirmBox.checked; });
 const pauseBox = document.getElementById("setting-trick-pause");
 pauseBox.addEventListener("change", () => { settings.trickPause = pauseBox.value; });
 document.getElementById("settings-close").addEventListener("click", () => settingsDialog.close());
-start();
+ready.then(start);

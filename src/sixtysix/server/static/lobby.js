@@ -25,8 +25,9 @@ async function createGame(event) {
 }
 
 function gameItem(game, label, href) {
-  const players = game.players.filter((p) => p).join(" vs ") || "?";
-  return el("li", {}, el("a", { href, text: label }), ` ${players} \u2014 ${game.rules || ""} `,
+  const [first, second] = game.players;
+  const players = first && second ? t("{first} vs {second}", { first, second }) : first || second || "?";
+  return el("li", {}, el("a", { href, text: label }), ` ${players} \u2014 ${(game.rules_json ? rulesText(game.rules_json, game.target) : game.rules)} `,
             el("span", { class: "dim", text: `${game.score[0]}\u2013${game.score[1]}` }));
 }
 
@@ -37,13 +38,13 @@ async function refresh() {
       const list = document.getElementById(id);
       list.replaceChildren(...(items.length ? items : [el("li", { class: "empty", text: empty })]));
     };
-    fill("open-games", lobby.open.map((g) => gameItem(g, "Join", `/game/${g.id}`)), "None right now.");
-    fill("playing-games", lobby.playing.map((g) => gameItem(g, "Watch", `/game/${g.id}`)), "None right now.");
+    fill("open-games", lobby.open.map((g) => gameItem(g, t("Join"), `/game/${g.id}`)), t("None right now."));
+    fill("playing-games", lobby.playing.map((g) => gameItem(g, t("Watch"), `/game/${g.id}`)), t("None right now."));
     fill("finished-games", lobby.finished.map((g) => {
-      const item = gameItem(g, "Replay", `/replay/${g.id}`);
-      item.append(" ", el("a", { href: `/api/games/${g.id}/record`, text: "record" }));
+      const item = gameItem(g, t("Replay"), `/replay/${g.id}`);
+      item.append(" ", el("a", { href: `/api/games/${g.id}/record`, text: t("record") }));
       return item;
-    }), "None yet.");
+    }), t("None yet."));
   } catch (e) {
     /* the next refresh tries again */
   }
@@ -55,15 +56,24 @@ async function fillOpponents() {
   try {
     const offered = await api("GET", "/api/opponents");
     select.replaceChildren(...offered.opponents.map((o) => el("option", {
-      value: o.name, text: o.kind === "engine" ? `${o.name} (engine)` : o.name,
+      value: o.name, text: o.kind === "engine" ? t("{name} (engine)", { name: o.name }) : levelName(o.name),
       selected: o.name === offered.default,
     })));
   } catch (e) {
-    document.getElementById("new-game-error").textContent = `The computer levels could not be loaded: ${e.message}`;
+    document.getElementById("new-game-error").textContent =
+      t("The computer levels could not be loaded: {reason}", { reason: e.message });
   }
 }
 
+// The computer's levels in words (an operator's engines keep their own names).
+function levelName(name) {
+  const names = { random: t("random"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") };
+  return names[name] || name;
+}
+
 document.getElementById("new-game-form").addEventListener("submit", createGame);
-fillOpponents();
-refresh();
-setInterval(refresh, 5000);
+ready.then(() => {
+  fillOpponents();
+  refresh();
+  setInterval(refresh, 5000);
+});

@@ -15,13 +15,15 @@ function show() {
     document.getElementById(`hand-${seat}`).replaceChildren(
       ...sortCards(view.hands[seat], view.trump).map((card) => el("span", { class: "card", "data-card": card }, cardImage(card))));
     document.getElementById(`name-${seat}`).textContent = n[seat];
-    document.getElementById(`points-${seat}`).textContent = `${view.scores[seat]} points, ${view.tricks_won[seat]} tricks`;
+    document.getElementById(`points-${seat}`).textContent = pointsText(view.scores[seat], view.tricks_won[seat]);
   }
   const last = view.history.length ? view.history[view.history.length - 1] : null;
-  let text = last ? `${n[last[0]]}: ${describeAction(last[1])}` : `Hand ${frame.hand}: the deal`;
+  let text = last ? t("{name}: {action}", { name: n[last[0]], action: describeAction(last[1]) })
+    : t("Hand {n}: the deal", { n: frame.hand });
   if (view.result) text += ` \u2014 ${resultSentence(view.result, n)}`;
   document.getElementById("status").textContent = text;
-  document.getElementById("position").textContent = `hand ${frame.hand}, step ${frame.index} (${position + 1}/${frames.length})`;
+  document.getElementById("position").textContent = t("hand {hand}, step {step} ({at}/{of})",
+    { hand: frame.hand, step: frame.index, at: position + 1, of: frames.length });
 }
 
 function go(to) {
@@ -36,11 +38,11 @@ async function start() {
     frames = data.frames;
     info = data.game;
   } catch (e) {
-    showToast(`No replay: ${e.message}`);
+    showToast(t("No replay: {reason}", { reason: e.message }));
     return;
   }
-  document.getElementById("match-score").textContent =
-    `${info.players[0]} ${info.score[0]} \u2013 ${info.score[1]} ${info.players[1]}`;
+  document.getElementById("match-score").textContent = t("{me} {mine} \u2013 {theirs} {them}",
+    { me: info.players[0], mine: info.score[0], theirs: info.score[1], them: info.players[1] });
   document.getElementById("first").addEventListener("click", () => go(0));
   document.getElementById("prev").addEventListener("click", () => go(position - 1));
   document.getElementById("next").addEventListener("click", () => go(position + 1));
@@ -52,4 +54,4 @@ async function start() {
   go(0);
 }
 
-start();
+ready.then(start);

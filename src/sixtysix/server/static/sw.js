@@ -4,7 +4,7 @@
 // cached: they need the server.
 "use strict";
 
-const CACHE = "sixtysix-pages-1";
+const CACHE = "sixtysix-pages-2";
 const FILES = ["/", "/static/style.css", "/static/common.js", "/static/lobby.js", "/static/game.js",
                "/static/game.html", "/static/replay.js", "/static/replay.html", "/static/icon.svg",
                "/cards/back.svg"];
@@ -20,7 +20,8 @@ self.addEventListener("activate", (event) => {
 });
 
 function kept(url) {
-  return url.pathname === "/" || url.pathname.startsWith("/static/") || url.pathname.startsWith("/cards/");
+  return url.pathname === "/" || url.pathname === "/rules" || url.pathname.startsWith("/static/") ||
+    url.pathname.startsWith("/cards/") || url.pathname.startsWith("/i18n/");
 }
 
 self.addEventListener("fetch", (event) => {
