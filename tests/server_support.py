@@ -251,6 +251,10 @@ class Server:
         with urllib.request.urlopen(self.base + path, timeout=30) as r:
             return json.load(r)
 
+    def get_text(self, path: str) -> str:
+        with urllib.request.urlopen(self.base + path, timeout=30) as r:
+            return str(r.read().decode("utf-8"))
+
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=30)

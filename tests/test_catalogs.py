@@ -4,6 +4,7 @@ catalogs are those of the sources; a broken catalog fails here, never on a page.
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -57,10 +58,9 @@ def test_a_wrong_placeholder_fails(tmp_path: Path, catalogs) -> None:
     def rename(text: str) -> str:
         # The first translation with a placeholder gets another name in it.
         lines = text.split("\n")
-        at = next(i for i, line in enumerate(lines) if line.startswith("msgstr") and "{" in line)
-        start = lines[at].index("{nonsense")
-        end = lines[at].index("}", start)
-        lines[at] = lines[at][:start] + "{nonsense" + lines[at][end:]
+        at = next(i for i, line in enumerate(lines)
+                  if line.startswith("msgstr") and re.search(r"\{\w+\}", line))
+        lines[at] = re.sub(r"\{\w+\}", "{nonsense}", lines[at], count=1)
         return "\n".join(lines)
     found = _broken(tmp_path, catalogs, "bg", rename)
     assert any("placeholders" in line for line in found), found

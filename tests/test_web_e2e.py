@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from helpers import need_module
 from server_support import Server, need
 
 CHROMIUM = os.environ.get("SIXTYSIX_TEST_CHROMIUM", "/usr/bin/chromium")
@@ -717,3 +718,97 @@ def test_a_hand_played_with_the_keyboard_only(browser: Any, server: Server) -> N
             wait_moved(page, before)
     assert result_shown(page) and pressed >= 2 and errors == []
     page.close()
+
+
+#: Every text a person can read on a page: what is shown, and the texts of pictures,
+#: labels, tooltips and empty fields.
+PAGE_TEXTS = """() => {
+  const texts = [document.body.innerText, document.title];
+  for (const node of document.querySelectorAll("[alt], [aria-label], [title], [placeholder]")) {
+    for (const name of ["alt", "aria-label", "title", "placeholder"]) {
+      if (node.getAttribute(name)) texts.push(node.getAttribute(name));
+    }
+  }
+  return texts.join("\\n");
+}"""
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[^\W\d_]{3,}", re.sub(r"\{\w+\}", " ", text))}
+
+
+def english_leftovers(text: str, lang: str) -> set[str]:
+    """Words of ``text`` that only the English messages use: the words of every message
+    in the template (sixtysix.pot) that no translation into ``lang`` uses too (names
+    such as Pagat or Computer are the same in both, and are not counted)."""
+    need_module("babel")
+    from babel.messages.pofile import read_po
+
+    from sixtysix.i18n import LOCALE_DIR
+
+    with (LOCALE_DIR / "sixtysix.pot").open("rb") as handle:
+        template = read_po(handle)
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / "sixtysix.po").open("rb") as handle:
+        catalog = read_po(handle)
+    english: set[str] = set()
+    for message in template:
+        for original in message.id if isinstance(message.id, tuple) else (message.id,):
+            english |= _words(original or "")
+    local: set[str] = set()
+    for message in catalog:
+        for translated in message.string if isinstance(message.string, tuple) else (message.string,):
+            local |= _words(translated or "")
+    return _words(text) & (english - local)
+
+
+def test_switching_to_german_changes_every_visible_string(browser: Any, server: Server) -> None:
+    """Issue 18, item 4: the language switch turns the lobby and the table German: no
+    word that only the English messages use is left on either, in the page's texts or
+    its pictures' and buttons' labels; the cards show the German letters."""
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server.base + "/")
+    page.wait_for_function("() => document.querySelectorAll('#language option').length > 1")
+    names = page.locator("#language option").evaluate_all("nodes => nodes.map(n => n.textContent)")
+    assert names == ["English", "Deutsch", "Български", "Magyar"]
+    assert page.evaluate("document.documentElement.lang") == "en"
+    english_lobby = page.evaluate(PAGE_TEXTS)
+    assert english_leftovers(english_lobby, "de"), "the oracle finds the English words"
+    page.select_option("#language", "de")  # the page reloads in German
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.wait_for_function("() => document.querySelector('#open-games li') !== null")
+    assert english_leftovers(page.evaluate(PAGE_TEXTS), "de") == set()
+    page.fill("input[name=name]", "Anna")
+    page.select_option("select[name=level]", "random")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    wait_my_turn(page)
+    table = page.evaluate(PAGE_TEXTS)
+    assert english_leftovers(table, "de") == set(), table
+    assert "Trumpf" in table and "Talon" in table
+    # The settings and a question before closing are German too.
+    page.click("#settings-button")
+    assert english_leftovers(page.evaluate(PAGE_TEXTS), "de") == set()
+    page.click("#settings-close")
+    # The cards' letters: a German queen is a D, a jack a B (and the picture's name says so).
+    from sixtysix.i18n import card_name, use
+
+    for code in page.locator("#my-hand button.card").evaluate_all(CARDS_OF):
+        image = page.locator(f"#my-hand button.card[data-card='{code}'] img")
+        with use("de"):
+            assert image.get_attribute("alt") == card_name(code)
+        svg = server.get_text(image.get_attribute("src"))
+        letter = {"J": "B", "Q": "D", "K": "K", "A": "A", "T": "10", "9": "9"}[code[0]]
+        assert f">{letter}</text>" in svg
+    page.close()
+
+
+def test_the_browser_language_is_used_and_unknown_ones_are_english(browser: Any, server: Server) -> None:
+    """A browser set to Bulgarian opens the lobby in Bulgarian without a choice; one set to
+    a language without a catalog (French) gets English."""
+    for locale, lang, word in (("bg-BG", "bg", "Нова игра"), ("fr-FR", "en", "New game")):
+        context = browser.new_context(locale=locale)
+        page = context.new_page()
+        page.goto(server.base + "/")
+        page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+        assert word in page.locator("#new-game h2").inner_text()
+        context.close()

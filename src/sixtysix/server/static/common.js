@@ -254,6 +254,12 @@ async function api(method, path, body) {
   return data;
 }
 
+// The computer's levels in words (an operator's engines keep their own names).
+function levelName(name) {
+  const names = { random: t("random"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") };
+  return names[name] || name;
+}
+
 // A seat's points and tricks: "23 points, 2 tricks".
 function pointsText(points, tricks) {
   return nt("{points} points, {n} trick", "{points} points, {n} tricks", tricks, { points });

@@ -33,7 +33,13 @@ let ended = null;
 let endTimer = null;
 
 function names() {
-  return state ? state.game.players.map((n, i) => n || (i === 1 ? t("(free seat)") : "?")) : ["", ""];
+  if (!state) return ["", ""];
+  const game = state.game;
+  // The computer is named in the page's language (the server's name is for records).
+  return game.players.map((n, i) => {
+    if (game.kind === "computer" && i === 1 && game.level) return t("Computer ({level})", { level: levelName(game.level) });
+    return n || (i === 1 ? t("(free seat)") : "?");
+  });
 }
 
 function setConnection(text, bad) {

@@ -65,12 +65,6 @@ async function fillOpponents() {
   }
 }
 
-// The computer's levels in words (an operator's engines keep their own names).
-function levelName(name) {
-  const names = { random: t("random"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") };
-  return names[name] || name;
-}
-
 document.getElementById("new-game-form").addEventListener("submit", createGame);
 ready.then(() => {
   fillOpponents();
