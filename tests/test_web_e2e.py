@@ -812,3 +812,37 @@ def test_the_browser_language_is_used_and_unknown_ones_are_english(browser: Any,
         page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
         assert word in page.locator("#new-game h2").inner_text()
         context.close()
+
+
+def test_a_takeback_against_the_computer_gives_the_card_back(browser: Any, server: Server) -> None:
+    """Issue 18, item 2: a game made with takebacks allowed offers Take back once the
+    player has acted in the hand; it gives back the position before his last card, and
+    the page says the match is played with takebacks."""
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server.base + "/")
+    page.fill("input[name=name]", "Undoer")
+    page.select_option("select[name=level]", "random")
+    page.check("input[name=takeback]")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    wait_my_turn(page)
+    assert page.locator("#take-back").count() == 0  # nothing of mine to take back yet
+    assert "takebacks allowed, 0 taken" in page.locator("#hand-number").inner_text()
+    for _ in range(30):
+        hand_before = page.evaluate("document.body.dataset.position").split(":")[0]
+        cards = sorted(page.locator("#my-hand button.card").evaluate_all(CARDS_OF))
+        take_turn(page)
+        page.wait_for_function(YOUR_TURN_OR_RESULT)
+        if result_shown(page) or page.evaluate("document.body.dataset.position").split(":")[0] != hand_before:
+            page.goto(page.url)  # a new hand: start over from its first turn
+            wait_my_turn(page)
+            continue
+        if page.locator("#take-back").count():
+            break
+    before = position(page)
+    page.click("#take-back")
+    wait_moved(page, before)
+    wait_my_turn(page)
+    assert sorted(page.locator("#my-hand button.card").evaluate_all(CARDS_OF)) == cards
+    assert "takebacks allowed, 1 taken" in page.locator("#hand-number").inner_text()
+    page.close()

@@ -133,6 +133,8 @@ class NewGame(BaseModel):
     rules: str = Field("classic", max_length=200)
     target: int | None = Field(None, ge=1, le=100)
     name: str = Field("", max_length=100)
+    #: Against the computer: the player may take actions back (the record says so).
+    takeback: bool = False
 
 
 class JoinGame(BaseModel):
@@ -253,7 +255,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise GameError("too many new games from your address: wait a little", "rate_limited", 429)
         rules = parse_rules(body.rules, body.target)
         game, token = manager.create(rules=rules, kind=body.kind, level=body.level, name=body.name,
-                                     creator=_client(request.client), limit=settings.unfinished_per_client)
+                                     creator=_client(request.client), limit=settings.unfinished_per_client,
+                                     takeback=body.takeback)
         manager.wake_bot(game)
         return {"id": game.id, "seat": 0, "token": token, "link": f"/game/{game.id}", "game": game.info()}
 

@@ -39,7 +39,7 @@ from sixtysix.rules import Rules
 from sixtysix.runner import Forfeit
 from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEVELS, Opponents
 from sixtysix.server.players import ComputerPlayer
-from sixtysix.server.protocol import Act, Hello, Message, Ping, Rematch, error
+from sixtysix.server.protocol import Hello, Message, Ping, Rematch, TakeBack, error
 from sixtysix.server.storage import Storage, StoredGame
 from sixtysix.wire import finished_hand_json, public_view_json, seat_view_json
 
@@ -129,8 +129,11 @@ class Game:
 
     def __init__(self, game_id: str, *, rules: Rules, kind: str, level: str | None, match: Match,
                  tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
-                 rematch: str | None = None) -> None:
+                 rematch: str | None = None, takeback: bool = False, taken_back: int = 0) -> None:
         self.id = game_id
+        #: Whether the player may take actions back (against the computer), and how often he did.
+        self.takeback = takeback
+        self.taken_back = taken_back
         self.rules = rules
         self.kind = kind
         self.level = level
@@ -222,6 +225,8 @@ class Game:
             "winner": self.match.winner if over else None,
             "rematch": self.rematch,
             "spectators": sum(1 for c in self.connections if c.seat is None),
+            "takeback": self.takeback,
+            "taken_back": self.taken_back,
         }
 
     def view_for(self, seat: int | None) -> dict[str, Any] | None:
@@ -258,7 +263,12 @@ class Game:
                 conn.push(self.state_for(conn.seat, info, last_hand))
 
     def record(self) -> MatchRecord:
-        return record_from_match(self.match, players=list(self.names))
+        """The game's record; a match played with takebacks says so, as the terminal
+        game's records do (``"undo"``)."""
+        extra: dict[str, Any] = {"players": list(self.names)}
+        if self.takeback:
+            extra["undo"] = {"allowed": True, "taken_back": self.taken_back}
+        return record_from_match(self.match, **extra)
 
 
 class GameManager:
@@ -285,7 +295,7 @@ class GameManager:
     # Creating and joining -----------------------------------------------------------
     def create(self, *, rules: Rules, kind: str, level: str | None = None, name: str = "",
                rematch_of: Game | None = None, creator: str | None = None,
-               limit: int | None = None) -> tuple[Game, str]:
+               limit: int | None = None, takeback: bool = False) -> tuple[Game, str]:
         """A new game with the creator in seat 0; returns it and the creator's token.
 
         ``creator`` is the client's address; with ``limit``, a creator who already has
@@ -302,6 +312,10 @@ class GameManager:
                                 "bad_level")
         else:
             level = None
+            if takeback:
+                raise GameError("takebacks are only for games against the computer", "bad_takeback")
+        if rematch_of is not None:
+            takeback = rematch_of.takeback
         token = new_token()
         game_id = self.prefix + secrets.token_urlsafe(9)
         match = Match(rules, rng=self.rng)
@@ -313,11 +327,11 @@ class GameManager:
             tokens = (rematch_of.tokens[0], rematch_of.tokens[1])
         status = "playing" if kind == "computer" or tokens[1] is not None else "waiting"
         game = Game(game_id, rules=rules, kind=kind, level=level, match=match, tokens=tokens,
-                    names=names, status=status)
+                    names=names, status=status, takeback=takeback)
         self.storage.create_game(game_id, rules=rules.to_json(), kind=kind, level=level,
                                  first_dealer=match.first_dealer, tokens=tokens, names=names,
                                  status=status, rematch_of=None if rematch_of is None else rematch_of.id,
-                                 creator=creator)
+                                 creator=creator, takeback=takeback)
         self.games[game_id] = game
         self._deal(game)
         return game, token
@@ -384,7 +398,7 @@ class GameManager:
         match.rng = self.rng
         game = Game(stored.id, rules=rules, kind=stored.kind, level=stored.level, match=match,
                     tokens=stored.tokens, names=stored.names, status=stored.status,
-                    rematch=stored.rematch)
+                    rematch=stored.rematch, takeback=stored.takeback, taken_back=stored.taken_back)
         if not match.is_over():
             hand = match.hand
             if hand is None or hand.is_over():
@@ -403,16 +417,22 @@ class GameManager:
         seat = game.bot_seat
         bot = make_bot(self.opponents.spec(game.level), seed=self.rng.randrange(2**32))
         player = ComputerPlayer(bot, seat, f"game {game.id}")
-        hand = game.hand
-        if hand is not None:
-            fresh = Hand.deal(hand.deck, hand.dealer, hand.rules)
-            player.tell("new_hand", fresh.view(seat))
-            for who, action in zip(hand.actors(), hand.actions, strict=True):
-                fresh.push(action)
-                player.tell("observe", Event(who, action))
-                player.show(fresh)
+        if game.hand is not None:
+            self._retell(player, game.hand)
         game.player = player
         return player
+
+    @staticmethod
+    def _retell(player: ComputerPlayer, hand: Hand) -> None:
+        """Show ``player`` the hand from its seat from the deal on, action by action, as the
+        runner would have (:func:`sixtysix.runner.play_hand`): what it remembers of the hand
+        is then exactly the hand."""
+        fresh = Hand.deal(hand.deck, hand.dealer, hand.rules)
+        player.tell("new_hand", fresh.view(player.seat))
+        for who, action in zip(hand.actors(), hand.actions, strict=True):
+            fresh.push(action)
+            player.tell("observe", Event(who, action))
+            player.show(fresh)
 
     def _close_player(self, game: Game) -> None:
         """Close the computer player (an engine's program is stopped) once it has heard everything."""
@@ -447,12 +467,47 @@ class GameManager:
             except GameError as exc:
                 return error(str(exc), exc.code)
             return None
-        assert isinstance(message, Act)
         try:
-            self.act(game, seat, message.action, hand_number=message.hand, index=message.index)
+            if isinstance(message, TakeBack):
+                self.take_back(game, seat, hand_number=message.hand, index=message.index)
+            else:
+                self.act(game, seat, message.action, hand_number=message.hand, index=message.index)
         except GameError as exc:
             return error(str(exc), exc.code)
         return None
+
+    def take_back(self, game: Game, seat: int, *, hand_number: int | None = None,
+                  index: int | None = None) -> None:
+        """``seat`` takes back its last action of the hand being played, and the computer's
+        actions after it (a game against the computer that allows takebacks): forgotten
+        by the database, the hand and the computer player alike, and counted in the record.
+        Only the hand being played; only when it is the player's turn (the computer is not
+        thinking)."""
+        hand = game.hand
+        if not game.takeback:
+            raise GameError("takebacks are not allowed in this game", "no_takeback")
+        if game.status != "playing" or hand is None or hand.is_over():
+            raise GameError("the match is over", "over")
+        if (hand_number is not None and hand_number != len(game.match.hands)) or \
+                (index is not None and index != len(hand.actions)):
+            raise GameError("stale takeback: the game has moved on", "stale")
+        if hand.to_act != seat:
+            raise GameError("it is not your turn", "not_your_turn")
+        actors = hand.actors()
+        if seat not in actors:
+            raise GameError("there is nothing of yours to take back in this hand", "nothing_to_take_back")
+        keep = max(i for i, who in enumerate(actors) if who == seat)
+        try:
+            self.storage.take_back(game.id, len(game.match.hands), keep)
+        except Exception:
+            log.exception("could not store a takeback of game %s", game.id)
+            raise GameError("the server could not save the takeback; try again", "storage", 503) from None
+        while len(hand.actions) > keep:
+            hand.pop()
+        game.taken_back += 1
+        if game.player is not None:
+            self._retell(game.player, hand)
+        game.broadcast()
 
     def act(self, game: Game, seat: int, action: Action, *, hand_number: int | None = None,
             index: int | None = None) -> None:

@@ -34,7 +34,8 @@ from typing import Any
 from sixtysix.actions import Action
 from sixtysix.errors import ParseError
 
-__all__ = ["MAX_MESSAGE_BYTES", "Act", "Hello", "Message", "Ping", "ProtocolError", "Rematch", "error",
+__all__ = ["MAX_MESSAGE_BYTES", "Act", "Hello", "Message", "Ping", "ProtocolError", "Rematch", "TakeBack",
+           "error",
            "parse_message"]
 
 #: The largest message a client may send; actions are a few bytes.
@@ -67,11 +68,20 @@ class Rematch:
 
 
 @dataclass(frozen=True)
+class TakeBack:
+    """Take back the player's last action of the hand (games against the computer that
+    allow it); ``hand`` and ``index`` name the position the player saw, as in :class:`Act`."""
+
+    hand: int | None = None
+    index: int | None = None
+
+
+@dataclass(frozen=True)
 class Ping:
     id: int | str | None = None
 
 
-Message = Hello | Act | Rematch | Ping
+Message = Hello | Act | Rematch | TakeBack | Ping
 
 
 def _optional_count(obj: dict[str, Any], name: str) -> int | None:
@@ -115,6 +125,8 @@ def parse_message(raw: str | bytes) -> Message:
         return Hello(token)
     if kind == "rematch":
         return Rematch()
+    if kind == "takeback":
+        return TakeBack(_optional_count(obj, "hand"), _optional_count(obj, "index"))
     if kind == "ping":
         ping_id = obj.get("id")
         if ping_id is not None and (isinstance(ping_id, bool) or not (
@@ -123,9 +135,9 @@ def parse_message(raw: str | bytes) -> Message:
             raise ProtocolError("a ping's id must be a small integer or a short string")
         return Ping(ping_id)
     if not isinstance(kind, str):
-        raise ProtocolError("a message needs a type: hello, act, rematch or ping")
+        raise ProtocolError("a message needs a type: hello, act, rematch, takeback or ping")
     shown = kind if len(kind) <= 20 else kind[:20] + "..."
-    raise ProtocolError(f"unknown message type {shown!r}: expected hello, act, rematch or ping",
+    raise ProtocolError(f"unknown message type {shown!r}: expected hello, act, rematch, takeback or ping",
                         "unknown_type")
 
 

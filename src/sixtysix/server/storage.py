@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -83,6 +84,10 @@ class GameRow(Base):
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     #: The client address that created the game (for the per-address cap on unfinished games).
     creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: Whether the player may take actions back (games against the computer only), and
+    #: how many times he did: the record says so (``"undo"``), as the terminal game's does.
+    takeback: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    taken_back: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class HandRow(Base):
@@ -157,6 +162,8 @@ class StoredGame:
     status: str
     rematch: str | None
     hands: list[StoredHand]
+    takeback: bool = False
+    taken_back: int = 0
 
 
 class Storage:
@@ -192,6 +199,10 @@ class Storage:
             with self.engine.begin() as conn:
                 conn.execute(text("ALTER TABLE games ADD COLUMN creator VARCHAR(64)"))
                 conn.execute(text("CREATE INDEX IF NOT EXISTS ix_games_creator ON games (creator)"))
+        for name, kind in (("takeback", "BOOLEAN"), ("taken_back", "INTEGER")):
+            if name not in present:
+                with self.engine.begin() as conn:
+                    conn.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -204,12 +215,13 @@ class Storage:
     # Writing --------------------------------------------------------------------
     def create_game(self, game_id: str, *, rules: Any, kind: str, level: str | None, first_dealer: int,
                     tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
-                    rematch_of: str | None = None, creator: str | None = None) -> None:
+                    rematch_of: str | None = None, creator: str | None = None,
+                    takeback: bool = False) -> None:
         with self._session() as s:
             s.add(GameRow(id=game_id, rules=json.dumps(rules), kind=kind, level=level,
                           first_dealer=first_dealer, token0=tokens[0], token1=tokens[1],
                           name0=names[0], name1=names[1], status=status, rematch_of=rematch_of,
-                          creator=creator))
+                          creator=creator, takeback=takeback, taken_back=0))
             if rematch_of is not None:
                 s.execute(update(GameRow).where(GameRow.id == rematch_of).values(rematch=game_id))
 
@@ -242,6 +254,15 @@ class Storage:
         with self._session() as s:
             s.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.hand == hand,
                                               ActionRow.index == index))
+
+    def take_back(self, game_id: str, hand: int, keep: int) -> None:
+        """Forget the actions of hand ``hand`` from index ``keep`` on (a takeback), and
+        count it, in one transaction."""
+        with self._session() as s:
+            s.execute(delete(ActionRow).where(ActionRow.game_id == game_id, ActionRow.hand == hand,
+                                              ActionRow.index >= keep))
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(
+                taken_back=func.coalesce(GameRow.taken_back, 0) + 1, updated=_now()))
 
     def set_score(self, game_id: str, score: tuple[int, int]) -> None:
         with self._session() as s:
@@ -319,6 +340,7 @@ class Storage:
             first_dealer=row.first_dealer, tokens=(row.token0, row.token1),
             names=(row.name0, row.name1), status=row.status, rematch=row.rematch,
             hands=[hands[n] for n in sorted(hands)],
+            takeback=bool(row.takeback), taken_back=row.taken_back or 0,
         )
 
 

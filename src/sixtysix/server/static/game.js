@@ -228,7 +228,9 @@ function render() {
   document.getElementById("opponent-name").textContent = n[top] + (you === null ? "" : "");
   document.getElementById("my-name").textContent = you === null ? n[bottom] : t("{name} (you)", { name: n[bottom] });
   document.getElementById("hand-number").textContent = t("Hand {n}", { n: game.hand_number }) +
-    (game.spectators ? " \u00b7 " + nt("{n} watching", "{n} watching", game.spectators) : "");
+    (game.spectators ? " \u00b7 " + nt("{n} watching", "{n} watching", game.spectators) : "") +
+    // A match played with takebacks says so, as its record does.
+    (game.takeback ? " \u00b7 " + nt("takebacks allowed, {n} taken", "takebacks allowed, {n} taken", game.taken_back) : "");
   const share = document.getElementById("share");
   share.hidden = !(game.status === "waiting" && you === 0);
   if (!share.hidden) document.getElementById("share-link").value = location.href;
@@ -277,6 +279,17 @@ function renderHand(view, you) {
   }));
 }
 
+// Whether the player may take back his last action now: the game allows it (against the
+// computer), it is his turn in the hand being played, and he has acted in it.
+function canTakeBack(view, you) {
+  return !!(state.game.takeback && you !== null && view && view.to_act === you && !held && !ended &&
+            view.history.some(([seat]) => seat === you));
+}
+
+function takeBack() {
+  send({ type: "takeback", hand: state.game.hand_number, index: state.game.actions });
+}
+
 function renderChoices(view, you) {
   const box = document.getElementById("choices");
   box.replaceChildren();
@@ -302,6 +315,10 @@ function renderChoices(view, you) {
     }
     buttons.push(el("button", { type: "button", "data-action": action, text: describeAction(action, view),
                                 class: cls, title, onclick: () => actOrAsk(action) }));
+  }
+  if (canTakeBack(view, you)) {
+    buttons.push(el("button", { type: "button", id: "take-back", class: "take-back", text: t("Take back"),
+                                title: t("Take back your last action (and the computer's after it)"), onclick: takeBack }));
   }
   box.replaceChildren(...buttons);
 }
@@ -467,7 +484,7 @@ document.getElementById("copy-link").addEventListener("click", async () => {
 // Keys on a desktop, as in the terminal game: 1-6 a card of the hand (in the order shown),
 // d draw, c close, x exchange, s declare 66, m the marriage with the card chosen,
 // Enter or space to go on when a trick or a hand's end is on the table.
-const KEY_ACTIONS = { d: "D", c: "C", x: "X" };
+const KEY_ACTIONS = { d: "D", c: "C", x: "X" };  // and u: take back, where allowed
 
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -491,6 +508,9 @@ function onKey(event) {
   } else if (key === "s") {
     const declare = view.legal.find((a) => a.startsWith("66"));
     if (declare) { event.preventDefault(); actOrAsk(declare); }
+  } else if (key === "u" && canTakeBack(view, state.you)) {
+    event.preventDefault();
+    takeBack();
   } else if (key === "m" && pendingCard) {
     event.preventDefault();
     act(pendingCard + "+");

@@ -11,7 +11,10 @@ async function createGame(event) {
   const kind = event.submitter ? event.submitter.value : "computer";
   const data = new FormData(form);
   const body = { kind, rules: data.get("rules"), name: data.get("name") || "" };
-  if (kind === "computer") body.level = data.get("level");
+  if (kind === "computer") {
+    body.level = data.get("level");
+    body.takeback = data.get("takeback") === "on";
+  }
   if (data.get("target")) body.target = Number(data.get("target"));
   const errorBox = document.getElementById("new-game-error");
   errorBox.textContent = "";
