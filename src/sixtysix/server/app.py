@@ -50,7 +50,7 @@ from sixtysix.server.games import Connection, Game, GameError, GameManager, pars
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
 from sixtysix.server.middleware import BodyLimit, SecurityHeaders
 from sixtysix.server.opponents import Opponents
-from sixtysix.server.protocol import Hello, ProtocolError, error, parse_message
+from sixtysix.server.protocol import Hello, Hint, ProtocolError, error, parse_message
 from sixtysix.server.storage import Storage
 from sixtysix.svg import back_svg, card_svg
 from sixtysix.userdata import data_dir
@@ -413,7 +413,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     except ProtocolError as exc:
                         reply = error(str(exc), exc.code)
                     else:
-                        reply = manager.handle(game, seat, parsed)
+                        reply = (manager.ask_hint(game, seat, conn) if isinstance(parsed, Hint)
+                                 else manager.handle(game, seat, parsed))
                 if reply is not None:
                     if reply["type"] == "error":
                         strikes += 1

@@ -28,6 +28,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from sixtysix.actions import Action
+from sixtysix.analysis import Budget, analyse
 from sixtysix.bots import make_bot
 from sixtysix.bots.base import Event
 from sixtysix.cards import Card
@@ -39,8 +40,9 @@ from sixtysix.rules import Rules
 from sixtysix.runner import Forfeit
 from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEVELS, Opponents
 from sixtysix.server.players import ComputerPlayer
-from sixtysix.server.protocol import Hello, Message, Ping, Rematch, TakeBack, error
+from sixtysix.server.protocol import Hello, Hint, Message, Ping, Rematch, TakeBack, error
 from sixtysix.server.storage import Storage, StoredGame
+from sixtysix.views import View
 from sixtysix.wire import finished_hand_json, public_view_json, seat_view_json
 
 __all__ = ["COMPUTER_LEVELS", "SEARCH_LEVELS", "Connection", "Game", "GameError", "GameManager",
@@ -49,6 +51,8 @@ __all__ = ["COMPUTER_LEVELS", "SEARCH_LEVELS", "Connection", "Game", "GameError"
 log = logging.getLogger("sixtysix.server")
 
 KINDS = ("computer", "person")
+#: What a hint may cost: about a second of one core (the terminal game's hint budget).
+HINT_BUDGET = Budget(worlds=200, time=1.0)
 
 
 class GameError(ValueError):
@@ -131,6 +135,8 @@ class Game:
                  tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
                  rematch: str | None = None, takeback: bool = False, taken_back: int = 0) -> None:
         self.id = game_id
+        #: The analysis being worked out for a hint (one at a time per game).
+        self.hint_task: asyncio.Task[None] | None = None
         #: Whether the player may take actions back (against the computer), and how often he did.
         self.takeback = takeback
         self.taken_back = taken_back
@@ -467,6 +473,8 @@ class GameManager:
             except GameError as exc:
                 return error(str(exc), exc.code)
             return None
+        if isinstance(message, Hint):
+            return error("a hint needs the connection to answer on", "bad_message")
         try:
             if isinstance(message, TakeBack):
                 self.take_back(game, seat, hand_number=message.hand, index=message.index)
@@ -475,6 +483,39 @@ class GameManager:
         except GameError as exc:
             return error(str(exc), exc.code)
         return None
+
+    def ask_hint(self, game: Game, seat: int | None, conn: Connection) -> dict[str, Any] | None:
+        """Start working out a hint for ``seat`` (the analysis the terminal game gives:
+        every legal action with the game points it is worth, from the seat's own view,
+        :func:`sixtysix.analysis.analyse`); it reaches ``conn`` as a ``hint`` message.
+        Only against the computer (against a person it would be help from outside), only
+        at the seat's turn, one at a time per game. Returns an error reply, or ``None``."""
+        if seat is None:
+            return error("spectators cannot ask for hints", "spectator")
+        if game.kind != "computer":
+            return error("hints are only for games against the computer", "no_hints")
+        hand = game.hand
+        if game.status != "playing" or hand is None or hand.is_over() or hand.to_act != seat:
+            return error("it is not your turn", "not_your_turn")
+        if game.hint_task is not None and not game.hint_task.done():
+            return error("a hint is being worked out", "busy")
+        view = hand.view(seat)
+        where = (len(game.match.hands), len(hand.actions))
+        game.hint_task = asyncio.get_running_loop().create_task(self._hint(game, view, where, conn))
+        return None
+
+    async def _hint(self, game: Game, view: View, where: tuple[int, int], conn: Connection) -> None:
+        rng = random.Random(f"sixtysix-hint-{game.id}-{where[0]}-{where[1]}")
+        try:
+            lines = await asyncio.to_thread(analyse, view, HINT_BUDGET, rng=rng)
+        except Exception:
+            log.exception("the hint for game %s failed", game.id)
+            conn.push(error("no hint could be worked out", "hint_failed"))
+            return
+        conn.push({"type": "hint", "hand": where[0], "index": where[1],
+                   "lines": [{"action": str(line.action), "value": round(line.value, 3),
+                              "error": round(line.error, 3), "samples": line.samples,
+                              "exact": line.exact} for line in lines]})
 
     def take_back(self, game: Game, seat: int, *, hand_number: int | None = None,
                   index: int | None = None) -> None:

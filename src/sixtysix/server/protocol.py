@@ -34,9 +34,8 @@ from typing import Any
 from sixtysix.actions import Action
 from sixtysix.errors import ParseError
 
-__all__ = ["MAX_MESSAGE_BYTES", "Act", "Hello", "Message", "Ping", "ProtocolError", "Rematch", "TakeBack",
-           "error",
-           "parse_message"]
+__all__ = ["MAX_MESSAGE_BYTES", "Act", "Hello", "Hint", "Message", "Ping", "ProtocolError", "Rematch",
+           "TakeBack", "error", "parse_message"]
 
 #: The largest message a client may send; actions are a few bytes.
 MAX_MESSAGE_BYTES = 1024
@@ -77,11 +76,16 @@ class TakeBack:
 
 
 @dataclass(frozen=True)
+class Hint:
+    """Ask for an analysis of the player's choices (games against the computer only)."""
+
+
+@dataclass(frozen=True)
 class Ping:
     id: int | str | None = None
 
 
-Message = Hello | Act | Rematch | TakeBack | Ping
+Message = Hello | Act | Rematch | TakeBack | Hint | Ping
 
 
 def _optional_count(obj: dict[str, Any], name: str) -> int | None:
@@ -125,6 +129,8 @@ def parse_message(raw: str | bytes) -> Message:
         return Hello(token)
     if kind == "rematch":
         return Rematch()
+    if kind == "hint":
+        return Hint()
     if kind == "takeback":
         return TakeBack(_optional_count(obj, "hand"), _optional_count(obj, "index"))
     if kind == "ping":
@@ -135,10 +141,10 @@ def parse_message(raw: str | bytes) -> Message:
             raise ProtocolError("a ping's id must be a small integer or a short string")
         return Ping(ping_id)
     if not isinstance(kind, str):
-        raise ProtocolError("a message needs a type: hello, act, rematch, takeback or ping")
+        raise ProtocolError("a message needs a type: hello, act, rematch, takeback, hint or ping")
     shown = kind if len(kind) <= 20 else kind[:20] + "..."
-    raise ProtocolError(f"unknown message type {shown!r}: expected hello, act, rematch, takeback or ping",
-                        "unknown_type")
+    raise ProtocolError(f"unknown message type {shown!r}: expected hello, act, rematch, takeback, "
+                        "hint or ping", "unknown_type")
 
 
 def is_text(text: str) -> bool:

@@ -31,6 +31,9 @@ let heldTimer = null;
 // under its result; the next hand is shown when the player goes on from the result.
 let ended = null;
 let endTimer = null;
+// The last hint the server worked out ({hand, index, lines}), shown while its position lasts.
+let hint = null;
+let hintAsked = false;
 
 function names() {
   if (!state) return ["", ""];
@@ -61,6 +64,7 @@ function connect() {
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
     if (message.type === "state") { hold(state, message); state = message; render(); }
+    else if (message.type === "hint") { hint = message; render(); }
     else if (message.type === "error") onError(message);
     else if (message.type === "rematch") goToRematch(message.game);
   });
@@ -103,6 +107,7 @@ function send(message) {
 
 function act(action) {
   pendingCard = null;
+  hintAsked = false;
   send({ type: "act", action, hand: state.game.hand_number, index: state.game.actions });
 }
 
@@ -248,6 +253,7 @@ function render() {
     el("li", { text: t("{name}: {action}", { name: seat === you ? t("You") : n[seat], action: describeAction(action) }) })));
   renderHand(view, you);
   renderChoices(view, you);
+  renderHint(view, you);
   renderStatus(game, view, you, n);
   renderResult(game, you, n);
   if (ended) renderEnd(n, you);
@@ -263,12 +269,14 @@ function renderHand(view, you) {
   // While a finished trick is kept on the table, the player looks at it: nothing is played.
   const legalNow = held ? [] : view.legal;
   const playable = new Set(legalNow.filter((a) => a.length <= 3 && a[0] !== "6").map((a) => a.slice(0, 2)));
+  const best = hintNow() && hintNow().lines.length ? hintNow().lines[0].action.slice(0, 2) : null;
   const myTurn = legalNow.length > 0;
   hand.replaceChildren(...sortCards(view.hand, view.trump).map((card) => {
     const legal = playable.has(card);
     const button = el("button", {
       type: "button",
-      class: `card${legal ? " legal" : ""}${myTurn && !legal ? " dim" : ""}${pendingCard === card ? " chosen" : ""}`,
+      class: `card${legal ? " legal" : ""}${myTurn && !legal ? " dim" : ""}${pendingCard === card ? " chosen" : ""}` +
+             (legal && best === card ? " hinted" : ""),
       "data-card": card,
       "aria-label": legal ? t("{card} (playable)", { card: cardWords(card) }) : cardWords(card),
       draggable: legal ? "true" : "false",
@@ -284,6 +292,58 @@ function renderHand(view, you) {
 function canTakeBack(view, you) {
   return !!(state.game.takeback && you !== null && view && view.to_act === you && !held && !ended &&
             view.history.some(([seat]) => seat === you));
+}
+
+// Hints against the computer (the terminal game's analysis): the server values every
+// legal action from this seat's view; the page shows them best first.
+const HINT_LINES = 4;
+
+function canHint(view, you) {
+  return state.game.kind === "computer" && you !== null && view && view.to_act === you && !held && !ended &&
+    state.game.status === "playing";
+}
+
+function askHint() {
+  hintAsked = true;
+  send({ type: "hint" });
+  render();
+}
+
+function hintNow() {
+  return hint && hint.hand === state.game.hand_number && hint.index === state.game.actions ? hint : null;
+}
+
+function renderHint(view, you) {
+  const box = document.getElementById("hint");
+  const now = hintNow();
+  if (!canHint(view, you) || (!now && !hintAsked)) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  if (!now) {
+    box.replaceChildren(el("p", { text: t("Working out a hint\u2026") }));
+    return;
+  }
+  hintAsked = false;
+  const value = (line) => line.exact ? t("{value} exactly", { value: signed(line.value, 0) })
+    : t("{value} \u00b1 {error}", { value: signed(line.value, 2), error: line.error.toFixed(2) });
+  // The best few: the rest are worse still, and the hand stays in sight.
+  const items = now.lines.slice(0, HINT_LINES).map((line, i) => el("li", { class: i === 0 ? "best" : "" },
+    el("span", { class: "hint-action", text: describeAction(line.action, view) }), " ",
+    el("span", { class: "hint-value", text: value(line) })));
+  const parts = [el("p", { text: t("Game points for you with each action, best first:") }), el("ol", {}, ...items)];
+  if (now.lines.length && !now.lines[0].exact) {
+    parts.push(el("p", { class: "dim", text: t("Averaged over {n} layouts of the hidden cards; \u00b1 is a 95% margin.",
+                                               { n: now.lines[0].samples }) }));
+  }
+  box.replaceChildren(...parts);
+  box.hidden = false;
+}
+
+function signed(value, digits) {
+  const text = Math.abs(value).toFixed(digits);
+  return (value < 0 ? "\u2212" : "+") + text;
 }
 
 function takeBack() {
@@ -315,6 +375,10 @@ function renderChoices(view, you) {
     }
     buttons.push(el("button", { type: "button", "data-action": action, text: describeAction(action, view),
                                 class: cls, title, onclick: () => actOrAsk(action) }));
+  }
+  if (canHint(view, you)) {
+    buttons.push(el("button", { type: "button", id: "hint-button", class: "hint-button", text: t("Hint"),
+                                disabled: hintAsked && !hintNow(), onclick: askHint }));
   }
   if (canTakeBack(view, you)) {
     buttons.push(el("button", { type: "button", id: "take-back", class: "take-back", text: t("Take back"),
@@ -508,6 +572,9 @@ function onKey(event) {
   } else if (key === "s") {
     const declare = view.legal.find((a) => a.startsWith("66"));
     if (declare) { event.preventDefault(); actOrAsk(declare); }
+  } else if (key === "h" && canHint(view, state.you) && !hintNow()) {
+    event.preventDefault();
+    askHint();
   } else if (key === "u" && canTakeBack(view, state.you)) {
     event.preventDefault();
     takeBack();
