@@ -239,6 +239,19 @@ def test_a_finished_match_offers_its_record_a_replay_and_a_rematch(browser: Any,
     first = page.locator("#position").inner_text()
     page.click("#next")
     assert page.locator("#position").inner_text() != first
+    # The analysis board (issue 18, item 3): each action gets a verdict once the hand is
+    # analysed, and the hand's mistakes are listed, each a jump to its position.
+    page.wait_for_function("() => /\\S/.test(document.getElementById('verdict').textContent) && "
+                           "!document.getElementById('verdict').textContent.startsWith('Analysing')")
+    verdict = page.locator("#verdict").inner_text()
+    assert re.match(r"(The only legal action|A best action|As good as any|Mistake|Inaccuracy)",
+                    verdict), verdict
+    board = page.locator("#mistakes").inner_text()
+    assert board.startswith(("Mistakes in this hand:", "No mistake in this hand."))
+    jumps = page.locator("#mistakes button")
+    if jumps.count():  # a random computer player makes some; its first one, shown
+        jumps.first.click()
+        assert re.match(r"(Mistake|Inaccuracy)", page.locator("#verdict").inner_text())
     # A rematch: a new game, the same seats.
     page.goto(game_url)
     page.wait_for_selector("#rematch")

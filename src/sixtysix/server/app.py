@@ -23,10 +23,12 @@ WebSocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": ...}
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
 import os
+import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from importlib import resources
@@ -42,6 +44,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
 from sixtysix import i18n
+from sixtysix.analysis import Budget
 from sixtysix.cards import Card
 from sixtysix.hand import Hand
 from sixtysix.record import MatchReplay, dumps, replay
@@ -53,6 +56,7 @@ from sixtysix.server.opponents import Opponents
 from sixtysix.server.protocol import Hello, Hint, ProtocolError, error, parse_message
 from sixtysix.server.storage import Storage
 from sixtysix.svg import back_svg, card_svg
+from sixtysix.tui.review import judge
 from sixtysix.userdata import data_dir
 from sixtysix.wire import public_view_json
 
@@ -311,6 +315,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(dumps(game.record(), indent=2) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="sixtysix-{game.id}.json"'})
 
+    # The analysis board: every action of a finished hand rated (sixtysix.tui.review.judge:
+    # the exact solver once the stock is small or closed, else the search from the actor's
+    # own view). Worked out on first demand in a thread, one hand at a time, and kept.
+    analyses: collections.OrderedDict[tuple[str, int], dict[str, Any]] = collections.OrderedDict()
+    analysing = asyncio.Lock()
+
+    @app.get("/api/games/{game_id}/analysis/{number}")
+    async def game_analysis(game_id: str, number: int) -> dict[str, Any]:
+        game = finished(game_id)
+        manager.release(game)
+        if not 1 <= number <= len(game.match.hands):
+            raise GameError(f"no hand {number}: the game has {len(game.match.hands)}", "no_hand", 404)
+        key = (game.id, number)
+        async with analysing:
+            if key not in analyses:
+                analyses[key] = await asyncio.to_thread(analyse_hand, game.match.hands[number - 1], number)
+                while len(analyses) > ANALYSES_KEPT:
+                    analyses.popitem(last=False)
+        return analyses[key]
+
     @app.get("/api/games/{game_id}/replay")
     async def game_replay(game_id: str) -> dict[str, Any]:
         game = finished(game_id)
@@ -446,6 +470,33 @@ def _rules_text(stored: str) -> str:
         return str(Rules.from_json(json.loads(stored)))
     except ValueError:
         return "?"
+
+
+#: Analysed hands kept in memory (each a few kilobytes).
+ANALYSES_KEPT = 256
+#: The search's budget for a position with a large open stock: a quarter of a second.
+ANALYSIS_BUDGET = Budget(worlds=24, time=0.25)
+
+
+def analyse_hand(played: Hand, number: int) -> dict[str, Any]:
+    """Every action of the finished hand ``played`` rated for the player who took it: its
+    value, the best value and action(s), what it gave away; a forced action (the only
+    legal one) is not rated. The search is seeded by the hand: the same board every time."""
+    hand = Hand.deal(played.deck, played.dealer, played.rules)
+    rated: list[dict[str, Any]] = []
+    for index, action in enumerate(played.actions):
+        seat = hand.to_act
+        if len(hand.legal_actions()) > 1:
+            verdict = judge(hand, action, budget=ANALYSIS_BUDGET,
+                            rng=random.Random(f"sixtysix-analysis-{number}-{index}"))
+            rated.append({"index": index, "seat": seat, "action": str(action),
+                          "value": round(verdict.value, 3), "best": [str(a) for a in verdict.best],
+                          "best_value": round(verdict.best_value, 3), "loss": round(verdict.loss, 3),
+                          "exact": verdict.exact})
+        else:
+            rated.append({"index": index, "seat": seat, "action": str(action), "forced": True})
+        hand.push(action)
+    return {"hand": number, "actions": rated}
 
 
 def _frames(game: Game) -> list[dict[str, Any]]:

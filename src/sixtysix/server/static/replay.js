@@ -5,6 +5,78 @@ const replayId = decodeURIComponent(location.pathname.split("/").pop());
 let frames = [];
 let position = 0;
 let info = null;
+// The analysis board: each hand's actions rated by the server, fetched when the hand is shown.
+const analyses = {};
+// Gave away at least this many game points: a mistake; at least INACCURACY: an inaccuracy.
+const MISTAKE = 0.5;
+const INACCURACY = 0.15;
+
+function signedPoints(value) {
+  const digits = Number.isInteger(value) ? 0 : 2;
+  return (value < 0 ? "\u2212" : "+") + Math.abs(value).toFixed(digits);
+}
+
+function actionShort(action) {
+  return /^[9TJQKA][CDHS]$/.test(action) ? cardName(action) : describeAction(action);
+}
+
+// How good the action that led to this frame was, in words.
+function verdictText(rated) {
+  if (rated.forced) return { kind: "forced", text: t("The only legal action.") };
+  const value = signedPoints(rated.value);
+  if (rated.loss < INACCURACY) {
+    return { kind: "good", text: rated.exact ? t("A best action: {value} with perfect play.", { value })
+      : t("As good as any: {value} on average.", { value }) };
+  }
+  const values = { loss: rated.loss.toFixed(2), best: actionShort(rated.best[0]), value: signedPoints(rated.best_value) };
+  if (rated.loss >= MISTAKE) {
+    return { kind: "mistake", text: t("Mistake: this gave away {loss} game points; best was {best} ({value}).", values) };
+  }
+  return { kind: "inaccuracy", text: t("Inaccuracy: this gave away {loss} game points; best was {best} ({value}).", values) };
+}
+
+async function analyse(number) {
+  if (analyses[number]) return;
+  analyses[number] = "pending";
+  try {
+    analyses[number] = await api("GET", `/api/games/${encodeURIComponent(replayId)}/analysis/${number}`);
+  } catch (e) {
+    analyses[number] = { error: e.message };
+  }
+  if (frames[position] && frames[position].hand === number) show();
+}
+
+function renderVerdict(frame) {
+  const box = document.getElementById("verdict");
+  const list = document.getElementById("mistakes");
+  const found = analyses[frame.hand];
+  if (!found || found === "pending") {
+    box.className = "verdict";
+    box.textContent = t("Analysing hand {n}\u2026", { n: frame.hand });
+    list.replaceChildren();
+    analyse(frame.hand);
+    return;
+  }
+  if (found.error) {
+    box.textContent = t("No analysis: {reason}", { reason: found.error });
+    list.replaceChildren();
+    return;
+  }
+  const rated = frame.index > 0 ? found.actions[frame.index - 1] : null;
+  const verdict = rated ? verdictText(rated) : null;
+  box.className = `verdict ${verdict ? verdict.kind : ""}`;
+  box.textContent = verdict ? verdict.text : "";
+  // The hand's mistakes and inaccuracies, each a jump to the position after it.
+  const marked = found.actions.filter((a) => !a.forced && a.loss >= INACCURACY);
+  const names = info.players;
+  list.replaceChildren(
+    el("span", { text: marked.length ? t("Mistakes in this hand:") : t("No mistake in this hand.") }),
+    ...marked.map((a) => el("button", {
+      type: "button", class: a.loss >= MISTAKE ? "mistake" : "inaccuracy",
+      text: t("{name}: {action} (\u2212{loss})", { name: names[a.seat], action: actionShort(a.action), loss: a.loss.toFixed(2) }),
+      onclick: () => go(frames.findIndex((f) => f.hand === frame.hand && f.index === a.index + 1)),
+    })));
+}
 
 function show() {
   const frame = frames[position];
@@ -22,6 +94,7 @@ function show() {
     : t("Hand {n}: the deal", { n: frame.hand });
   if (view.result) text += ` \u2014 ${resultSentence(view.result, n)}`;
   document.getElementById("status").textContent = text;
+  renderVerdict(frame);
   document.getElementById("position").textContent = t("hand {hand}, step {step} ({at}/{of})",
     { hand: frame.hand, step: frame.index, at: position + 1, of: frames.length });
 }
