@@ -513,3 +513,23 @@ def test_the_lobby_lists_games_between_people_and_keeps_games_against_the_comput
     assert person["id"] in listed and computer["id"] not in listed
     assert client.get(f"/api/games/{computer['id']}").json()["kind"] == "computer"
 
+
+
+def test_the_running_server_marks_games_nobody_moves_in_abandoned_and_lists_them_so() -> None:
+    """Issue 18, item 6: a server set to abandon games after 0.2 s without an action checks
+    while it runs: a game waiting for a friend who never comes leaves the open games and
+    is listed as abandoned; its page is told and actions are refused."""
+    import time
+
+    settings = Settings(database_url="sqlite://", abandoned_after=0.2, abandon_check_every=0.05)
+    with TestClient(create_app(settings)) as client:
+        game = new_game(client, kind="person", name="Alone")
+        assert [g["id"] for g in client.get("/api/games").json()["open"]] == [game["id"]]
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            lobby = client.get("/api/games").json()
+            if lobby["abandoned"]:
+                break
+            time.sleep(0.05)  # polling a server-side timer; the deadline bounds it
+        assert [g["id"] for g in lobby["abandoned"]] == [game["id"]] and lobby["open"] == []
+        assert client.get(f"/api/games/{game['id']}").json()["status"] == "abandoned"

@@ -226,3 +226,36 @@ def test_a_database_from_before_the_creator_column_is_brought_up_to_date(tmp_pat
     manager.storage.close()
     with sqlite3.connect(path) as db:
         assert "ix_games_creator" in {row[1] for row in db.execute("PRAGMA index_list(games)")}
+
+
+def test_games_nobody_moves_in_are_abandoned_while_the_server_runs(database_url: str) -> None:
+    """Issue 18, item 6: the check also runs while the server runs. A game whose last action
+    is older than the setting is marked abandoned in storage and in memory, where its
+    players are told; a game played a moment ago is not, even if the time stored for it
+    (written when hands start and end) is old: its last action counts."""
+    import datetime as dt
+
+    from sqlalchemy import update
+
+    from sixtysix.server.storage import GameRow
+
+    rng = random.Random(5)
+    manager = GameManager(Storage(database_url))
+    idle, _ = manager.create(rules=Rules(), kind="person", name="Idle")
+    manager.join(idle.id, "Also idle")
+    busy, _ = manager.create(rules=Rules(), kind="person", name="Busy")
+    manager.join(busy.id, "Also busy")
+    play(busy, manager, rng, 3)  # actions taken now
+    with manager.storage.engine.begin() as conn:
+        conn.execute(update(GameRow).where(GameRow.id.in_([idle.id, busy.id]))
+                     .values(updated=dt.datetime(2020, 1, 1)))
+    assert manager.expire_idle(3600) == [idle.id]
+    assert idle.status == "abandoned" and busy.status == "playing"
+    hand = idle.hand
+    assert hand is not None and hand.to_act is not None
+    with pytest.raises(GameError) as refused:
+        manager.act(idle, hand.to_act, hand.legal_actions()[0])
+    assert refused.value.code == "abandoned"
+    listed = {row.id: row.status for row in manager.storage.listing(status=("abandoned", "playing"))}
+    assert listed == {idle.id: "abandoned", busy.id: "playing"}
+    manager.storage.close()

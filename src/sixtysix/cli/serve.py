@@ -39,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "NAME, next to the levels; COMMAND as in an engine:COMMAND bot spec, e.g. "
                              "--engine mybot=\"python mybot.py\" or "
                              "--engine fast=\"cmd='python mybot.py',time=0.5\" (repeatable)")
+    parser.add_argument("--abandon-after", type=float, default=24.0, metavar="HOURS",
+                        help="mark a game nobody has moved in for this many hours abandoned: it is "
+                             "listed so and can no longer be played (default 24; 0: never)")
     parser.add_argument("--forwarded-allow-ips", default="", metavar="IPS",
                         help="comma-separated addresses of reverse proxies whose X-Forwarded-For and "
                              "X-Forwarded-Proto headers are trusted to give the client's address "
@@ -68,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
                               message_burst=2 * args.message_rate,
                               connections_per_client=args.connections_per_client,
                               create_rate=args.create_rate, create_burst=max(40.0, args.create_rate),
-                              shard=args.shard, engines=engines))
+                              shard=args.shard, engines=engines,
+                              abandoned_after=args.abandon_after * 3600 if args.abandon_after > 0 else None))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"Sixty-six server: open http://{shown}:{args.port}/ in a browser "
           f"(database: {_safe_url(url)}). Stop with Ctrl-C.", flush=True)

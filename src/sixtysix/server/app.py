@@ -112,9 +112,11 @@ class Settings:
     hello_timeout: float = 10.0
     #: The largest request body taken, in bytes (refused with 413 before it is read).
     max_body_bytes: int = 16 * 1024
-    #: Seconds after which a game nobody has moved in is marked abandoned at start-up and
-    #: no longer loaded (``None``: never).
-    abandoned_after: float | None = 7 * 24 * 3600.0
+    #: Seconds after which a game nobody has moved in is marked abandoned (checked at
+    #: start-up and every ``abandon_check_every`` seconds): it stays in storage and in the
+    #: lobby's list of abandoned games, but nobody can play it any more (``None``: never).
+    abandoned_after: float | None = 24 * 3600.0
+    abandon_check_every: float = 600.0
     #: Games waiting or being played that one client address may have made at once.
     unfinished_per_client: int = 20
     #: This process's number when several serve one database (see docs/web.md), else ``None``.
@@ -165,9 +167,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.info("resumed %d unfinished game(s)", resumed)
         for game in list(manager.games.values()):
             manager.wake_bot(game)
+        sweeper = asyncio.get_running_loop().create_task(expire_idle_games())
         yield
+        sweeper.cancel()
         await manager.close()
         storage.close()
+
+    async def expire_idle_games() -> None:
+        age = settings.abandoned_after
+        if age is None:
+            return
+        while True:
+            await asyncio.sleep(min(settings.abandon_check_every, age))
+            try:
+                manager.expire_idle(age)
+            except Exception:  # a database hiccup: the next round tries again
+                log.exception("the check for abandoned games failed")
 
     app = FastAPI(title="sixtysix", lifespan=lifespan, docs_url=None, redoc_url=None)
     # Bodies over the limit are refused with 413 as they come in, never read whole.
@@ -290,7 +305,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                      "status": row.status, "winner": row.winner}
                     for row in storage.listing(status=(status,), limit=limit, kind="person")]
 
-        return {"open": rows("waiting", 50), "playing": rows("playing", 50), "finished": rows("finished", 20)}
+        return {"open": rows("waiting", 50), "playing": rows("playing", 50), "finished": rows("finished", 20),
+                "abandoned": rows("abandoned", 10)}
 
     @app.get("/api/games/{game_id}")
     async def game_info(game_id: str) -> dict[str, Any]:

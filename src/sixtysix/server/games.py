@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import datetime as dt
 import hashlib
 import hmac
 import logging
@@ -42,6 +43,7 @@ from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEV
 from sixtysix.server.players import ComputerPlayer
 from sixtysix.server.protocol import Hello, Hint, Message, Ping, Rematch, TakeBack, error
 from sixtysix.server.storage import Storage, StoredGame
+from sixtysix.server.storage import now as storage_now
 from sixtysix.views import View
 from sixtysix.wire import finished_hand_json, public_view_json, seat_view_json
 
@@ -135,6 +137,9 @@ class Game:
                  tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
                  rematch: str | None = None, takeback: bool = False, taken_back: int = 0) -> None:
         self.id = game_id
+        #: When the last action was taken since the game was loaded (written to storage when
+        #: the game leaves memory, and before each check for abandoned games).
+        self.last_action_at: dt.datetime | None = None
         #: The analysis being worked out for a hint (one at a time per game).
         self.hint_task: asyncio.Task[None] | None = None
         #: Whether the player may take actions back (against the computer), and how often he did.
@@ -382,7 +387,7 @@ class GameManager:
         if abandoned_after is not None:
             expired = self.storage.expire(abandoned_after, prefix=self.prefix)
             if expired:
-                log.info("%d games untouched for %s s marked abandoned", expired, abandoned_after)
+                log.info("%d games untouched for %s s marked abandoned", len(expired), abandoned_after)
         count = 0
         for stored in self.storage.unfinished(prefix=self.prefix):
             if stored.id not in self.games:
@@ -546,6 +551,7 @@ class GameManager:
         while len(hand.actions) > keep:
             hand.pop()
         game.taken_back += 1
+        game.last_action_at = storage_now()
         if game.player is not None:
             self._retell(game.player, hand)
         game.broadcast()
@@ -583,6 +589,7 @@ class GameManager:
             hand.pop()
             log.exception("could not store an action of game %s", game.id)
             raise GameError("the server could not save the action; try again", "storage", 503) from None
+        game.last_action_at = storage_now()
         if game.player is not None:
             game.player.tell("observe", Event(seat, action))
             game.player.show(hand)
@@ -736,6 +743,35 @@ class GameManager:
                 game.id not in self._arriving and self.games.get(game.id) is game:
             del self.games[game.id]
             self._close_player(game)
+            if game.last_action_at is not None:
+                self._touch(game)
+
+    def _touch(self, game: Game) -> None:
+        assert game.last_action_at is not None
+        try:
+            self.storage.touch(game.id, game.last_action_at)
+        except Exception:  # the time of a last action is not worth a failed request
+            log.exception("could not store when game %s was last played", game.id)
+
+    def expire_idle(self, age: float) -> list[str]:
+        """Mark the live games nobody has acted in for ``age`` seconds abandoned (a setting,
+        ``Settings.abandoned_after``): in storage, so that the lobby shows them so and they
+        are not resumed, and in memory, where their players see it at once. Returns their ids."""
+        for game in list(self.games.values()):
+            if game.last_action_at is not None and game.status in ("waiting", "playing"):
+                self._touch(game)
+        expired = self.storage.expire(age, prefix=self.prefix)
+        for game_id in expired:
+            left = self.games.get(game_id)
+            if left is not None and left.status in ("waiting", "playing"):
+                left.status = "abandoned"
+                if left.bot_task is not None:
+                    left.bot_task.cancel()
+                self._close_player(left)
+                left.broadcast()
+        if expired:
+            log.info("%d games nobody moved in for %s s marked abandoned", len(expired), age)
+        return expired
 
     async def close(self) -> None:
         """At shutdown: stop the computers' tasks and close every computer player; an

@@ -45,6 +45,11 @@ __all__ = ["ActionRow", "ForfeitRow", "GameRow", "HandRow", "ResultRow", "Storag
 LIVE = ("waiting", "playing")
 
 
+def now() -> dt.datetime:
+    """The time as the database stores it (UTC, without a zone)."""
+    return _now()
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
@@ -286,16 +291,27 @@ class Storage:
                 return None
             return self._stored(s, row)
 
-    def expire(self, age: float, prefix: str = "") -> int:
+    def expire(self, age: float, prefix: str = "") -> list[str]:
         """Mark the live games (whose id starts with ``prefix``) untouched for ``age``
-        seconds as abandoned: they are kept, but no longer resumed. Returns how many."""
+        seconds as abandoned: they are kept, but no longer resumed. Returns their ids."""
         before = _now() - dt.timedelta(seconds=age)
         with self._session() as s:
-            query = update(GameRow).where(GameRow.status.in_(LIVE), GameRow.updated < before)
+            query = select(GameRow.id).where(GameRow.status.in_(LIVE), GameRow.updated < before)
             if prefix:
                 query = query.where(GameRow.id.startswith(prefix, autoescape=True))
-            result = s.execute(query.values(status="abandoned"))
-            return int(getattr(result, "rowcount", 0) or 0)
+            ids = list(s.scalars(query).all())
+            if ids:
+                s.execute(update(GameRow).where(GameRow.id.in_(ids), GameRow.status.in_(LIVE))
+                          .values(status="abandoned"))
+            return ids
+
+    def touch(self, game_id: str, when: dt.datetime) -> None:
+        """Record that game ``game_id`` was last played at ``when`` (if that is later than
+        what is stored): actions are written without a time, so the game's last action is
+        written when the game leaves memory, and before every check for abandoned games."""
+        with self._session() as s:
+            s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.updated < when)
+                      .values(updated=when))
 
     def unfinished_by(self, creator: str) -> int:
         """How many live (waiting or playing) games ``creator`` has made."""

@@ -390,7 +390,8 @@ function renderChoices(view, you) {
 function renderStatus(game, view, you, n) {
   const status = document.getElementById("status");
   let text;
-  if (game.status === "waiting") text = t("Waiting for the second player to join.");
+  if (game.status === "abandoned") text = t("This game was abandoned: nobody moved in it for too long.");
+  else if (game.status === "waiting") text = t("Waiting for the second player to join.");
   else if (game.status === "finished") text = t("The match is over: {name} won.", { name: n[game.winner] });
   else if (view.to_act === null) text = t("The hand is over.");
   else if (held) text = settings.trickPause === "tap" ? t("Tap the trick or Go on to play on.") : t("The trick is taken\u2026");

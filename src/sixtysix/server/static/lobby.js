@@ -48,6 +48,7 @@ async function refresh() {
       item.append(" ", el("a", { href: `/api/games/${g.id}/record`, text: t("record") }));
       return item;
     }), t("None yet."));
+    fill("abandoned-games", (lobby.abandoned || []).map((g) => gameItem(g, t("Look"), `/game/${g.id}`)), t("None."));
   } catch (e) {
     /* the next refresh tries again */
   }
