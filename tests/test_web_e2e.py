@@ -859,3 +859,25 @@ def test_a_takeback_against_the_computer_gives_the_card_back(browser: Any, serve
     assert sorted(page.locator("#my-hand button.card").evaluate_all(CARDS_OF)) == cards
     assert "takebacks allowed, 1 taken" in page.locator("#hand-number").inner_text()
     page.close()
+
+
+def test_sounds_are_off_until_the_player_turns_them_on(browser: Any, server: Server) -> None:
+    """Issue 18, item 5: sound effects, off by default, one switch under Settings."""
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.goto(server.base + "/")
+    page.select_option("select[name=level]", "random")
+    page.click("#play-computer")
+    page.wait_for_url(re.compile(r"/game/"))
+    wait_my_turn(page)
+    take_turn(page)
+    wait_my_turn(page)
+    assert page.evaluate("document.body.dataset.sound") is None  # nothing played
+    page.click("#settings-button")
+    assert not page.locator("#setting-sound").is_checked()
+    page.check("#setting-sound")
+    page.click("#settings-close")
+    page.evaluate("delete document.body.dataset.sound")
+    take_turn(page)
+    page.wait_for_function("() => document.body.dataset.sound !== undefined")
+    assert page.evaluate("localStorage.getItem('sixtysix-sound')") == "on"
+    page.close()

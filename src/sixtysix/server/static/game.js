@@ -23,7 +23,52 @@ const settings = {
     return ["tap", "0", "1.5", "3"].includes(value) ? value : "1.5";
   },
   set trickPause(value) { localStorage.setItem("sixtysix-trick-pause", value); },
+  // Sound effects: off unless the player turns them on.
+  get sound() { return localStorage.getItem("sixtysix-sound") === "on"; },
+  set sound(on) { localStorage.setItem("sixtysix-sound", on ? "on" : "off"); },
 };
+
+// Sound effects, made in the page (Web Audio: no files): a card played, a trick taken,
+// the player's turn, a hand's end. Each is a few short tones.
+const SOUNDS = {
+  card: [[520, 0, 0.05]],
+  trick: [[660, 0, 0.07], [880, 0.08, 0.09]],
+  turn: [[740, 0, 0.08]],
+  end: [[523, 0, 0.12], [659, 0.13, 0.12], [784, 0.26, 0.2]],
+};
+let audio = null;
+
+function play(kind) {
+  if (!settings.sound || !SOUNDS[kind]) return;
+  try {
+    audio = audio || new AudioContext();
+    const start = audio.currentTime;
+    for (const [frequency, at, length] of SOUNDS[kind]) {
+      const tone = audio.createOscillator();
+      const volume = audio.createGain();
+      tone.frequency.value = frequency;
+      volume.gain.setValueAtTime(0.12, start + at);
+      volume.gain.exponentialRampToValueAtTime(0.001, start + at + length);
+      tone.connect(volume).connect(audio.destination);
+      tone.start(start + at);
+      tone.stop(start + at + length);
+    }
+    document.body.dataset.sound = kind;  // what was played last, for tests that listen
+  } catch (e) {
+    /* no audio here: silence */
+  }
+}
+
+// The sound a new state calls for, compared with the one before.
+function soundFor(previous, next) {
+  if (!previous || !next.view || !previous.view) return;
+  if (next.game.results.length > previous.game.results.length) play("end");
+  else if (next.view.tricks.length > previous.view.tricks.length) play("trick");
+  else if (next.view.history.length > previous.view.history.length) {
+    const mine = next.you !== null && next.view.to_act === next.you && previous.view.to_act !== next.you;
+    play(mine ? "turn" : "card");
+  }
+}
 // A finished trick kept on the table: {trick: [leader, lead, follow, winner], points}.
 let held = null;
 let heldTimer = null;
@@ -63,7 +108,7 @@ function connect() {
   socket.addEventListener("message", (event) => {
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
-    if (message.type === "state") { hold(state, message); state = message; render(); }
+    if (message.type === "state") { hold(state, message); soundFor(state, message); state = message; render(); }
     else if (message.type === "hint") { hint = message; render(); }
     else if (message.type === "error") onError(message);
     else if (message.type === "rematch") goToRematch(message.game);
@@ -589,12 +634,18 @@ document.addEventListener("keydown", onKey);
 document.getElementById("confirm-no").addEventListener("click", () => document.getElementById("confirm").close());
 const settingsDialog = document.getElementById("settings");
 const confirmBox = document.getElementById("setting-confirm");
+const soundBox = document.getElementById("setting-sound");
+soundBox.addEventListener("change", () => {
+  settings.sound = soundBox.checked;
+  play("card");  // a sample, and the browser's leave to play sounds (given by this click)
+});
 const fourBox = document.getElementById("setting-four-colours");
 const largeBox = document.getElementById("setting-large-cards");
 document.getElementById("settings-button").addEventListener("click", () => {
   confirmBox.checked = settings.confirm;
   pauseBox.value = settings.trickPause;
   fourBox.checked = cardLook.fourColours;
+  soundBox.checked = settings.sound;
   largeBox.checked = cardLook.large;
   settingsDialog.showModal();
 });
