@@ -29,6 +29,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
+from sixtysix import i18n
 from sixtysix.actions import Action, ActionKind
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
@@ -62,6 +63,7 @@ from sixtysix.errors import ParseError
 from sixtysix.i18n import N_, _, ngettext
 from sixtysix.rules import Rules
 from sixtysix.tui.bookkeeping import MatchBook
+from sixtysix.tui.screens import level_name
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import Settings, new_record_path
 from sixtysix.tui.style import MarkupStyle, escape
@@ -174,6 +176,8 @@ class GameScreen(Screen[None]):
     def __init__(self, setup: MatchSetup, statistics: Statistics | None) -> None:
         super().__init__()
         translate_bindings(self)
+        #: The language of the screen's text (the context's when it was made).
+        self.language = i18n.language()
         self.setup = setup
         self.settings = setup.settings
         self.style = MarkupStyle()
@@ -231,6 +235,12 @@ class GameScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="session", exit_on_error=False)
     def _session_worker(self, step: Callable[[], list[PlayEvent]]) -> None:
+        # A worker thread starts in a context of its own: it speaks the screen's language,
+        # and so do the callbacks it hands to the app (call_from_thread takes its context).
+        with i18n.use(self.language):
+            self._session_step(step)
+
+    def _session_step(self, step: Callable[[], list[PlayEvent]]) -> None:
         with self._opponent_lock:
             self._in_step = True
         try:
@@ -311,7 +321,8 @@ class GameScreen(Screen[None]):
             rules = self.session.rules
             self.log_lines(style.strong(
                 _("Sixty-six against the computer ({opponent}), rules {rules}, first to {target} game points."
-                  ).format(opponent=escape(self.setup.level), rules=escape(str(rules)), target=rules.target)))
+                  ).format(opponent=escape(level_name(self.setup.level)), rules=escape(str(rules)),
+                           target=rules.target)))
             self.log_lines(*describe_cuts(event.cuts, event.first_dealer, seats, style))
         elif isinstance(event, HandStarted):
             self.hinted = None
@@ -515,7 +526,8 @@ class GameScreen(Screen[None]):
     def _hint_worker(self, view: View) -> None:
         rng = random.Random(f"sixtysix-hint-{self.setup.seed}-{len(view.history)}")
         lines = analyse(view, self.setup.hint_budget, rng=rng)
-        self.app.call_from_thread(self._show_hint, view, lines)
+        with i18n.use(self.language):
+            self.app.call_from_thread(self._show_hint, view, lines)
 
     def _show_hint(self, view: View, lines: list[ActionValue]) -> None:
         if self.session.view != view or not lines:
@@ -557,7 +569,8 @@ class GameScreen(Screen[None]):
         them = view.opponent
         n_them = opponent_cards(view)
         cards = ngettext("{n} card", "{n} cards", n_them).format(n=n_them)
-        text = f"[b]{escape(self.seats.other)}[/b] ({escape(self.setup.level)}): {'▮' * n_them} " \
+        level = escape(level_name(self.setup.level))
+        text = f"[b]{escape(self.seats.other)}[/b] ({level}): {'▮' * n_them} " \
                f"{cards} · {tricks(view.tricks_won[them])}"
         if not self.settings.memory:
             text += " · " + ngettext("{n} point", "{n} points", view.scores[them]).format(n=view.scores[them])

@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from sixtysix import i18n
 from sixtysix.actions import Action, ActionKind
 from sixtysix.analysis import Budget
 from sixtysix.cards import Rank
@@ -90,6 +91,8 @@ class ReplayScreen(Screen[None]):
                  analysis: bool = True) -> None:
         super().__init__()
         translate_bindings(self)
+        #: The language of the viewer's text (the context's when it was made).
+        self.language = i18n.language()
         self.review = Review(record)
         self.record_title = title
         self.budget = budget or Budget(worlds=24)
@@ -244,7 +247,8 @@ class ReplayScreen(Screen[None]):
                                                  rng=random.Random(f"sixtysix-review-{key}"))
         except ValueError as exc:
             result = exc
-        self.app.call_from_thread(self._judged, key, result)
+        with i18n.use(self.language):  # the callback runs in this context (see GameScreen)
+            self.app.call_from_thread(self._judged, key, result)
 
     def _judged(self, key: tuple[int, int], outcome: Verdict | ValueError) -> None:
         # Worded here, in the app's thread and language (a worker thread has neither).
