@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
+from sixtysix import i18n
 from sixtysix.actions import Action
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
@@ -47,6 +48,7 @@ from sixtysix.console import (
 )
 from sixtysix.errors import IllegalActionError, ParseError
 from sixtysix.hand import Hand, HandResult
+from sixtysix.i18n import _
 from sixtysix.match import Match
 from sixtysix.record import MatchRecord, dumps, record_from_match
 from sixtysix.rules import Rules
@@ -64,6 +66,7 @@ __all__ = [
     "PlayEvent",
     "PlaySession",
     "UndoError",
+    "match_line",
     "pick_style",
     "register",
     "run",
@@ -366,19 +369,19 @@ class LineUI:
             line = self.read("> ")
             if line is None:
                 self.say()
-                self.say(self._stopped("End of input"))
+                self.say(self._stopped(_("End of input")))
                 return None
             word = line.strip().lower()
             if word in self.QUIT:
-                self.say(self._stopped("You stopped the game"))
+                self.say(self._stopped(_("You stopped the game")))
                 return None
             if word in self.HELP_WORDS:
-                self.say(HELP)
+                self.say(_(HELP))
                 self.say(render_choices(view, self.style, self.seats))
                 continue
             if word in self.HINT:
                 if self.hint is None:
-                    self.say("No hints in this game.")
+                    self.say(_("No hints in this game."))
                 else:
                     self.say(render_hint(self.hint(view), self.style))
                 self.say(render_choices(view, self.style, self.seats))
@@ -391,7 +394,7 @@ class LineUI:
             try:
                 return parse_choice(line, view)
             except ParseError as exc:
-                self.say(self.style.bad(f"Sorry: {exc}."))
+                self.say(self.style.bad(_("Sorry: {problem}.").format(problem=exc)))
                 self.say(render_choices(view, self.style, self.seats))
 
     def read(self, prompt: str) -> str | None:
@@ -408,18 +411,19 @@ class LineUI:
 
     def _stopped(self, why: str) -> str:
         score = describe_score(self.session.score, self.seats, self.style)
-        return f"{why}: the match stops here ({score})."
+        return _("{why}: the match stops here ({score}).").format(why=why, score=score)
 
     def show_events(self, events: list[PlayEvent]) -> None:
         seats, style = self.seats, self.style
         for event in events:
             if isinstance(event, MatchStarted):
                 rules = self.session.rules
-                self.say(style.strong(f"Sixty-six against the computer ({self.session.opponent.name}), "
-                                      f"rules {rules}, first to {rules.target} game points."))
+                self.say(style.strong(_("Sixty-six against the computer ({opponent}), rules {rules}, "
+                                        "first to {target} game points.").format(
+                    opponent=self.session.opponent.name, rules=rules, target=rules.target)))
                 if event.seed is not None:
-                    self.say(style.dim(f"Seed {event.seed}: play the same deals again with "
-                                       f"--seed {event.seed}."))
+                    self.say(style.dim(_("Seed {seed}: play the same deals again with --seed {seed}."
+                                         ).format(seed=event.seed)))
                 for line in describe_cuts(event.cuts, event.first_dealer, seats, style):
                     self.say(line)
             elif isinstance(event, HandStarted):
@@ -430,18 +434,23 @@ class LineUI:
                                             seats, style, memory=self.memory):
                     self.say(line)
             elif isinstance(event, HandOver):
-                for line in describe_result(event.result, seats, style, event.last, event.view):
+                for line in describe_result(event.view, seats, style, bonus=event.result.bonus):
                     self.say(line)
-                match = f"Match: {describe_score(event.score, seats, style)} (first to " \
-                        f"{self.session.rules.target})"
-                if event.pending_bonus:
-                    match += f"; the next hand's winner also gets {event.pending_bonus}"
-                self.say(style.strong(match + "."))
+                self.say(style.strong(match_line(event, seats, style, self.session.rules.target)))
                 if self.save is not None:
                     self.save()
             else:
                 self.say()
                 self.say(describe_match_end(event.winner, event.score, seats, style))
+
+
+def match_line(event: HandOver, seats: Seats, style: Style, target: int) -> str:
+    """``Match: You 3, Computer 5 (first to 7).``, after a hand."""
+    score = describe_score(event.score, seats, style)
+    if event.pending_bonus:
+        return _("Match: {score} (first to {target}); the next hand's winner also gets {bonus}."
+                 ).format(score=score, target=target, bonus=event.pending_bonus)
+    return _("Match: {score} (first to {target}).").format(score=score, target=target)
 
 
 def _isatty(stream: object) -> bool:
@@ -495,6 +504,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="write the game record (JSON) to FILE, also when stopped early (the "
                              "full-screen game saves every match in its data directory as well)")
     parser.add_argument("--name", default=None, help="your name in the record (default Human)")
+    parser.add_argument("--lang", default=None, metavar="{" + ",".join(i18n.LANGUAGES) + "}",
+                        help="the language of the game: en, de, bg or hu (default: the system's "
+                             "locale; an unknown code plays in English)")
     parser.add_argument("--hint-time", type=float, default=1.0, metavar="SECONDS",
                         help="how long the 'hint' command thinks (default 1 second)")
     colour = parser.add_mutually_exclusive_group()
@@ -506,6 +518,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    """``sixtysix play``: in ``--lang`` (else the system's language) from start to end; the
+    language is set for this call only, so a caller's own language is left as it was."""
+    with i18n.use(args.lang if args.lang is not None else i18n.system_language()):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if not args.plain and _isatty(sys.stdin) and _isatty(sys.stdout):
         from sixtysix.tui import available
 
@@ -513,8 +532,8 @@ def run(args: argparse.Namespace) -> int:
             from sixtysix.tui.run import run_game
 
             return run_game(args)
-        print("sixtysix: the full-screen game needs Textual (pip install 'sixtysix[tui]'); "
-              "playing in plain lines.", file=sys.stderr)
+        print(_("sixtysix: the full-screen game needs Textual (pip install 'sixtysix[tui]'); "
+                "playing in plain lines."), file=sys.stderr)
     return run_plain(args)
 
 
@@ -556,7 +575,7 @@ def run_plain(args: argparse.Namespace) -> int:
         # The whole game, a hand in progress included: play is over, nothing is hidden any more.
         save(finished_only=False)
     if path is not None:
-        print(f"The game record is saved in {path}.", file=stdout)
+        print(_("The game record is saved in {path}.").format(path=path), file=stdout)
     return status
 
 

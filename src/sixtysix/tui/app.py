@@ -15,6 +15,7 @@ from pathlib import Path
 from textual.app import App
 
 from sixtysix.analysis import Budget
+from sixtysix.i18n import _
 from sixtysix.record import Record
 from sixtysix.tui.game import GameScreen, MatchSetup
 from sixtysix.tui.replay import ReplayScreen
@@ -46,6 +47,7 @@ class SixtySixApp(App[None]):
                  replay_budget: Budget | None = None, human_seat: int = 0,
                  save: Path | None = None) -> None:
         super().__init__()
+        self.title = _("Sixty-six")
         self.human_seat = human_seat
         #: Where the first match's record is also saved (``--save``), besides the data directory.
         self.save_path = save
@@ -116,11 +118,12 @@ class SixtySixApp(App[None]):
             try:
                 save_settings(self.settings)
             except OSError as exc:
-                self.notify(f"The settings could not be saved: {exc}", severity="error")
+                self.notify(_("The settings could not be saved: {problem}").format(problem=exc),
+                            severity="error")
             if new_match:
                 self.action_new_match()
             else:
-                self.notify("Saved: the settings apply from the next match (n).")
+                self.notify(_("Saved: the settings apply from the next match (n)."))
 
         self.push_screen(SettingsScreen(self.settings), done)
 

@@ -29,6 +29,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
+from sixtysix import i18n
 from sixtysix.actions import Action, ActionKind
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
@@ -43,6 +44,7 @@ from sixtysix.cli.play import (
     PlayEvent,
     PlaySession,
     UndoError,
+    match_line,
 )
 from sixtysix.console import (
     MatchInfo,
@@ -58,13 +60,15 @@ from sixtysix.console import (
     why_illegal,
 )
 from sixtysix.errors import ParseError
+from sixtysix.i18n import N_, _, ngettext
 from sixtysix.rules import Rules
 from sixtysix.tui.bookkeeping import MatchBook
+from sixtysix.tui.screens import level_name
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import Settings, new_record_path
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
-from sixtysix.tui.widgets import CardRow, CardView, MessageLog
+from sixtysix.tui.widgets import CardRow, CardView, MessageLog, translate_bindings
 from sixtysix.tui.words import hand_summary, hint_text, info_text, opponent_cards, tricks, your_turn
 from sixtysix.views import View
 
@@ -124,19 +128,19 @@ def _all_action_buttons() -> list[Button]:
     that apply (short labels: the bar is one line of an 80-column terminal)."""
     style = MarkupStyle()
     buttons = [
-        Button("Next hand [b]Enter[/]", id="next-hand", variant="primary"),
-        Button("New match [b]n[/]", id="new-match", variant="primary"),
-        Button("Hint [b]h[/]", id="hint"),
-        Button("Undo [b]u[/]", id="undo"),
-        Button("Draw [b]d[/]", id="draw"),
-        Button("Close [b]c[/]", id="close"),
-        Button("Exchange [b]x[/]", id="exchange"),
+        Button(_("Next hand [b]Enter[/]"), id="next-hand", variant="primary"),
+        Button(_("New match [b]n[/]"), id="new-match", variant="primary"),
+        Button(_("Hint [b]h[/]"), id="hint"),
+        Button(_("Undo [b]u[/]"), id="undo"),
+        Button(_("Draw [b]d[/]"), id="draw"),
+        Button(_("Close [b]c[/]"), id="close"),
+        Button(_("Exchange [b]x[/]"), id="exchange"),
         Button("66 [b]s[/]", id="declare"),
     ]
     for suit in Suit:
         for rank in ("K", "Q"):
             card = Card.parse(rank + suit.letter)
-            buttons.append(Button(f"Marry {style.card(card)}", id=f"marriage-{card}"))
+            buttons.append(Button(_("Marry {card}").format(card=style.card(card)), id=f"marriage-{card}"))
     for suit in Suit:
         buttons.append(Button(f"66+{style.paint_suit(suit.symbol, suit)}", id=f"declare-{suit.letter}"))
     for button in buttons:
@@ -149,34 +153,37 @@ class GameScreen(Screen[None]):
     """A match against the computer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "Card left", show=False),
-        Binding("right", "move(1)", "Card right", show=False),
-        Binding("enter,space", "enter", "Play", key_display="Enter", show=False),
-        *(Binding(str(n), f"card({n - 1})", f"Card {n}", show=False) for n in range(1, 7)),
-        Binding("d", "act('D')", "Draw", show=False),
-        Binding("c", "act('C')", "Close", show=False),
-        Binding("x", "act('X')", "Exchange", show=False),
-        Binding("s", "act('66')", "Declare 66", show=False),
-        Binding("m", "marriage", "Marriage with the selected card", show=False),
-        Binding("h", "hint", "Hint"),
-        Binding("u", "undo", "Undo", show=False),
-        Binding("n", "new_match", "New"),
-        Binding("o", "app.settings", "Settings"),
-        Binding("r", "app.rules", "Rules"),
-        Binding("t", "app.statistics", "Stats"),
-        Binding("g", "app.records", "Records"),
-        Binding("q", "app.quit", "Quit"),
-        Binding("question_mark,f1", "app.keys", "Keys", key_display="?"),
+        Binding("left", "move(-1)", N_("Card left"), show=False),
+        Binding("right", "move(1)", N_("Card right"), show=False),
+        Binding("enter,space", "enter", N_("Play"), key_display="Enter", show=False),
+        *(Binding(str(n), f"card({n - 1})", str(n), show=False) for n in range(1, 7)),
+        Binding("d", "act('D')", N_("Draw"), show=False),
+        Binding("c", "act('C')", N_("Close"), show=False),
+        Binding("x", "act('X')", N_("Exchange"), show=False),
+        Binding("s", "act('66')", N_("Declare 66"), show=False),
+        Binding("m", "marriage", N_("Marriage with the selected card"), show=False),
+        Binding("h", "hint", N_("Hint")),
+        Binding("u", "undo", N_("Undo"), show=False),
+        Binding("n", "new_match", N_("New")),
+        Binding("o", "app.settings", N_("Settings")),
+        Binding("r", "app.rules", N_("Rules")),
+        Binding("t", "app.statistics", N_("Stats")),
+        Binding("g", "app.records", N_("Records")),
+        Binding("q", "app.quit", N_("Quit")),
+        Binding("question_mark,f1", "app.keys", N_("Keys"), key_display="?"),
     ]
 
     def __init__(self, setup: MatchSetup, statistics: Statistics | None) -> None:
         super().__init__()
+        translate_bindings(self)
+        #: The language of the screen's text (the context's when it was made).
+        self.language = i18n.language()
         self.setup = setup
         self.settings = setup.settings
         self.style = MarkupStyle()
         self.session = PlaySession(setup.make_opponent(), rules=setup.rules,
                                    human_seat=setup.human_seat, seed=setup.seed)
-        self.seats = Seats(setup.human_seat, you="You", opponent="Computer")
+        self.seats = Seats(setup.human_seat)
         self.record_path: Path = new_record_path(seed=setup.seed)
         self.book = MatchBook(self.session, self.record_path, statistics, name=setup.settings.name,
                               level=setup.level, preset=setup.preset, undo=setup.settings.undo,
@@ -228,6 +235,12 @@ class GameScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="session", exit_on_error=False)
     def _session_worker(self, step: Callable[[], list[PlayEvent]]) -> None:
+        # A worker thread starts in a context of its own: it speaks the screen's language,
+        # and so do the callbacks it hands to the app (call_from_thread takes its context).
+        with i18n.use(self.language):
+            self._session_step(step)
+
+    def _session_step(self, step: Callable[[], list[PlayEvent]]) -> None:
         with self._opponent_lock:
             self._in_step = True
         try:
@@ -266,7 +279,7 @@ class GameScreen(Screen[None]):
     def _failed(self, message: str) -> None:
         self.busy = False
         self.error = message
-        self.log_lines(self.style.bad(f"Something went wrong: {escape(message)}"))
+        self.log_lines(self.style.bad(_("Something went wrong: {problem}").format(problem=escape(message))))
         self.render_all()
 
     def _receive(self, events: list[PlayEvent]) -> None:
@@ -307,8 +320,9 @@ class GameScreen(Screen[None]):
         if isinstance(event, MatchStarted):
             rules = self.session.rules
             self.log_lines(style.strong(
-                f"Sixty-six against the computer ({escape(self.setup.level)}), rules "
-                f"{escape(str(rules))}, first to {rules.target} game points."))
+                _("Sixty-six against the computer ({opponent}), rules {rules}, first to {target} game points."
+                  ).format(opponent=escape(level_name(self.setup.level)), rules=escape(str(rules)),
+                           target=rules.target)))
             self.log_lines(*describe_cuts(event.cuts, event.first_dealer, seats, style))
         elif isinstance(event, HandStarted):
             self.hinted = None
@@ -323,17 +337,14 @@ class GameScreen(Screen[None]):
         elif isinstance(event, HandOver):
             self.shown = event.view
             self.info = MatchInfo(event.number, event.score, self.info.target, event.pending_bonus)
-            self.log_lines(*describe_result(event.result, seats, style, event.last, event.view))
-            match = f"Match: {describe_score(event.score, seats, style)} (first to {self.info.target})"
-            if event.pending_bonus:
-                match += f"; the next hand's winner also gets {event.pending_bonus}"
-            self.log_lines(style.strong(match + "."))
+            self.log_lines(*describe_result(event.view, seats, style, bonus=event.result.bonus))
+            self.log_lines(style.strong(match_line(event, seats, style, self.info.target)))
             self.hand_summary = hand_summary(event.result, seats, style)
             self.hand_finished(event)
         else:
             self.match_over = True
             self.log_lines(describe_match_end(event.winner, event.score, seats, style),
-                           "Press [b]n[/] for a new match.")
+                           _("Press [b]n[/] for a new match."))
             self.match_finished(event)
 
     # Records and statistics --------------------------------------------------------------
@@ -342,7 +353,8 @@ class GameScreen(Screen[None]):
         try:
             write()
         except OSError as exc:
-            self.log_lines(self.style.bad(f"The record could not be saved: {escape(str(exc))}"))
+            self.log_lines(self.style.bad(_("The record could not be saved: {problem}").format(
+                problem=escape(str(exc)))))
 
     def hand_finished(self, event: HandOver) -> None:
         self.write_down(lambda: self.book.hand_over(event))
@@ -382,8 +394,8 @@ class GameScreen(Screen[None]):
         if action not in self.legal():
             view = self.session.view
             assert view is not None
-            self.log_lines(self.style.bad(f"{self.style.action(action)} is not allowed: "
-                                          f"{escape(why_illegal(action, view))}."))
+            self.log_lines(self.style.bad(_("{action} is not allowed: {why}.").format(
+                action=self.style.action(action), why=escape(why_illegal(action, view)))))
             return
         self.hinted = None
         self.run_session(lambda: self.session.play(action))
@@ -399,7 +411,7 @@ class GameScreen(Screen[None]):
         if not cards:
             return
         playable = self.playable_cards() or set(cards)
-        for _ in cards:
+        for _card in cards:
             self.selected = (self.selected + step) % len(cards)
             if cards[self.selected] in playable:
                 break
@@ -448,7 +460,7 @@ class GameScreen(Screen[None]):
             card = cards[self.selected % len(cards)]
             marriage = _marriage_lead(card)
             if marriage is None:
-                self.log_lines("A marriage is announced with a king or a queen: select one first.")
+                self.log_lines(_("A marriage is announced with a king or a queen: select one first."))
             else:
                 self.play(marriage)
 
@@ -490,31 +502,32 @@ class GameScreen(Screen[None]):
 
     def action_undo(self) -> None:
         if not self.settings.undo:
-            self.log_lines("Undo is off: turn it on in the settings (o) for the next match.")
+            self.log_lines(_("Undo is off: turn it on in the settings (o) for the next match."))
             return
         if not self.my_turn:
             return
         try:
             self.shown = self.session.undo()
         except UndoError as exc:
-            self.log_lines(self.style.bad(f"Nothing to undo: {escape(str(exc))}."))
+            self.log_lines(self.style.bad(_("Nothing to undo: {problem}.").format(problem=escape(str(exc)))))
             return
         self.hinted = None
-        self.log_lines("You took your last action back.")
+        self.log_lines(_("You took your last action back."))
         self.render_all()
 
     def action_hint(self) -> None:
         view = self.session.view
         if not self.my_turn or view is None:
             return
-        self.log_lines("[dim]Thinking about your position…[/dim]")
+        self.log_lines("[dim]" + _("Thinking about your position…") + "[/dim]")
         self._hint_worker(view)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
     def _hint_worker(self, view: View) -> None:
         rng = random.Random(f"sixtysix-hint-{self.setup.seed}-{len(view.history)}")
         lines = analyse(view, self.setup.hint_budget, rng=rng)
-        self.app.call_from_thread(self._show_hint, view, lines)
+        with i18n.use(self.language):
+            self.app.call_from_thread(self._show_hint, view, lines)
 
     def _show_hint(self, view: View, lines: list[ActionValue]) -> None:
         if self.session.view != view or not lines:
@@ -535,31 +548,36 @@ class GameScreen(Screen[None]):
     def render_status(self) -> None:
         info = self.info
         score = describe_score(info.score, self.seats, self.style)
-        hand = f"Hand {info.hand_number}" if info.hand_number else "Cutting for the deal"
-        text = f"[b]{hand}[/b] · Match: {score} (to {info.target}) · {escape(self.setup.preset)}"
+        hand = _("Hand {n}").format(n=info.hand_number) if info.hand_number else _("Cutting for the deal")
+        match = _("Match: {score} (to {target})").format(score=score, target=info.target)
+        text = f"[b]{hand}[/b] · {match} · {escape(self.setup.preset)}"
         if info.pending_bonus:
-            text += f" · +{info.pending_bonus} tie bonus"
+            text += " · " + _("+{bonus} tie bonus").format(bonus=info.pending_bonus)
         if self.settings.memory:
-            text += " · memory"
+            text += " · " + _("memory")
         if self.settings.undo:
-            text += " · undo"
+            text += " · " + _("undo")
         self.query_one("#status", Static).update(text)
 
     def render_table(self, view: View | None) -> None:
         opponent = self.query_one("#opponent", Static)
         table = self.query_one(TableView)
         if view is None:
-            opponent.update("Computer")
+            opponent.update(escape(self.seats.other))
             table.clear()
             return
         them = view.opponent
         n_them = opponent_cards(view)
-        points = "" if self.settings.memory else f" · {view.scores[them]} points"
-        opponent.update(f"[b]Computer[/b] ({escape(self.setup.level)}): {'▮' * n_them} "
-                        f"{n_them} card{'s' if n_them != 1 else ''} · {tricks(view.tricks_won[them])}"
-                        f"{points}")
+        cards = ngettext("{n} card", "{n} cards", n_them).format(n=n_them)
+        level = escape(level_name(self.setup.level))
+        text = f"[b]{escape(self.seats.other)}[/b] ({level}): {'▮' * n_them} " \
+               f"{cards} · {tricks(view.tricks_won[them])}"
+        if not self.settings.memory:
+            text += " · " + ngettext("{n} point", "{n} points", view.scores[them]).format(n=view.scores[them])
+        opponent.update(text)
         info = info_text(view, self.seats, self.style, memory=self.settings.memory)
-        table.show(view, top=them, names=("Computer", "You"), info=info, style=self.style)
+        table.show(view, top=them, names=(self.seats.other, self.seats.name(self.seats.seat)), info=info,
+                   style=self.style)
 
     def render_hand(self) -> None:
         row = self.query_one("#hand", CardRow)
@@ -587,15 +605,15 @@ class GameScreen(Screen[None]):
     def prompt_text(self, view: View | None) -> str:
         style = self.style
         if self.error is not None:
-            return style.bad("The game cannot go on: see the message above. Press n for a new match.")
+            return style.bad(_("The game cannot go on: see the message above. Press n for a new match."))
         if self.match_over:
-            return "The match is over. [b]n[/b] new match · [b]g[/b] records and replays · [b]q[/b] quit"
+            return _("The match is over. [b]n[/b] new match · [b]g[/b] records and replays · [b]q[/b] quit")
         if self.paused:
-            return f"{self.hand_summary} [b]Enter[/b]: next hand."
+            return _("{summary} [b]Enter[/b]: next hand.").format(summary=self.hand_summary)
         if self.busy or view is None:
-            return "[dim]Computer is playing…[/dim]"
+            return "[dim]" + _("{name} is playing…").format(name=escape(self.seats.other)) + "[/dim]"
         if not self.my_turn:
-            return "[dim]Waiting…[/dim]"
+            return "[dim]" + _("Waiting…") + "[/dim]"
         return your_turn(view, style)
 
     def render_actions(self) -> None:

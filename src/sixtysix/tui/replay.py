@@ -19,29 +19,32 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from sixtysix import i18n
 from sixtysix.actions import Action, ActionKind
 from sixtysix.analysis import Budget
 from sixtysix.cards import Rank
-from sixtysix.console import sorted_cards
+from sixtysix.console import rank_word, sorted_cards, tricks_text
 from sixtysix.hand import Hand
+from sixtysix.i18n import N_, _, ngettext
 from sixtysix.kernel.tables import marriage_value
 from sixtysix.record import Record
 from sixtysix.tui.review import Review, Verdict, judge
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
-from sixtysix.tui.widgets import CardRow
+from sixtysix.tui.widgets import CardRow, translate_bindings
 
 __all__ = ["ReplayScreen", "describe_step"]
 
+#: How a hand ended, in a few words (translate with ``_``).
 REASONS = {
-    "declared": "declared 66",
-    "false_declaration": "a false declaration of 66",
-    "closed_failed": "a failed close",
-    "closed_succeeded": "a successful close",
-    "played_out": "all cards played",
-    "tie": "a tie",
-    "revoke": "a revoke",
-    "forfeit": "a forfeit (the program failed)",
+    "declared": N_("declared 66"),
+    "false_declaration": N_("a false declaration of 66"),
+    "closed_failed": N_("a failed close"),
+    "closed_succeeded": N_("a successful close"),
+    "played_out": N_("all cards played"),
+    "tie": N_("a tie"),
+    "revoke": N_("a revoke"),
+    "forfeit": N_("a forfeit (the program failed)"),
 }
 
 
@@ -49,41 +52,47 @@ def describe_step(name: str, action: Action, before: Hand, style: MarkupStyle) -
     """What ``name`` did with ``action`` in the position ``before``, in a few words."""
     kind = action.kind
     if kind is ActionKind.PLAY and action.card is not None:
-        verb = "leads" if before.state == "lead" else "plays"
-        return f"{name} {verb} {style.card(action.card)}"
+        if before.state == "lead":
+            return _("{name} leads {card}").format(name=name, card=style.card(action.card))
+        return _("{name} plays {card}").format(name=name, card=style.card(action.card))
     if kind is ActionKind.MARRIAGE and action.card is not None:
         value = marriage_value(action.card.suit, before.trump)
-        return f"{name} announces the marriage in {style.suit(action.card.suit)} ({value}) " \
-               f"and leads {style.card(action.card)}"
+        return _("{name} announces the marriage in {suit} ({value}) and leads {card}").format(
+            name=name, suit=style.suit(action.card.suit), value=value, card=style.card(action.card))
     if kind is ActionKind.EXCHANGE:
-        return f"{name} exchanges the trump {Rank(before.rules.exchange_rank).name.lower()}"
+        return _("{name} exchanges the trump {rank}").format(name=name,
+                                                             rank=rank_word(Rank(before.rules.exchange_rank)))
     if kind is ActionKind.CLOSE:
-        return f"{name} closes the stock"
+        return _("{name} closes the stock").format(name=name)
     if kind is ActionKind.DRAW:
-        return f"{name} draws"
+        return _("{name} draws").format(name=name)
     if kind is ActionKind.DECLARE:
-        return f"{name} declares 66"
+        return _("{name} declares 66").format(name=name)
     assert action.suit is not None
-    return f"{name} shows the marriage in {style.suit(action.suit)} and declares 66"
+    return _("{name} shows the marriage in {suit} and declares 66").format(name=name,
+                                                                            suit=style.suit(action.suit))
 
 
 class ReplayScreen(Screen[None]):
     """Step through a record; ``title`` names it (a file name)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", "Next"),
-        Binding("left", "step(-1)", "Back"),
-        Binding("down,pagedown", "hand(1)", "Next hand"),
-        Binding("up,pageup", "hand(-1)", "Hand back"),
-        Binding("home", "jump(0)", "Start", show=False),
-        Binding("end", "jump(-1)", "End", show=False),
-        Binding("a", "toggle_analysis", "Analysis"),
-        Binding("escape,q", "close", "Close"),
+        Binding("right", "step(1)", N_("Next")),
+        Binding("left", "step(-1)", N_("Back")),
+        Binding("down,pagedown", "hand(1)", N_("Next hand")),
+        Binding("up,pageup", "hand(-1)", N_("Hand back")),
+        Binding("home", "jump(0)", N_("Start"), show=False),
+        Binding("end", "jump(-1)", N_("End"), show=False),
+        Binding("a", "toggle_analysis", N_("Analysis")),
+        Binding("escape,q", "close", N_("Close")),
     ]
 
     def __init__(self, record: Record, title: str = "record", *, budget: Budget | None = None,
                  analysis: bool = True) -> None:
         super().__init__()
+        translate_bindings(self)
+        #: The language of the viewer's text (the context's when it was made).
+        self.language = i18n.language()
         self.review = Review(record)
         self.record_title = title
         self.budget = budget or Budget(worlds=24)
@@ -147,36 +156,43 @@ class ReplayScreen(Screen[None]):
         style = self.style
         steps = review.steps(h)
         a, b = review.score_before(h)
-        status = f"[b]Replay[/b] · hand {h + 1}/{len(review.hands)} · action {k}/{steps}"
+        status = _("[b]Replay[/b] · hand {hand}/{hands} · action {action}/{actions}").format(
+            hand=h + 1, hands=len(review.hands), action=k, actions=steps)
         if review.is_match:
-            status += f" · match {a}-{b}"
+            status += " · " + _("match {score}").format(score=f"{a}-{b}")
         status += f" · {escape(self.record_title)}"
         self.query_one("#replay-status", Static).update(status)
         # Seat 1 on top, seat 0 at the bottom.
         for seat, row_id, label_id in ((1, "#top-hand", "#top-label"), (0, "#bottom-hand", "#bottom-label")):
             cards = sorted_cards(hand.cards(seat), hand.trump)
             self.query_one(row_id, CardRow).show(cards)
-            role = " (dealer)" if hand.dealer == seat else ""
-            to_act = " · [b]to act[/b]" if hand.to_act == seat else ""
-            self.query_one(label_id, Static).update(
-                f"[b]{escape(names[seat])}[/b]{role}: {hand.score(seat)} points, "
-                f"{hand.tricks_won(seat)} trick{'s' if hand.tricks_won(seat) != 1 else ''}{to_act}")
+            label = f"[b]{escape(names[seat])}[/b]"
+            if hand.dealer == seat:
+                label = _("{name} (dealer)").format(name=label)
+            label = ngettext("{name}: {n} point, {tricks}", "{name}: {n} points, {tricks}",
+                             hand.score(seat)).format(name=label, n=hand.score(seat),
+                                                      tricks=tricks_text(hand.tricks_won(seat)))
+            if hand.to_act == seat:
+                label += " · [b]" + _("to act") + "[/b]"
+            self.query_one(label_id, Static).update(label)
         view = hand.view(0)  # the table is public: the same from either seat
         trick_text = ""
         if view.lead is not None:
-            trick_text = f"{escape(names[view.lead[0]])} led"
+            trick_text = _("{name} led").format(name=escape(names[view.lead[0]]))
         elif view.last_trick is not None:
             trick = view.last_trick
-            won = "revoked" if trick.winner is None else f"won by {escape(names[trick.winner])}"
-            trick_text = f"Last trick {won}"
+            if trick.winner is None:
+                trick_text = _("Last trick revoked")
+            else:
+                trick_text = _("Last trick won by {name}").format(name=escape(names[trick.winner]))
         info = "\n".join(filter(None, [trick_text, self.info_text(hand, names)]))
         self.query_one(TableView).show(view, top=1, names=(names[1], names[0]), info=info, style=style)
         # The action that led here, and its verdict.
         step = self.query_one("#step", Static)
         verdict = self.query_one("#verdict", Static)
         if k == 0:
-            step.update(f"The deal: {escape(names[hand.dealer])} deals, "
-                        f"{style.card(hand.dealt_trump_card)} is turned up. → to step.")
+            step.update(_("The deal: {name} deals, {card} is turned up. → to step.").format(
+                name=escape(names[hand.dealer]), card=style.card(hand.dealt_trump_card)))
             verdict.update("")
         else:
             before = review.position(h, k - 1)
@@ -189,26 +205,27 @@ class ReplayScreen(Screen[None]):
     def info_text(self, hand: Hand, names: tuple[str, str]) -> str:
         lines = []
         if hand.closed_by is not None:
-            lines.append(f"Stock closed by {escape(names[hand.closed_by])}")
+            lines.append(_("Stock closed by {name}").format(name=escape(names[hand.closed_by])))
         result = hand.result()
         if result is not None:
             if result.winner is None:
-                lines.append("[b]Tied hand[/b]: nobody scores")
+                lines.append(_("[b]Tied hand[/b]: nobody scores"))
             else:
                 gp = result.game_points
-                lines.append(f"[b]{escape(names[result.winner])} wins {gp} game point"
-                             f"{'s' if gp != 1 else ''}[/b] ({REASONS[result.reason]})")
+                lines.append(ngettext("[b]{name} wins {n} game point[/b] ({why})",
+                                      "[b]{name} wins {n} game points[/b] ({why})", gp).format(
+                    name=escape(names[result.winner]), n=gp, why=_(REASONS[result.reason])))
         return "\n".join(lines)
 
     def show_verdict(self, before: Hand, action: Action) -> None:
         verdict = self.query_one("#verdict", Static)
         if not self.analysis:
-            verdict.update("[dim]Analysis off (a to turn it on).[/dim]")
+            verdict.update("[dim]" + _("Analysis off (a to turn it on).") + "[/dim]")
             return
         key = (self.h, self.k)
         known = self.verdicts.get(key)
         if known is None:
-            verdict.update("[dim]Analysing…[/dim]")
+            verdict.update("[dim]" + _("Analysing…") + "[/dim]")
             self._judge(key, before, action)
         elif isinstance(known, str):
             verdict.update(known)
@@ -226,13 +243,17 @@ class ReplayScreen(Screen[None]):
 
     def _judge_now(self, key: tuple[int, int], before: Hand, action: Action) -> None:
         try:
-            result: Verdict | str = judge(before, action, budget=self.budget,
-                                          rng=random.Random(f"sixtysix-review-{key}"))
+            result: Verdict | ValueError = judge(before, action, budget=self.budget,
+                                                 rng=random.Random(f"sixtysix-review-{key}"))
         except ValueError as exc:
-            result = f"No analysis: {escape(str(exc))}"
-        self.app.call_from_thread(self._judged, key, result)
+            result = exc
+        with i18n.use(self.language):  # the callback runs in this context (see GameScreen)
+            self.app.call_from_thread(self._judged, key, result)
 
-    def _judged(self, key: tuple[int, int], result: Verdict | str) -> None:
+    def _judged(self, key: tuple[int, int], outcome: Verdict | ValueError) -> None:
+        # Worded here, in the app's thread and language (a worker thread has neither).
+        result: Verdict | str = outcome if isinstance(outcome, Verdict) else \
+            _("No analysis: {problem}").format(problem=escape(str(outcome)))
         self.verdicts[key] = result
         if key == (self.h, self.k) and self.is_mounted:
             verdict = self.query_one("#verdict", Static)

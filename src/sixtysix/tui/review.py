@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from sixtysix.actions import Action
 from sixtysix.analysis import Budget, analyse
 from sixtysix.hand import Hand, HandResult
+from sixtysix.i18n import _
 from sixtysix.record import HandRecord, HandReplay, MatchReplay, Record, replay
 from sixtysix.solver import Solver
 
@@ -57,14 +58,18 @@ class Verdict:
 
     def describe(self) -> str:
         """``This action lost 0.80 game points on average; best was AS (+1.20).``"""
-        best = " or ".join(str(a) for a in self.best[:3])
-        how = "" if self.exact else " on average"
+        best = _(" or ").join(str(a) for a in self.best[:3])
         if self.action in self.best or self.loss < 0.005:
             if self.exact:
-                return f"A best action: {_gp(self.value)} with perfect play."
-            return f"As good as any: {_gp(self.value)}{how}."
-        return (f"This action lost {self.loss:.2f} game points{how}"
-                f" ({_gp(self.value)}); best was {best} ({_gp(self.best_value)}).")
+                return _("A best action: {value} with perfect play.").format(value=_gp(self.value))
+            return _("As good as any: {value} on average.").format(value=_gp(self.value))
+        facts = {"loss": f"{self.loss:.2f}", "value": _gp(self.value), "best": best,
+                 "best_value": _gp(self.best_value)}
+        if self.exact:
+            return _("This action lost {loss} game points ({value}); best was {best} ({best_value}).").format(
+                **facts)
+        return _("This action lost {loss} game points on average ({value}); best was {best} ({best_value})."
+                 ).format(**facts)
 
 
 def _gp(value: float) -> str:
@@ -133,4 +138,4 @@ class Review:
         names = self.record.extra.get("players")
         if isinstance(names, list) and len(names) == 2:
             return str(names[0]), str(names[1])
-        return "Player 0", "Player 1"
+        return _("Player 0"), _("Player 1")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from sixtysix.analysis import Budget
 from sixtysix.bots import make_bot
+from sixtysix.i18n import _
 from sixtysix.record import load
 from sixtysix.rules import Rules
 from sixtysix.tui.app import SixtySixApp
@@ -37,7 +38,7 @@ def run_game(args: argparse.Namespace) -> int:
     app.run()
     game_path = app.last_record
     if game_path is not None:
-        print(f"The game record is saved in {game_path}.")
+        print(_("The game record is saved in {path}.").format(path=game_path))
     return 0
 
 

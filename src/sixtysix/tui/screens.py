@@ -13,9 +13,11 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, MarkdownViewer, Select, Static
 
+from sixtysix.i18n import N_, _
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import LEVELS, PRESETS, SPEEDS, RecordInfo, Settings, export_record, list_records
 from sixtysix.tui.style import escape
+from sixtysix.tui.widgets import translate_bindings
 
 __all__ = ["ExportScreen", "KeysScreen", "RecordsScreen", "RulesScreen", "SettingsScreen", "StatisticsScreen",
            "rules_text"]
@@ -28,46 +30,60 @@ def rules_text() -> str:
 
 # Settings ---------------------------------------------------------------------------------
 
-_ON_OFF = [("off", False), ("on", True)]
+_ON_OFF = [(N_("off"), False), (N_("on"), True)]
+#: The opponent levels and animation speeds as the settings show them (translate with ``_``).
+LEVEL_NAMES = {"random": N_("random"), "easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
+               "expert": N_("expert")}
+SPEED_NAMES = {"off": N_("off"), "fast": N_("fast"), "normal": N_("normal"), "slow": N_("slow")}
+
+
+def level_name(level: str) -> str:
+    """An opponent level in the current language (a bot spec as it is)."""
+    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
+
+
+def _on_off() -> list[tuple[str, bool]]:
+    return [(_(label), value) for label, value in _ON_OFF]
 
 
 class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
     """The settings; they take effect from the next match. Dismisses with the new
     settings and whether to start a new match now, or ``None``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
+        translate_bindings(self)
         self.settings = settings
 
     def compose(self) -> ComposeResult:
         s = self.settings
         with Vertical(id="settings-box"):
-            yield Static("[b]Settings[/b] (from the next match on)", id="settings-title")
+            yield Static(_("[b]Settings[/b] (from the next match on)"), id="settings-title")
             with Grid(id="settings-grid"):
-                yield Label("Opponent level")
-                yield Select([(name, name) for name in LEVELS], value=s.level, allow_blank=False,
-                             compact=True, id="level")
-                yield Label("Rules")
+                yield Label(_("Opponent level"))
+                yield Select([(level_name(name), name) for name in LEVELS], value=s.level,
+                             allow_blank=False, compact=True, id="level")
+                yield Label(_("Rules"))
                 yield Select([(name, name) for name in PRESETS], value=s.preset, allow_blank=False,
                              compact=True, id="preset")
-                yield Label("Memory mode (scores hidden)")
-                yield Select(_ON_OFF, value=s.memory, allow_blank=False, compact=True, id="memory")
-                yield Label("Declare 66 automatically")
-                yield Select(_ON_OFF, value=s.auto_declare, allow_blank=False, compact=True,
+                yield Label(_("Memory mode (scores hidden)"))
+                yield Select(_on_off(), value=s.memory, allow_blank=False, compact=True, id="memory")
+                yield Label(_("Declare 66 automatically"))
+                yield Select(_on_off(), value=s.auto_declare, allow_blank=False, compact=True,
                              id="auto_declare")
-                yield Label("Animation speed")
-                yield Select([(name, name) for name in SPEEDS], value=s.speed, allow_blank=False,
-                             compact=True, id="speed")
-                yield Label("Undo (marked in the record)")
-                yield Select(_ON_OFF, value=s.undo, allow_blank=False, compact=True, id="undo")
-                yield Label("Your name")
+                yield Label(_("Animation speed"))
+                yield Select([(_(SPEED_NAMES.get(name, name)), name) for name in SPEEDS], value=s.speed,
+                             allow_blank=False, compact=True, id="speed")
+                yield Label(_("Undo (marked in the record)"))
+                yield Select(_on_off(), value=s.undo, allow_blank=False, compact=True, id="undo")
+                yield Label(_("Your name"))
                 yield Input(s.name, compact=True, id="name", max_length=40)
             with Horizontal(id="settings-buttons"):
-                yield Button("Save and start a new match", variant="primary", id="save-new", compact=True)
-                yield Button("Save", id="save", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
+                yield Button(_("Save and start a new match"), variant="primary", id="save-new", compact=True)
+                yield Button(_("Save"), id="save", compact=True)
+                yield Button(_("Cancel"), id="cancel", compact=True)
 
     def chosen(self) -> Settings:
         def value(name: str) -> object:
@@ -93,14 +109,18 @@ class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
 class RulesScreen(Screen[None]):
     """The rules of the game, the same text as the documentation."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", N_("Back"))]
+
+    def __init__(self) -> None:
+        super().__init__()
+        translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         yield MarkdownViewer(rules_text(), show_table_of_contents=False, id="rules")
         yield Footer()
 
 
-KEYS = """\
+KEYS = N_("""\
 [b]Keys in the game[/b]
   [b]1[/b]–[b]6[/b] or a click   play that card of your hand
   [b]←[/b] [b]→[/b] and [b]Enter[/b]    choose a card and play it ([b]Enter[/b] also draws)
@@ -117,18 +137,22 @@ The buttons under your hand do the same as the keys they show.
 [b]In the replay viewer[/b]
   [b]←[/b] [b]→[/b] step  [b]↑[/b] [b]↓[/b] hands  [b]Home[/b] [b]End[/b]  \
 [b]a[/b] analysis on/off  [b]Esc[/b] back
-"""
+""")
 
 
 class KeysScreen(ModalScreen[None]):
     """The keys of the game, for a new player."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "dismiss", N_("Back"))]
+
+    def __init__(self) -> None:
+        super().__init__()
+        translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="keys-box"):
-            yield Static(KEYS)
-            yield Static("[dim]Esc to go back[/dim]")
+            yield Static(_(KEYS))
+            yield Static("[dim]" + _("Esc to go back") + "[/dim]")
 
     def on_click(self) -> None:
         self.dismiss()
@@ -139,44 +163,46 @@ class KeysScreen(ModalScreen[None]):
 class StatisticsScreen(Screen[None]):
     """Matches and hands per level and preset, game points, Schneider and Schwarz, streaks."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", "Back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", N_("Back"))]
 
     def __init__(self, statistics: Statistics | None, problem: str = "") -> None:
         super().__init__()
+        translate_bindings(self)
         self.statistics = statistics
         self.problem = problem
 
     def compose(self) -> ComposeResult:
-        yield Static("[b]Statistics[/b] (all sessions)", id="stats-title")
+        yield Static(_("[b]Statistics[/b] (all sessions)"), id="stats-title")
         yield DataTable(id="stats", cursor_type="row", zebra_stripes=True)
         yield Static(id="stats-notes")
         yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("level", "rules", "matches", "hands", "gp/hand", "Schneider", "Schwarz",
-                          "streaks")
+        table.add_columns(_("level"), _("rules"), _("matches"), _("hands"), _("gp/hand"), _("Schneider"),
+                          _("Schwarz"), _("streaks"))
         notes = self.query_one("#stats-notes", Static)
         if self.statistics is None:
-            notes.update(f"No statistics: {escape(self.problem)}")
+            notes.update(_("No statistics: {problem}").format(problem=escape(self.problem)))
             return
         lines = self.statistics.summary()
         for line in lines:
             now = f"{'+' if line.current_streak > 0 else ''}{line.current_streak}"
-            table.add_row(line.level, line.preset, f"{line.matches_won}/{line.matches}",
+            table.add_row(level_name(line.level), line.preset, f"{line.matches_won}/{line.matches}",
                           f"{line.hands_won}/{line.hands}", f"{line.points_per_hand:+.2f}",
                           f"{line.schneider_for}/{line.schneider_against}",
                           f"{line.schwarz_for}/{line.schwarz_against}",
                           f"{line.best_streak}/{line.worst_streak}/{now}")
         if not lines:
-            notes.update("No matches yet: play one!")
+            notes.update(_("No matches yet: play one!"))
         else:
             m, mw, h, hw = self.statistics.totals()
-            notes.update(f"In all: {mw} of {m} matches and {hw} of {h} hands won.\n"
-                         "matches, hands: won/played. gp/hand: game points won minus lost per hand. "
-                         "Schneider (the loser had under 33) and Schwarz (no trick): yours/the "
-                         "computer's. Streaks of finished matches: most won/most lost/now "
-                         "(+ winning, - losing).")
+            notes.update(_("In all: {matches_won} of {matches} matches and {hands_won} of {hands} hands won."
+                           ).format(matches_won=mw, matches=m, hands_won=hw, hands=h) + "\n"
+                         + _("matches, hands: won/played. gp/hand: game points won minus lost per hand. "
+                             "Schneider (the loser had under 33) and Schwarz (no trick): yours/the "
+                             "computer's. Streaks of finished matches: most won/most lost/now "
+                             "(+ winning, - losing)."))
 
 
 # Records -------------------------------------------------------------------------------------
@@ -184,20 +210,22 @@ class StatisticsScreen(Screen[None]):
 class ExportScreen(ModalScreen[Path | None]):
     """Ask where to copy a record to; dismisses with the new file, or ``None``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, source: Path) -> None:
         super().__init__()
+        translate_bindings(self)
         self.source = source
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-box"):
-            yield Static(f"Export [b]{escape(self.source.name)}[/b] to a file or a folder:")
+            yield Static(_("Export [b]{name}[/b] to a file or a folder:").format(
+                name=escape(self.source.name)))
             yield Input(str(Path.cwd() / self.source.name), id="export-path")
             yield Static(id="export-error")
             with Horizontal(id="export-buttons"):
-                yield Button("Export", variant="primary", id="export", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
+                yield Button(_("Export"), variant="primary", id="export", compact=True)
+                yield Button(_("Cancel"), id="cancel", compact=True)
 
     def on_input_submitted(self) -> None:
         self.export()
@@ -211,7 +239,7 @@ class ExportScreen(ModalScreen[Path | None]):
     def export(self) -> None:
         target = self.query_one("#export-path", Input).value.strip()
         if not target:
-            self.query_one("#export-error", Static).update("Type a file or folder name.")
+            self.query_one("#export-error", Static).update(_("Type a file or folder name."))
             return
         try:
             dest = export_record(self.source, target)
@@ -228,13 +256,14 @@ class RecordsScreen(Screen[None]):
     """The saved records, newest first: open one in the replay viewer, or export it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Replay"),
-        Binding("e", "export", "Export"),
-        Binding("escape,q", "app.pop_screen", "Back"),
+        Binding("enter", "open", N_("Replay")),
+        Binding("e", "export", N_("Export")),
+        Binding("escape,q", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self) -> None:
         super().__init__()
+        translate_bindings(self)
         self.records: list[RecordInfo] = []
 
     def compose(self) -> ComposeResult:
@@ -246,15 +275,18 @@ class RecordsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.records = list_records()
         table = self.query_one(DataTable)
-        table.add_columns("record", "players and rules")
+        table.add_columns(_("record"), _("players and rules"))
         for info in self.records:
             table.add_row(info.title, info.summary())
         folder = self.records[0].path.parent if self.records else None
-        where = f" in {escape(str(folder))}" if folder else ""
-        self.query_one("#records-title", Static).update(
-            f"[b]Game records[/b]{where}: Enter opens the replay viewer, e exports.")
+        if folder:
+            title = _("[b]Game records[/b] in {folder}: Enter opens the replay viewer, e exports.").format(
+                folder=escape(str(folder)))
+        else:
+            title = _("[b]Game records[/b]: Enter opens the replay viewer, e exports.")
+        self.query_one("#records-title", Static).update(title)
         if not self.records:
-            self.query_one("#records-notes", Static).update("No records yet: every match is saved here.")
+            self.query_one("#records-notes", Static).update(_("No records yet: every match is saved here."))
 
     def current(self) -> RecordInfo | None:
         table = self.query_one(DataTable)
@@ -270,7 +302,8 @@ class RecordsScreen(Screen[None]):
         if info is None:
             return
         if info.record is None:
-            self.notify(f"This record cannot be opened: {info.error}", severity="error")
+            self.notify(_("This record cannot be opened: {problem}").format(problem=info.error),
+                        severity="error")
             return
         from sixtysix.tui.replay import ReplayScreen
 
@@ -283,6 +316,7 @@ class RecordsScreen(Screen[None]):
 
         def done(dest: Path | None) -> None:
             if dest is not None:
-                self.query_one("#records-notes", Static).update(f"Exported to {escape(str(dest))}.")
+                self.query_one("#records-notes", Static).update(
+                    _("Exported to {path}.").format(path=escape(str(dest))))
 
         self.app.push_screen(ExportScreen(info.path), done)

@@ -26,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sixtysix.hand import HandResult
+from sixtysix.i18n import _
 from sixtysix.kernel.tables import SCHNEIDER
 
 __all__ = ["SCHEMA_VERSION", "Line", "Statistics", "StatisticsError", "loser_scale"]
@@ -117,13 +118,15 @@ class Statistics:
             self._db = sqlite3.connect(str(path))
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StatisticsError(f"the statistics file {path} is from a newer version "
-                                      f"(schema {version}, this one knows {SCHEMA_VERSION})")
+                raise StatisticsError(_("the statistics file {path} is from a newer version "
+                                        "(schema {version}, this one knows {known})").format(
+                    path=path, version=version, known=SCHEMA_VERSION))
             with self._db:
                 self._db.executescript(_SCHEMA)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
-            raise StatisticsError(f"the statistics file {path} cannot be used: {exc}") from None
+            raise StatisticsError(_("the statistics file {path} cannot be used: {problem}").format(
+                path=path, problem=exc)) from None
 
     def close(self) -> None:
         self._db.close()

@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sixtysix.errors import InvalidRecordError
+from sixtysix.i18n import _, ngettext
 from sixtysix.record import MatchReplay, Record, dumps, load, replay
 from sixtysix.userdata import DATA_DIR_ENV, data_dir
 
@@ -157,24 +158,26 @@ class RecordInfo:
         """Players, rules, how far the match went and the score, in a few words."""
         record = self.record
         if record is None:
-            return f"unreadable: {self.error}"
+            return _("unreadable: {problem}").format(problem=self.error)
         players = record.extra.get("players")
         names = [str(p) for p in players] if isinstance(players, list) and len(players) == 2 \
-            else ["player 0", "player 1"]
+            else [_("player 0"), _("player 1")]
         try:
             result = replay(record)
         except InvalidRecordError as exc:
-            return f"invalid: {exc}"
+            return _("invalid: {problem}").format(problem=exc)
         if isinstance(result, MatchReplay):
             hands = len(result.hands)
             a, b = result.score
-            state = "won" if result.finished else "unfinished"
-            text = f"{names[0]} {a}, {names[1]} {b} ({state}); {hands} hand{'s' if hands != 1 else ''}"
+            state = _("won") if result.finished else _("unfinished")
+            text = ngettext("{first} {a}, {second} {b} ({state}); {n} hand, {rules}",
+                            "{first} {a}, {second} {b} ({state}); {n} hands, {rules}", hands).format(
+                first=names[0], a=a, second=names[1], b=b, state=state, n=hands, rules=record.rules)
         else:
-            text = f"{names[0]} v {names[1]}: one hand"
-        text += f", {record.rules}"
+            text = _("{first} v {second}: one hand, {rules}").format(first=names[0], second=names[1],
+                                                                     rules=record.rules)
         if record.extra.get("undo"):
-            text += ", with undo"
+            text = _("{summary}, with undo").format(summary=text)
         return text
 
 

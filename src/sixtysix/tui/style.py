@@ -10,14 +10,19 @@ symbols, red hearts and diamonds, colours for good and bad news.
 '[$card-red]10♥[/]'
 >>> MarkupStyle().card(Card.parse("QS"))
 'Q♠'
+>>> from sixtysix import i18n
+>>> with i18n.use("de"):
+...     MarkupStyle().card(Card.parse("QS"))
+'D♠'
 """
 
 from __future__ import annotations
 
 from textual.markup import escape
 
+from sixtysix import i18n
 from sixtysix.cards import Card, Rank, Suit
-from sixtysix.console import Style
+from sixtysix.console import Style, card_text
 
 __all__ = ["MarkupStyle", "RED_SUITS", "escape", "rank_text"]
 
@@ -25,8 +30,9 @@ RED_SUITS = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
 
 def rank_text(card: Card) -> str:
-    """The rank as printed on a card: ``A``, ``10``, ``K``, ``Q``, ``J``, ``9``."""
-    return "10" if card.rank is Rank.TEN else card.rank.letter
+    """The rank as printed on a card in the current language: ``A``, ``10``, ``K``, ``Q``,
+    ``J``, ``9`` (``D`` for the queen, ``B`` for the jack in German)."""
+    return "10" if card.rank is Rank.TEN else i18n.rank_letter(card.rank.letter)
 
 
 class MarkupStyle(Style):
@@ -39,7 +45,7 @@ class MarkupStyle(Style):
     symbols = True
 
     def card_token(self, card: Card) -> str:
-        return rank_text(card) + card.suit.symbol
+        return card_text(card)
 
     def paint_suit(self, text: str, suit: Suit) -> str:
         return f"[$card-red]{text}[/]" if suit in RED_SUITS else text

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from sixtysix.cards import Suit
+from sixtysix.i18n import _
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.widgets import CardView
 from sixtysix.views import View
@@ -21,8 +22,10 @@ __all__ = ["TableView", "stock_label"]
 
 def stock_label(trump: Suit, stock_size: int, style: MarkupStyle) -> str:
     """``Trump ♣ · stock 11``, over the trump card and the stock."""
-    stock = f"stock {stock_size}" if stock_size else "stock empty"
-    return f"Trump {style.paint_suit(trump.symbol, trump)} · {stock}"
+    suit = style.paint_suit(trump.symbol, trump)
+    if stock_size:
+        return _("Trump {suit} · stock {n}").format(suit=suit, n=stock_size)
+    return _("Trump {suit} · stock empty").format(suit=suit)
 
 
 class TableView(Horizontal):

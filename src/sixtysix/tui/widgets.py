@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.message import Message
 from textual.widgets import Static
 
 from sixtysix.cards import Card
+from sixtysix.i18n import _
 from sixtysix.tui.style import RED_SUITS, rank_text
 
-__all__ = ["CardRow", "CardView", "MessageLog"]
+__all__ = ["CardRow", "CardView", "MessageLog", "translate_bindings"]
+
+
+def translate_bindings(node: DOMNode) -> None:
+    """Show the descriptions of ``node``'s key bindings (in the footer) in the current
+    language. ``BINDINGS`` are made at import time, their descriptions marked with
+    :func:`~sixtysix.i18n.N_`; call this from the node's ``__init__``."""
+    bindings = node._bindings.key_to_bindings
+    for key, items in bindings.items():
+        bindings[key] = [replace(b, description=_(b.description)) if b.description else b for b in items]
 
 
 class CardView(Static):

@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sixtysix.analysis import ActionValue
-from sixtysix.console import Seats, sorted_cards
+from sixtysix.console import Seats, rank_word, sorted_cards, tricks_text
 from sixtysix.hand import HandResult
+from sixtysix.i18n import _, ngettext
 from sixtysix.tui.style import MarkupStyle
 from sixtysix.views import View
 
@@ -30,7 +31,7 @@ __all__ = ["hand_summary", "hint_text", "info_text", "opponent_cards", "trick_te
 
 def tricks(n: int) -> str:
     """``1 trick``, ``3 tricks``."""
-    return f"{n} trick{'' if n == 1 else 's'}"
+    return tricks_text(n)
 
 
 def opponent_cards(view: View) -> int:
@@ -44,15 +45,16 @@ def opponent_cards(view: View) -> int:
 def trick_text(view: View, seats: Seats, *, memory: bool = False) -> str:
     """Whose card is on the table, or who won the trick just completed (R3.5)."""
     if view.lead is not None:
-        leader = view.lead[0]
-        return f"{seats.say(leader, 'led', 'led')}, {seats.name(1 - leader, start=False)} to answer"
+        return seats.pick(view.lead[0], _("You led, {name} to answer"), _("{name} led, you to answer"))
     trick = view.last_trick
     if trick is None:
-        return "Nothing on the table yet"
+        return _("Nothing on the table yet")
     if trick.winner is None:
-        return "Last trick: revoked"
-    points = "" if memory else f" ({trick.points})"
-    return f"Last trick: {seats.say(trick.winner, 'won it', 'won it')}{points}"
+        return _("Last trick: revoked")
+    if memory:
+        return seats.pick(trick.winner, _("Last trick: You won it"), _("Last trick: {name} won it"))
+    return seats.pick(trick.winner, _("Last trick: You won it ({points})"),
+                      _("Last trick: {name} won it ({points})"), points=trick.points)
 
 
 def info_text(view: View, seats: Seats, style: MarkupStyle, *, memory: bool = False) -> str:
@@ -61,56 +63,69 @@ def info_text(view: View, seats: Seats, style: MarkupStyle, *, memory: bool = Fa
     me = view.seat
     lines = [trick_text(view, seats, memory=memory)]
     if memory:
-        lines.append(f"You: {tricks(view.tricks_won[me])} (points hidden)")
+        lines.append(_("You: {tricks} (points hidden)").format(tricks=tricks(view.tricks_won[me])))
     else:
-        lines.append(f"You: [b]{view.scores[me]}[/b] points, {tricks(view.tricks_won[me])}")
+        lines.append(ngettext("You: [b]{n}[/b] point, {tricks}", "You: [b]{n}[/b] points, {tricks}",
+                              view.scores[me]).format(n=view.scores[me], tricks=tricks(view.tricks_won[me])))
     if view.closed_by is not None:
-        lines.append(f"Stock closed by {seats.name(view.closed_by, start=False)}")
+        lines.append(seats.pick(view.closed_by, _("Stock closed by you"), _("Stock closed by {name}")))
     elif view.stock_size == 0:
-        lines.append("Stock exhausted: follow suit")
+        lines.append(_("Stock exhausted: follow suit"))
     if view.exchange is not None and view.stock_open:
         who, card = view.exchange
-        lines.append(f"{seats.name(who)} took {style.card(card)} for the "
-                     f"{view.exchange_card.rank.name.lower()}")
+        lines.append(seats.pick(who, _("You took {card} for the {rank}"),
+                                _("{name} took {card} for the {rank}"),
+                                card=style.card(card), rank=rank_word(view.exchange_card.rank)))
     marriages = [f"{seats.name(m.seat)} {style.suit(m.suit)} {m.value}"
-                 + ("" if view.counts(m) else " (pending)") for m in view.marriages]
+                 + ("" if view.counts(m) else " " + _("(pending)")) for m in view.marriages]
     if marriages:
-        lines.append("Marriages: " + ", ".join(marriages))
+        lines.append(_("Marriages: {marriages}").format(marriages=", ".join(marriages)))
     known = view.known_opponent_cards()
     if known and not memory:  # a memory aid, left out in memory mode
         cards = " ".join(style.card(c) for c in sorted_cards(known, view.trump))
-        lines.append(f"{seats.opponent} holds {cards}")
+        lines.append(_("{name} holds {cards}").format(name=seats.other, cards=cards))
     return "\n".join(lines)
 
 
 def your_turn(view: View, style: MarkupStyle) -> str:
     """The prompt when the human is to act."""
     if view.state == "draw":
-        return "You won the trick: [b]d[/b] draw (Enter), [b]c[/b] close or [b]s[/b] declare 66."
+        return _("You won the trick: [b]d[/b] draw (Enter), [b]c[/b] close or [b]s[/b] declare 66.")
     if view.lead is not None:
-        card = view.lead[1]
-        strict = "" if view.stock_open else " (follow suit and win if you can, else trump)"
-        return f"Your turn: answer {style.card(card)}{strict}. Click a card or press 1–{len(view.hand)}."
-    return f"Your lead: click a card or press 1–{len(view.hand)} (←/→ and Enter)."
+        card = style.card(view.lead[1])
+        if view.stock_open:
+            return _("Your turn: answer {card}. Click a card or press 1–{last}.").format(
+                card=card, last=len(view.hand))
+        return _("Your turn: answer {card} (follow suit and win if you can, else trump). "
+                 "Click a card or press 1–{last}.").format(card=card, last=len(view.hand))
+    return _("Your lead: click a card or press 1–{last} (←/→ and Enter).").format(last=len(view.hand))
 
 
 def hint_text(lines: Sequence[ActionValue], style: MarkupStyle) -> str:
     """An analysis, best first, as one paragraph: ``Hint, …: J♥ +0.64±0.28 · A♣ +0.52±0.31 …``."""
     parts = []
     for line in lines:
-        value = f"{line.value:+.0f} exactly" if line.exact else f"{line.value:+.2f}±{line.error:.2f}"
+        if line.exact:
+            value = _("{value} exactly").format(value=f"{line.value:+.0f}")
+        else:
+            value = f"{line.value:+.2f}±{line.error:.2f}"
         parts.append(f"[b]{style.action(line.action)}[/b] {value}")
-    text = "Hint, game points for you with each action (best first, ★ on your cards): " + " · ".join(parts)
+    text = _("Hint, game points for you with each action (best first, ★ on your cards): {actions}").format(
+        actions=" · ".join(parts))
     if lines and not lines[0].exact:
-        text += (f" [dim](averaged over {lines[0].samples} layouts of the hidden cards; "
-                 "± is a 95% margin)[/dim]")
+        n = lines[0].samples
+        text += " [dim]" + ngettext("(averaged over {n} layout of the hidden cards; ± is a 95% margin)",
+                                    "(averaged over {n} layouts of the hidden cards; ± is a 95% margin)",
+                                    n).format(n=n) + "[/dim]"
     return text
 
 
 def hand_summary(result: HandResult, seats: Seats, style: MarkupStyle) -> str:
     """``Computer wins the hand: 2 game points.`` (or a tie), for the prompt line."""
     if result.winner is None:
-        return style.strong("Tied hand: nobody scores.")
+        return style.strong(_("Tied hand: nobody scores."))
     gp = result.game_points + result.bonus
-    text = f"{seats.say(result.winner, 'win', 'wins')} the hand: {gp} game point{'s' if gp != 1 else ''}."
+    points = ngettext("{n} game point", "{n} game points", gp).format(n=gp)
+    text = seats.pick(result.winner, _("You win the hand: {points}."), _("{name} wins the hand: {points}."),
+                      points=points)
     return (style.good if result.winner == seats.seat else style.bad)(text)
