@@ -300,7 +300,7 @@ FIRST = Lesson(
              N_("The stock is closed. Lead your {card}: nothing beats it, and the computer must "
                 "play a trump if it has one."),
              N_("Your {card} cannot be beaten: lead it and make sure of the points you need."),
-             claims={"winner": LEARNER, "points_after": 77}),
+             claims={"card": Card.parse("AH")}),
         Step(COMPUTER, "JH",
              N_("The stock is closed, so the computer had to follow suit: it played {card}, a "
                 "lower trump. Your ace wins the trick and its {trick_points} points."),

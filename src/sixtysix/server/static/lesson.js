@@ -146,7 +146,7 @@ function renderPanel() {
   let prompt;
   if (held) {
     heading = t("The trick is complete");
-    prompt = t("Look at the trick, then press Go on.");
+    prompt = t("Look at the trick, then go on.");
   } else if (data.summary) {
     heading = data.summary.title;
     prompt = data.summary.text;
