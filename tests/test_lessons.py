@@ -78,7 +78,7 @@ def test_the_numbers_and_cards_each_message_relies_on_are_the_kernels() -> None:
     for i, step in enumerate(FIRST.steps):
         found = facts(FIRST, i)
         for name, value in step.claims.items():
-            assert found.get(name) == value, f"step {i} ({step.action}): {name} is {found.get(name)}, not {value}"
+            assert found.get(name) == value, f"step {i} ({step.action}): {name} is {found.get(name)}"
         hand = FIRST.hand(i).view(ME).hand
         for name, card in step.held.items():
             assert Card.parse(card) in hand, f"step {i}: the learner does not hold {card} ({name})"
