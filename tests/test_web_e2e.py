@@ -881,3 +881,113 @@ def test_sounds_are_off_until_the_player_turns_them_on(browser: Any, server: Ser
     page.wait_for_function("() => document.body.dataset.sound !== undefined")
     assert page.evaluate("localStorage.getItem('sixtysix-sound')") == "on"
     page.close()
+
+
+def follow_the_lesson(page: Any, stop_at: int | None = None) -> int:
+    """Play the guided game as a newcomer would: do what the prompt suggests (the card or
+    button it highlights), press Go on under each finished trick, wait for the computer.
+    Stops at the end panel (or when step ``stop_at`` is the learner's); returns the clicks."""
+    clicks = 0
+    for _ in range(200):
+        if page.locator("#lesson-end").is_visible():
+            return clicks
+        page.wait_for_function(
+            "() => document.body.dataset.held === 'yes' || !document.getElementById('lesson-end').hidden || "
+            "document.querySelector('#my-hand button.suggested, #choices button.suggested') !== null")
+        if page.locator("#lesson-end").is_visible():
+            return clicks
+        step = page.evaluate("document.body.dataset.step")
+        if page.evaluate("document.body.dataset.held") == "yes":
+            page.click("#go-on")
+            page.wait_for_function("() => document.body.dataset.held !== 'yes'")
+            continue
+        if stop_at is not None and int(step) == stop_at:
+            return clicks
+        page.locator("#choices button.suggested, #my-hand button.suggested").first.click()
+        clicks += 1
+        # A king or queen that may go with a marriage asks which (at once, in the page): the
+        # marriage is the suggestion.
+        marriage = page.locator("#choices button.suggested[data-action$='+']")
+        if marriage.count():
+            marriage.click()
+            clicks += 1
+        page.wait_for_function("before => document.body.dataset.step !== before", arg=step)
+    raise AssertionError("the lesson did not end")
+
+
+def test_the_guided_first_game_runs_to_its_end_by_following_each_prompt(browser: Any, server: Server) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.click("#learn")
+    page.wait_for_url(re.compile(r"/learn$"))
+    page.wait_for_selector("#my-hand button.card.suggested")
+    assert page.locator("#lesson-prompt").inner_text().startswith("You lead the first trick")
+    assert page.locator("#my-hand button.card.suggested").evaluate_all(CARDS_OF) == ["JC"]
+    # Only what the rules allow is offered: the turned-up trump is not in the hand, and
+    # every card of the hand may be led.
+    assert page.locator("#my-hand button.card:disabled").count() == 0
+    clicks = follow_the_lesson(page)
+    from sixtysix.lessons import FIRST
+
+    assert clicks == sum(1 for s in FIRST.steps if s.seat == FIRST.learner) + 1  # the marriage: two clicks
+    assert page.locator("#lesson-end-title").inner_text() == "You won the hand!"
+    assert page.locator("#lesson-learnt li").count() == len(FIRST.learnt)
+    assert "2 game points" in page.locator("#lesson-end-text").inner_text()
+    # Again: the same deal from the start.
+    page.click("#lesson-again")
+    page.wait_for_function("() => document.body.dataset.step === '0'")
+    assert page.locator("#lesson-end").is_hidden()
+    assert page.locator("#my-hand button.card.suggested").evaluate_all(CARDS_OF) == ["JC"]
+    assert errors == []
+    page.close()
+
+
+def test_a_wrong_card_in_the_guided_game_is_refused_with_a_reason(browser: Any, server: Server) -> None:
+    page = new_page(browser, viewport={"width": 390, "height": 844})
+    page.add_init_script("localStorage.setItem('sixtysix-lang', 'de')")
+    page.goto(server.base + "/learn")
+    page.wait_for_selector("#my-hand button.card.suggested")
+    page.click("#my-hand button.card[data-card='AS']")
+    page.wait_for_selector("#lesson-refusal:not([hidden])")
+    refusal = page.locator("#lesson-refusal").inner_text()
+    assert "B♣" in refusal and "A♠" in refusal  # why the jack is the better lead, in German
+    assert page.evaluate("document.body.dataset.step") == "0"  # the lesson stays on its script
+    # The suggestion is taken, and the refusal goes.
+    page.click("#my-hand button.card.suggested")
+    page.wait_for_function("() => document.body.dataset.step !== '0'")
+    assert page.locator("#lesson-refusal").is_hidden()
+    page.close()
+
+
+def test_the_guided_game_passes_the_accessibility_check_and_fits_a_phone(browser: Any,
+                                                                         server: Server) -> None:
+    problems: dict[str, list[str]] = {}
+    for width, height in ((1280, 800), (390, 844)):
+        page = new_page(browser, viewport={"width": width, "height": height})
+
+        def look(screen: str, page: Any = page, width: int = width) -> None:
+            found = accessibility_problems(page)
+            if found:
+                problems[f"{screen} at {width} px"] = found
+            # Nothing wider than the screen: no sideways scrolling.
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, (screen, width)
+
+        page.goto(server.base + "/")
+        look("the lobby with its link")
+        page.goto(server.base + "/learn")
+        page.wait_for_selector("#my-hand button.card.suggested")
+        look("a prompt")
+        page.click("#my-hand button.card[data-card='AS']")
+        page.wait_for_selector("#lesson-refusal:not([hidden])")
+        look("a refusal")
+        page.click("#my-hand button.card.suggested")
+        page.wait_for_selector("#go-on")
+        look("a finished trick")
+        follow_the_lesson(page, stop_at=9)  # the close: buttons, not cards
+        look("a choice of buttons")
+        follow_the_lesson(page)
+        look("the end")
+        page.close()
+    assert not problems, problems

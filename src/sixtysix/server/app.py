@@ -15,6 +15,10 @@ REST (JSON):
 - ``GET /api/games/{id}``: a game's public facts.
 - ``GET /api/games/{id}/record``: the record (DESIGN.md §3) of a finished game.
 - ``GET /api/games/{id}/replay``: every position of a finished game, cards face up, for the replay page.
+- ``GET /api/lessons/{name}?step=N&lang=de``: a guided game (:mod:`sixtysix.lessons`) after
+  ``N`` scripted actions, as the learner's seat sees it, with the narration and the next prompt.
+- ``GET /api/lessons/{name}/check?step=N&action=KH&lang=de``: whether the learner's choice is
+  the scripted one, else why the lesson asks for another.
 
 WebSocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": ...}``
 (no token, or ``null``, to watch), then the messages of :mod:`sixtysix.server.protocol`.
@@ -35,7 +39,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -47,6 +51,7 @@ from sixtysix import i18n
 from sixtysix.analysis import Budget
 from sixtysix.cards import Card
 from sixtysix.hand import Hand
+from sixtysix.lessons import LESSONS, Lesson, LessonError, check_json, step_json
 from sixtysix.record import MatchReplay, dumps, replay
 from sixtysix.rules import Rules
 from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_rules
@@ -197,6 +202,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def game_error(request: Request, exc: GameError) -> JSONResponse:
         return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
 
+    @app.exception_handler(LessonError)
+    async def lesson_error(request: Request, exc: LessonError) -> JSONResponse:
+        return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # The framework's own refusals (no such route, a body too large or unreadable)
@@ -241,6 +250,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "replay.html")
+
+    @app.get("/learn", include_in_schema=False)
+    async def lesson_page() -> FileResponse:
+        return FileResponse(STATIC / "lesson.html")
 
     @app.get("/i18n/{wanted}.json", include_in_schema=False)
     async def messages(wanted: str) -> JSONResponse:
@@ -356,6 +369,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         game = finished(game_id)
         manager.release(game)
         return {"game": game.info(), "frames": _frames(game)}
+
+    # Lessons: stateless, the step is in each request ------------------------------
+    def lesson(name: str) -> Lesson:
+        found = LESSONS.get(name)
+        if found is None:
+            raise LessonError(f"there is no lesson {name!r}", "no_lesson", 404)
+        return found
+
+    @app.get("/api/lessons/{name}")
+    async def lesson_step(name: str, step: int = 0,
+                          lang: str = Query(i18n.DEFAULT, max_length=35)) -> dict[str, Any]:
+        return step_json(lesson(name), step, lang)
+
+    @app.get("/api/lessons/{name}/check")
+    async def lesson_check(name: str, step: int, action: str = Query(max_length=8),
+                           lang: str = Query(i18n.DEFAULT, max_length=35)) -> dict[str, Any]:
+        return check_json(lesson(name), step, action, lang)
 
     # Play -------------------------------------------------------------------------
     @app.websocket("/ws/{game_id}")
