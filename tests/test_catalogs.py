@@ -58,7 +58,7 @@ def test_a_wrong_placeholder_fails(tmp_path: Path, catalogs) -> None:
         # The first translation with a placeholder gets another name in it.
         lines = text.split("\n")
         at = next(i for i, line in enumerate(lines) if line.startswith("msgstr") and "{" in line)
-        start = lines[at].index("{nonsense")
+        start = lines[at].index("{")
         end = lines[at].index("}", start)
         lines[at] = lines[at][:start] + "{nonsense" + lines[at][end:]
         return "\n".join(lines)
