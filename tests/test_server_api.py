@@ -74,6 +74,17 @@ def test_pages_and_scripts_are_served_as_they_are(client: TestClient) -> None:
     assert script.status_code == 200 and "WebSocket" in script.text
 
 
+def test_the_rules_page_is_served_with_its_script(client: TestClient) -> None:
+    page = client.get("/rules")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "<html" in page.text and 'src="/static/rules.js"' in page.text and "data-i18n" in page.text
+    script = client.get("/static/rules.js")
+    assert script.status_code == 200 and "cardName(" in script.text
+    # Kept by the service worker, so that it opens without a network too.
+    worker = client.get("/sw.js").text
+    assert '"/rules"' in worker and '"/static/rules.js"' in worker
+
+
 def test_every_card_has_its_own_svg_picture(client: TestClient) -> None:
     pictures = set()
     for card in CARDS:

@@ -991,3 +991,82 @@ def test_the_guided_game_passes_the_accessibility_check_and_fits_a_phone(browser
         look("the end")
         page.close()
     assert not problems, problems
+
+
+#: The rules page's sections, in the order a new player reads them.
+RULES_SECTIONS = ("aim", "cards", "deal", "open", "strict", "marriages", "exchange", "closing", "declaring",
+                  "scoring", "match", "variants")
+#: Every picture on the page has arrived and is drawn (a broken one has no natural width).
+PICTURES_SHOWN = "() => [...document.images].every(i => i.complete && i.naturalWidth > 0)"
+#: The page's own script has written the sentences that name cards.
+EXAMPLES_WRITTEN = ("() => [...document.querySelectorAll('[data-rules]')]"
+                    ".every(n => n.textContent.trim() !== '')")
+#: How far the page scrolls sideways (nothing, on a page that fits its screen).
+SIDEWAYS = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+def test_the_rules_page_opens_from_the_lobby_and_teaches_with_card_pictures(browser: Any,
+                                                                            server: Server) -> None:
+    """How to play (/rules): the lobby's link opens it; every section is there, every card
+    picture loads, the sentences that name cards are written, and at desktop and phone size
+    it passes the accessibility check and a phone never scrolls sideways."""
+    problems: dict[str, list[str]] = {}
+    for width, height in ((1280, 800), (390, 844)):
+        page = new_page(browser, viewport={"width": width, "height": height}, locale="en-GB")
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.goto(server.base + "/")
+        page.click("a.rules-link")
+        page.wait_for_url(server.base + "/rules")
+        page.wait_for_function(EXAMPLES_WRITTEN)
+        page.wait_for_function(PICTURES_SHOWN)
+        assert page.title() == "Sixty-six: how to play"
+        for section in RULES_SECTIONS:
+            heading = page.locator(f"section#{section} h2")
+            assert heading.is_visible() and heading.inner_text().strip(), section
+            # The table of contents leads to each section.
+            assert page.locator(f"nav.contents a[href='#{section}']").count() == 1, section
+        pictures = page.locator("img[data-card]")
+        assert pictures.count() >= 10
+        alts = pictures.evaluate_all("nodes => nodes.map(n => n.alt)")
+        assert all(alts) and "queen of hearts" in alts
+        headings = page.locator("h2").all_inner_texts()
+        assert "Exchanging the trump nine" in headings and "Closing the stock" in headings
+        # Cards named in sentences are written as on the card.
+        assert "K\u2660" in page.locator("[data-rules='strict-example']").inner_text()
+        overflow = page.evaluate(SIDEWAYS)
+        assert overflow <= 0, f"{overflow} px of sideways scrolling at {width} px"
+        found = accessibility_problems(page)
+        if found:
+            problems[f"the rules at {width} px"] = found
+        assert errors == []
+        page.close()
+    assert not problems, problems
+
+
+def test_the_rules_page_speaks_the_browsers_language(browser: Any, server: Server) -> None:
+    """A browser that asks for German gets the rules in German: German headings (the
+    glossary's Trumpf, Talon, Stich), none of the English ones, German letters on the cards
+    and in the sentences; the language switch then turns the page to Hungarian."""
+    context = browser.new_context(locale="de-DE", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(server.base + "/rules")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.wait_for_function(EXAMPLES_WRITTEN)
+    page.wait_for_function(PICTURES_SHOWN)
+    headings = " | ".join(page.locator("h1, h2").all_inner_texts())
+    assert "Trumpf" in headings and "Talon" in headings, headings
+    for english in ("The aim", "The cards", "Exchanging the trump nine", "Closing the stock", "Marriages",
+                    "While the stock is open", "Other rule sets"):
+        assert english not in headings, english
+    assert page.title() == "Sechsundsechzig: Spielregeln"
+    # The pictures carry the German letters (a queen is a Dame: D), and so do the sentences.
+    sources = page.locator("img[data-card]").evaluate_all("nodes => nodes.map(n => n.getAttribute('src'))")
+    assert all("lang=de" in s for s in sources), sources
+    assert page.locator("img[data-card='QH']").first.get_attribute("alt") == "Herz-Dame"
+    assert "A\u2666" in page.locator("[data-rules='exchange-example']").inner_text()
+    assert page.evaluate(SIDEWAYS) <= 0
+    page.select_option("#language", "hu")
+    page.wait_for_function("() => document.documentElement.lang === 'hu'")
+    assert "adu" in " ".join(page.locator("h2").all_inner_texts())
+    context.close()

@@ -255,6 +255,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lesson_page() -> FileResponse:
         return FileResponse(STATIC / "lesson.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page() -> FileResponse:
+        # How to play, for players (the lobby's and the table's "How to play").
+        return FileResponse(STATIC / "rules.html")
+
     @app.get("/i18n/{wanted}.json", include_in_schema=False)
     async def messages(wanted: str) -> JSONResponse:
         # ``wanted``: the page's languages in order of preference, comma-separated

@@ -4,10 +4,10 @@
 // cached: they need the server.
 "use strict";
 
-const CACHE = "sixtysix-pages-2";
+const CACHE = "sixtysix-pages-3";
 const FILES = ["/", "/static/style.css", "/static/common.js", "/static/lobby.js", "/static/game.js",
-               "/static/game.html", "/static/replay.js", "/static/replay.html", "/static/icon.svg",
-               "/cards/back.svg"];
+               "/static/game.html", "/static/replay.js", "/static/replay.html", "/rules",
+               "/static/rules.html", "/static/rules.js", "/static/icon.svg", "/cards/back.svg"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
