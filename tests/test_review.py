@@ -12,7 +12,7 @@ from sixtysix.analysis import Budget
 from sixtysix.hand import Hand
 from sixtysix.record import load
 from sixtysix.solver import solve
-from sixtysix.tui.review import SOLVE_STOCK, Review, Verdict, judge
+from sixtysix.review import SOLVE_STOCK, Review, Verdict, judge
 
 EXAMPLE = Path(__file__).parent / "examples" / "0000.json"
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sixtysix.explain import explain
+from sixtysix.kernel.tables import marriage_value
 
 if TYPE_CHECKING:
     from sixtysix.hand import Hand
@@ -31,9 +32,22 @@ def _hand_sizes(hand: Hand) -> list[int]:
 
 
 def seat_view_json(hand: Hand, seat: int) -> dict[str, Any]:
-    """What ``seat`` may know of ``hand``, as a JSON-ready object."""
-    obj = hand.view(seat).to_json()
+    """What ``seat`` may know of ``hand``, as a JSON-ready object; with it, what each legal
+    declaration of 66 would count (``declare_counts``: the seat's points, and the marriage
+    shown with it, R8.1, R5.5), so that a page can warn of a false declaration (R8.3)
+    without counting by the rules itself.
+
+    >>> from sixtysix import Hand
+    >>> hand = Hand.random(seed=3)
+    >>> seat_view_json(hand, hand.to_act)["declare_counts"]  # nobody may declare yet
+    {}
+    """
+    view = hand.view(seat)
+    obj = view.to_json()
     obj["hand_sizes"] = _hand_sizes(hand)
+    obj["declare_counts"] = {
+        str(action): view.scores[seat] + (0 if action.suit is None else marriage_value(action.suit, view.trump))
+        for action in view.legal if action.is_declaration}
     return obj
 
 

@@ -61,7 +61,7 @@ from sixtysix.server.opponents import Opponents
 from sixtysix.server.protocol import Hello, Hint, ProtocolError, error, parse_message
 from sixtysix.server.storage import Storage
 from sixtysix.svg import back_svg, card_svg
-from sixtysix.tui.review import judge
+from sixtysix.review import judge
 from sixtysix.userdata import data_dir
 from sixtysix.wire import public_view_json
 
@@ -349,7 +349,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(dumps(game.record(), indent=2) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="sixtysix-{game.id}.json"'})
 
-    # The analysis board: every action of a finished hand rated (sixtysix.tui.review.judge:
+    # The analysis board: every action of a finished hand rated (sixtysix.review.judge:
     # the exact solver once the stock is small or closed, else the search from the actor's
     # own view). Worked out on first demand in a thread, one hand at a time, and kept.
     analyses: collections.OrderedDict[tuple[str, int], dict[str, Any]] = collections.OrderedDict()

@@ -2,7 +2,7 @@
 
 Arrow keys step through the actions (←/→), the hands (↑/↓ or PgUp/PgDn),
 Home/End jump to the start and the end of a hand. Under each action the
-viewer says how good it was (:func:`sixtysix.tui.review.judge`), computed in
+viewer says how good it was (:func:`sixtysix.review.judge`), computed in
 a worker thread so that stepping stays quick. The whole state is shown: a
 record is read after play, when nothing is hidden any more.
 """
@@ -28,7 +28,7 @@ from sixtysix.hand import Hand
 from sixtysix.i18n import N_, _, ngettext
 from sixtysix.kernel.tables import marriage_value
 from sixtysix.record import Record
-from sixtysix.tui.review import Review, Verdict, judge
+from sixtysix.review import Review, Verdict, judge
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
 from sixtysix.tui.widgets import CardRow, translate_bindings

@@ -164,7 +164,7 @@ function risk(action, view, you) {
              yes: t("Close the stock") };
   }
   if (action.startsWith("66")) {
-    const counted = declaredCount(action, view, you);
+    const counted = declaredCount(action, view);
     if (counted < 66) {
       return { title: t("Declare 66 with {points}?", { points: counted }),
                text: t("You count {points}, under 66: declaring now loses the hand, and your opponent scores 2 or 3 game points. Play on to collect more points.", { points: counted }),
@@ -174,11 +174,10 @@ function risk(action, view, you) {
   return null;
 }
 
-// The points a declaration counts: the seat's points, with the marriage shown with it
-// (20, or 40 in trumps: R5.1, R5.5).
-function declaredCount(action, view, you) {
-  const marriage = action.length > 2 ? (action[3] === view.trump ? 40 : 20) : 0;
-  return view.scores[you] + marriage;
+// The points a declaration counts, as the server counted them for this seat (its points,
+// and the marriage shown with it: R8.1, R5.5).
+function declaredCount(action, view) {
+  return view.declare_counts[action];
 }
 
 // Send ``action``, after asking when it is one that can lose the hand (unless turned off).
@@ -414,7 +413,7 @@ function renderChoices(view, you) {
     if (action.startsWith("66")) {
       // Declaring is always allowed (R8); below 66 it is a false declaration (R8.3): it
       // looks apart, and the player is asked first (actOrAsk).
-      const counted = declaredCount(action, view, you);
+      const counted = declaredCount(action, view);
       cls = counted >= 66 ? "declare" : "declare risky";
       if (counted < 66) title = t("You count {points}: declaring now loses the hand.", { points: counted });
     }
