@@ -11,8 +11,8 @@ from sixtysix.actions import Action
 from sixtysix.analysis import Budget
 from sixtysix.hand import Hand
 from sixtysix.record import load
-from sixtysix.solver import solve
 from sixtysix.review import SOLVE_STOCK, Review, Verdict, judge
+from sixtysix.solver import solve
 
 EXAMPLE = Path(__file__).parent / "examples" / "0000.json"
 

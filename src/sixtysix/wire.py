@@ -46,7 +46,8 @@ def seat_view_json(hand: Hand, seat: int) -> dict[str, Any]:
     obj = view.to_json()
     obj["hand_sizes"] = _hand_sizes(hand)
     obj["declare_counts"] = {
-        str(action): view.scores[seat] + (0 if action.suit is None else marriage_value(action.suit, view.trump))
+        str(action): view.scores[seat]
+        + (0 if action.suit is None else marriage_value(action.suit, view.trump))
         for action in view.legal if action.is_declaration}
     return obj
 

@@ -53,6 +53,7 @@ from sixtysix.cards import Card
 from sixtysix.hand import Hand
 from sixtysix.lessons import LESSONS, Lesson, LessonError, check_json, step_json
 from sixtysix.record import MatchReplay, dumps, replay
+from sixtysix.review import judge
 from sixtysix.rules import Rules
 from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_rules
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
@@ -61,7 +62,6 @@ from sixtysix.server.opponents import Opponents
 from sixtysix.server.protocol import Hello, Hint, ProtocolError, error, parse_message
 from sixtysix.server.storage import Storage
 from sixtysix.svg import back_svg, card_svg
-from sixtysix.review import judge
 from sixtysix.userdata import data_dir
 from sixtysix.wire import public_view_json
 
