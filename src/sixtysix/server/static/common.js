@@ -260,6 +260,13 @@ function levelName(name) {
   return names[name] || name;
 }
 
+// The players' names as the page shows them: the computer named in the page's language
+// (the server's name for it is for records).
+function playerNames(game) {
+  return game.players.map((name, seat) => (game.kind === "computer" && seat === 1 && game.level
+    ? t("Computer ({level})", { level: levelName(game.level) }) : name));
+}
+
 // A seat's points and tricks: "23 points, 2 tricks".
 function pointsText(points, tricks) {
   return nt("{points} points, {n} trick", "{points} points, {n} tricks", tricks, { points });

@@ -82,12 +82,7 @@ let hintAsked = false;
 
 function names() {
   if (!state) return ["", ""];
-  const game = state.game;
-  // The computer is named in the page's language (the server's name is for records).
-  return game.players.map((n, i) => {
-    if (game.kind === "computer" && i === 1 && game.level) return t("Computer ({level})", { level: levelName(game.level) });
-    return n || (i === 1 ? t("(free seat)") : "?");
-  });
+  return playerNames(state.game).map((n, i) => n || (i === 1 ? t("(free seat)") : "?"));
 }
 
 function setConnection(text, bad) {

@@ -68,7 +68,7 @@ function renderVerdict(frame) {
   box.textContent = verdict ? verdict.text : "";
   // The hand's mistakes and inaccuracies, each a jump to the position after it.
   const marked = found.actions.filter((a) => !a.forced && a.loss >= INACCURACY);
-  const names = info.players;
+  const names = playerNames(info);
   list.replaceChildren(
     el("span", { text: marked.length ? t("Mistakes in this hand:") : t("No mistake in this hand.") }),
     ...marked.map((a) => el("button", {
@@ -81,7 +81,7 @@ function renderVerdict(frame) {
 function show() {
   const frame = frames[position];
   const view = frame.view;
-  const n = info.players;
+  const n = playerNames(info);
   renderMiddle(view, n, 0);
   for (const seat of [0, 1]) {
     document.getElementById(`hand-${seat}`).replaceChildren(
@@ -114,8 +114,9 @@ async function start() {
     showToast(t("No replay: {reason}", { reason: e.message }));
     return;
   }
+  const names = playerNames(info);
   document.getElementById("match-score").textContent = t("{me} {mine} \u2013 {theirs} {them}",
-    { me: info.players[0], mine: info.score[0], theirs: info.score[1], them: info.players[1] });
+    { me: names[0], mine: info.score[0], theirs: info.score[1], them: names[1] });
   document.getElementById("first").addEventListener("click", () => go(0));
   document.getElementById("prev").addEventListener("click", () => go(position - 1));
   document.getElementById("next").addEventListener("click", () => go(position + 1));
