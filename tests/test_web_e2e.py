@@ -682,6 +682,9 @@ def test_every_screen_passes_an_automated_accessibility_check(browser: Any, serv
                     page.click("#settings-button")
                     look("the settings")
                     page.click("#settings-close")
+                    page.click("#hint-button")
+                    page.wait_for_selector("#hint li")
+                    look("a hint")
                     seen.add("turn")
                 close = page.locator("#choices button[data-action='C']")
                 if close.count() and "question" not in seen:
@@ -692,7 +695,9 @@ def test_every_screen_passes_an_automated_accessibility_check(browser: Any, serv
                 take_turn(page)
         page.click("#result-buttons a:has-text('Replay')")
         page.wait_for_selector("#hand-0 .card")
-        look("the replay")
+        page.click("#next")
+        page.wait_for_selector("#mistakes span")  # the hand's analysis is shown
+        look("the replay and its analysis")
         assert {"turn", "yes", "end", "result"} <= seen
         page.close()
     assert not problems, problems
@@ -1070,3 +1075,32 @@ def test_the_rules_page_speaks_the_browsers_language(browser: Any, server: Serve
     page.wait_for_function("() => document.documentElement.lang === 'hu'")
     assert "adu" in " ".join(page.locator("h2").all_inner_texts())
     context.close()
+
+
+def test_a_name_with_markup_is_shown_as_text_everywhere(browser: Any, server: Server) -> None:
+    """Issue 18, bad input: a name is text a player sends; the lobby, the invitation, the
+    table and the result show it as written, never as markup."""
+    name = '<b>Eve</b><img src=x onerror=owned()>'  # names are cut at 40 characters
+    first = new_page(browser, viewport={"width": 1280, "height": 800})
+    first.goto(server.base + "/")
+    first.fill("input[name=name]", name)
+    first.click("#play-person")
+    first.wait_for_url(re.compile(r"/game/"))
+    link = first.url
+    second = new_page(browser, viewport={"width": 1280, "height": 800})
+    second.goto(server.base + "/")
+    row = second.locator("#open-games li", has_text="<b>Eve</b>")
+    row.wait_for()
+    assert name in row.inner_text() and row.locator("img, b").count() == 0
+    second.goto(link)
+    second.wait_for_selector("#join", state="visible")
+    assert name in second.locator("#join-text").inner_text()
+    second.fill("#join-form input[name=name]", "Bob")
+    second.click("#join-button")
+    second.wait_for_function("() => document.body.dataset.position !== undefined")
+    assert second.locator("#opponent-name").inner_text() == name
+    assert first.locator("#my-name").inner_text().startswith(name)
+    for page in (first, second):
+        assert page.locator(".name img, .name b, #match-score img").count() == 0
+    first.close()
+    second.close()
