@@ -1003,9 +1003,9 @@ RULES_SECTIONS = ("aim", "cards", "deal", "open", "strict", "marriages", "exchan
                   "scoring", "match", "variants")
 #: Every picture on the page has arrived and is drawn (a broken one has no natural width).
 PICTURES_SHOWN = "() => [...document.images].every(i => i.complete && i.naturalWidth > 0)"
-#: The page's own script has written the sentences that name cards.
-EXAMPLES_WRITTEN = ("() => [...document.querySelectorAll('[data-rules]')]"
-                    ".every(n => n.textContent.trim() !== '')")
+#: The page has written the sentences that name cards (no placeholder is left).
+EXAMPLES_WRITTEN = ("() => [...document.querySelectorAll('[data-cards]')]"
+                    ".every(n => n.textContent.trim() !== '' && !/\\{\\w+\\}/.test(n.textContent))")
 #: How far the page scrolls sideways (nothing, on a page that fits its screen).
 SIDEWAYS = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
@@ -1038,7 +1038,7 @@ def test_the_rules_page_opens_from_the_lobby_and_teaches_with_card_pictures(brow
         headings = page.locator("h2").all_inner_texts()
         assert "Exchanging the trump nine" in headings and "Closing the stock" in headings
         # Cards named in sentences are written as on the card.
-        assert "K\u2660" in page.locator("[data-rules='strict-example']").inner_text()
+        assert "K\u2660" in page.locator("[data-cards^='lead=']").inner_text()
         overflow = page.evaluate(SIDEWAYS)
         assert overflow <= 0, f"{overflow} px of sideways scrolling at {width} px"
         found = accessibility_problems(page)
@@ -1069,7 +1069,7 @@ def test_the_rules_page_speaks_the_browsers_language(browser: Any, server: Serve
     sources = page.locator("img[data-card]").evaluate_all("nodes => nodes.map(n => n.getAttribute('src'))")
     assert all("lang=de" in s for s in sources), sources
     assert page.locator("img[data-card='QH']").first.get_attribute("alt") == "Herz-Dame"
-    assert "A\u2666" in page.locator("[data-rules='exchange-example']").inner_text()
+    assert "A\u2666" in page.locator("[data-cards^='trump=']").inner_text()
     assert page.evaluate(SIDEWAYS) <= 0
     page.select_option("#language", "hu")
     page.wait_for_function("() => document.documentElement.lang === 'hu'")

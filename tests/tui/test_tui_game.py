@@ -237,7 +237,7 @@ async def test_rules_statistics_and_records_screens(data_dir: Path, tmp_path: Pa
         await pilot.press("escape")
         await pilot.press("r")
         await pilot.pause()
-        assert app.screen.query_one(MarkdownViewer).document.source.startswith("# The rules sixtysix plays")
+        assert app.screen.query_one(MarkdownViewer).document.source.startswith("# How to play Sixty-six")
         await pilot.press("escape")
         await pilot.press("t")
         await pilot.pause()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from importlib import resources
 from pathlib import Path
 from typing import ClassVar
 
@@ -14,6 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, MarkdownViewer, Select, Static
 
 from sixtysix.i18n import N_, _
+from sixtysix.tui.rules import rules_markdown
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import LEVELS, PRESETS, SPEEDS, RecordInfo, Settings, export_record, list_records
 from sixtysix.tui.style import escape
@@ -24,8 +24,9 @@ __all__ = ["ExportScreen", "KeysScreen", "RecordsScreen", "RulesScreen", "Settin
 
 
 def rules_text() -> str:
-    """The rules page (package data; docs/rules.md is the same text)."""
-    return resources.files("sixtysix").joinpath("data/rules.md").read_text(encoding="utf-8")
+    """How to play, in the player's language: the web game's rules page for players
+    (:mod:`sixtysix.tui.rules`), one text for both front ends."""
+    return rules_markdown()
 
 
 # Settings ---------------------------------------------------------------------------------
@@ -107,7 +108,7 @@ class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
 # Rules -------------------------------------------------------------------------------------
 
 class RulesScreen(Screen[None]):
-    """The rules of the game, the same text as the documentation."""
+    """How to play: the rules for players, as the web game's rules page has them."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", N_("Back"))]
 

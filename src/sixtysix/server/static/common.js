@@ -52,7 +52,13 @@ async function loadLanguage() {
 function translatePage(root) {
   for (const node of root.querySelectorAll("[data-i18n]")) {
     if (!("i18nText" in node.dataset)) node.dataset.i18nText = node.textContent.replace(/\s+/g, " ").trim();
-    node.textContent = t(node.dataset.i18nText);
+    // data-cards="lead=KS trump=9H": placeholders that name cards, written as on the card.
+    const cards = {};
+    for (const pair of (node.dataset.cards || "").split(/\s+/).filter((p) => p)) {
+      const [name, code] = pair.split("=");
+      cards[name] = cardName(code);
+    }
+    node.textContent = t(node.dataset.i18nText, cards);
   }
   for (const node of root.querySelectorAll("[data-i18n-attr]")) {
     for (const name of node.dataset.i18nAttr.split(/\s+/)) {
