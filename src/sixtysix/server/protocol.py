@@ -22,7 +22,7 @@ Act(action=Action.parse('KH+'), hand=None, index=None)
 >>> parse_message('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-sixtysix.server.protocol.ProtocolError: unknown message type 'dance': expected hello, act, rematch or ping
+sixtysix.server.protocol.ProtocolError: unknown message type 'dance': expected hello, act, rematch, takeback, hint or ping
 """
 
 from __future__ import annotations
