@@ -199,6 +199,7 @@ async def test_settings_screen_saves_and_starts_a_new_match(data_dir: Path) -> N
         assert isinstance(settings_screen, SettingsScreen)
         settings_screen.query_one("#level", Select).value = "random"
         settings_screen.query_one("#preset", Select).value = "santase"
+        settings_screen.query_one("#language", Select).value = "hu"  # from the next start on
         await pilot.click("#save-new")
         await settle(pilot)
         second = game(app)
@@ -210,6 +211,12 @@ async def test_settings_screen_saves_and_starts_a_new_match(data_dir: Path) -> N
     from sixtysix.tui.storage import load_settings
 
     assert (load_settings().level, load_settings().preset) == ("random", "santase")
+    # The language saved is the one the game starts in next, unless --lang says otherwise.
+    from sixtysix.tui.run import start_language
+
+    assert load_settings().language == "hu"
+    assert start_language(load_settings(), None) == "hu"
+    assert start_language(load_settings(), "de") == "de"
 
 
 @synchronous

@@ -505,8 +505,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "full-screen game saves every match in its data directory as well)")
     parser.add_argument("--name", default=None, help="your name in the record (default Human)")
     parser.add_argument("--lang", default=None, metavar="{" + ",".join(i18n.LANGUAGES) + "}",
-                        help="the language of the game: en, de, bg or hu (default: the system's "
-                             "locale; an unknown code plays in English)")
+                        help="the language of the game: en, de, bg or hu (default: the system's locale, "
+                             "or for the full-screen game the language chosen in its settings; an "
+                             "unknown code plays in English)")
     parser.add_argument("--hint-time", type=float, default=1.0, metavar="SECONDS",
                         help="how long the 'hint' command thinks (default 1 second)")
     colour = parser.add_mutually_exclusive_group()

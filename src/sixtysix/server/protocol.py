@@ -19,10 +19,10 @@ every change (the view is the seat's own, or the public one for a spectator),
 
 >>> parse_message('{"type": "act", "action": "KH+"}')
 Act(action=Action.parse('KH+'), hand=None, index=None)
->>> parse_message('{"type": "dance"}')
+>>> parse_message('{"type": "dance"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-sixtysix.server.protocol.ProtocolError: unknown message type 'dance': expected hello, act, rematch, takeback, hint or ping
+sixtysix.server.protocol.ProtocolError: unknown message type 'dance': expected hello, act, rematch, ...
 """
 
 from __future__ import annotations

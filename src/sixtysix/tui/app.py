@@ -114,12 +114,15 @@ class SixtySixApp(App[None]):
         def done(result: tuple[Settings, bool] | None) -> None:
             if result is None:
                 return
+            language_before = self.settings.language
             self.settings, new_match = result
             try:
                 save_settings(self.settings)
             except OSError as exc:
                 self.notify(_("The settings could not be saved: {problem}").format(problem=exc),
                             severity="error")
+            if self.settings.language != language_before:
+                self.notify(_("The language changes when the game starts next."))
             if new_match:
                 self.action_new_match()
             else:

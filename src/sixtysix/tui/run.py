@@ -6,15 +6,16 @@ import argparse
 from dataclasses import replace
 from pathlib import Path
 
+from sixtysix import i18n
 from sixtysix.analysis import Budget
 from sixtysix.bots import make_bot
 from sixtysix.i18n import _
 from sixtysix.record import load
 from sixtysix.rules import Rules
 from sixtysix.tui.app import SixtySixApp
-from sixtysix.tui.storage import load_settings
+from sixtysix.tui.storage import Settings, load_settings
 
-__all__ = ["run_game", "run_view"]
+__all__ = ["run_game", "run_view", "start_language"]
 
 
 def run_game(args: argparse.Namespace) -> int:
@@ -35,11 +36,22 @@ def run_game(args: argparse.Namespace) -> int:
         raise OSError(f"cannot save the record to {save}: no folder {save.parent}")
     app = SixtySixApp(seed=args.seed, settings=settings, rules_text=args.rules, opponent=args.opponent,
                       hint_budget=Budget(time=args.hint_time), human_seat=args.seat, save=save)
-    app.run()
+    with i18n.use(start_language(settings, getattr(args, "lang", None))):
+        app.run()
     game_path = app.last_record
     if game_path is not None:
         print(_("The game record is saved in {path}.").format(path=game_path))
     return 0
+
+
+def start_language(settings: Settings, lang: str | None) -> str:
+    """The language the game starts in: ``--lang`` if given, else the one chosen in the
+    settings, else the system's locale."""
+    if lang is not None:
+        return i18n.normalize(lang)
+    if settings.language != "system":
+        return settings.language
+    return i18n.system_language()
 
 
 def run_view(path: str) -> int:

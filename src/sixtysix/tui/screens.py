@@ -12,7 +12,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, MarkdownViewer, Select, Static
 
-from sixtysix.i18n import N_, _
+from sixtysix.i18n import LANGUAGES, N_, _
 from sixtysix.tui.rules import rules_markdown
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import LEVELS, PRESETS, SPEEDS, RecordInfo, Settings, export_record, list_records
@@ -81,6 +81,10 @@ class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
                 yield Select(_on_off(), value=s.undo, allow_blank=False, compact=True, id="undo")
                 yield Label(_("Your name"))
                 yield Input(s.name, compact=True, id="name", max_length=40)
+                yield Label(_("Language (from the next start)"))
+                languages = [(name, code) for code, name in LANGUAGES.items()]
+                yield Select([(_("as the system"), "system"), *languages],
+                             value=s.language, allow_blank=False, compact=True, id="language")
             with Horizontal(id="settings-buttons"):
                 yield Button(_("Save and start a new match"), variant="primary", id="save-new", compact=True)
                 yield Button(_("Save"), id="save", compact=True)
@@ -93,7 +97,8 @@ class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
         name = self.query_one("#name", Input).value.strip() or self.settings.name
         return replace(self.settings, level=str(value("level")), preset=str(value("preset")),
                        memory=bool(value("memory")), auto_declare=bool(value("auto_declare")),
-                       speed=str(value("speed")), undo=bool(value("undo")), name=name).check()
+                       speed=str(value("speed")), undo=bool(value("undo")), name=name,
+                       language=str(value("language"))).check()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "cancel":

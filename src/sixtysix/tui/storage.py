@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from sixtysix.errors import InvalidRecordError
-from sixtysix.i18n import _, ngettext
+from sixtysix.i18n import LANGUAGES, _, ngettext
 from sixtysix.record import MatchReplay, Record, dumps, load, replay
 from sixtysix.userdata import DATA_DIR_ENV, data_dir
 
@@ -69,6 +69,9 @@ class Settings:
     #: Taking actions back against the computer (marked in the record).
     undo: bool = False
     name: str = "Human"
+    #: The game's language (``en``, ``de``, ``bg``, ``hu``), or ``system`` for the system's
+    #: locale; ``play --lang`` overrides it. It applies when the game starts.
+    language: str = "system"
 
     def check(self) -> Settings:
         """``self`` with any unknown value replaced by its default (a hand-edited file)."""
@@ -84,6 +87,8 @@ class Settings:
                 setattr(self, name, False)
         if not isinstance(self.name, str) or not self.name.strip():
             self.name = default.name
+        if self.language != "system" and self.language not in LANGUAGES:
+            self.language = default.language
         return self
 
     @property
