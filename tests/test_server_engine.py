@@ -384,3 +384,7 @@ def test_sigterm_stops_a_server_whose_engine_hangs_and_the_game_resumes_at_that_
     assert state["game"]["hand_number"] in (at[0], at[0] + 1)
     assert all(r["reason"] != "forfeit" for r in state["game"]["results"])
     me.ws.close()
+    # Stopped the same way, the second server leaves no engine and no engine's child behind.
+    again.proc.send_signal(signal.SIGTERM)
+    again.proc.wait(timeout=60)
+    wait_until_gone(started(pids))
