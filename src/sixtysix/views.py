@@ -29,7 +29,7 @@ from sixtysix.rules import Rules
 if TYPE_CHECKING:
     from sixtysix.hand import Hand, HandResult
 
-__all__ = ["Marriage", "Trick", "View", "view", "view_from_json"]
+__all__ = ["Marriage", "PublicView", "Trick", "View", "public_view", "view", "view_from_json"]
 
 
 @dataclass(frozen=True)
@@ -295,10 +295,80 @@ def view_from_json(obj: Any) -> View:
         raise ParseError(f"not a view: {exc!r}") from None
 
 
-def view(hand: Hand, seat: int) -> View:
-    """What ``seat`` may know of ``hand`` (R11)."""
-    if seat not in (0, 1):
-        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+@dataclass(frozen=True)
+class PublicView:
+    """What everybody at the table may know of a hand, spectators included (R11): no
+    card of either hand, no legal choices; how many cards each player holds. It is
+    built from the hand itself (:func:`public_view`), field by field, so that a field
+    added to :class:`View` never reaches a spectator unless it is added here too.
+
+    >>> from sixtysix import Hand
+    >>> table = public_view(Hand.random(seed=5))
+    >>> table.hand_sizes, table.stock_size, table.tricks
+    ((6, 6), 12, ())
+    """
+
+    rules: Rules
+    dealer: int
+    state: str
+    to_act: int | None
+    trump: Suit
+    trump_card: Card | None
+    dealt_trump_card: Card
+    stock_size: int
+    closed_by: int | None
+    closed_at: int | None
+    lead: tuple[int, Card] | None
+    tricks: tuple[Trick, ...]
+    marriages: tuple[Marriage, ...]
+    exchange: tuple[int, Card] | None
+    history: tuple[tuple[int, Action], ...]
+    tricks_won: tuple[int, int]
+    card_points: tuple[int, int]
+    scores: tuple[int, int]
+    result: HandResult | None
+    #: How many cards each seat holds (public: counted as they are dealt, drawn and played).
+    hand_sizes: tuple[int, int]
+    match_score: tuple[int, int] | None = None
+    match_bonus: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON a spectator is sent: a view's keys, with ``seat`` ``null`` and no
+        cards held or legal actions (``hand`` and ``legal`` empty), and ``hand_sizes``."""
+        def card(c: Card | None) -> str | None:
+            return None if c is None else str(c)
+        return {
+            "seat": None,
+            "rules": self.rules.to_json(),
+            "dealer": self.dealer,
+            "state": self.state,
+            "to_act": self.to_act,
+            "hand": [],
+            "trump": self.trump.letter,
+            "trump_card": card(self.trump_card),
+            "dealt_trump_card": str(self.dealt_trump_card),
+            "stock_size": self.stock_size,
+            "closed_by": self.closed_by,
+            "closed_at": self.closed_at,
+            "lead": None if self.lead is None else [self.lead[0], str(self.lead[1])],
+            "tricks": [[t.leader, str(t.lead), str(t.follow), t.winner] for t in self.tricks],
+            "marriages": [[m.seat, m.suit.letter, m.value, m.at_trick] for m in self.marriages],
+            "exchange": None if self.exchange is None else [self.exchange[0], str(self.exchange[1])],
+            "history": [[s, str(a)] for s, a in self.history],
+            "tricks_won": list(self.tricks_won),
+            "card_points": list(self.card_points),
+            "scores": list(self.scores),
+            "legal": [],
+            "result": None if self.result is None else self.result.to_json(),
+            "match_score": None if self.match_score is None else list(self.match_score),
+            "match_bonus": self.match_bonus,
+            "hand_sizes": list(self.hand_sizes),
+        }
+
+
+def public_view(hand: Hand) -> PublicView:
+    """What everybody may know of ``hand`` (R11): the actions, the tricks, the marriages
+    shown, the turned-up trump, the stock's size, the totals; nobody's cards."""
     trump = hand.trump
     tricks: list[Trick] = []
     marriages: list[Marriage] = []
@@ -341,14 +411,11 @@ def view(hand: Hand, seat: int) -> View:
             marriages.append(Marriage(who, suit, marriage_value(suit, trump), len(tricks)))
         elif code == CLOSE:
             closed_at = len(tricks)
-    to_act = hand.to_act
-    return View(
-        seat=seat,
+    return PublicView(
         rules=hand.rules,
         dealer=hand.dealer,
         state=hand.state,
-        to_act=to_act,
-        hand=hand.cards(seat),
+        to_act=hand.to_act,
         trump=trump,
         trump_card=hand.trump_card,
         dealt_trump_card=hand.dealt_trump_card,
@@ -363,11 +430,42 @@ def view(hand: Hand, seat: int) -> View:
         tricks_won=(hand.tricks_won(0), hand.tricks_won(1)),
         card_points=(hand.card_points(0), hand.card_points(1)),
         scores=(hand.score(0), hand.score(1)),
-        legal=tuple(hand.legal_actions()) if to_act == seat else (),
         result=hand.result(),
+        hand_sizes=(len(hand.cards(0)), len(hand.cards(1))),
         match_score=hand.match_score,
         match_bonus=hand.match_bonus,
     )
 
 
-
+def view(hand: Hand, seat: int) -> View:
+    """What ``seat`` may know of ``hand`` (R11): what everybody knows
+    (:func:`public_view`), the seat's own cards, and its legal actions when it is to act."""
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    table = public_view(hand)
+    return View(
+        seat=seat,
+        rules=table.rules,
+        dealer=table.dealer,
+        state=table.state,
+        to_act=table.to_act,
+        hand=hand.cards(seat),
+        trump=table.trump,
+        trump_card=table.trump_card,
+        dealt_trump_card=table.dealt_trump_card,
+        stock_size=table.stock_size,
+        closed_by=table.closed_by,
+        closed_at=table.closed_at,
+        lead=table.lead,
+        tricks=table.tricks,
+        marriages=table.marriages,
+        exchange=table.exchange,
+        history=table.history,
+        tricks_won=table.tricks_won,
+        card_points=table.card_points,
+        scores=table.scores,
+        legal=tuple(hand.legal_actions()) if table.to_act == seat else (),
+        result=table.result,
+        match_score=table.match_score,
+        match_bonus=table.match_bonus,
+    )

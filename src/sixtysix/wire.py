@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sixtysix.explain import explain
 from sixtysix.kernel.tables import marriage_value
+from sixtysix.views import public_view
 
 if TYPE_CHECKING:
     from sixtysix.hand import Hand
@@ -53,15 +54,9 @@ def seat_view_json(hand: Hand, seat: int) -> dict[str, Any]:
 
 
 def public_view_json(hand: Hand) -> dict[str, Any]:
-    """What a spectator may know: everything public, neither player's cards."""
-    obj = hand.view(0).to_json()
-    # The public parts of seat 0's view are the same for both seats; the
-    # private parts (the cards held, the legal choices) are dropped.
-    obj["seat"] = None
-    obj["hand"] = []
-    obj["legal"] = []
-    obj["hand_sizes"] = _hand_sizes(hand)
-    return obj
+    """What a spectator may know: everything public, neither player's cards
+    (:class:`sixtysix.views.PublicView`, built from the hand field by field)."""
+    return public_view(hand).to_json()
 
 
 def finished_hand_json(hand: Hand, number: int, bonus: int = 0) -> dict[str, Any]:
