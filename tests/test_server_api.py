@@ -79,7 +79,7 @@ def test_the_rules_page_is_served_with_its_script(client: TestClient) -> None:
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert "<html" in page.text and 'src="/static/rules.js"' in page.text and "data-i18n" in page.text
     script = client.get("/static/rules.js")
-    assert script.status_code == 200 and "cardName(" in script.text
+    assert script.status_code == 200 and "showRules" in script.text
     # Kept by the service worker, so that it opens without a network too.
     worker = client.get("/sw.js").text
     assert '"/rules"' in worker and '"/static/rules.js"' in worker
