@@ -25,8 +25,6 @@ KNOWN: list[frozenset[str]] = [
     }),
     frozenset({"sixtysix.bots.ismcts", "sixtysix.bots.parallel"}),
     frozenset({"sixtysix.bots", "sixtysix.bots.loader"}),
-    frozenset({"sixtysix.cli.play", "sixtysix.tui.app", "sixtysix.tui.bookkeeping", "sixtysix.tui.game",
-               "sixtysix.tui.run"}),
 ]
 
 

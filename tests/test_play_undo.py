@@ -7,7 +7,7 @@ import pytest
 from sixtysix.actions import Action
 from sixtysix.bots import make_bot
 from sixtysix.bots.base import Event
-from sixtysix.cli.play import Acted, PlaySession, UndoError
+from sixtysix.session import Acted, PlaySession, UndoError
 from sixtysix.views import View
 
 

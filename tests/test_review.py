@@ -82,7 +82,7 @@ def test_review_positions_follow_the_record() -> None:
 
 def test_review_of_a_match_gives_the_score_before_each_hand() -> None:
     from sixtysix.bots import make_bot
-    from sixtysix.cli.play import PlaySession
+    from sixtysix.session import PlaySession
 
     session = PlaySession(make_bot("random", seed=2), seed=2)
     session.start()

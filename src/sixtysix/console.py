@@ -57,6 +57,7 @@ __all__ = [
     "describe_action",
     "describe_cuts",
     "describe_deal",
+    "describe_match",
     "describe_match_end",
     "describe_result",
     "describe_score",
@@ -795,6 +796,17 @@ def describe_result(view: View, seats: Seats, style: Style, *, bonus: int = 0) -
                          points=gp)
     text = _("{why}. {outcome}").format(why=sentence, outcome=outcome)
     return [(style.good if winner == me else style.bad)(text), points]
+
+
+def describe_match(score: tuple[int, int], pending_bonus: int, seats: Seats, style: Style,
+                   target: int) -> str:
+    """``Match: You 3, Computer 5 (first to 7).``, after a hand (with the tie bonus the next
+    hand's winner collects, R9.2)."""
+    shown = describe_score(score, seats, style)
+    if pending_bonus:
+        return _("Match: {score} (first to {target}); the next hand's winner also gets {bonus}."
+                 ).format(score=shown, target=target, bonus=pending_bonus)
+    return _("Match: {score} (first to {target}).").format(score=shown, target=target)
 
 
 def describe_match_end(winner: int | None, score: tuple[int, int], seats: Seats,

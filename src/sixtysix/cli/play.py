@@ -15,29 +15,25 @@ public match score (R11, DESIGN.md §5).
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import Protocol, TextIO
 
 from sixtysix import i18n
 from sixtysix.actions import Action
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
-from sixtysix.bots.base import Bot, Event
-from sixtysix.cards import Card
 from sixtysix.console import (
     HELP,
     AnsiStyle,
-    MatchInfo,
     Seats,
     Style,
     describe_action,
     describe_cuts,
     describe_deal,
+    describe_match,
     describe_match_end,
     describe_result,
     describe_score,
@@ -46,13 +42,20 @@ from sixtysix.console import (
     render_hint,
     render_screen,
 )
-from sixtysix.errors import IllegalActionError, ParseError
-from sixtysix.hand import Hand, HandResult
+from sixtysix.errors import ParseError
 from sixtysix.i18n import _
-from sixtysix.match import Match
-from sixtysix.record import MatchRecord, dumps, record_from_match
+from sixtysix.record import MatchRecord, dumps
 from sixtysix.rules import Rules
-from sixtysix.runner import Forfeit, call_hook
+from sixtysix.session import (  # the session moved to the core; kept here for old imports
+    Acted,
+    HandOver,
+    HandStarted,
+    MatchOver,
+    MatchStarted,
+    PlayEvent,
+    PlaySession,
+    UndoError,
+)
 from sixtysix.views import View
 
 __all__ = [
@@ -72,244 +75,6 @@ __all__ = [
     "run",
 ]
 
-
-# Events: what the human may learn, as it happens ------------------------------------
-
-@dataclass(frozen=True)
-class MatchStarted:
-    """The cut for the first deal (R2.1) decided who deals first."""
-
-    first_dealer: int
-    cuts: tuple[tuple[Card, Card], ...]
-    seed: int | None
-
-
-@dataclass(frozen=True)
-class HandStarted:
-    """A new hand is dealt (numbered from 1)."""
-
-    number: int
-    #: The human's view of the fresh deal.
-    view: View
-
-
-@dataclass(frozen=True)
-class Acted:
-    """``seat`` took ``action``; ``before`` and ``after`` are the human's views around it."""
-
-    seat: int
-    action: Action
-    before: View
-    after: View
-
-
-@dataclass(frozen=True)
-class HandOver:
-    """A hand ended; ``score`` and ``pending_bonus`` are the match's after it."""
-
-    number: int
-    #: The result, with the tie bonus it collected (R9.2).
-    result: HandResult
-    #: The final action and its seat.
-    last: tuple[int, Action] | None
-    score: tuple[int, int]
-    pending_bonus: int
-    #: The human's view of the finished hand.
-    view: View
-
-
-@dataclass(frozen=True)
-class MatchOver:
-    """Someone reached the target (R9.3)."""
-
-    winner: int | None
-    score: tuple[int, int]
-
-
-PlayEvent = MatchStarted | HandStarted | Acted | HandOver | MatchOver
-
-log = logging.getLogger(__name__)
-
-
-class PlaySession:
-    """A match between a person (``human_seat``) and a bot, advanced step by step.
-
-    :meth:`start` and :meth:`play` return the events since the last call and
-    stop whenever the human is to act (then :attr:`view` is the human's view)
-    or the match is over. The session never shows the human anything but his
-    own view; the bot is given only its own. The match itself (with the
-    hidden cards) stays inside: front ends use :attr:`view`, :meth:`info`,
-    :attr:`score` and the events.
-    """
-
-    def __init__(self, opponent: Bot, *, rules: Rules | None = None, human_seat: int = 0,
-                 seed: int | None = None) -> None:
-        if human_seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, not {human_seat!r}")
-        self.opponent = opponent
-        self.human_seat = human_seat
-        self.bot_seat = 1 - human_seat
-        self.seed = seed
-        self._match = Match(rules if rules is not None else Rules(), seed=seed)
-        self._started = False
-        self._finished = False
-        #: How many times the human took an action back (:meth:`undo`).
-        self.undos = 0
-
-    # Queries ---------------------------------------------------------------------
-    @property
-    def rules(self) -> Rules:
-        return self._match.rules
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """Game points of each seat so far."""
-        return self._match.score
-
-    @property
-    def hand_number(self) -> int:
-        return len(self._match.hands)
-
-    @property
-    def over(self) -> bool:
-        return self._match.is_over()
-
-    @property
-    def waiting(self) -> bool:
-        """Whether the human is to act."""
-        hand = self._match.hand
-        return hand is not None and not hand.is_over() and hand.to_act == self.human_seat
-
-    @property
-    def view(self) -> View | None:
-        """The human's view of the current hand, or ``None`` before the first deal."""
-        hand = self._match.hand
-        return None if hand is None else hand.view(self.human_seat)
-
-    def info(self) -> MatchInfo:
-        """The public match state for the screen."""
-        return MatchInfo(self.hand_number, self._match.score, self.rules.target,
-                         self._match.pending_bonus)
-
-    # Driving the game -------------------------------------------------------------
-    def start(self) -> list[PlayEvent]:
-        """Begin the match: the cut, the first deal and the computer's moves up to the human's turn."""
-        if self._started:
-            return self.advance()
-        self._started = True
-        events: list[PlayEvent] = [MatchStarted(self._match.first_dealer, tuple(self._match.cuts), self.seed)]
-        return events + self.advance()
-
-    def play(self, action: Action) -> list[PlayEvent]:
-        """The human takes ``action`` (raises :class:`IllegalActionError` if it is not legal)."""
-        hand = self._match.hand
-        if hand is None or not self.waiting:
-            raise IllegalActionError(action, (), "it is not your turn")
-        # An illegal action raises in Hand.push, naming the legal ones, and changes nothing.
-        return self._apply(hand, self.human_seat, action) + self.advance()
-
-    def advance(self) -> list[PlayEvent]:
-        """Deal and let the computer act until the human is to act or the match is over."""
-        events: list[PlayEvent] = []
-        while True:
-            if self._match.is_over():
-                if not self._finished:
-                    self._finished = True
-                    call_hook(self.opponent, "match_over", self._match.score)
-                    events.append(MatchOver(self._match.winner, self._match.score))
-                return events
-            hand = self._match.hand
-            if hand is None or hand.is_over():
-                hand = self._match.deal()
-                call_hook(self.opponent, "new_hand", hand.view(self.bot_seat))
-                events.append(HandStarted(self.hand_number, hand.view(self.human_seat)))
-            if hand.to_act == self.human_seat:
-                return events
-            bot_view = hand.view(self.bot_seat)
-            try:
-                action = self.opponent.choose(bot_view, bot_view.legal)
-            except Forfeit as exc:  # an external engine failed: it loses the hand
-                log.warning("%s", exc)
-                hand.forfeit(self.bot_seat)
-                call_hook(self.opponent, "seen", hand.view(self.bot_seat))
-                events.append(HandOver(self.hand_number, self._match.results()[-1], None,
-                                       self._match.score, self._match.pending_bonus,
-                                       hand.view(self.human_seat)))
-                continue
-            if not isinstance(action, Action) or not hand.is_legal(action):
-                raise BotError(f"the computer ({self.opponent.name}) chose {action!r}, not one of "
-                               f"{' '.join(str(a) for a in bot_view.legal)}")
-            events.extend(self._apply(hand, self.bot_seat, action))
-
-    @property
-    def can_undo(self) -> bool:
-        """Whether :meth:`undo` can take something back: the human is to act and
-        has acted in the current hand."""
-        hand = self._match.hand
-        return self.waiting and hand is not None and self.human_seat in hand.actors()
-
-    def undo(self) -> View:
-        """Take back the human's last action in the current hand, and the computer's
-        actions after it; returns the human's view, his turn again.
-
-        Only the hand being played can be taken back. The computer is told the
-        hand afresh (``new_hand`` and one ``observe`` per action kept), so that
-        what it remembers matches the hand again. Raises :class:`UndoError`
-        when there is nothing to take back.
-        """
-        hand = self._match.hand
-        if hand is None or not self.can_undo:
-            raise UndoError("there is nothing of yours to take back in this hand")
-        actors = hand.actors()
-        last = max(i for i, seat in enumerate(actors) if seat == self.human_seat)
-        kept = list(zip(actors[:last], hand.actions[:last], strict=True))
-        while hand.actions:
-            hand.pop()
-        call_hook(self.opponent, "new_hand", hand.view(self.bot_seat))
-        for seat, action in kept:
-            hand.push(action)
-            call_hook(self.opponent, "observe", Event(seat, action))
-        self.undos += 1
-        view = hand.view(self.human_seat)
-        assert self.waiting
-        return view
-
-    def _apply(self, hand: Hand, seat: int, action: Action) -> list[PlayEvent]:
-        before = hand.view(self.human_seat)
-        hand.push(action)
-        call_hook(self.opponent, "observe", Event(seat, action))
-        if hasattr(self.opponent, "seen"):  # an external engine hears of its draws at once
-            call_hook(self.opponent, "seen", hand.view(self.bot_seat))
-        after = hand.view(self.human_seat)
-        events: list[PlayEvent] = [Acted(seat, action, before, after)]
-        if hand.is_over():
-            result = self._match.results()[-1]
-            events.append(HandOver(self.hand_number, result, (seat, action),
-                                   self._match.score, self._match.pending_bonus, after))
-        return events
-
-    def record(self, *, finished_only: bool = False, **extra: Any) -> MatchRecord:
-        """The game record of the match so far (DESIGN.md §3); it may be unfinished.
-
-        With ``finished_only`` a hand in progress is left out: its deck would
-        tell the stock order and the computer's cards to anyone reading the file.
-        """
-        record = record_from_match(self._match, **extra)
-        hand = self._match.hand
-        if finished_only and hand is not None and not hand.is_over():
-            record.hands = record.hands[:-1]
-        return record
-
-
-class BotError(ValueError):
-    """The computer player chose something that is not a legal action."""
-
-
-class UndoError(ValueError):
-    """There is no action of the human's to take back."""
-
-
-# The line front end ----------------------------------------------------------------
 
 class LineSource(Protocol):
     """Where answers come from: a text stream, or anything with ``readline``."""
@@ -445,12 +210,8 @@ class LineUI:
 
 
 def match_line(event: HandOver, seats: Seats, style: Style, target: int) -> str:
-    """``Match: You 3, Computer 5 (first to 7).``, after a hand."""
-    score = describe_score(event.score, seats, style)
-    if event.pending_bonus:
-        return _("Match: {score} (first to {target}); the next hand's winner also gets {bonus}."
-                 ).format(score=score, target=target, bonus=event.pending_bonus)
-    return _("Match: {score} (first to {target}).").format(score=score, target=target)
+    """``Match: You 3, Computer 5 (first to 7).``, after a hand (:func:`console.describe_match`)."""
+    return describe_match(event.score, event.pending_bonus, seats, style, target)
 
 
 def _isatty(stream: object) -> bool:

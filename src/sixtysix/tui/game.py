@@ -1,6 +1,6 @@
 """The game screen: a match against the computer, with keyboard and mouse.
 
-The screen drives a :class:`~sixtysix.cli.play.PlaySession` (the same match
+The screen drives a :class:`~sixtysix.session.PlaySession` (the same match
 driver as the line game). The session's work — the computer thinking, the
 deals — runs in a worker thread so that the screen stays responsive; the
 events it returns are then shown one by one, with a pause between the
@@ -34,24 +34,13 @@ from sixtysix.actions import Action, ActionKind
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
 from sixtysix.cards import Card, Rank, Suit
-from sixtysix.cli.play import (
-    Acted,
-    BotError,
-    HandOver,
-    HandStarted,
-    MatchOver,
-    MatchStarted,
-    PlayEvent,
-    PlaySession,
-    UndoError,
-    match_line,
-)
 from sixtysix.console import (
     MatchInfo,
     Seats,
     describe_action,
     describe_cuts,
     describe_deal,
+    describe_match,
     describe_match_end,
     describe_result,
     describe_score,
@@ -62,6 +51,17 @@ from sixtysix.console import (
 from sixtysix.errors import ParseError
 from sixtysix.i18n import N_, _, ngettext
 from sixtysix.rules import Rules
+from sixtysix.session import (
+    Acted,
+    BotError,
+    HandOver,
+    HandStarted,
+    MatchOver,
+    MatchStarted,
+    PlayEvent,
+    PlaySession,
+    UndoError,
+)
 from sixtysix.tui.bookkeeping import MatchBook
 from sixtysix.tui.screens import level_name
 from sixtysix.tui.statistics import Statistics
@@ -338,7 +338,8 @@ class GameScreen(Screen[None]):
             self.shown = event.view
             self.info = MatchInfo(event.number, event.score, self.info.target, event.pending_bonus)
             self.log_lines(*describe_result(event.view, seats, style, bonus=event.result.bonus))
-            self.log_lines(style.strong(match_line(event, seats, style, self.info.target)))
+            self.log_lines(style.strong(describe_match(event.score, event.pending_bonus, seats, style,
+                                                         self.info.target)))
             self.hand_summary = hand_summary(event.result, seats, style)
             self.hand_finished(event)
         else:
