@@ -28,6 +28,16 @@ import enum
 
 from sixtysix.cards import CARDS, Card, Rank, Suit
 from sixtysix.errors import ParseError
+from sixtysix.kernel.tables import (
+    CLOSE,
+    DECLARE,
+    DECLARE_MARRIAGE,
+    DRAW,
+    EXCHANGE,
+    MARRIAGE,
+    NUM_CODES,
+    PLAY,
+)
 
 __all__ = [
     "ACTIONS",
@@ -43,14 +53,7 @@ __all__ = [
     "ActionKind",
 ]
 
-PLAY = 0
-MARRIAGE = 24
-EXCHANGE = 48
-CLOSE = 49
-DRAW = 50
-DECLARE = 51
-DECLARE_MARRIAGE = 52
-NUM_CODES = 56
+# The codes are the rules kernel's numbering (sixtysix.kernel.tables).
 
 
 class ActionKind(enum.Enum):

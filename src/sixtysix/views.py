@@ -24,10 +24,11 @@ from sixtysix.actions import CLOSE, DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, Action
 from sixtysix.cards import Card, Rank, Suit, pack
 from sixtysix.errors import ParseError
 from sixtysix.kernel.tables import marriage_value
+from sixtysix.result import HandResult
 from sixtysix.rules import Rules
 
 if TYPE_CHECKING:
-    from sixtysix.hand import Hand, HandResult
+    from sixtysix.hand import Hand
 
 __all__ = ["Marriage", "PublicView", "Trick", "View", "public_view", "view", "view_from_json"]
 
@@ -249,7 +250,6 @@ def view_from_json(obj: Any) -> View:
     >>> view_from_json(v.to_json()) == v
     True
     """
-    from sixtysix.hand import HandResult
 
     def card(text: Any) -> Card:
         return Card.parse(str(text))

@@ -28,6 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from sixtysix.bots.base import Bot
+from sixtysix.bots.spec import parse_spec
 from sixtysix.errors import ParseError
 
 __all__ = ["is_class_spec", "load_bot"]
@@ -74,7 +75,6 @@ def _module(target: str) -> ModuleType:
 
 def load_bot(spec: str, *, seed: int | None = None) -> Bot:
     """Build a bot from ``TARGET:ClassName[:key=value,...]``."""
-    from sixtysix.bots import parse_spec  # the package imports this module
 
     target, class_name, *rest = (part.strip() for part in spec.strip().split(":", 2))
     _, options = parse_spec(f"x:{rest[0]}" if rest else "x")

@@ -35,7 +35,9 @@ __all__ = ["SearchPool", "Stats"]
 Stats = dict[int, tuple[int, float, float]]
 
 _HEADER = struct.Struct("!I")
-_HELPER = "import sys; from sixtysix.bots.parallel import serve; serve(sys.stdin.buffer, sys.stdout.buffer)"
+#: What a helper process runs (:mod:`sixtysix.bots.parallel_worker`).
+_HELPER = ("import sys; from sixtysix.bots.parallel_worker import serve; "
+           "serve(sys.stdin.buffer, sys.stdout.buffer)")
 
 
 def _send(stream: IO[bytes], obj: object) -> None:
@@ -53,26 +55,6 @@ def _receive(stream: IO[bytes]) -> Any:
     if len(data) < size:
         raise EOFError("the other side closed the pipe")
     return pickle.loads(data)
-
-
-def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
-    """A helper's loop: the bot's options and seed first, then ``(view, until, before)``
-    requests (``before``: the evidence for inference, see ``ISMCTSBot.infer``),
-    answered with root statistics, until end of input or ``None``."""
-    from sixtysix.bots.ismcts import ISMCTSBot
-
-    options, seed = _receive(stdin)
-    bot = ISMCTSBot(rng=random.Random(seed), workers=1, **options)
-    while True:
-        try:
-            request = _receive(stdin)
-        except EOFError:
-            return
-        if request is None:
-            return
-        view, until, before = request
-        bot.evidence = before
-        _send(stdout, bot.root_stats(view, until))
 
 
 class SearchPool:

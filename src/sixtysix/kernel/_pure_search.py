@@ -12,6 +12,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from sixtysix.kernel._pure_rng import Rng
 from sixtysix.kernel.tables import (
     ABOVE,
     CARD_BITS,
@@ -34,7 +35,7 @@ from sixtysix.kernel.tables import (
 )
 
 if TYPE_CHECKING:
-    from sixtysix.kernel._pure import Rng, State
+    from sixtysix.kernel._pure import State
 
 __all__ = ["CLOSE_SLACK", "Search", "Solver", "playout", "policy_code", "run_off", "settled"]
 
@@ -459,7 +460,6 @@ class Search:
         ends first, at least one iteration); returns the iterations run, the root's prior
         (-2 when none was asked for) and each root action's visits, summed rewards and
         summed squared rewards."""
-        from sixtysix.kernel._pure import Rng
 
         if not 0 <= free <= len(allowed):
             raise ValueError(f"free must be between 0 and {len(allowed)}, not {free}")
@@ -577,7 +577,6 @@ class Search:
 
 def _seeded(rng: Rng) -> Rng:
     """A generator for one playout, seeded from the search's (as the compiled kernel does)."""
-    from sixtysix.kernel._pure import Rng
 
     return Rng(rng.next64())
 

@@ -17,17 +17,27 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-# Action codes are the notation's (DESIGN.md §2).
-from sixtysix.actions import CLOSE, DECLARE, DECLARE_MARRIAGE, DRAW, EXCHANGE, MARRIAGE, NUM_CODES
 from sixtysix.rules import Rules
 
 __all__ = [
     "ABOVE", "BIT_CLOSE", "BIT_DECLARE", "BIT_DRAW", "BIT_EXCHANGE", "CARD_BITS", "CLOSE", "DECLARE",
-    "DECLARE_MARRIAGE", "DRAW", "EXCHANGE", "KINGS", "MARRIAGE", "NUM_CODES", "POINTS", "REASONS",
+    "DECLARE_MARRIAGE", "DRAW", "EXCHANGE", "KINGS", "MARRIAGE", "NUM_CODES", "PLAY", "POINTS", "REASONS",
     "SCHNEIDER", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "TOLERANCE_FROM",
     "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "beats", "conceded", "config", "follow_mask",
     "marriage_value",
 ]
+
+# Action codes, the kernel's numbering of the notation's actions (DESIGN.md §2): a card
+# played is its card code (0-23), a marriage lead 24 + the card's code, then the other
+# actions; :mod:`sixtysix.actions` builds the notation on these numbers.
+PLAY = 0
+MARRIAGE = 24
+EXCHANGE = 48
+CLOSE = 49
+DRAW = 50
+DECLARE = 51
+DECLARE_MARRIAGE = 52
+NUM_CODES = 56
 
 
 BIT_EXCHANGE = 1 << EXCHANGE

@@ -1,0 +1,31 @@
+"""A helper process of :class:`sixtysix.bots.parallel.SearchPool`: an ISMCTS bot that
+answers root-statistics requests over its standard input and output. A module of its
+own so that the pool (which the ISMCTS bot uses) does not import the bot back."""
+
+from __future__ import annotations
+
+import random
+from typing import IO
+
+from sixtysix.bots.ismcts import ISMCTSBot
+from sixtysix.bots.parallel import _receive, _send
+
+__all__ = ["serve"]
+
+
+def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
+    """A helper's loop: the bot's options and seed first, then ``(view, until, before)``
+    requests (``before``: the evidence for inference, see ``ISMCTSBot.infer``),
+    answered with root statistics, until end of input or ``None``."""
+    options, seed = _receive(stdin)
+    bot = ISMCTSBot(rng=random.Random(seed), workers=1, **options)
+    while True:
+        try:
+            request = _receive(stdin)
+        except EOFError:
+            return
+        if request is None:
+            return
+        view, until, before = request
+        bot.evidence = before
+        _send(stdout, bot.root_stats(view, until))

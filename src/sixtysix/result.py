@@ -1,0 +1,76 @@
+"""How a finished hand ended: :class:`HandResult`, the result object of the records and
+of ``sixtysix replay --json`` (DESIGN.md §3). A module of its own: views and records use
+it without the hand's state machine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sixtysix.cards import Suit
+from sixtysix.errors import ParseError
+
+__all__ = ["HandResult"]
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a finished hand ended (DESIGN.md §3)."""
+
+    winner: int | None
+    game_points: int
+    reason: str
+    points: tuple[int, int]
+    tricks: tuple[int, int]
+    marriages: tuple[tuple[tuple[Suit, int], ...], tuple[tuple[Suit, int], ...]]
+    closed_by: int | None
+    bonus: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The result object that ``sixtysix replay --json`` prints."""
+        return {
+            "winner": self.winner,
+            "game_points": self.game_points,
+            "reason": self.reason,
+            "points": list(self.points),
+            "tricks": list(self.tricks),
+            "marriages": [[[s.letter, v] for s, v in seat] for seat in self.marriages],
+            "closed_by": self.closed_by,
+            "bonus": self.bonus,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Any) -> HandResult:
+        """The inverse of :meth:`to_json` (raises :class:`ParseError` on a wrong shape)."""
+        try:
+            return cls(
+                winner=None if obj["winner"] is None else int(obj["winner"]),
+                game_points=int(obj["game_points"]),
+                reason=str(obj["reason"]),
+                points=(int(obj["points"][0]), int(obj["points"][1])),
+                tricks=(int(obj["tricks"][0]), int(obj["tricks"][1])),
+                marriages=tuple(tuple((Suit.parse(m[0]), int(m[1])) for m in seat)
+                                for seat in obj["marriages"]),  # type: ignore[arg-type]
+                closed_by=None if obj["closed_by"] is None else int(obj["closed_by"]),
+                bonus=int(obj.get("bonus", 0)),
+            )
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+            raise ParseError(f"not a hand result: {exc}") from None
+
+    def describe(self) -> str:
+        """A sentence for people."""
+        if self.winner is None:
+            return f"Tied hand ({self.points[0]}-{self.points[1]}): nobody scores."
+        why = {
+            "declared": "declared 66",
+            "false_declaration": "the opponent declared 66 falsely",
+            "closed_failed": "the closer did not make 66",
+            "closed_succeeded": "closed and made 66",
+            "played_out": "all cards were played",
+            "revoke": "the opponent revoked",
+            "forfeit": "the opponent's program failed and forfeited",
+        }[self.reason]
+        gp = self.game_points
+        return (f"Player {self.winner} wins {gp} game point{'s' if gp != 1 else ''} "
+                f"({why}); points {self.points[0]}-{self.points[1]}, "
+                f"tricks {self.tricks[0]}-{self.tricks[1]}.")
