@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-# Action codes are the notation's (DESIGN.md §2).
+# Action codes are the notation's (docs/design.md §3).
 from sixtysix.actions import CLOSE, DECLARE, DECLARE_MARRIAGE, DRAW, EXCHANGE, MARRIAGE, NUM_CODES
 from sixtysix.rules import Rules
 
@@ -39,7 +39,7 @@ CARD_BITS = (1 << 24) - 1
 
 
 class Phase(enum.IntEnum):
-    """Whose turn it is to do what (DESIGN.md §4)."""
+    """Whose turn it is to do what (docs/design.md §2)."""
 
     #: The leader's turn: lead, announce, exchange, close, declare (R3.6 steps 3-6).
     LEAD = 0
@@ -52,7 +52,7 @@ class Phase(enum.IntEnum):
 
 
 class Reason(enum.IntEnum):
-    """How a hand ended (the ``reason`` of a hand result, DESIGN.md §3)."""
+    """How a hand ended (the ``reason`` of a hand result, docs/design.md §2)."""
 
     DECLARED = 0
     FALSE_DECLARATION = 1
