@@ -16,6 +16,7 @@ from types import ModuleType
 import pytest
 
 from helpers import need_module
+from sixtysix.record import load, replay
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
@@ -171,3 +172,15 @@ def test_no_citation_of_the_outside_design_notes_remains() -> None:
             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
             if OUTSIDE_CITATION.search(line)]
     assert not left
+
+
+def test_the_design_page_replay_example_is_what_replay_prints() -> None:
+    """docs/design.md §5 shows a record's result in words and as JSON: both are today's."""
+    blocks = fenced((DOCS / "design.md").read_text(encoding="utf-8"))
+    words = next(body for _, body in blocks if body.startswith("$ sixtysix replay "))
+    command, shown = words.rstrip("\n").split("\n")
+    path = ROOT / command.split()[-1]
+    assert replay(load(path)).describe() == shown
+    ((_, as_json),) = [(lang, body) for lang, body in blocks if lang == "json"]
+    expected = (path.parent / f"{path.stem}.expected.json").read_text(encoding="utf-8")
+    assert as_json.strip() == expected.strip()
