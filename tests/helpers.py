@@ -110,7 +110,7 @@ def hand_cards(hand: Hand, seat: int) -> set[str]:
 
 
 def result(hand: Hand) -> dict[str, Any]:
-    """The §3 result object of a hand, finished or not."""
+    """The result object (docs/design.md §5) of a hand, finished or not."""
     res = hand.result()
     if res is not None:
         return res.to_json()
@@ -192,7 +192,7 @@ def replay_match(record: dict[str, Any]) -> Match:
 
 
 def replay_result(record: dict[str, Any]) -> dict[str, Any]:
-    """What ``sixtysix replay --json`` prints for a record (DESIGN.md §3)."""
+    """What ``sixtysix replay --json`` prints for a record (docs/design.md §5)."""
     if "hands" not in record:
         return result(replay_hand(record))
     match = replay_match(record)

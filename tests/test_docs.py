@@ -16,6 +16,7 @@ from types import ModuleType
 import pytest
 
 from helpers import need_module
+from sixtysix.record import load, replay
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
@@ -129,3 +130,57 @@ def test_the_kernel_page_example_prints_what_the_page_shows() -> None:
     function = ast.parse((ROOT / "examples" / "kernel_playout.py").read_text()).body
     playout = next(node for node in function if isinstance(node, ast.FunctionDef))
     assert playout.end_lineno is not None and playout.end_lineno - playout.lineno <= 12
+
+
+DESIGN_SECTION = re.compile(r"^## §(\d+) ", flags=re.MULTILINE)
+# "docs/design.md §3" in code and tests, "design.md#s3" in a page's link.
+DESIGN_CITATION = re.compile(r"docs/design\.md §(\d+)|design\.md#s(\d+)")
+# A citation of the design notes that used to live outside the repository: their file
+# name in capitals, with or without the extension, before a section number.
+OUTSIDE_CITATION = re.compile(r"\bDESIGN(?:\.md\b| *§)")
+
+
+def cited_files() -> list[Path]:
+    """The files that may cite docs/design.md: the package, the tests, the pages, the README."""
+    files = [ROOT / "README.md", *sorted(DOCS.rglob("*.md")), *sorted(DOCS.rglob("*.py"))]
+    for folder in ("src", "tests"):
+        files += sorted(p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".c", ".h", ".md"))
+    return files
+
+
+def test_design_page_sections_are_numbered_in_order_with_stable_anchors() -> None:
+    page = (DOCS / "design.md").read_text(encoding="utf-8")
+    numbers = [int(n) for n in DESIGN_SECTION.findall(page)]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 9
+    for n in numbers:  # the anchor #sN is what other pages link to
+        assert re.search(rf"^## §{n} .*\{{ #s{n} \}}$", page, flags=re.MULTILINE), n
+
+
+def test_every_design_citation_names_a_section_that_exists() -> None:
+    sections = {int(n) for n in DESIGN_SECTION.findall((DOCS / "design.md").read_text(encoding="utf-8"))}
+    cited: dict[str, set[int]] = {}
+    for path in cited_files():
+        for section, anchor in DESIGN_CITATION.findall(path.read_text(encoding="utf-8")):
+            cited.setdefault(str(path.relative_to(ROOT)), set()).add(int(section or anchor))
+    assert cited, "nothing cites docs/design.md"
+    missing = {name: sorted(ns - sections) for name, ns in cited.items() if ns - sections}
+    assert not missing
+
+
+def test_no_citation_of_the_outside_design_notes_remains() -> None:
+    left = [f"{path.relative_to(ROOT)}:{i}" for path in cited_files()
+            for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if OUTSIDE_CITATION.search(line)]
+    assert not left
+
+
+def test_the_design_page_replay_example_is_what_replay_prints() -> None:
+    """docs/design.md §5 shows a record's result in words and as JSON: both are today's."""
+    blocks = fenced((DOCS / "design.md").read_text(encoding="utf-8"))
+    words = next(body for _, body in blocks if body.startswith("$ sixtysix replay "))
+    command, shown = words.rstrip("\n").split("\n")
+    path = ROOT / command.split()[-1]
+    assert replay(load(path)).describe() == shown
+    ((_, as_json),) = [(lang, body) for lang, body in blocks if lang == "json"]
+    expected = (path.parent / f"{path.stem}.expected.json").read_text(encoding="utf-8")
+    assert as_json.strip() == expected.strip()

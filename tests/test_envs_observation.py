@@ -45,7 +45,7 @@ def test_the_layout_adds_up_and_every_entry_is_in_the_unit_interval() -> None:
 
 
 def test_worlds_differing_only_in_hidden_cards_give_identical_observations() -> None:
-    # R11 / DESIGN.md §5: the opponent's hand and the stock order never reach an observation.
+    # R11 / docs/design.md §6: the opponent's hand and the stock order never reach an observation.
     rng = random.Random(2)
     checked = 0
     for hand in _random_positions(150, seed=3):

@@ -273,7 +273,7 @@ def test_cards_hidden_from_a_seat_do_not_change_what_it_observes(seat: int) -> N
 @pytest.mark.parametrize("seed", range(6))
 def test_hidden_cards_stay_hidden_through_the_hand(seat: int, seed: int) -> None:
     """Two packs that differ in one card the opponent keeps in hand and one deep in the stock:
-    the same actions give ``seat`` the same information state all the way (DESIGN.md §5)."""
+    the same actions give ``seat`` the same information state all the way (docs/design.md §6)."""
     game = load(rules="classic", dealer=seed % 2)
     rng = random.Random(seed)
     deck = random_deck(rng)

@@ -220,7 +220,7 @@ def test_sure_winners_draw_trumps_first() -> None:
 
 def test_decisions_depend_only_on_the_view() -> None:
     # Swapping a card between the opponent's hand and the stock leaves the bot's
-    # view unchanged, so its decision is unchanged too (DESIGN.md §5).
+    # view unchanged, so its decision is unchanged too (docs/design.md §6).
     for seed in range(40):
         base = Hand.random(seed=seed, dealer=1)  # seat 0 leads
         cards = list(base.deck)

@@ -173,7 +173,7 @@ def expected_result(hand: Hand, walk: Walk) -> tuple[int | None, str, int, tuple
         return 1 - offender, "revoke", 3 if before == 0 else 2, (points[0], points[1])
     declarer = walk.declarer
     if declarer is None and not played_out:
-        # auto_declare: the hand ended because a player reached 66 (R8.1, DESIGN §4).
+        # auto_declare: the hand ended because a player reached 66 (R8.1, docs/design.md §2).
         assert rules.auto_declare
         reached = [s for s in (0, 1) if points[s] >= 66]
         assert len(reached) == 1, points

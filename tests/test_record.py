@@ -1,4 +1,4 @@
-"""Game records (DESIGN.md §3): reading, writing, checking and replaying."""
+"""Game records (docs/design.md §4): reading, writing, checking and replaying."""
 
 from __future__ import annotations
 

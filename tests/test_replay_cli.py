@@ -1,4 +1,4 @@
-"""``sixtysix replay`` (DESIGN.md §3): single records, bulk use, errors."""
+"""``sixtysix replay`` (docs/design.md §5): single records, bulk use, errors."""
 
 from __future__ import annotations
 

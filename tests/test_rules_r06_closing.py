@@ -214,7 +214,7 @@ def test_R6_4_failed_close_three_option() -> None:
 
 
 def test_R6_4_opponent_declaring_falsely_after_a_close_scores_for_the_closer() -> None:
-    # DESIGN §3: a false declaration by the closer's opponent is false_declaration (R8.3).
+    # docs/design.md §2: a false declaration by the closer's opponent is false_declaration (R8.3).
     hand = deal("9S AC TC KD QD JD", "AS 9C TS QS JS KC", "JH")
     play(hand, "C 9S AS 66")
     assert outcome(hand) == (1, "false_declaration", 3)  # the closer had no trick

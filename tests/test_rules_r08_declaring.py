@@ -208,7 +208,7 @@ def test_R8_1_auto_declare_closer_reaching_66_succeeds() -> None:
 
 def test_R8_1_auto_declare_last_trick_is_played_out() -> None:
     # Nobody has 66 before the last trick; its winner gets there with the
-    # trick and the bonus: the reason is played_out (DESIGN.md §2).
+    # trick and the bonus: the reason is played_out (docs/design.md §2).
     deck = "9S KS AD QH AC TS QS QD KH AS JS JC 9D TC JH AH 9H KC QC 9C KD TH JD TD"
     tokens = ("QS AS D TS JH D JC 9H D KC KH D TC QD D QC 9C D "
               "TH AH JS KS 9S 9D QH KD AD JD TD AC")

@@ -117,7 +117,7 @@ def test_a_game_against_the_computer_is_played_to_the_end(client: TestClient) ->
     assert final is not None and actions > 0
     score = final["game"]["score"]
     assert max(score) >= 3 and final["game"]["winner"] == score.index(max(score))
-    # The record is given out now, and it replays to the same result (DESIGN.md §3).
+    # The record is given out now, and it replays to the same result (docs/design.md §4).
     response = client.get(f"/api/games/{game['id']}/record")
     assert response.status_code == 200
     assert "attachment" in response.headers["content-disposition"]

@@ -1,4 +1,4 @@
-"""Hidden information over the network (DESIGN.md §5, R11): every WebSocket message
+"""Hidden information over the network (docs/design.md §6, R11): every WebSocket message
 sent to a client, over many random games, is checked against the cards that
 client may not know at that moment. No such card may appear in any message.
 

@@ -52,7 +52,7 @@ def _positions(count: int, seed: int) -> list[Hand]:
 
 
 def test_a_view_shows_its_own_cards_and_no_hidden_card() -> None:
-    # R11 / DESIGN.md §5: the opponent's unknown cards and the stock are backs.
+    # R11 / docs/design.md §6: the opponent's unknown cards and the stock are backs.
     for hand in _positions(200, seed=1):
         for seat in (0, 1):
             view = hand.view(seat)

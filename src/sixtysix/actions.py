@@ -1,4 +1,4 @@
-"""Actions in the notation of DESIGN.md §2.
+"""Actions in the notation of docs/design.md §3.
 
 Every action is one of 56 interned values with a small integer ``code``:
 
@@ -137,8 +137,9 @@ class Action:
     def parse(cls, text: str, *, lenient: bool = False) -> Action:
         """Parse an action token.
 
-        Strict parsing (records) accepts the §2 tokens, with cards in any R1.4
-        form. Lenient parsing (interactive input) also accepts words such as
+        Strict parsing accepts the tokens of docs/design.md §3, with cards in
+        any R1.4 form (a record holds only the canonical ones, ``str(action)``).
+        Lenient parsing (interactive input) also accepts words such as
         ``close``, ``draw``, ``exchange``, ``declare``.
         """
         up = text.strip().upper()

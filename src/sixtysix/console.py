@@ -3,7 +3,7 @@
 Everything here works from a :class:`~sixtysix.views.View` (what one seat may
 know, R11) and public facts such as the match score, never from a
 :class:`~sixtysix.hand.Hand`, so whatever it prints is safe to show to that
-seat (DESIGN.md §5). The functions return strings; how they reach the player
+seat (docs/design.md §6). The functions return strings; how they reach the player
 (a terminal line by line, a full-screen UI, a web page) is up to the caller.
 
 A :class:`Style` decides how cards and emphasis look: the plain style prints
@@ -148,7 +148,7 @@ class Style:
         return self.paint_suit(f"{suit.symbol} {name}" if self.symbols else name, suit)
 
     def action(self, action: Action) -> str:
-        """An action in the notation of DESIGN.md §2, with its card styled."""
+        """An action in the notation of docs/design.md §3, with its card styled."""
         if action.card is not None:
             text = self.card_token(action.card)
             if action.kind is ActionKind.MARRIAGE:

@@ -5,7 +5,7 @@ mask, the stock is a list of card indices, and every :meth:`Hand.push` saves a
 small tuple so that :meth:`Hand.pop` restores the state exactly. Search bots
 call these millions of times, so the hot paths avoid allocation where they can.
 
-States (DESIGN.md §4): **lead** (the leader's turn, R3.6 steps 3-6),
+States (docs/design.md §2): **lead** (the leader's turn, R3.6 steps 3-6),
 **follow**, **draw** (R3.6 steps 1-2, only while the stock is open and
 ``close_before_draw`` holds) and **over**.
 
@@ -497,7 +497,7 @@ class Hand:
         return ACTIONS[self.kernel.pop()]  # type: ignore[return-value]
 
     def view(self, seat: int) -> View:
-        """What ``seat`` may know (R11), and nothing more (DESIGN.md §5)."""
+        """What ``seat`` may know (R11), and nothing more (docs/design.md §6)."""
         from sixtysix.views import view
 
         return view(self, seat)

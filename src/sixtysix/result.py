@@ -1,5 +1,5 @@
 """How a finished hand ended: :class:`HandResult`, the result object of the records and
-of ``sixtysix replay --json`` (DESIGN.md §3). A module of its own: views and records use
+of ``sixtysix replay --json`` (docs/design.md §5). A module of its own: views and records use
 it without the hand's state machine."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ __all__ = ["HandResult"]
 
 @dataclass(frozen=True)
 class HandResult:
-    """How a finished hand ended (DESIGN.md §3)."""
+    """How a finished hand ended (docs/design.md §5)."""
 
     winner: int | None
     game_points: int

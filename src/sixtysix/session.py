@@ -245,7 +245,7 @@ class PlaySession:
         return events
 
     def record(self, *, finished_only: bool = False, **extra: Any) -> MatchRecord:
-        """The game record of the match so far (DESIGN.md §3); it may be unfinished.
+        """The game record of the match so far (docs/design.md §4); it may be unfinished.
 
         With ``finished_only`` a hand in progress is left out: its deck would
         tell the stock order and the computer's cards to anyone reading the file.

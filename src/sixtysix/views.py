@@ -4,7 +4,7 @@ A :class:`View` holds the seat's own cards, everything public (the turned-up
 trump while face up, the stock size, every card played and every marriage
 shown, the exchanged nine, who closed and when, trick winners) and nothing
 else: never the opponent's hand or the order of the stock (R11.2). Players,
-bots, screens and network clients are given views, never hands (DESIGN.md §5).
+bots, screens and network clients are given views, never hands (docs/design.md §6).
 
 >>> from sixtysix import Hand
 >>> hand = Hand.random(seed=5)

@@ -3,7 +3,7 @@
 A seat's view is :meth:`View.to_json` plus the number of cards each player
 holds (public: anybody at the table can count them). A spectator gets the
 public view: what both players see alike, with neither hand and no legal
-actions (R11, DESIGN.md §5).
+actions (R11, docs/design.md §6).
 
 >>> from sixtysix import Hand
 >>> hand = Hand.random(seed=5)

@@ -1,4 +1,4 @@
-"""The bot protocol (DESIGN.md §4).
+"""The bot protocol (docs/design.md §7).
 
 A bot is given a :class:`~sixtysix.views.View` (what its seat may know, R11)
 and the legal actions, and returns one of them. It never sees a

@@ -1,6 +1,6 @@
 """A rule-of-thumb player (``heuristic``, also registered as ``medium``).
 
-The bot works from its :class:`~sixtysix.views.View` alone (DESIGN.md §5).
+The bot works from its :class:`~sixtysix.views.View` alone (docs/design.md §6).
 Every decision starts by rebuilding what the seat knows as card masks: its own
 cards, every card played, the cards the opponent is known to hold (marriage
 partners shown, the trump taken in an exchange, the turned-up trump taken with

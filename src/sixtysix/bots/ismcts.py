@@ -63,7 +63,7 @@ Opponent modelling (``opponent_model``, off by default): a bot that stands
 for the opponent. At the opponent's nodes of the tree the search does not
 choose by UCB1 but plays what that bot chooses, given the opponent's view of
 the world of the iteration (his cards and the public facts: it never sees
-the root player's cards, DESIGN.md §5), so the search answers that player
+the root player's cards, docs/design.md §6), so the search answers that player
 rather than the strongest reply. Its choice at a node is kept for the rest of
 the decision for each hand the opponent may hold there. Measured against
 the course platform's RdeepBot, with an emulation of RdeepBot as the model

@@ -9,7 +9,7 @@ same on a terminal and with piped input. Another front end (a full-screen UI,
 say) can drive the same session.
 
 Everything the human is shown comes from ``hand.view(human_seat)`` and the
-public match score (R11, DESIGN.md §5).
+public match score (R11, docs/design.md §6).
 """
 
 from __future__ import annotations

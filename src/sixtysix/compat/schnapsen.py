@@ -24,7 +24,7 @@ engine: it deals a pack that agrees with everything the bot has seen (its own
 cards and draws where they were, every card the opponent showed dealt to him
 in time, the rest anywhere), replays the actions, and gives the bot
 ``hand.view(seat)``. A view holds the seat's cards and public facts only
-(DESIGN.md §5), so the cards guessed for the hidden places never show.
+(docs/design.md §6), so the cards guessed for the hidden places never show.
 
 Seat 0 is the player who leads the first trick (bot 1 of ``play_game``), and
 seat 1 is the dealer.

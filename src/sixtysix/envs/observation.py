@@ -1,7 +1,7 @@
 """The fixed-size encoding of a :class:`~sixtysix.views.View` shared by the RL adapters.
 
 An observation is built from ``hand.view(seat)`` alone, so it holds exactly
-what that seat may know (R11, DESIGN.md §5). It is a flat ``float32`` vector
+what that seat may know (R11, docs/design.md §6). It is a flat ``float32`` vector
 with every entry in ``[0, 1]``, made of the blocks of :data:`LAYOUT`, in order.
 "Mine" and "the opponent's" are relative to the observing seat, so one policy
 can play either seat.

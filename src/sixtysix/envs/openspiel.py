@@ -29,7 +29,7 @@ writes itself: ``python_sixty_six(dealer=0,rules=classic;target:11)``), and
 
 Observations are built from :meth:`Hand.view <sixtysix.hand.Hand.view>` of the
 observing seat and from the cards that seat was dealt and drew (which it saw),
-never from the other seat's cards or the order of the stock (DESIGN.md §5):
+never from the other seat's cards or the order of the stock (docs/design.md §6):
 
 * the **observation** tensor is :func:`sixtysix.envs.observation.encode` of the
   view, block by block (the same vector the Gymnasium and PettingZoo

@@ -27,7 +27,7 @@ __all__ = [
     "marriage_value",
 ]
 
-# Action codes, the kernel's numbering of the notation's actions (DESIGN.md §2): a card
+# Action codes, the kernel's numbering of the notation's actions (docs/design.md §3): a card
 # played is its card code (0-23), a marriage lead 24 + the card's code, then the other
 # actions; :mod:`sixtysix.actions` builds the notation on these numbers.
 PLAY = 0
@@ -49,7 +49,7 @@ CARD_BITS = (1 << 24) - 1
 
 
 class Phase(enum.IntEnum):
-    """Whose turn it is to do what (DESIGN.md §4)."""
+    """Whose turn it is to do what (docs/design.md §2)."""
 
     #: The leader's turn: lead, announce, exchange, close, declare (R3.6 steps 3-6).
     LEAD = 0
@@ -62,7 +62,7 @@ class Phase(enum.IntEnum):
 
 
 class Reason(enum.IntEnum):
-    """How a hand ended (the ``reason`` of a hand result, DESIGN.md §3)."""
+    """How a hand ended (the ``reason`` of a hand result, docs/design.md §2)."""
 
     DECLARED = 0
     FALSE_DECLARATION = 1

@@ -2,7 +2,7 @@
 
 Needs the ``web`` extra: ``pip install 'sixtysix[web]'``. The server holds the
 games in memory and writes every action to the database as it is applied;
-clients get only their seat's view (DESIGN.md §5). See ``docs/web.md``.
+clients get only their seat's view (docs/design.md §6). See ``docs/web.md``.
 """
 
 from __future__ import annotations

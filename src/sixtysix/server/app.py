@@ -13,7 +13,7 @@ REST (JSON):
   operator's engines by name) and the default one.
 - ``GET /api/games``: the lobby (open games, games being played) and recently finished games.
 - ``GET /api/games/{id}``: a game's public facts.
-- ``GET /api/games/{id}/record``: the record (DESIGN.md §3) of a finished game.
+- ``GET /api/games/{id}/record``: the record (docs/design.md §4) of a finished game.
 - ``GET /api/games/{id}/replay``: every position of a finished game, cards face up, for the replay page.
 - ``GET /api/lessons/{name}?step=N&lang=de``: a guided game (:mod:`sixtysix.lessons`) after
   ``N`` scripted actions, as the learner's seat sees it, with the narration and the next prompt.

@@ -5,7 +5,7 @@ the client's seat is to act and lets :meth:`Hand.push` decide legality (the
 rules live in the engine only). Every deal and action is stored as it is
 applied, so that a game can be rebuilt by replaying its record after a
 restart. Each connection is sent only what its seat may see: its own view, or
-the public view for a spectator (DESIGN.md §5).
+the public view for a spectator (docs/design.md §6).
 
 All changes to a game happen on the event loop between two awaits, so they
 are atomic with respect to each other; a computer player thinks in a worker

@@ -4,7 +4,7 @@ Client to server, one JSON object per message:
 
 - ``{"type": "hello", "token": TOKEN}`` first, once: the seat's token (``null`` to watch).
 - ``{"type": "act", "action": "KH+"}``: take an action, in the notation of
-  DESIGN.md §2. ``"hand"`` and ``"index"`` (the hand number from 1 and the
+  docs/design.md §3. ``"hand"`` and ``"index"`` (the hand number from 1 and the
   number of actions the client has seen in it) may be given: the action is
   then refused as stale if the game has moved on, so that a double click
   never plays twice.

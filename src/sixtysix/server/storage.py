@@ -66,7 +66,7 @@ class GameRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
     updated: Mapped[dt.datetime] = mapped_column(DateTime, default=_now, index=True)
-    #: The rules as a record writes them (DESIGN.md §3), JSON text.
+    #: The rules as a record writes them (docs/design.md §4), JSON text.
     rules: Mapped[str] = mapped_column(Text)
     #: ``computer`` or ``person``.
     kind: Mapped[str] = mapped_column(String(16))
@@ -107,7 +107,7 @@ class HandRow(Base):
 
 
 class ActionRow(Base):
-    """One action of a hand, in the notation of DESIGN.md §2."""
+    """One action of a hand, in the notation of docs/design.md §3."""
 
     __tablename__ = "actions"
 
@@ -119,7 +119,7 @@ class ActionRow(Base):
 
 class ForfeitRow(Base):
     """A hand lost by forfeit after its recorded actions: the seat of the computer
-    opponent's program that failed (a record's ``"forfeit"`` field, DESIGN.md §3).
+    opponent's program that failed (a record's ``"forfeit"`` field, docs/design.md §4).
 
     A table of its own rather than a column of ``hands``: a database made before
     forfeits existed gets it from ``create_all`` and needs no migration."""

@@ -6,7 +6,7 @@ deals — runs in a worker thread so that the screen stays responsive; the
 events it returns are then shown one by one, with a pause between the
 computer's actions (the animation speed), each with the view it carries.
 Everything drawn comes from the human's :class:`~sixtysix.views.View` and the
-public match score (R11, DESIGN.md §5).
+public match score (R11, docs/design.md §6).
 
 Each match is written down — its record and its statistics — by a
 :class:`~sixtysix.tui.bookkeeping.MatchBook`.
