@@ -12,16 +12,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
+from helpers import need_module
 
-pytest.importorskip("fastapi", reason="the web extra is not installed")
-from fastapi.testclient import TestClient
+need_module("fastapi", "the web extra")
+from fastapi.testclient import TestClient  # noqa: E402
 
-from server_support import ALL_CARDS, Client, cards_mentioned, connect, finished
-from sixtysix.cards import Card, Rank
-from sixtysix.hand import Hand
-from sixtysix.record import MatchRecord, loads
-from sixtysix.server import Settings, create_app
+from server_support import ALL_CARDS, Client, cards_mentioned, connect, finished  # noqa: E402
+from sixtysix.cards import Card, Rank  # noqa: E402
+from sixtysix.hand import Hand  # noqa: E402
+from sixtysix.record import MatchRecord, loads  # noqa: E402
+from sixtysix.server import Settings, create_app  # noqa: E402
 
 RULES = ["classic,target=3", "pagat,target=3", "santase,target=4"]
 
