@@ -13,7 +13,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -22,6 +22,7 @@ import pytest
 from hypothesis import strategies as st
 
 from sixtysix import CARDS, Action, Card, Hand, IllegalActionError, Rules
+from sixtysix.cards import Rank, Suit
 from sixtysix.match import Match
 
 RECORDS = Path(__file__).parent / "records"
@@ -201,6 +202,117 @@ def replay_result(record: dict[str, Any]) -> dict[str, Any]:
         "score": list(match.score),
         "hands": [r.to_json() for r in match.results()],
     }
+
+
+# An independent reading of the rules (for oracles) ---------------------------------
+
+def beats(card: Card, led: Card, trump: int) -> bool:
+    """R3.3: does ``card``, played second, win the trick led with ``led``? (R1.2's order.)"""
+    if card.suit == led.suit:
+        return "9JQKTA".index(str(card)[0]) > "9JQKTA".index(str(led)[0])
+    return int(card.suit) == trump
+
+
+def phase2_follow(hand: set[Card], led: Card, trump: int) -> set[Card]:
+    """R7.2: follow suit and win if possible; else follow; else trump; else anything."""
+    same = {c for c in hand if c.suit == led.suit}
+    if same:
+        return {c for c in same if beats(c, led, trump)} or same
+    trumps = {c for c in hand if int(c.suit) == trump}
+    return trumps or set(hand)
+
+
+#: R1.3 card points by rank letter.
+POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+
+
+def turned_up(deck: Sequence[Card], rules: Rules) -> Card:
+    """The trump card turned up at the deal: the 13th of 24 cards (R2.4), the 7th of
+    20 (docs/schnapsen.md S2.1: three each, the trump, then two each)."""
+    return deck[12] if rules.deck == 24 else deck[6]
+
+
+def revealed(deck: Sequence[Card], rules: Rules, actions: Iterable[Action]) -> set[Card]:
+    """The cards shown face up to both players by ``actions`` (R11.1), played cards
+    aside: the turned-up trump, both cards of every marriage and, after an exchange,
+    the card given for the trump (R4). Each one's place stays known to both players:
+    in the stock's last place, or taken into a hand in view of both (R3.4, R4, R5)."""
+    trump = turned_up(deck, rules)
+    out = {trump}
+    for action in actions:
+        if action.kind.value in ("marriage", "declare_marriage"):
+            assert action.suit is not None
+            out |= {Card(action.suit, Rank.KING), Card(action.suit, Rank.QUEEN)}
+        elif action.kind.value == "exchange":
+            out.add(Card(trump.suit, rules.exchange_rank))
+    return out
+
+
+def holdings(deck: Sequence[Card], dealer: int, rules: Rules, actions: Iterable[Action]
+             ) -> tuple[set[Card], set[Card]]:
+    """Each seat's cards after ``actions``, worked out without the engine: the deal
+    (R2.4, or S2.1 for 20 cards), the draws after each trick while the stock is open,
+    winner first (R3.4; on the draw turn ``D`` when ``close_before_draw`` gives one,
+    R3.6), exchanges (R4) and the cards played. Trick winners follow R3.3. A marriage
+    that ends the hand under ``auto_declare`` is shown and not led (R5.5)."""
+    deck = list(deck)
+    nd = 1 - dealer
+    if rules.deck == 24:
+        held = {nd: set(deck[0:3] + deck[6:9]), dealer: set(deck[3:6] + deck[9:12])}
+        stock = deck[13:] + deck[12:13]
+    else:
+        held = {nd: set(deck[0:3] + deck[7:9]), dealer: set(deck[3:6] + deck[9:11])}
+        stock = deck[11:] + deck[6:7]
+    trump = int(turned_up(deck, rules).suit)
+    closed = False
+    lead: tuple[int, Card] | None = None
+    leader = nd
+    draw_turn = False
+    won = [0, 0]  # card points (R1.3)
+    tricks = [0, 0]
+    married = [0, 0]
+
+    def draw(winner: int) -> None:
+        for seat in (winner, 1 - winner):
+            held[seat].add(stock.pop(0))
+
+    for action in actions:
+        kind = action.kind.value
+        if kind == "draw":
+            assert draw_turn
+            draw(leader)
+            draw_turn = False
+        elif kind == "close":
+            closed, draw_turn = True, False
+        elif kind == "exchange":
+            swap = Card(Suit(trump), rules.exchange_rank)
+            held[leader].remove(swap)
+            held[leader].add(stock.pop())
+            stock.append(swap)
+        elif kind in ("play", "marriage"):
+            card = action.card
+            assert card is not None
+            if kind == "marriage":
+                married[leader] += 40 if int(card.suit) == trump else 20
+                if (rules.auto_declare and rules.marriage_counts != "next_trick" and tricks[leader]
+                        and won[leader] + married[leader] >= 66):
+                    break  # R5.5: the hand is over, the marriage unled
+            if lead is None:
+                held[leader].remove(card)
+                lead = (leader, card)
+            else:
+                follower = 1 - lead[0]
+                held[follower].remove(card)
+                leader = follower if beats(card, lead[1], trump) else lead[0]
+                won[leader] += sum(POINTS[str(c)[0]] for c in (card, lead[1]))
+                tricks[leader] += 1
+                lead = None
+                if stock and not closed:
+                    if rules.close_before_draw:
+                        draw_turn = True
+                    else:
+                        draw(leader)
+    return held[0], held[1]
 
 
 # Random play for the property tests ---------------------------------------------

@@ -17,9 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from helpers import need
+from helpers import need, need_module
 from sixtysix.cards import CARDS, Card
 
 CARD_TOKEN = re.compile(r"^([9TJQKA][CDHS])\+?$")
@@ -40,7 +38,7 @@ def database_for(kind: str, tmp_path: Any) -> Iterator[str]:
         return
     url = os.environ.get("SIXTYSIX_TEST_POSTGRES_URL")
     need(bool(url), "no PostgreSQL server: set SIXTYSIX_TEST_POSTGRES_URL (.ci/run starts one)")
-    pytest.importorskip("psycopg", reason="psycopg is not installed")
+    need_module("psycopg", "the postgres extra")
     assert url is not None
     import sqlalchemy
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from helpers import legal, play, refused
 from sixtysix import Hand, Rules
-from sixtysix.hand import conceded
+from sixtysix.views import View
 
 COURSE = Rules.preset("course")
 # Seat 1 deals, seat 0 leads. Seat 0: AC KS QS AH JC; seat 1: TC AS JD KC QC;
@@ -22,6 +22,37 @@ DECK = "AC KS QS TC AS JD TD AH JC KC QC TS JS KH QH JH TH AD KD QD"
 
 def deal() -> Hand:
     return Hand.deal(DECK, 1, COURSE)
+
+
+#: R1.3 card points, written out here rather than taken from ``Card.points``.
+CARD_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+
+
+def card_points(view: View, seat: int) -> int:
+    """The card points of the tricks ``seat`` won (R1.3)."""
+    return sum(CARD_POINTS[str(c)[0]] for t in view.tricks if t.winner == seat for c in (t.lead, t.follow))
+
+
+def counted_marriages(view: View, seat: int) -> int:
+    """S13.4: a marriage counts once its announcer has won a trick at or after the one
+    it led; 40 in trumps, otherwise 20 (R5.1)."""
+    won = [i for i, t in enumerate(view.tricks) if t.winner == seat]
+    return sum(40 if m.suit == view.trump else 20 for m in view.marriages
+               if m.seat == seat and won and m.at_trick <= won[-1])
+
+
+def game_points_by_66(loser_tricks: int, loser_points: int) -> int:
+    """S13.3 (R9.1's scale): 3 if the loser has no trick, 2 if he has fewer than 33
+    counted points, otherwise 1."""
+    if loser_tricks == 0:
+        return 3
+    return 2 if loser_points < 33 else 1
+
+
+def test_the_game_point_scale_by_hand() -> None:
+    """The oracle above on the edges of S13.3 / R9.1."""
+    cases = [(0, 0), (0, 40), (1, 0), (1, 32), (3, 33), (2, 65)]
+    assert [game_points_by_66(tricks, points) for tricks, points in cases] == [3, 3, 2, 2, 1, 1]
 
 
 def random_hands(seed: int, count: int) -> list[Hand]:
@@ -105,11 +136,10 @@ def test_S13_4_the_score_is_cards_and_marriages_up_to_the_last_trick_won(seed: i
             replay.push(action)
             view = replay.view(0)
             for seat in (0, 1):
-                won = [i for i, t in enumerate(view.tricks) if t.winner == seat]
-                counted = sum(m.value for m in view.marriages
-                              if m.seat == seat and won and m.at_trick <= won[-1])
-                announced = sum(m.value for m in view.marriages if m.seat == seat)
-                assert replay.score(seat) == replay.card_points(seat) + counted
+                counted = counted_marriages(view, seat)
+                announced = sum(40 if m.suit == view.trump else 20 for m in view.marriages if m.seat == seat)
+                assert replay.card_points(seat) == card_points(view, seat)
+                assert replay.score(seat) == card_points(view, seat) + counted
                 assert replay.pending_points(seat) == announced - counted
                 assert view.counted_marriages(seat) == counted == sum(
                     m.value for m in view.marriages if m.seat == seat and view.counts(m))
@@ -137,8 +167,10 @@ def test_S13_6_the_exchange_is_allowed_at_the_first_lead_and_with_two_cards_left
     assert "X" in legal(Hand.deal(deck, 1, COURSE))
     # A leader holding the jack when only two cards are left (S4.1 would allow it too).
     rng = random.Random(5)
-    found = 0
+    found = tries = 0
     while found < 5:
+        tries += 1
+        assert tries <= 2000, f"only {found} such leads in 2000 hands"
         hand = Hand.random(seed=rng.randrange(2**32), dealer=1, rules=COURSE)
         while not hand.is_over() and hand.stock_size > 2:
             options = [a for a in hand.legal_actions() if str(a) != "X"]
@@ -182,7 +214,13 @@ def test_S13_3_S13_8_game_points(seed: int) -> None:
         result = hand.result()
         assert result is not None and result.winner is not None
         loser = 1 - result.winner
-        by_66 = conceded(hand.tricks_won(loser), hand.score(loser))
+        view = hand.view(0)
+        loser_tricks = sum(1 for t in view.tricks if t.winner == loser)
+        # The loser's counted points (S13.4); marriage points still pending count for nothing.
+        loser_points = card_points(view, loser) + counted_marriages(view, loser)
+        assert hand.score(loser) == loser_points
+        by_66 = game_points_by_66(loser_tricks, loser_points)
+        event(f"{result.reason}, {result.game_points} game points")
         if result.reason == "declared":
             assert hand.score(result.winner) >= 66 and result.game_points == by_66
         else:

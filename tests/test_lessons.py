@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from helpers import need_module
 from sixtysix import i18n
 from sixtysix.actions import Action
 from sixtysix.cards import Card, Rank
@@ -18,7 +19,7 @@ from sixtysix.hand import Hand
 from sixtysix.kernel import marriage_value
 from sixtysix.lessons import FIRST, LESSONS, card_text, check_json, facts, message, step_json
 
-fastapi = pytest.importorskip("fastapi", reason="the web extra is not installed")
+fastapi = need_module("fastapi", "the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server_support import cards_mentioned  # noqa: E402

@@ -17,28 +17,13 @@ from dataclasses import dataclass, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import choose, rule_sets, seats, seeds, styles
+from helpers import beats, choose, phase2_follow, rule_sets, seats, seeds, styles
 from sixtysix import CARDS, Action, Card, Hand, IllegalActionError, Rules
 from sixtysix.actions import ACTIONS
 from sixtysix.match import Match
 
 # An independent reading of the rules ------------------------------------------
-
-def beats(card: Card, led: Card, trump: int) -> bool:
-    """R3.3: does ``card``, played second, win the trick led with ``led``?"""
-    if card.suit == led.suit:
-        return "9JQKTA".index(str(card)[0]) > "9JQKTA".index(str(led)[0])
-    return int(card.suit) == trump
-
-
-def phase2_follow(hand: set[Card], led: Card, trump: int) -> set[Card]:
-    """R7.2: follow suit and win if possible; else follow; else trump; else anything."""
-    same = {c for c in hand if c.suit == led.suit}
-    if same:
-        return {c for c in same if beats(c, led, trump)} or same
-    trumps = {c for c in hand if int(c.suit) == trump}
-    return trumps or set(hand)
-
+# (R3.3's ``beats`` and R7.2's ``phase2_follow`` are in tests/helpers.py.)
 
 def concede(points: int, tricks: int) -> int:
     """R9.1 game points won against a loser with these points and tricks."""

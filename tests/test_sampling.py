@@ -3,8 +3,9 @@ enumerating and sampling the hidden layouts.
 
 Properties over random hands (classic, santase, table rules): every sampled
 world shows the seat exactly its view, the constraints never exclude the real
-layout, and the cards ruled out by phase-2 follows agree with an independent
-oracle built on the engine's follow rule. Hand-made positions check the
+layout, and the cards ruled out by phase-2 follows, the cards known to be in the
+opponent's hand and the unseen cards agree with oracles of the tests' own (R7.2,
+R11.1; tests/helpers.py). Hand-made positions check the
 deductions exactly; chi-square tests (seeded) check that sampling is uniform.
 """
 
@@ -20,9 +21,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import RUN_5, cards, choose, deal, play, run_hand, seeds, styles
+from helpers import RUN_5, cards, choose, deal, phase2_follow, play, revealed, run_hand, seeds, styles
 from sixtysix import CARDS, Card, Hand, Rules, Suit
-from sixtysix.kernel import follow_mask
 from sixtysix.sampling import (
     Constraints,
     InconsistentViewError,
@@ -122,14 +122,15 @@ def positions(seed: int, rules: Rules, style: tuple[float, float]) -> Iterator[t
 
 
 def oracle_cannot_hold(follows: list[Follow], seat: int, trump: Suit) -> set[Card]:
-    """Cards that would have made one of the opponent's phase-2 follows illegal (R7.2)."""
+    """Cards that would have made one of the opponent's phase-2 follows illegal: held
+    beside the card he played, R7.2 (read in tests/helpers.py, not the engine's rule)
+    would not have allowed that card."""
     out: set[Card] = set()
     for follower, led, card, phase2 in follows:
         if follower != 1 - seat or not phase2:
             continue
         for other in CARDS:
-            pair = card.mask | other.mask
-            if other != card and not follow_mask(pair, led.index, trump) >> card.index & 1:
+            if other != card and card not in phase2_follow({card, other}, led, int(trump)):
                 out.add(other)
     return out
 
@@ -139,9 +140,13 @@ def check_position(hand: Hand, seat: int, follows: list[Follow], rng: random.Ran
     c = Constraints.from_view(view)
     truth_opp = hand.cards(1 - seat)
     truth_stock = tuple(hand.stock)
-    # What the view shows, and the truth always among what the constraints allow.
-    assert c.must_hold == view.known_opponent_cards()
-    assert c.unseen == view.unseen()
+    # What the seat was shown (R11.1), from the deal and the actions: the opponent is
+    # known to hold the shown cards in his hand; every other card of his hand or the
+    # stock is unseen.
+    shown = revealed(hand.deck, hand.rules, hand.actions)
+    assert c.must_hold == truth_opp & shown
+    assert c.unseen == (truth_opp | set(truth_stock)) - shown
+    assert c.must_hold == view.known_opponent_cards() and c.unseen == view.unseen()
     assert c.stock_ordered == hand.stock_open
     assert c.opponent_hand_size == len(truth_opp)
     assert c.must_hold <= truth_opp

@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the web extra is not installed")
+from helpers import need_module
 
-from sixtysix.cli import main
-from sixtysix.server import default_database_url
+need_module("fastapi", "the web extra")
+
+from sixtysix.cli import main  # noqa: E402
+from sixtysix.server import default_database_url  # noqa: E402
 
 
 def test_serve_is_a_command_with_a_database_option(capsys: pytest.CaptureFixture[str]) -> None:

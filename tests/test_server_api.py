@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-fastapi = pytest.importorskip("fastapi", reason="the web extra is not installed")
+from helpers import need_module
+
+fastapi = need_module("fastapi", "the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server_support import Client, connect, finished  # noqa: E402

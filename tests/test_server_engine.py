@@ -25,16 +25,25 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the web extra is not installed")
-from fastapi.testclient import TestClient
+from helpers import alive, need, need_module, started, wait_until_gone
 
-from helpers import alive, need, started, wait_until_gone
-from server_support import DATABASES, Client, Server, connect, database_for, finished, real_client
-from sixtysix.cli import main
-from sixtysix.record import MatchRecord, loads, replay_json
-from sixtysix.server import Settings, create_app
-from sixtysix.server.opponents import COMPUTER_LEVELS, EngineOptionError
-from test_server_hidden import check
+need_module("fastapi", "the web extra")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from server_support import (  # noqa: E402
+    DATABASES,
+    Client,
+    Server,
+    connect,
+    database_for,
+    finished,
+    real_client,
+)
+from sixtysix.cli import main  # noqa: E402
+from sixtysix.record import MatchRecord, loads, replay_json  # noqa: E402
+from sixtysix.server import Settings, create_app  # noqa: E402
+from sixtysix.server.opponents import COMPUTER_LEVELS, EngineOptionError  # noqa: E402
+from test_server_hidden import check  # noqa: E402
 
 player = contextmanager(connect)  # a connected client, closed at the end of a with block
 

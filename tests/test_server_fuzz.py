@@ -6,17 +6,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
+from helpers import need_module
 
-from sixtysix.record import dumps
-from sixtysix.rules import Rules
-from sixtysix.server.games import Game, GameManager
-from sixtysix.server.protocol import Act, ProtocolError, parse_message
-from sixtysix.server.storage import Storage
+need_module("sqlalchemy", "the web extra")
+
+from sixtysix.record import dumps  # noqa: E402
+from sixtysix.rules import Rules  # noqa: E402
+from sixtysix.server.games import Game, GameManager  # noqa: E402
+from sixtysix.server.protocol import Act, ProtocolError, parse_message  # noqa: E402
+from sixtysix.server.storage import Storage  # noqa: E402
 
 STORAGE = None
 

@@ -12,16 +12,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
+from helpers import holdings, need_module, revealed
 
-pytest.importorskip("fastapi", reason="the web extra is not installed")
-from fastapi.testclient import TestClient
+need_module("fastapi", "the web extra")
+from fastapi.testclient import TestClient  # noqa: E402
 
-from server_support import ALL_CARDS, Client, cards_mentioned, connect, finished
-from sixtysix.cards import Card, Rank
-from sixtysix.hand import Hand
-from sixtysix.record import MatchRecord, loads
-from sixtysix.server import Settings, create_app
+from server_support import ALL_CARDS, Client, cards_mentioned, connect, finished  # noqa: E402
+from sixtysix.cards import Card  # noqa: E402
+from sixtysix.hand import Hand  # noqa: E402
+from sixtysix.record import MatchRecord, loads  # noqa: E402
+from sixtysix.rules import Rules  # noqa: E402
+from sixtysix.server import Settings, create_app  # noqa: E402
 
 RULES = ["classic,target=3", "pagat,target=3", "santase,target=4"]
 
@@ -36,16 +37,15 @@ def position(record: MatchRecord, hand_number: int, actions: int) -> Hand:
 
 
 def hidden_from(hand: Hand, seat: int | None) -> frozenset[Card]:
-    """The cards whose place ``seat`` (``None``: a spectator) does not know."""
+    """The cards whose place ``seat`` (``None``: a spectator) does not know, worked out
+    from the deal and the actions alone, not from the engine's views (which serve the
+    messages under test): the pack less the seat's own cards (dealt, drawn, exchanged
+    and not yet played), the cards played and the cards shown face up (R11.1)."""
+    deck, actions = hand.deck, hand.actions
+    known = {a.card for a in actions if a.card is not None} | revealed(deck, hand.rules, actions)
     if seat is not None:
-        return hand.view(seat).unseen()
-    v = hand.view(0)
-    public = set(v.played) | {v.dealt_trump_card}
-    for m in v.marriages:
-        public.update(m.cards)
-    if v.exchange is not None:
-        public.update({v.exchange[1], Card(v.trump, Rank.NINE)})
-    return frozenset(ALL_CARDS - public)
+        known |= holdings(deck, hand.dealer, hand.rules, actions)[seat]
+    return frozenset(set(deck) - known)
 
 
 def check(messages: list[dict[str, Any]], seat: int | None, record: MatchRecord) -> int:
@@ -152,6 +152,28 @@ def test_no_message_to_any_client_names_a_card_hidden_from_it() -> None:
                 totals["messages"] += check(client.messages, client.seat, record)
             totals["games"] += 1
     assert totals["games"] == 90 and totals["messages"] > 5000
+
+
+def test_the_hidden_cards_are_worked_out_right() -> None:
+    """The oracle above against the engine, over random hands of each preset played
+    here: each seat's own cards are the engine's, and what is hidden from a seat is
+    what its view calls unseen (R11.2)."""
+    rng = random.Random(19)
+    positions = 0
+    for preset in ("classic", "pagat", "santase", "schnapsen"):
+        for _ in range(40):
+            hand = Hand.random(rng=rng, dealer=rng.randrange(2), rules=Rules.preset(preset))
+            while True:
+                own = holdings(hand.deck, hand.dealer, hand.rules, hand.actions)
+                for seat in (0, 1):
+                    assert own[seat] == set(hand.cards(seat))
+                    assert hidden_from(hand, seat) == hand.view(seat).unseen()
+                    assert hidden_from(hand, seat) <= hidden_from(hand, None)
+                positions += 1
+                if hand.is_over():
+                    break
+                hand.push(rng.choice(hand.legal_actions()))
+    assert positions > 1500
 
 
 def test_the_check_finds_a_leak() -> None:

@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("uvicorn", reason="the web extra is not installed")
-pytest.importorskip("websockets", reason="the websockets client is not installed")
-from server_support import DATABASES, Client, Server, database_for, finished, real_client
+from helpers import need_module
+
+need_module("uvicorn", "the web extra")
+need_module("websockets", "the websockets client, in the test extra")
+from server_support import DATABASES, Client, Server, database_for, finished, real_client  # noqa: E402
 
 
 @pytest.fixture(params=DATABASES)

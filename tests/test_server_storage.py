@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("sqlalchemy", reason="the web extra is not installed")
-from server_support import DATABASES, database_for
-from sixtysix.record import dumps, replay_json
-from sixtysix.rules import Rules
-from sixtysix.server.games import Game, GameError, GameManager
-from sixtysix.server.storage import Storage
+from helpers import need_module
+
+need_module("sqlalchemy", "the web extra")
+from server_support import DATABASES, database_for  # noqa: E402
+from sixtysix.record import dumps, replay_json  # noqa: E402
+from sixtysix.rules import Rules  # noqa: E402
+from sixtysix.server.games import Game, GameError, GameManager  # noqa: E402
+from sixtysix.server.storage import Storage  # noqa: E402
 
 
 @pytest.fixture(params=DATABASES)

@@ -6,8 +6,7 @@ import base64
 import random
 import re
 
-import pytest
-
+from helpers import need_module
 from sixtysix import CARDS, Action, Card, Hand
 from sixtysix.svg import back_svg, card_svg
 
@@ -27,7 +26,7 @@ def test_a_card_displays_as_the_web_clients_picture() -> None:
 
 
 def test_the_server_serves_the_same_pictures() -> None:
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    need_module("fastapi", "the web extra")
     from fastapi.testclient import TestClient
 
     from sixtysix.server import Settings, create_app

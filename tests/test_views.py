@@ -9,7 +9,7 @@ import random
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from helpers import RUN_5, choose, deal, hand_cards, play, rule_sets, run_hand, seats, seeds, styles
@@ -257,8 +257,12 @@ def test_R11_2_view_mid_hand_ignores_hidden_cards(seed: int, dealer: int, seat: 
     try:
         for action in hand.actions:
             twin.push(action)
+        possible = True
     except IllegalActionError:
-        return  # the opponent's past play is impossible with these cards (R7.2)
+        possible = False
+    # The opponent's past play may be impossible with these cards (R7.2): such an
+    # example is rejected (a few per cent), not counted as a pass.
+    assume(possible)
     assert twin.cards(seat) == hand.cards(seat)
     assert twin.view(seat) == hand.view(seat)
     assert twin.view(seat).to_json() == hand.view(seat).to_json()
