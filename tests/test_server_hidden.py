@@ -69,8 +69,13 @@ def check(messages: list[dict[str, Any]], seat: int | None, record: MatchRecord)
 def check_last_hand(last: dict[str, Any] | None, record: MatchRecord, game: dict[str, Any]) -> None:
     """``last_hand`` names the latest hand that is over at this message, and holds only its last
     trick and the cards each player held at its end (R3.5: earlier tricks stay hidden)."""
-    now = position(record, game["hand_number"], game["actions"])
-    latest = game["hand_number"] if now.is_over() else game["hand_number"] - 1
+    # The hands over at this message: as many as it has results. (Replaying the actions
+    # is not enough: a hand an engine forfeited is over after the same actions, and a
+    # forfeit that ends the match deals no next hand.)
+    latest = len(game["results"])
+    assert latest in (game["hand_number"], game["hand_number"] - 1)
+    if latest == game["hand_number"] - 1:
+        assert not position(record, game["hand_number"], game["actions"]).is_over()
     if latest == 0:
         assert last is None
         return
