@@ -654,7 +654,8 @@ class ISMCTSBot(BaseBot):
                 policy = world.kernel.policy_code(False, False)
             solution = self._solver.solve(world)
             for action, value in solution.values.items():
-                totals[action] += utility[value + 3]
+                if action in totals:  # only the actions offered (a caller may offer fewer)
+                    totals[action] += utility[value + 3]
         best_value = max(totals.values())
         best = [a for a in legal if totals[a] == best_value]
         # Ties: the playout policy's choice when it is among the best, else the first.

@@ -184,6 +184,16 @@ def _card_code(s: State, card: int) -> int:
     return card
 
 
+def _offered(s: State, card: int, allowed: set[Action]) -> Action | None:
+    """The offered action that plays ``card``: the marriage lead the fixed rules prefer,
+    else the plain play; ``None`` if neither is offered."""
+    for code in (_card_code(s, card), card):
+        action = ACTIONS[code]
+        if action is not None and action in allowed:
+            return action
+    return None
+
+
 class SantaseISMCTSBot(BaseBot):
     """Plain ISMCTS with the Santase engine's fixed rules (see the module documentation).
 
@@ -220,29 +230,44 @@ class SantaseISMCTSBot(BaseBot):
         self.last_iterations = 0
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """The fixed rules' action, else the searched card, among the actions ``legal``
+        offers (a caller may offer fewer than the rules allow: then only those)."""
         if len(legal) == 1:
             return legal[0]
+        allowed = set(legal)
         worlds = Worlds(view, self.rng)
         hand = worlds.world()
         world = hand.kernel
         fixed = fixed_action(world)
-        if fixed >= 0:
+        if fixed >= 0 and ACTIONS[fixed] in allowed:
             return ACTIONS[fixed]  # type: ignore[return-value]
-        cards = _card_moves(world)
+        cards = 0
+        moves = _card_moves(world)
+        while moves:
+            low = moves & -moves
+            moves ^= low
+            if _offered(world, low.bit_length() - 1, allowed) is not None:
+                cards |= low
+        if cards == 0:
+            return legal[0]  # only actions the fixed rules take, and not the one they would
         if cards & (cards - 1) == 0:
-            return ACTIONS[_card_code(world, cards.bit_length() - 1)]  # type: ignore[return-value]
+            return _offered(world, cards.bit_length() - 1, allowed)  # type: ignore[return-value]
         if world.closed_by < 0 and world.drawn >= STOCK_CARDS and worlds.count == 1:
-            return self._endgame(hand, cards)
-        root = self._search(worlds, view.seat)
-        best, best_key = -1, (-1, -math.inf)
-        for card, child in root.children.items():
-            key = (child.visits, child.mean)
-            if key > best_key:
-                best, best_key = card, key
-        return ACTIONS[_card_code(world, best)]  # type: ignore[return-value]
+            best = self._endgame(hand, cards)
+        else:
+            root = self._search(worlds, view.seat)
+            best, best_key = -1, (-1, -math.inf)
+            for card, child in root.children.items():
+                key = (child.visits, child.mean)
+                if cards >> card & 1 and key > best_key:
+                    best, best_key = card, key
+            if best < 0:  # the search never tried an offered card: the first offered
+                best = (cards & -cards).bit_length() - 1
+        return _offered(world, best, allowed)  # type: ignore[return-value]
 
-    def _endgame(self, hand: Hand, cards: int) -> Action:
-        """Exact play once the stock is exhausted (nothing is hidden any more)."""
+    def _endgame(self, hand: Hand, cards: int) -> int:
+        """The best of ``cards`` by exact play once the stock is exhausted (nothing is
+        hidden any more)."""
         values = Solver().solve(hand).values
         world = hand.kernel
         best, best_value = -1, -math.inf
@@ -254,7 +279,7 @@ class SantaseISMCTSBot(BaseBot):
             value = values[ACTIONS[_card_code(world, card)]]  # type: ignore[index]
             if value > best_value:
                 best, best_value = card, value
-        return ACTIONS[_card_code(world, best)]  # type: ignore[return-value]
+        return best
 
     def _advance(self, world: State) -> None:
         """Take the fixed-rule actions until a card must be chosen or the hand is over."""
