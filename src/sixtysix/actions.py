@@ -41,6 +41,7 @@ from sixtysix.kernel.tables import (
 
 __all__ = [
     "ACTIONS",
+    "action_of",
     "CLOSE",
     "DECLARE",
     "DECLARE_MARRIAGE",
@@ -79,8 +80,8 @@ class Action:
 
     def __new__(cls, code: int) -> Action:
         try:
-            return _ACTIONS[code]
-        except (IndexError, TypeError):
+            return _BY_CODE[code]
+        except (KeyError, TypeError):
             raise ParseError(f"no action has code {code!r}") from None
 
     @classmethod
@@ -119,19 +120,19 @@ class Action:
     # Constructors -----------------------------------------------------------
     @classmethod
     def play(cls, card: Card) -> Action:
-        return _ACTIONS[card.index]
+        return _BY_CODE[card.index]
 
     @classmethod
     def marriage(cls, card: Card) -> Action:
         """Announce the marriage of ``card``'s suit and lead ``card`` (a King or Queen)."""
-        action = _ACTIONS[MARRIAGE + card.index]
+        action = _BY_CODE.get(MARRIAGE + card.index)
         if action is None:
             raise ParseError(f"a marriage is led with a King or Queen, not {card}")
         return action
 
     @classmethod
     def declare_marriage(cls, suit: Suit) -> Action:
-        return _ACTIONS[DECLARE_MARRIAGE + suit]
+        return _BY_CODE[DECLARE_MARRIAGE + suit]
 
     @classmethod
     def parse(cls, text: str, *, lenient: bool = False) -> Action:
@@ -188,9 +189,10 @@ class Action:
         return (Action, (self.code,))
 
 
-_ACTIONS: list[Action] = [Action._make(code) for code in range(NUM_CODES)]  # type: ignore[misc]
-_FIXED = {"X": _ACTIONS[EXCHANGE], "C": _ACTIONS[CLOSE], "D": _ACTIONS[DRAW],
-          "66": _ACTIONS[DECLARE]}
+_ACTIONS: list[Action | None] = [Action._make(code) for code in range(NUM_CODES)]
+#: Every valid action by its code (the codes no action has are left out).
+_BY_CODE: dict[int, Action] = {a.code: a for a in _ACTIONS if a is not None}
+_FIXED = {"X": _BY_CODE[EXCHANGE], "C": _BY_CODE[CLOSE], "D": _BY_CODE[DRAW], "66": _BY_CODE[DECLARE]}
 _WORDS = {
     "EXCHANGE": "X", "SWAP": "X", "CLOSE": "C", "DRAW": "D", "DECLARE": "66",
     "DECLARE66": "66",
@@ -198,3 +200,20 @@ _WORDS = {
 
 #: All valid actions, by code; ``None`` where no action has that code.
 ACTIONS: tuple[Action | None, ...] = tuple(_ACTIONS)
+
+
+def action_of(code: int) -> Action:
+    """The action with ``code``, typed as an action (:data:`ACTIONS` holds ``None`` for
+    the codes no action has: a marriage lead of a card that is no king or queen).
+
+    >>> action_of(49), action_of(45)
+    (Action.parse('C'), Action.parse('KS+'))
+    >>> action_of(24)
+    Traceback (most recent call last):
+    ...
+    ValueError: no action has the code 24
+    """
+    try:
+        return _BY_CODE[code]
+    except KeyError:
+        raise ValueError(f"no action has the code {code}") from None

@@ -36,6 +36,7 @@ from sixtysix.actions import (
     EXCHANGE,
     MARRIAGE,
     Action,
+    action_of,
 )
 from sixtysix.cards import CARDS, Card, Suit, pack, parse_cards
 from sixtysix.errors import IllegalActionError, InvalidDeckError, ParseError
@@ -69,8 +70,8 @@ def _card_tables() -> tuple[tuple[tuple[Action, ...], ...], tuple[tuple[Action, 
     low: list[tuple[Action, ...]] = []
     high: list[tuple[Action, ...]] = []
     for m in range(4096):
-        low.append(tuple(ACTIONS[i] for i in range(12) if m >> i & 1))  # type: ignore[misc]
-        high.append(tuple(ACTIONS[i + 12] for i in range(12) if m >> i & 1))  # type: ignore[misc]
+        low.append(tuple(action_of(i) for i in range(12) if m >> i & 1))
+        high.append(tuple(action_of(i + 12) for i in range(12) if m >> i & 1))
     return tuple(low), tuple(high)
 
 
@@ -246,7 +247,7 @@ class Hand:
             deck[position] = card
         hand = cls.deal([CARDS[c] for c in deck], dealer, rules)
         for code in codes:
-            hand.push(ACTIONS[code])  # type: ignore[arg-type]
+            hand.push(action_of(code))
         if state.phase == Phase.OVER and not hand.is_over():
             hand.forfeit(1 - state.winner)  # the only ending that is not an action
         return hand
@@ -350,7 +351,7 @@ class Hand:
     @property
     def actions(self) -> list[Action]:
         """Every action so far, in order."""
-        return [ACTIONS[code] for code, _ in self._log()]  # type: ignore[misc]
+        return [action_of(code) for code, _ in self._log()]
 
     def _log(self) -> list[tuple[int, int]]:
         """Every action so far with the seat that took it, as codes."""
@@ -448,7 +449,7 @@ class Hand:
         while m:
             low = m & -m
             m ^= low
-            actions.append(ACTIONS[low.bit_length() + 23])  # type: ignore[arg-type]
+            actions.append(action_of(low.bit_length() + 23))
         return actions
 
     def is_legal(self, action: Action) -> bool:
@@ -494,7 +495,7 @@ class Hand:
 
     def pop(self) -> Action:
         """Undo the last action and return it."""
-        return ACTIONS[self.kernel.pop()]  # type: ignore[return-value]
+        return action_of(self.kernel.pop())
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know (R11), and nothing more (docs/design.md §6)."""

@@ -42,15 +42,19 @@ class HandResult:
     @classmethod
     def from_json(cls, obj: Any) -> HandResult:
         """The inverse of :meth:`to_json` (raises :class:`ParseError` on a wrong shape)."""
+        def seat(shown: Any) -> tuple[tuple[Suit, int], ...]:
+            return tuple((Suit.parse(m[0]), int(m[1])) for m in shown)
+
         try:
+            if len(obj["marriages"]) != 2:
+                raise ValueError("marriages: one list for each of the two seats")
             return cls(
                 winner=None if obj["winner"] is None else int(obj["winner"]),
                 game_points=int(obj["game_points"]),
                 reason=str(obj["reason"]),
                 points=(int(obj["points"][0]), int(obj["points"][1])),
                 tricks=(int(obj["tricks"][0]), int(obj["tricks"][1])),
-                marriages=tuple(tuple((Suit.parse(m[0]), int(m[1])) for m in seat)
-                                for seat in obj["marriages"]),  # type: ignore[arg-type]
+                marriages=(seat(obj["marriages"][0]), seat(obj["marriages"][1])),
                 closed_by=None if obj["closed_by"] is None else int(obj["closed_by"]),
                 bonus=int(obj.get("bonus", 0)),
             )

@@ -380,6 +380,9 @@ def public_view(hand: Hand) -> PublicView:
     actors = hand.actors()
     history = tuple(zip(actors, actions, strict=True))
     over = hand.is_over()
+    ended = hand.result()
+    # A revoke ends the hand with the revoking trick, which counts for nobody (R10.2).
+    revoked = ended is not None and ended.reason == "revoke"
     last = len(actions) - 1
     for i, (who, action) in enumerate(history):
         code = action.code
@@ -394,8 +397,7 @@ def public_view(hand: Hand) -> PublicView:
                 lead = (who, action.card)
             else:
                 leader, led = lead
-                if over and i == last and hand.result() is not None and \
-                        hand.result().reason == "revoke":  # type: ignore[union-attr]
+                if over and i == last and revoked:
                     winner: int | None = None
                 elif action.card.beats(led, trump):
                     winner = who

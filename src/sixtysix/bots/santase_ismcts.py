@@ -69,6 +69,7 @@ from sixtysix.actions import (
     EXCHANGE,
     MARRIAGE,
     Action,
+    action_of,
 )
 from sixtysix.bots.base import BaseBot
 from sixtysix.bots.ismcts import DEFAULT_ITERATIONS, Node, Worlds
@@ -240,7 +241,7 @@ class SantaseISMCTSBot(BaseBot):
         world = hand.kernel
         fixed = fixed_action(world)
         if fixed >= 0 and ACTIONS[fixed] in allowed:
-            return ACTIONS[fixed]  # type: ignore[return-value]
+            return action_of(fixed)
         cards = 0
         moves = _card_moves(world)
         while moves:
@@ -276,7 +277,7 @@ class SantaseISMCTSBot(BaseBot):
             low = c & -c
             c ^= low
             card = low.bit_length() - 1
-            value = values[ACTIONS[_card_code(world, card)]]  # type: ignore[index]
+            value = values[action_of(_card_code(world, card))]
             if value > best_value:
                 best, best_value = card, value
         return best

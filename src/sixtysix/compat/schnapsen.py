@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sixtysix.actions import ACTIONS, EXCHANGE, MARRIAGE, Action
+from sixtysix.actions import ACTIONS, EXCHANGE, MARRIAGE, Action, action_of
 from sixtysix.bots.base import Bot as SixtySixBotProtocol
 from sixtysix.bots.base import Event
 from sixtysix.cards import Card, Rank, Suit, pack
@@ -128,8 +128,8 @@ def _lead_action(move: Any) -> Action:
     """A leader's move as our action: a card, or a marriage leading the King."""
     if move.is_marriage():
         king = to_card(move.as_marriage().king_card)
-        return ACTIONS[MARRIAGE + king.index]  # type: ignore[return-value]
-    return ACTIONS[to_card(move.as_regular_move().card).index]  # type: ignore[return-value]
+        return action_of(MARRIAGE + king.index)
+    return action_of(to_card(move.as_regular_move().card).index)
 
 
 def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Rules) -> _Rebuilt:
@@ -159,7 +159,7 @@ def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Ru
         if trick is None:
             raise BridgeError(f"the history has no trick at step {i}")
         if trick.is_trump_exchange():
-            actions.append((leader, ACTIONS[EXCHANGE]))  # type: ignore[arg-type]
+            actions.append((leader, action_of(EXCHANGE)))
             jack = Card(bottom.suit, Rank(rules.exchange_rank))
             if leader == opp:
                 needs.append((tricks, jack))
