@@ -29,22 +29,10 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from sixtysix.states import Reason
 from sixtysix.views import View
 
 __all__ = ["Explanation", "Reason", "Scale", "explain"]
-
-
-class Reason(enum.Enum):
-    """How a hand ended (the ``reason`` of a hand result)."""
-
-    DECLARED = "declared"
-    FALSE_DECLARATION = "false_declaration"
-    CLOSED_FAILED = "closed_failed"
-    CLOSED_SUCCEEDED = "closed_succeeded"
-    PLAYED_OUT = "played_out"
-    TIE = "tie"
-    REVOKE = "revoke"
-    FORFEIT = "forfeit"
 
 
 class Scale(enum.Enum):

@@ -16,9 +16,9 @@ States (docs/design.md §2): **lead** (the leader's turn, R3.6 steps 3-6),
 ['TC', 'JD', 'QD', 'AD', 'KS', 'AS', 'C']
 >>> hand.push(Action.parse("KS")); hand.push(Action.parse("9C"))
 >>> hand.state, hand.to_act, [str(a) for a in hand.legal_actions()]
-('draw', 0, ['C', 'D', '66'])
+(<HandState.DRAW: 'draw'>, 0, ['C', 'D', '66'])
 >>> _ = hand.pop(); _ = hand.pop(); hand.state
-'lead'
+<HandState.LEAD: 'lead'>
 """
 
 from __future__ import annotations
@@ -53,13 +53,15 @@ from sixtysix.kernel import (
 )
 from sixtysix.result import HandResult
 from sixtysix.rules import CLASSIC, Rules
+from sixtysix.states import HandState, Reason
 
 if TYPE_CHECKING:
     from sixtysix.views import View
 
 __all__ = ["Hand", "HandResult", "REASONS", "conceded", "deck_from", "random_deck"]
 
-STATE_NAMES = ("lead", "follow", "draw", "over")
+#: The states by the kernel's phase numbers (tables.Phase).
+STATE_NAMES = (HandState.LEAD, HandState.FOLLOW, HandState.DRAW, HandState.OVER)
 
 #: Game points the opponent of a player's program that failed scores (the
 #: most a hand can give, R9.1; see :meth:`Hand.forfeit`).
@@ -326,7 +328,7 @@ class Hand:
 
     # Queries -------------------------------------------------------------------
     @property
-    def state(self) -> str:
+    def state(self) -> HandState:
         """``lead``, ``follow``, ``draw`` or ``over``."""
         return STATE_NAMES[self.kernel.phase]
 
@@ -485,7 +487,7 @@ class Hand:
         >>> hand = Hand.random(seed=1)
         >>> hand.forfeit(hand.to_act)
         >>> hand.result().reason, hand.result().game_points
-        ('forfeit', 3)
+        (<Reason.FORFEIT: 'forfeit'>, 3)
         """
         if type(seat) is not int or seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat!r}")
@@ -575,7 +577,7 @@ def result_of(state: State, log: Iterable[tuple[int, int]]) -> HandResult:
     return HandResult(
         winner=None if state.winner < 0 else state.winner,
         game_points=state.game_points,
-        reason=REASONS[state.reason],
+        reason=Reason(REASONS[state.reason]),
         points=(state.score(0), state.score(1)),
         tricks=(state.tricks_won(0), state.tricks_won(1)),
         marriages=(tuple(marriages[0]), tuple(marriages[1])),

@@ -9,6 +9,7 @@ from typing import Any
 
 from sixtysix.cards import Suit
 from sixtysix.errors import ParseError
+from sixtysix.states import Reason
 
 __all__ = ["HandResult"]
 
@@ -19,7 +20,7 @@ class HandResult:
 
     winner: int | None
     game_points: int
-    reason: str
+    reason: Reason
     points: tuple[int, int]
     tricks: tuple[int, int]
     marriages: tuple[tuple[tuple[Suit, int], ...], tuple[tuple[Suit, int], ...]]
@@ -51,7 +52,7 @@ class HandResult:
             return cls(
                 winner=None if obj["winner"] is None else int(obj["winner"]),
                 game_points=int(obj["game_points"]),
-                reason=str(obj["reason"]),
+                reason=Reason(str(obj["reason"])),
                 points=(int(obj["points"][0]), int(obj["points"][1])),
                 tricks=(int(obj["tricks"][0]), int(obj["tricks"][1])),
                 marriages=(seat(obj["marriages"][0]), seat(obj["marriages"][1])),

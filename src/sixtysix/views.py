@@ -26,6 +26,7 @@ from sixtysix.errors import ParseError
 from sixtysix.kernel.tables import marriage_value
 from sixtysix.result import HandResult
 from sixtysix.rules import Rules
+from sixtysix.states import HandState
 
 if TYPE_CHECKING:
     from sixtysix.hand import Hand
@@ -69,7 +70,7 @@ class View:
     seat: int
     rules: Rules
     dealer: int
-    state: str
+    state: HandState
     to_act: int | None
     #: The seat's own cards.
     hand: frozenset[Card]
@@ -265,7 +266,7 @@ def view_from_json(obj: Any) -> View:
             seat=int(obj["seat"]),
             rules=Rules.from_json(obj["rules"]),
             dealer=int(obj["dealer"]),
-            state=str(obj["state"]),
+            state=HandState(str(obj["state"])),
             to_act=None if obj["to_act"] is None else int(obj["to_act"]),
             hand=frozenset(card(c) for c in obj["hand"]),
             trump=Suit.parse(obj["trump"]),
@@ -310,7 +311,7 @@ class PublicView:
 
     rules: Rules
     dealer: int
-    state: str
+    state: HandState
     to_act: int | None
     trump: Suit
     trump_card: Card | None
