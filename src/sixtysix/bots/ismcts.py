@@ -65,10 +65,7 @@ choose by UCB1 but plays what that bot chooses, given the opponent's view of
 the world of the iteration (his cards and the public facts: it never sees
 the root player's cards, docs/design.md §6), so the search answers that player
 rather than the strongest reply. Its choice at a node is kept for the rest of
-the decision for each hand the opponent may hold there. Measured against
-the course platform's RdeepBot, with an emulation of RdeepBot as the model
-(``benchmarks/course_model.py``), it won 155 of 200 games where the bandit
-won 154 on the same deals, at 29 times the cost: it stays off.
+the decision for each hand the opponent may hold there.
 
 Closing, declaring, the exchange, marriages and drawing are actions of the
 tree like any card: nothing is decided by fixed rules. The action played is
@@ -90,12 +87,9 @@ position is solved exactly; after a close with at most ``pimc_below``
 layouts left, every layout is solved exactly and the action with the best
 average is played (PIMC over all worlds).
 
-Defaults (``c = 0.5``, ``epsilon = 0.1``, ``solve_cards = -1``) were tuned
-at 0.1 s per decision against the ``heuristic`` bot: in phase 1 at that
-budget more playouts were worth more than exact endings (solving from four
-cards left costs 2.5 times the time per iteration, solving as soon as the
-stock runs out 7 to 9 times); with larger budgets ``solve_cards`` of 2 to 4
-makes the endings exact.
+Defaults: ``c = 0.5``, ``epsilon = 0.1``, ``solve_cards = -1``. What each
+option was measured to be worth, and how the defaults and the levels were
+chosen, is in the documentation (docs/bots.md, "ISMCTS"), not here.
 
 The budget is ``iterations`` or ``time`` (seconds per decision) or both,
 whichever ends first. With an iteration budget and a seed the bot is
