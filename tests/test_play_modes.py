@@ -4,7 +4,6 @@ and ``sixtysix view``, which needs a terminal."""
 
 from __future__ import annotations
 
-import argparse
 import io
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 import sixtysix.tui
 from helpers import need
 from sixtysix.cli import main
+from sixtysix.tui.options import GameOptions
 
 EXAMPLE = Path(__file__).parent / "examples" / "0000.json"
 
@@ -31,9 +31,9 @@ def on_terminal(monkeypatch: pytest.MonkeyPatch, answers: str = "quit\n") -> Ter
     return out
 
 
-def fake_full_screen(monkeypatch: pytest.MonkeyPatch) -> list[argparse.Namespace]:
+def fake_full_screen(monkeypatch: pytest.MonkeyPatch) -> list[GameOptions]:
     """Replace the full-screen game by a stub that records how it was started."""
-    started: list[argparse.Namespace] = []
+    started: list[GameOptions] = []
     import types
 
     stub = types.ModuleType("sixtysix.tui.run")
@@ -48,6 +48,7 @@ def test_a_terminal_gets_the_full_screen_game(monkeypatch: pytest.MonkeyPatch) -
     on_terminal(monkeypatch)
     assert main(["play", "--seed", "4", "--opponent", "easy"]) == 0
     assert len(started) == 1 and started[0].seed == 4 and started[0].opponent == "easy"
+    assert isinstance(started[0], GameOptions)  # the game takes options, not a parsed command line
 
 
 def test_plain_keeps_the_line_mode_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:

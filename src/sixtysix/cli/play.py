@@ -291,9 +291,10 @@ def _run(args: argparse.Namespace) -> int:
         from sixtysix.tui import available
 
         if available():
+            from sixtysix.tui.options import GameOptions
             from sixtysix.tui.run import run_game
 
-            return run_game(args)
+            return run_game(GameOptions.from_args(args))
         print(_("sixtysix: the full-screen game needs Textual (pip install 'sixtysix[tui]'); "
                 "playing in plain lines."), file=sys.stderr)
     return run_plain(args)

@@ -13,30 +13,35 @@ from sixtysix.i18n import _
 from sixtysix.record import load
 from sixtysix.rules import Rules
 from sixtysix.tui.app import SixtySixApp
+from sixtysix.tui.options import GameOptions
 from sixtysix.tui.storage import Settings, load_settings
 
-__all__ = ["run_game", "run_view", "start_language"]
+__all__ = ["GameOptions", "run_game", "run_view", "start_language"]
 
 
-def run_game(args: argparse.Namespace) -> int:
-    """``sixtysix play`` on a terminal. Bad options are refused before the screen opens."""
-    if args.rules is not None:
-        Rules.parse(args.rules)
-    if args.opponent is not None:
-        make_bot(args.opponent, seed=0)
-    if args.hint_time <= 0:
+def run_game(options: GameOptions | argparse.Namespace) -> int:
+    """``sixtysix play`` on a terminal. Bad options are refused before the screen opens.
+    (A parsed command line is still taken, for callers from before :class:`GameOptions`.)"""
+    if isinstance(options, argparse.Namespace):
+        options = GameOptions.from_args(options)
+    if options.rules is not None:
+        Rules.parse(options.rules)
+    if options.opponent is not None:
+        make_bot(options.opponent, seed=0)
+    if options.hint_time <= 0:
         raise ValueError("--hint-time must be positive")
     settings = load_settings()
-    if args.memory:
+    if options.memory:
         settings = replace(settings, memory=True)
-    if args.name:
-        settings = replace(settings, name=args.name)
-    save = Path(args.save) if args.save else None
+    if options.name:
+        settings = replace(settings, name=options.name)
+    save = Path(options.save) if options.save else None
     if save is not None and not save.parent.is_dir():
         raise OSError(f"cannot save the record to {save}: no folder {save.parent}")
-    app = SixtySixApp(seed=args.seed, settings=settings, rules_text=args.rules, opponent=args.opponent,
-                      hint_budget=Budget(time=args.hint_time), human_seat=args.seat, save=save)
-    with i18n.use(start_language(settings, getattr(args, "lang", None))):
+    app = SixtySixApp(seed=options.seed, settings=settings, rules_text=options.rules,
+                      opponent=options.opponent, hint_budget=Budget(time=options.hint_time),
+                      human_seat=options.seat, save=save)
+    with i18n.use(start_language(settings, options.lang)):
         app.run()
     game_path = app.last_record
     if game_path is not None:
