@@ -137,11 +137,13 @@ def test_whole_match_and_record(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
     assert f"The game record is saved in {path}." in out
 
 
-def test_default_opponent_is_heuristic(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_default_opponent_is_medium_the_heuristic_player(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """The plain mode's default opponent is named as every front end names it (issue 19)."""
     path = tmp_path / "h.json"
     status, out = run_play(monkeypatch, ["--seed", "12", "--save", str(path)], sensible_player(12))
     assert status == 0
-    assert out.startswith("Sixty-six against the computer (heuristic)")
+    assert out.startswith("Sixty-six against the computer (medium)")
     assert re.search(r"^(You win|Computer wins) the match", out, re.MULTILINE)
     assert replay_file(path).finished
 

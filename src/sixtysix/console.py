@@ -58,6 +58,7 @@ __all__ = [
     "describe_cuts",
     "describe_deal",
     "describe_match",
+    "level_name",
     "describe_match_end",
     "describe_result",
     "describe_score",
@@ -796,6 +797,20 @@ def describe_result(view: View, seats: Seats, style: Style, *, bonus: int = 0) -
                          points=gp)
     text = _("{why}. {outcome}").format(why=sentence, outcome=outcome)
     return [(style.good if winner == me else style.bad)(text), points]
+
+
+#: The computer's levels in words (translate with ``_``): the names every front end uses.
+LEVEL_NAMES = {"random": N_("random"), "easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
+               "expert": N_("expert")}
+
+
+def level_name(level: str) -> str:
+    """An opponent level in the current language (a bot spec as it is).
+
+    >>> level_name("medium"), level_name("pimc:time=0.5")
+    ('medium', 'pimc:time=0.5')
+    """
+    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
 
 
 def describe_match(score: tuple[int, int], pending_bonus: int, seats: Seats, style: Style,

@@ -37,6 +37,7 @@ from sixtysix.console import (
     describe_match_end,
     describe_result,
     describe_score,
+    level_name,
     parse_choice,
     render_choices,
     render_hint,
@@ -99,8 +100,11 @@ class LineUI:
     def __init__(self, session: PlaySession, *, stdin: LineSource, stdout: TextIO, style: Style,
                  memory: bool = False, seats: Seats | None = None,
                  save: Callable[[], None] | None = None,
-                 hint: Callable[[View], list[ActionValue]] | None = None) -> None:
+                 hint: Callable[[View], list[ActionValue]] | None = None,
+                 opponent: str | None = None) -> None:
         self.session = session
+        #: How the computer is named at the start: its level or spec, else the bot's name.
+        self.opponent = opponent
         self.hint = hint
         self.stdin = stdin
         self.stdout = stdout
@@ -185,7 +189,8 @@ class LineUI:
                 rules = self.session.rules
                 self.say(style.strong(_("Sixty-six against the computer ({opponent}), rules {rules}, "
                                         "first to {target} game points.").format(
-                    opponent=self.session.opponent.name, rules=rules, target=rules.target)))
+                    opponent=level_name(self.opponent or self.session.opponent.name), rules=rules,
+                    target=rules.target)))
                 if event.seed is not None:
                     self.say(style.dim(_("Seed {seed}: play the same deals again with --seed {seed}."
                                          ).format(seed=event.seed)))
@@ -255,7 +260,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "or the full-screen game's settings)")
     parser.add_argument("--opponent", default=None, metavar="SPEC",
                         help="the computer player: a level (random, easy, medium, hard, expert) "
-                             "or a bot spec such as pimc:time=0.5 (default heuristic, or the "
+                             "or a bot spec such as pimc:time=0.5 (default medium, or the "
                              "full-screen game's settings)")
     parser.add_argument("--memory", action="store_true",
                         help="hide the running scores: remember your points as in a real game")
@@ -302,7 +307,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def run_plain(args: argparse.Namespace) -> int:
     """The match in plain lines of text (:class:`LineUI`)."""
-    args.opponent = args.opponent or "heuristic"
+    args.opponent = args.opponent or "medium"  # the heuristic player, named as every front end names it
     args.name = args.name or "Human"
     rules = Rules.parse(args.rules or "classic")
     seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
@@ -331,7 +336,8 @@ def run_plain(args: argparse.Namespace) -> int:
         return analyse(view, Budget(time=args.hint_time), rng=hint_rng)
 
     ui = LineUI(session, stdin=sys.stdin, stdout=stdout, style=pick_style(stdout, args.color),
-                memory=args.memory, save=save if path is not None else None, hint=hint)
+                memory=args.memory, save=save if path is not None else None, hint=hint,
+                opponent=args.opponent)
     try:
         status = ui.run()
     finally:

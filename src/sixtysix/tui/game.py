@@ -44,6 +44,7 @@ from sixtysix.console import (
     describe_match_end,
     describe_result,
     describe_score,
+    level_name,
     ordered_legal,
     sorted_cards,
     why_illegal,
@@ -63,7 +64,6 @@ from sixtysix.session import (
     UndoError,
 )
 from sixtysix.tui.bookkeeping import MatchBook
-from sixtysix.tui.screens import level_name
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import Settings, new_record_path
 from sixtysix.tui.style import MarkupStyle, escape

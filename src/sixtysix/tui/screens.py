@@ -12,6 +12,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, MarkdownViewer, Select, Static
 
+from sixtysix.console import level_name
 from sixtysix.i18n import LANGUAGES, N_, _
 from sixtysix.tui.rules import rules_markdown
 from sixtysix.tui.statistics import Statistics
@@ -33,14 +34,7 @@ def rules_text() -> str:
 
 _ON_OFF = [(N_("off"), False), (N_("on"), True)]
 #: The opponent levels and animation speeds as the settings show them (translate with ``_``).
-LEVEL_NAMES = {"random": N_("random"), "easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
-               "expert": N_("expert")}
 SPEED_NAMES = {"off": N_("off"), "fast": N_("fast"), "normal": N_("normal"), "slow": N_("slow")}
-
-
-def level_name(level: str) -> str:
-    """An opponent level in the current language (a bot spec as it is)."""
-    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
 
 
 def _on_off() -> list[tuple[str, bool]]:
