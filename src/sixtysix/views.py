@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -440,35 +441,17 @@ def public_view(hand: Hand) -> PublicView:
     )
 
 
+#: The fields a seat's view copies from the public view (all but the hand sizes).
+_SHARED = tuple(f.name for f in dataclasses.fields(PublicView) if f.name != "hand_sizes")
+
+
 def view(hand: Hand, seat: int) -> View:
     """What ``seat`` may know of ``hand`` (R11): what everybody knows
     (:func:`public_view`), the seat's own cards, and its legal actions when it is to act."""
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     table = public_view(hand)
-    return View(
-        seat=seat,
-        rules=table.rules,
-        dealer=table.dealer,
-        state=table.state,
-        to_act=table.to_act,
-        hand=hand.cards(seat),
-        trump=table.trump,
-        trump_card=table.trump_card,
-        dealt_trump_card=table.dealt_trump_card,
-        stock_size=table.stock_size,
-        closed_by=table.closed_by,
-        closed_at=table.closed_at,
-        lead=table.lead,
-        tricks=table.tricks,
-        marriages=table.marriages,
-        exchange=table.exchange,
-        history=table.history,
-        tricks_won=table.tricks_won,
-        card_points=table.card_points,
-        scores=table.scores,
-        legal=tuple(hand.legal_actions()) if table.to_act == seat else (),
-        result=table.result,
-        match_score=table.match_score,
-        match_bonus=table.match_bonus,
-    )
+    # Every public fact is a field of both (a View holds them all, and the seat's own).
+    public = {name: getattr(table, name) for name in _SHARED}
+    return View(seat=seat, hand=hand.cards(seat),
+                legal=tuple(hand.legal_actions()) if table.to_act == seat else (), **public)
