@@ -32,6 +32,7 @@ from sixtysix.compat.schnapsen import (  # noqa: E402
     to_move,
     view_of,
 )
+from sixtysix.errors import BotError  # noqa: E402
 
 
 def test_cards_map_both_ways_for_the_20_card_pack() -> None:
@@ -197,8 +198,10 @@ class Liar:
 
 
 def test_a_bot_answering_an_illegal_action_is_named() -> None:
-    with pytest.raises(BridgeError, match="liar chose C, not one of"):
+    with pytest.raises(BridgeError, match="liar chose C, not one of") as caught:
         SchnapsenGamePlayEngine().play_game(SixtySixBot(Liar()), RandBot(random.Random(1)), random.Random(1))
+    # The game loop's one error type for an illegal choice (issue 19), as everywhere else.
+    assert isinstance(caught.value, BotError) and caught.value.bot == "liar"
 
 
 def test_their_bots_are_built_by_name_and_bad_names_are_refused() -> None:

@@ -12,6 +12,8 @@ from sixtysix.actions import Action, ActionKind
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.cards import CARDS, Card, Rank, Suit
 from sixtysix.errors import (
+    BotError,
+    Forfeit,
     IllegalActionError,
     InvalidDeckError,
     InvalidRecordError,
@@ -24,6 +26,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "ActionKind", "ActionValue", "Budget", "analyse", "CARDS", "Card", "Rank", "Suit",
-    "IllegalActionError", "InvalidDeckError", "InvalidRecordError", "ParseError",
+    "BotError", "Forfeit", "IllegalActionError", "InvalidDeckError", "InvalidRecordError", "ParseError",
     "REASONS", "Hand", "HandResult", "CLASSIC", "PRESETS", "Rules", "__version__",
 ]

@@ -33,6 +33,7 @@ from sixtysix.actions import CLOSE, Action
 from sixtysix.hand import Hand
 from sixtysix.sampling import Constraints, worlds
 from sixtysix.solver import Solver
+from sixtysix.table import Table
 from sixtysix.views import View
 
 __all__ = ["ActionValue", "Budget", "analyse", "evaluate_world"]
@@ -96,14 +97,12 @@ def _playout_value(
     solve (or, with ``solve`` false, play on to the end)."""
     from sixtysix.bots.heuristic import HeuristicBot
 
-    bots = (HeuristicBot(rng=rng), HeuristicBot(rng=rng))
+    table = Table([HeuristicBot(rng=rng), HeuristicBot(rng=rng)])
+    table.resume(world)  # a sampled world in play: nobody is told a new hand
     pushed = 0
     try:
         while not world.is_over() and (world.stock_open or not solve):
-            p = world.to_act
-            assert p is not None
-            view = world.view(p)
-            world.push_code(bots[p].choose(view, view.legal).code)
+            table.step()
             pushed += 1
         if world.is_over():
             return _seat_value(world, seat)

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sixtysix.actions import Action
 
-__all__ = ["IllegalActionError", "InvalidDeckError", "InvalidRecordError", "ParseError"]
+__all__ = ["BotError", "Forfeit", "IllegalActionError", "InvalidDeckError", "InvalidRecordError",
+           "ParseError"]
 
 
 class ParseError(ValueError):
@@ -45,3 +46,28 @@ class InvalidRecordError(ValueError):
         self.hand = hand
         self.index = index
         super().__init__(message)
+
+
+class BotError(RuntimeError, ValueError):
+    """A computer player chose something that is not one of the actions it was offered.
+
+    Raised by the one game loop (:class:`sixtysix.table.Table`), and so by the
+    runner, the play session, the Gymnasium environment and the course-platform
+    bridge. It is a :class:`RuntimeError` as well, as the runner's error of that
+    name was. ``bot`` names the player, ``chosen`` is what it returned and
+    ``offered`` the actions it was given.
+    """
+
+    def __init__(self, message: str, *, bot: str = "", chosen: object = None,
+                 offered: Sequence[Action] = ()) -> None:
+        self.bot = bot
+        self.chosen = chosen
+        self.offered = tuple(offered)
+        super().__init__(message)
+
+
+class Forfeit(BotError):
+    """Raised by a bot's ``choose`` when its program failed (an external engine
+    that crashed, ran out of time or answered with something illegal): the seat
+    loses the hand (:meth:`~sixtysix.hand.Hand.forfeit`) and play goes on. The
+    message says what went wrong."""

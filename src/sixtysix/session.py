@@ -9,20 +9,19 @@ end: ``sixtysix.cli.play`` and ``sixtysix.tui`` both build on it.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from typing import Any
 
 from sixtysix.actions import Action
-from sixtysix.bots.base import Bot, Event
 from sixtysix.cards import Card
 from sixtysix.console import MatchInfo
-from sixtysix.errors import IllegalActionError
+from sixtysix.errors import BotError, IllegalActionError
 from sixtysix.hand import Hand, HandResult
 from sixtysix.match import Match
+from sixtysix.player import Bot
 from sixtysix.record import MatchRecord, record_from_match
 from sixtysix.rules import Rules
-from sixtysix.runner import Forfeit, call_hook
+from sixtysix.table import Forfeited, Table
 from sixtysix.views import View
 
 __all__ = ["Acted", "BotError", "HandOver", "HandStarted", "MatchOver", "MatchStarted", "PlayEvent",
@@ -84,8 +83,6 @@ class MatchOver:
 
 PlayEvent = MatchStarted | HandStarted | Acted | HandOver | MatchOver
 
-log = logging.getLogger(__name__)
-
 
 class PlaySession:
     """A match between a person (``human_seat``) and a bot, advanced step by step.
@@ -107,6 +104,9 @@ class PlaySession:
         self.bot_seat = 1 - human_seat
         self.seed = seed
         self._match = Match(rules if rules is not None else Rules(), seed=seed)
+        players: list[Bot | None] = [None, None]
+        players[self.bot_seat] = opponent
+        self._table = Table(players)
         self._started = False
         self._finished = False
         #: How many times the human took an action back (:meth:`undo`).
@@ -167,35 +167,29 @@ class PlaySession:
     def advance(self) -> list[PlayEvent]:
         """Deal and let the computer act until the human is to act or the match is over."""
         events: list[PlayEvent] = []
+        table = self._table
         while True:
             if self._match.is_over():
                 if not self._finished:
                     self._finished = True
-                    call_hook(self.opponent, "match_over", self._match.score)
+                    table.match_over(self._match.score)
                     events.append(MatchOver(self._match.winner, self._match.score))
                 return events
             hand = self._match.hand
             if hand is None or hand.is_over():
                 hand = self._match.deal()
-                call_hook(self.opponent, "new_hand", hand.view(self.bot_seat))
+                table.start(hand)
                 events.append(HandStarted(self.hand_number, hand.view(self.human_seat)))
             if hand.to_act == self.human_seat:
                 return events
-            bot_view = hand.view(self.bot_seat)
-            try:
-                action = self.opponent.choose(bot_view, bot_view.legal)
-            except Forfeit as exc:  # an external engine failed: it loses the hand
-                log.warning("%s", exc)
-                hand.forfeit(self.bot_seat)
-                call_hook(self.opponent, "seen", hand.view(self.bot_seat))
+            before = hand.view(self.human_seat)
+            done = table.step()  # a choice outside the legal ones raises BotError
+            if isinstance(done, Forfeited):  # an external engine failed: it loses the hand
                 events.append(HandOver(self.hand_number, self._match.results()[-1], None,
                                        self._match.score, self._match.pending_bonus,
                                        hand.view(self.human_seat)))
                 continue
-            if not isinstance(action, Action) or not hand.is_legal(action):
-                raise BotError(f"the computer ({self.opponent.name}) chose {action!r}, not one of "
-                               f"{' '.join(str(a) for a in bot_view.legal)}")
-            events.extend(self._apply(hand, self.bot_seat, action))
+            events.extend(self._acted(hand, done.seat, done.action, before))
 
     @property
     def can_undo(self) -> bool:
@@ -218,13 +212,9 @@ class PlaySession:
             raise UndoError("there is nothing of yours to take back in this hand")
         actors = hand.actors()
         last = max(i for i, seat in enumerate(actors) if seat == self.human_seat)
-        kept = list(zip(actors[:last], hand.actions[:last], strict=True))
-        while hand.actions:
+        while len(hand.actions) > last:
             hand.pop()
-        call_hook(self.opponent, "new_hand", hand.view(self.bot_seat))
-        for seat, action in kept:
-            hand.push(action)
-            call_hook(self.opponent, "observe", Event(seat, action))
+        self._table.retell()
         self.undos += 1
         view = hand.view(self.human_seat)
         assert self.waiting
@@ -232,10 +222,10 @@ class PlaySession:
 
     def _apply(self, hand: Hand, seat: int, action: Action) -> list[PlayEvent]:
         before = hand.view(self.human_seat)
-        hand.push(action)
-        call_hook(self.opponent, "observe", Event(seat, action))
-        if hasattr(self.opponent, "seen"):  # an external engine hears of its draws at once
-            call_hook(self.opponent, "seen", hand.view(self.bot_seat))
+        self._table.play(action)
+        return self._acted(hand, seat, action, before)
+
+    def _acted(self, hand: Hand, seat: int, action: Action, before: View) -> list[PlayEvent]:
         after = hand.view(self.human_seat)
         events: list[PlayEvent] = [Acted(seat, action, before, after)]
         if hand.is_over():
@@ -255,10 +245,6 @@ class PlaySession:
         if finished_only and hand is not None and not hand.is_over():
             record.hands = record.hands[:-1]
         return record
-
-
-class BotError(ValueError):
-    """The computer player chose something that is not a legal action."""
 
 
 class UndoError(ValueError):

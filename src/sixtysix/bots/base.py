@@ -1,40 +1,19 @@
-"""The bot protocol (docs/design.md §7).
+"""The bot protocol (docs/design.md §7) and a convenient base class for bots.
 
-A bot is given a :class:`~sixtysix.views.View` (what its seat may know, R11)
-and the legal actions, and returns one of them. It never sees a
-:class:`~sixtysix.hand.Hand`.
+The protocol itself (:class:`Bot`, the optional hooks, :class:`Event`) lives in
+:mod:`sixtysix.player`, below the bots; it is re-exported here.
 """
 
 from __future__ import annotations
 
 import abc
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
 from sixtysix.actions import Action
+from sixtysix.player import Bot, Event, Hooks, MatchOverHook, NewHandHook, ObserveHook, SeenHook
 from sixtysix.views import View
 
-__all__ = ["BaseBot", "Bot", "Event"]
-
-
-@dataclass(frozen=True)
-class Event:
-    """An action that was taken, as every player sees it (all actions are public)."""
-
-    seat: int
-    action: Action
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """What the game needs of a computer player."""
-
-    name: str
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        """Pick one of ``legal`` for the seat of ``view``."""
-        ...
+__all__ = ["BaseBot", "Bot", "Event", "Hooks", "MatchOverHook", "NewHandHook", "ObserveHook", "SeenHook"]
 
 
 class BaseBot(abc.ABC):

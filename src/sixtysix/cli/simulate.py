@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sixtysix.bots import make_bot
-from sixtysix.bots.base import Bot
 from sixtysix.hand import Hand
 from sixtysix.match import Match
+from sixtysix.player import Bot
 from sixtysix.rules import CLASSIC, Rules
 from sixtysix.runner import play_hand
 from sixtysix.stats import mean_interval, proportion

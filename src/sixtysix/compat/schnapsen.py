@@ -38,13 +38,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sixtysix.actions import ACTIONS, EXCHANGE, MARRIAGE, Action, action_of
-from sixtysix.bots.base import Bot as SixtySixBotProtocol
-from sixtysix.bots.base import Event
 from sixtysix.cards import Card, Rank, Suit, pack
+from sixtysix.errors import BotError, Forfeit
 from sixtysix.hand import Hand
 from sixtysix.kernel import DEAL_LAYOUTS
+from sixtysix.player import Bot as SixtySixBotProtocol
+from sixtysix.player import Event, Hooks
 from sixtysix.rules import Rules
-from sixtysix.runner import call_hook
+from sixtysix.table import Table
 from sixtysix.views import View
 
 try:
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
 __all__ = [
     "COURSE",
     "COURSE_BOTS",
+    "BridgeChoiceError",
     "BridgeError",
     "DealResult",
     "SixtySixBot",
@@ -93,6 +95,11 @@ class BridgeError(ValueError):
     """The platform's game could not be rebuilt in our engine (it broke a rule of the
     ``course`` preset, or the perspective contradicts itself), or a bot's action has no
     counterpart there. The message says which action and why."""
+
+
+class BridgeChoiceError(BridgeError, BotError):
+    """Our bot chose something that is not one of the legal actions: the game loop's
+    :class:`~sixtysix.errors.BotError`, and a :class:`BridgeError` as it always was."""
 
 
 def to_card(card: Any) -> Card:
@@ -305,12 +312,16 @@ class SixtySixBot(_game.Bot):
         if deal != self._deal or len(rebuilt.actions) < self._shown:
             self._deal, self._shown = deal, -1  # a new deal (even without notify_game_end)
         self._catch_up(rebuilt)
-        view = rebuilt.hand.view(seat)
-        action = self.bot.choose(view, view.legal)
-        if not isinstance(action, Action) or action not in view.legal:
-            chosen = str(action) if isinstance(action, Action) else repr(action)
-            raise BridgeError(f"{self.bot.name} chose {chosen}, not one of "
-                              f"{' '.join(str(a) for a in view.legal)}")
+        players: list[SixtySixBotProtocol | None] = [None, None]
+        players[seat] = self.bot
+        table = Table(players, hooks=(Hooks(), Hooks()))  # told already, by _catch_up
+        table.resume(rebuilt.hand)
+        try:
+            action = table.ask()
+        except Forfeit:
+            raise  # an engine's failure, not a choice
+        except BotError as exc:
+            raise BridgeChoiceError(str(exc), bot=exc.bot, chosen=exc.chosen, offered=exc.offered) from None
         return to_move(action, perspective)
 
     def _catch_up(self, rebuilt: _Rebuilt) -> None:
@@ -319,14 +330,16 @@ class SixtySixBot(_game.Bot):
         hand = Hand(rebuilt.hand.deck, dealer=1, rules=self.rules)
         hand.match_score = rebuilt.hand.match_score
         seat = rebuilt.seat
+        hooks = Hooks.of(self.bot)
         if self._shown < 0:
-            call_hook(self.bot, "new_hand", hand.view(seat))
+            hooks.new_hand(hand.view(seat))
             self._shown = 0
         for n, (who, action) in enumerate(rebuilt.actions):
             hand.push(action)
             if n >= self._shown:
-                call_hook(self.bot, "observe", Event(who, action))
-                call_hook(self.bot, "seen", hand.view(seat))
+                hooks.observe(Event(who, action))
+                if hooks.has_seen:
+                    hooks.seen(hand.view(seat))
         self._shown = len(rebuilt.actions)
 
     def notify_game_end(self, won: bool, perspective: PlayerPerspective) -> None:

@@ -28,7 +28,6 @@ lets the opponent act until it is the agent's turn again or the episode ends.
 
 from __future__ import annotations
 
-import logging
 import random
 from typing import Any, SupportsInt
 
@@ -39,7 +38,7 @@ from gymnasium import spaces
 
 from sixtysix import kernel
 from sixtysix.actions import Action
-from sixtysix.bots import Bot, Event, make_bot
+from sixtysix.bots import Bot, make_bot
 from sixtysix.console import Seats, Style, render_choices, render_screen
 from sixtysix.envs.game import Episode, parse_rules
 from sixtysix.envs.observation import (
@@ -56,10 +55,9 @@ from sixtysix.errors import IllegalActionError
 from sixtysix.hand import Hand, HandResult, result_of
 from sixtysix.match import Match
 from sixtysix.rules import Rules
-from sixtysix.runner import Forfeit, call_hook
+from sixtysix.table import Table
 from sixtysix.views import View
 
-log = logging.getLogger(__name__)
 #: Deals tried by ``reset`` while the opponent forfeits before the agent acts.
 _DEALS_TRIED = 10
 
@@ -126,6 +124,8 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         self.observation_space = spaces.Box(0.0, 1.0, shape=(OBSERVATION_SIZE,), dtype=np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.opponent: Bot | None = None
+        #: The game loop: the agent outside, the opponent asked by the table.
+        self._table: Table | None = None
         self._game: Episode | None = None
         self.seat = 0
         self._over = True
@@ -287,26 +287,22 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         self.opponent = make_bot(spec, seed=seed) if isinstance(spec, str) else spec
 
     def _start_hand(self) -> None:
-        hand = self._require_game().hand
-        call_hook(self.opponent, "new_hand", hand.view(1 - self.seat))
+        players: list[Bot | None] = [None, None]
+        players[1 - self.seat] = self.opponent
+        if self._table is None or self._table.players != tuple(players):
+            self._table = Table(players)
+        self._table.start(self._require_game().hand)
 
     def _push(self, action: Action) -> int:
-        """Apply one action by the seat to act; the agent's reward if a hand ends."""
-        game = self._require_game()
-        hand = game.hand
-        seat = hand.to_act
-        assert seat is not None
-        hand.push(action)
-        call_hook(self.opponent, "observe", Event(seat, action))
+        """The agent takes ``action``; its reward if the hand ends."""
+        assert self._table is not None
+        self._table.play(action)
         return self._settle()
 
     def _settle(self) -> int:
-        """After an action or a forfeit: show the opponent its view (an external
-        engine learns its draws so), and the agent's reward if the hand ended."""
+        """After an action or a forfeit: the agent's reward if the hand ended (and the next deal)."""
         game = self._require_game()
-        hand = game.hand
-        call_hook(self.opponent, "seen", hand.view(1 - self.seat))
-        if not hand.is_over():
+        if not game.hand.is_over():
             return 0
         reward = game.rewards()[self.seat]
         self._result = game.result()
@@ -317,27 +313,16 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         return reward
 
     def _advance(self) -> int:
-        """Let the opponent act until the agent's turn or the end; the agent's reward meanwhile."""
+        """Let the opponent act until the agent's turn or the end; the agent's reward meanwhile.
+
+        An external engine that fails loses the hand (the bot protocol); an opponent that
+        chooses an illegal action raises :class:`~sixtysix.errors.BotError`."""
         reward = 0
-        opponent = self.opponent
-        assert opponent is not None
-        while not self._over:
-            hand = self._require_game().hand
-            if hand.to_act == self.seat:
-                break
-            view = hand.view(1 - self.seat)
-            try:
-                action = opponent.choose(view, view.legal)
-            except Forfeit as exc:
-                # An external engine failed: it loses the hand (the bot protocol).
-                log.warning("%s", exc)
-                hand.forfeit(1 - self.seat)
-                reward += self._settle()
-                continue
-            if not hand.is_legal(action):
-                raise RuntimeError(f"the opponent {opponent.name} chose {action!r}, not one of "
-                                   f"{' '.join(str(a) for a in view.legal)}")
-            reward += self._push(action)
+        table = self._table
+        assert table is not None
+        while not self._over and table.bot_to_act() is not None:
+            table.step()
+            reward += self._settle()
         return reward
 
     def _mask(self) -> npt.NDArray[np.int8]:

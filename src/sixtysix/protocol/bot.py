@@ -7,7 +7,7 @@ It tells the engine only what its seat's view holds (R11).
 
 An engine that crashes, does not answer within its time budget plus the
 grace margin, or answers with an action that is malformed or not legal makes
-:meth:`EngineBot.choose` raise :class:`~sixtysix.runner.Forfeit`: the seat loses
+:meth:`EngineBot.choose` raise :class:`~sixtysix.errors.Forfeit`: the seat loses
 the hand and the match goes on; an engine that died is started again for the
 next hand.
 """
@@ -25,6 +25,7 @@ from typing import Any
 from sixtysix.actions import Action
 from sixtysix.bots.base import BaseBot, Event
 from sixtysix.cards import Card
+from sixtysix.errors import Forfeit
 from sixtysix.protocol.client import (
     SEND_TIMEOUT,
     TURN_BYTES,
@@ -49,7 +50,6 @@ from sixtysix.protocol.messages import (
     SetOption,
     ViewMessage,
 )
-from sixtysix.runner import Forfeit
 from sixtysix.views import View
 
 __all__ = ["EngineBot", "split_command"]

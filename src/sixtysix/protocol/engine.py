@@ -26,8 +26,8 @@ from typing import IO
 
 from sixtysix import __version__
 from sixtysix.bots import make_bot
-from sixtysix.bots.base import Bot, Event
 from sixtysix.errors import ParseError
+from sixtysix.player import Bot, Event, Hooks
 from sixtysix.protocol.messages import (
     VERSION,
     ActionReply,
@@ -106,14 +106,10 @@ class EngineSession:
             self.view = view
             if self._new_hand and self.bot is not None:
                 self._new_hand = False
-                hook = getattr(self.bot, "new_hand", None)
-                if hook is not None:
-                    hook(view)
+                Hooks.of(self.bot).new_hand(view)
             return []
         if isinstance(message, EventMessage):
-            hook = getattr(self.bot, "observe", None)
-            if hook is not None:
-                hook(Event(message.seat, message.action))
+            Hooks.of(self.bot).observe(Event(message.seat, message.action))
             return []
         if isinstance(message, Go):
             if self.bot is None or self.view is None:

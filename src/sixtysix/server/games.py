@@ -31,19 +31,19 @@ from typing import Any
 from sixtysix.actions import Action
 from sixtysix.analysis import Budget, analyse
 from sixtysix.bots import make_bot
-from sixtysix.bots.base import Event
 from sixtysix.cards import Card
-from sixtysix.errors import IllegalActionError, ParseError
+from sixtysix.errors import BotError, Forfeit, IllegalActionError, ParseError
 from sixtysix.hand import Hand, HandResult
 from sixtysix.match import Match
+from sixtysix.player import Event, Hooks
 from sixtysix.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
 from sixtysix.rules import Rules
-from sixtysix.runner import Forfeit
 from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEVELS, Opponents
 from sixtysix.server.players import ComputerPlayer
 from sixtysix.server.protocol import Hello, Hint, Message, Ping, Rematch, TakeBack, error
 from sixtysix.server.storage import Storage, StoredGame
 from sixtysix.server.storage import now as storage_now
+from sixtysix.table import Table
 from sixtysix.views import View
 from sixtysix.wire import finished_hand_json, public_view_json, seat_view_json
 
@@ -157,6 +157,11 @@ class Game:
         self.bot_seat: int | None = 1 if kind == "computer" else None
         #: The computer player, made when it is first to act (see ``GameManager._player``).
         self.player: ComputerPlayer | None = None
+        #: The game loop: both seats' actions come from outside (a client, or the computer
+        #: asked in its worker thread); the computer player's hooks are seated when it is made.
+        self.table = Table([None, None])
+        if match.hand is not None:
+            self.table.resume(match.hand)
         self.bot_task: asyncio.Task[None] | None = None
         self.connections: set[Connection] = set()
         self._rules_json = rules.to_json()
@@ -428,27 +433,17 @@ class GameManager:
         seat = game.bot_seat
         bot = make_bot(self.opponents.spec(game.level), seed=self.rng.randrange(2**32))
         player = ComputerPlayer(bot, seat, f"game {game.id}")
+        game.table.seat_hooks(seat, player.hooks)
         if game.hand is not None:
-            self._retell(player, game.hand)
+            game.table.retell(seat)  # what it remembers of the hand is then exactly the hand
         game.player = player
         return player
-
-    @staticmethod
-    def _retell(player: ComputerPlayer, hand: Hand) -> None:
-        """Show ``player`` the hand from its seat from the deal on, action by action, as the
-        runner would have (:func:`sixtysix.runner.play_hand`): what it remembers of the hand
-        is then exactly the hand."""
-        fresh = Hand.deal(hand.deck, hand.dealer, hand.rules)
-        player.tell("new_hand", fresh.view(player.seat))
-        for who, action in zip(hand.actors(), hand.actions, strict=True):
-            fresh.push(action)
-            player.tell("observe", Event(who, action))
-            player.show(fresh)
 
     def _close_player(self, game: Game) -> None:
         """Close the computer player (an engine's program is stopped) once it has heard everything."""
         player, game.player = game.player, None
         if player is not None:
+            game.table.seat_hooks(player.seat, Hooks())
             # Kept until done (pruned here, on the event loop: the set is never touched by a thread).
             self._closing = {f for f in self._closing if not f.done()}
             self._closing.add(player.close())
@@ -457,8 +452,7 @@ class GameManager:
         hand = game.match.deal()
         number = len(game.match.hands)
         self.storage.add_hand(game.id, number, " ".join(str(c) for c in hand.deck), hand.dealer)
-        if game.player is not None:
-            game.player.tell("new_hand", hand.view(game.player.seat))
+        game.table.start(hand)
 
     # Playing ----------------------------------------------------------------------
     def handle(self, game: Game, seat: int | None, message: Message) -> dict[str, Any] | None:
@@ -553,7 +547,7 @@ class GameManager:
         game.taken_back += 1
         game.last_action_at = storage_now()
         if game.player is not None:
-            self._retell(game.player, hand)
+            game.table.retell(game.player.seat)
         game.broadcast()
 
     def act(self, game: Game, seat: int, action: Action, *, hand_number: int | None = None,
@@ -576,23 +570,22 @@ class GameManager:
         self.wake_bot(game)
 
     def _apply(self, game: Game, seat: int, action: Action) -> None:
+        """Play ``action`` at the table: checked by the engine, stored, then every player told."""
         hand = game.hand
         assert hand is not None
+        number, index = len(game.match.hands), len(hand.actions)
+
+        def store(_: Event) -> None:
+            self.storage.add_action(game.id, number, index, str(action))
+
         try:
-            hand.push(action)  # the engine decides what is legal
+            game.table.play(action, commit=store)
         except IllegalActionError as exc:
             raise GameError(str(exc), "illegal") from None
-        number, index = len(game.match.hands), len(hand.actions) - 1
-        try:
-            self.storage.add_action(game.id, number, index, str(action))
         except Exception:
-            hand.pop()
             log.exception("could not store an action of game %s", game.id)
             raise GameError("the server could not save the action; try again", "storage", 503) from None
         game.last_action_at = storage_now()
-        if game.player is not None:
-            game.player.tell("observe", Event(seat, action))
-            game.player.show(hand)
         if hand.is_over():
             self._hand_over(game)
 
@@ -606,9 +599,7 @@ class GameManager:
         except Exception:
             log.exception("could not store a forfeit of game %s", game.id)
             return False
-        hand.forfeit(seat)
-        if game.player is not None:
-            game.player.show(hand)
+        game.table.forfeit(seat)
         self._hand_over(game)
         return True
 
@@ -619,8 +610,7 @@ class GameManager:
         if game.over:
             game.status = "finished"
             self.storage.finish_game(game.id, game.match.winner, score, (game.names[0], game.names[1]))
-            if game.player is not None:
-                game.player.tell("match_over", game.match.score)
+            game.table.match_over(game.match.score)
             self._close_player(game)
         else:
             self.storage.set_score(game.id, score)
@@ -670,8 +660,9 @@ class GameManager:
             if game.hand is not hand or (len(game.match.hands), len(hand.actions)) != seen:
                 continue  # cannot happen (only the computer acts now); never apply a stale choice
             try:
+                game.table.check(seat, action)  # a choice outside the legal ones: BotError
                 self._apply(game, seat, action)
-            except GameError as exc:
+            except (BotError, GameError) as exc:
                 log.error("the computer's action %s was refused in game %s: %s", action, game.id, exc)
                 self._computer_stuck(game)
                 return

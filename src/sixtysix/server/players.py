@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 from sixtysix.actions import Action
-from sixtysix.bots.base import Bot
-from sixtysix.hand import Hand
+from sixtysix.player import Bot, Hooks
 from sixtysix.protocol.bot import EngineBot
-from sixtysix.runner import call_hook
 from sixtysix.views import View
 
 __all__ = ["ComputerPlayer"]
@@ -41,27 +41,26 @@ class ComputerPlayer:
     def closed(self) -> bool:
         return self._closed is not None
 
-    def tell(self, hook: str, arg: object) -> None:
-        """Queue a call of the bot's optional ``hook`` (see :func:`sixtysix.runner.call_hook`)."""
+    @property
+    def hooks(self) -> Hooks:
+        """The bot's optional hooks, each queued to run in the worker thread (for the
+        game's :class:`~sixtysix.table.Table`); nothing is queued once closed."""
+        return Hooks.of(self.bot).through(self._queue)
+
+    def _queue(self, hook: Callable[[Any], None], arg: object) -> None:
         if self._closed is None:
             self._lane.submit(self._hook, hook, arg)
 
-    def show(self, hand: Hand) -> None:
-        """Queue the optional ``seen`` hook with the seat's view of ``hand`` now (after an
-        action or a forfeit: an engine learns the card it drew and the result so)."""
-        if self._closed is None and getattr(self.bot, "seen", None) is not None:
-            self.tell("seen", hand.view(self.seat))
-
-    def _hook(self, hook: str, arg: object) -> None:
+    def _hook(self, hook: Callable[[Any], None], arg: object) -> None:
         try:
-            call_hook(self.bot, hook, arg)
+            hook(arg)
         except Exception:  # logged here: nobody waits for the result of a hook
-            log.exception("the computer's %s failed in %s", hook, self.label)
+            log.exception("the computer's %s failed in %s", getattr(hook, "__name__", "hook"), self.label)
 
     async def choose(self, view: View) -> Action:
         """The bot's action for ``view``, after every call queued before.
 
-        Raises what ``choose`` raises: :class:`~sixtysix.runner.Forfeit` when an
+        Raises what ``choose`` raises: :class:`~sixtysix.errors.Forfeit` when an
         engine failed. Cancelling the wait leaves a choice already begun to end
         in its thread (a bot cannot be interrupted); its result is dropped.
         """
