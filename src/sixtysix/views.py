@@ -214,34 +214,50 @@ class View:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready form (for protocols and web clients)."""
-        def card(c: Card | None) -> str | None:
-            return None if c is None else str(c)
-        return {
-            "seat": self.seat,
-            "rules": self.rules.to_json(),
-            "dealer": self.dealer,
-            "state": self.state,
-            "to_act": self.to_act,
-            "hand": sorted(str(c) for c in self.hand),
-            "trump": self.trump.letter,
-            "trump_card": card(self.trump_card),
-            "dealt_trump_card": str(self.dealt_trump_card),
-            "stock_size": self.stock_size,
-            "closed_by": self.closed_by,
-            "closed_at": self.closed_at,
-            "lead": None if self.lead is None else [self.lead[0], str(self.lead[1])],
-            "tricks": [[t.leader, str(t.lead), str(t.follow), t.winner] for t in self.tricks],
-            "marriages": [[m.seat, m.suit.letter, m.value, m.at_trick] for m in self.marriages],
-            "exchange": None if self.exchange is None else [self.exchange[0], str(self.exchange[1])],
-            "history": [[s, str(a)] for s, a in self.history],
-            "tricks_won": list(self.tricks_won),
-            "card_points": list(self.card_points),
-            "scores": list(self.scores),
-            "legal": [str(a) for a in self.legal],
-            "result": None if self.result is None else self.result.to_json(),
-            "match_score": None if self.match_score is None else list(self.match_score),
-            "match_bonus": self.match_bonus,
-        }
+        return _ordered(_public_json(self), seat=self.seat, hand=sorted(str(c) for c in self.hand),
+                        legal=[str(a) for a in self.legal])
+
+
+#: The keys of a view's JSON, in the order they are written (the bot protocol's
+#: ``view`` line and the web client read them by name; the order is kept for people).
+_JSON_KEYS = ("seat", "rules", "dealer", "state", "to_act", "hand", "trump", "trump_card",
+              "dealt_trump_card", "stock_size", "closed_by", "closed_at", "lead", "tricks",
+              "marriages", "exchange", "history", "tricks_won", "card_points", "scores", "legal",
+              "result", "match_score", "match_bonus")
+
+
+def _public_json(v: View | PublicView) -> dict[str, Any]:
+    """The JSON of the facts everybody may know, written once for both kinds of view."""
+    return {
+        "rules": v.rules.to_json(),
+        "dealer": v.dealer,
+        "state": v.state,
+        "to_act": v.to_act,
+        "trump": v.trump.letter,
+        "trump_card": None if v.trump_card is None else str(v.trump_card),
+        "dealt_trump_card": str(v.dealt_trump_card),
+        "stock_size": v.stock_size,
+        "closed_by": v.closed_by,
+        "closed_at": v.closed_at,
+        "lead": None if v.lead is None else [v.lead[0], str(v.lead[1])],
+        "tricks": [[t.leader, str(t.lead), str(t.follow), t.winner] for t in v.tricks],
+        "marriages": [[m.seat, m.suit.letter, m.value, m.at_trick] for m in v.marriages],
+        "exchange": None if v.exchange is None else [v.exchange[0], str(v.exchange[1])],
+        "history": [[seat, str(a)] for seat, a in v.history],
+        "tricks_won": list(v.tricks_won),
+        "card_points": list(v.card_points),
+        "scores": list(v.scores),
+        "result": None if v.result is None else v.result.to_json(),
+        "match_score": None if v.match_score is None else list(v.match_score),
+        "match_bonus": v.match_bonus,
+    }
+
+
+def _ordered(public: dict[str, Any], **own: Any) -> dict[str, Any]:
+    """The public facts and a seat's own (or a spectator's empty ones) in :data:`_JSON_KEYS` order;
+    keys beyond them (a spectator's ``hand_sizes``) last."""
+    both = public | own
+    return {key: both[key] for key in (*_JSON_KEYS, *(k for k in both if k not in _JSON_KEYS))}
 
 
 def view_from_json(obj: Any) -> View:
@@ -337,35 +353,8 @@ class PublicView:
     def to_json(self) -> dict[str, Any]:
         """The JSON a spectator is sent: a view's keys, with ``seat`` ``null`` and no
         cards held or legal actions (``hand`` and ``legal`` empty), and ``hand_sizes``."""
-        def card(c: Card | None) -> str | None:
-            return None if c is None else str(c)
-        return {
-            "seat": None,
-            "rules": self.rules.to_json(),
-            "dealer": self.dealer,
-            "state": self.state,
-            "to_act": self.to_act,
-            "hand": [],
-            "trump": self.trump.letter,
-            "trump_card": card(self.trump_card),
-            "dealt_trump_card": str(self.dealt_trump_card),
-            "stock_size": self.stock_size,
-            "closed_by": self.closed_by,
-            "closed_at": self.closed_at,
-            "lead": None if self.lead is None else [self.lead[0], str(self.lead[1])],
-            "tricks": [[t.leader, str(t.lead), str(t.follow), t.winner] for t in self.tricks],
-            "marriages": [[m.seat, m.suit.letter, m.value, m.at_trick] for m in self.marriages],
-            "exchange": None if self.exchange is None else [self.exchange[0], str(self.exchange[1])],
-            "history": [[s, str(a)] for s, a in self.history],
-            "tricks_won": list(self.tricks_won),
-            "card_points": list(self.card_points),
-            "scores": list(self.scores),
-            "legal": [],
-            "result": None if self.result is None else self.result.to_json(),
-            "match_score": None if self.match_score is None else list(self.match_score),
-            "match_bonus": self.match_bonus,
-            "hand_sizes": list(self.hand_sizes),
-        }
+        return _ordered(_public_json(self), seat=None, hand=[], legal=[],
+                        hand_sizes=list(self.hand_sizes))
 
 
 def public_view(hand: Hand) -> PublicView:
