@@ -33,7 +33,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 EXPERT = "ismcts:iterations=26000,workers=2,c=0.4,bias=2.0"
 HARD = "ismcts:iterations=2700,workers=2,c=0.4,bias=2.0"
 
-#: Match-up name: (bots, first seed, rules); the engine is ours unless ENGINES says otherwise.
+#: Match-up name: (bots, first seed, rules); the arena plays on ours unless PLATFORMS says otherwise.
 MATCHUPS: dict[str, tuple[list[str], int, str]] = {
     "expert-heuristic": ([EXPERT, "heuristic"], 2040, "classic"),
     "expert-santase": ([EXPERT, "santase-ismcts:iterations=20000"], 3001, "classic"),
@@ -53,7 +53,7 @@ MATCHUPS: dict[str, tuple[list[str], int, str]] = {
     "kernel-expert-hard": (["expert", "hard"], 7201, "classic"),
     "kernel-expert-santase": (["expert", "santase-ismcts:time=1.0"], 7301, "classic"),
 }
-ENGINES = {"expert-level-rdeep": "schnapsen", "expert-rdeep": "schnapsen"}
+PLATFORMS = {"expert-level-rdeep": "schnapsen", "expert-rdeep": "schnapsen"}
 
 
 def runs(name: str) -> list[Path]:
@@ -76,8 +76,8 @@ def main() -> int:
         out = RESULTS / f"{args.name}-{seed}.json"
         print(f"{machine()}\nplaying {args.name}, seed {seed}, {args.deals} deals -> {out.name}", flush=True)
         command = [sys.executable, "-m", "sixtysix", "arena", *bots, "--matches", str(args.deals),
-                   "--seed", str(seed), "--rules", rules, "--jobs", str(args.jobs), "--json", str(out),
-                   "--engine", ENGINES.get(args.name, "sixtysix")]
+                   "--seed", str(seed), "--rules", rules, "--jobs", str(args.jobs), "--save", str(out),
+                   "--platform", PLATFORMS.get(args.name, "sixtysix")]
         status = subprocess.call(command)
         if status:
             return status

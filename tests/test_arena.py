@@ -28,8 +28,9 @@ from sixtysix.arena import (
     summarize,
 )
 from sixtysix.arena.report import labels_for, render_rich
-from sixtysix.cli import main
+from sixtysix.cli import build_parser, main
 from sixtysix.cli.arena import _Lines
+from sixtysix.cli.options import DeprecatedOptionWarning
 from sixtysix.errors import ParseError
 
 THREE = ["random", "heuristic", "random:seed=5"]
@@ -62,7 +63,7 @@ def arena(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str
 
 
 def arena_json(capsys: pytest.CaptureFixture[str], path: Path, *argv: str) -> dict[str, Any]:
-    status, _out, err = arena(capsys, *argv, "--json", str(path))
+    status, _out, err = arena(capsys, *argv, "--save", str(path))
     assert status == 0, err
     assert err == ""  # no progress lines in a short run that is not on a terminal
     data: dict[str, Any] = json.loads(path.read_text())
@@ -148,7 +149,7 @@ def test_three_bot_round_robin(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     require("matplotlib")
     out_json, out_png = tmp_path / "arena.json", tmp_path / "ratings.png"
     status, out, err = arena(capsys, *THREE, "--matches", "3", "--seed", "2", "--jobs", "1",
-                             "--json", str(out_json), "--plot", str(out_png))
+                             "--save", str(out_json), "--plot", str(out_png))
     assert status == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == ("Arena: 3 bots, 3 pairs x 3 deals x 2 seatings = 18 matches, "
@@ -205,7 +206,7 @@ def test_cli_results_do_not_depend_on_jobs(capsys: pytest.CaptureFixture[str], t
 
 
 def test_single_hands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    data = arena_json(capsys, tmp_path / "h.json", "random", "heuristic", "--hands", "--matches", "5",
+    data = arena_json(capsys, tmp_path / "h.json", "random", "heuristic", "--hands", "5",
                       "--jobs", "1", "--bootstrap", "0", "--rules", "santase")
     assert data["unit"] == "hand" and data["rules"] == "santase"
     assert len(data["games"]) == 10 and all(len(g["hands"]) == 1 for g in data["games"])
@@ -213,7 +214,7 @@ def test_single_hands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Non
 
 
 def test_json_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = arena(capsys, "random", "random", "--matches", "1", "--jobs", "1", "--json", "-")
+    status, out, err = arena(capsys, "random", "random", "--matches", "1", "--jobs", "1", "--json")
     assert status == 0 and err == ""
     data = json.loads(out)
     assert data["labels"] == ["random", "random#2"] and len(data["games"]) == 2
@@ -230,13 +231,14 @@ def free_port() -> int:
     ["heuristic"],
     ["heuristic", "nosuch"],
     ["heuristic", "random:depth"],
-    ["heuristic", "random", "--matches", "many"],
     ["heuristic", "random", "--matches", "0"],
+    ["heuristic", "random", "--hands", "0"],
+    ["heuristic", "random", "--matches", "2", "--hands", "2"],
     ["heuristic", "random", "--jobs", "0"],
-    ["heuristic", "random", "--seed", "1.5"],
     ["heuristic", "random", "--bootstrap", "-1"],
     ["heuristic", "random", "--rules", "nosuch"],
-    ["heuristic", "random", "--json", "no/such/dir/out.json"],
+    ["heuristic", "random", "--save", "no/such/dir/out.json"],
+    ["heuristic", "random", "--save", "-"],
     ["heuristic", "random", "--cluster", "tcp://127.0.0.1:{port}"],
     ["heuristic", "random", "--cluster", "no-port-here"],
 ])
@@ -246,6 +248,95 @@ def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str], 
     assert status == 2
     assert out == ""
     assert err.startswith("sixtysix: error: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--matches", "many"], "argument --matches: invalid int value: 'many'"),
+    (["--hands", "1.5"], "argument --hands: invalid int value: '1.5'"),
+    (["--seed", "1.5"], "argument --seed: invalid int value: '1.5'"),
+    (["--jobs", "two"], "argument --jobs: invalid int value: 'two'"),
+    (["--bootstrap", "1e3"], "argument --bootstrap: invalid int value: '1e3'"),
+    (["--platform", "chess"], "argument --platform: invalid choice: 'chess'"),
+])
+def test_numbers_are_read_by_the_parser(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                        message: str) -> None:
+    """As in every subcommand: what is not a number is a usage error (status 2) naming the option."""
+    with pytest.raises(SystemExit) as exc:
+        main(["arena", "heuristic", "random", *argv])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_options_are_numbers_and_switches() -> None:
+    args = build_parser().parse_args(["arena", "a", "b", "--jobs", "2", "--hands", "7"])
+    assert (args.bots, args.hands, args.matches, args.seed, args.jobs, args.bootstrap) == (
+        ["a", "b"], 7, None, 0, 2, 1000)
+    assert (args.json, args.save, args.platform) == (False, None, "sixtysix")
+    args = build_parser().parse_args(["report", "run.json", "--json", "--bootstrap", "0"])
+    assert (args.json, args.save, args.bootstrap) == (True, None, 0)
+
+
+def test_help_shows_the_new_spellings_only(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    out = capsys.readouterr().out
+    assert "[--hands N]" in out and "[--json]" in out and "[--save RUN.json]" in out
+    assert "[--platform {sixtysix,schnapsen}]" in out and "--engine" not in out
+
+
+# -- old spellings: they play the same arena and warn in one line --------------------
+
+
+SAME = ["--seed", "4", "--jobs", "1", "--bootstrap", "0"]
+
+
+def warnings_in(err: str) -> list[str]:
+    lines = err.splitlines()
+    assert all(line.startswith("sixtysix: warning: ") for line in lines), err
+    return lines
+
+
+def test_old_hands_switch_engine_and_json_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    new = arena_json(capsys, tmp_path / "new.json", "random", "heuristic", "--hands", "3", *SAME,
+                     "--platform", "sixtysix")
+    # The switch before the bots: the word after it is the first bot.
+    status, out, err = arena(capsys, "--hands", "random", "heuristic", "--matches", "3", *SAME,
+                             "--engine", "sixtysix", "--json", str(tmp_path / "old.json"))
+    assert status == 0, err
+    hands, engine, json_file = warnings_in(err)
+    assert "--hands without a number is deprecated" in hands and "--hands N" in hands
+    assert "--engine is deprecated here: use --platform" in engine
+    assert "--json OUT is deprecated" in json_file and f"--save {tmp_path / 'old.json'}" in json_file
+    assert out.startswith("Arena: 2 bots")  # the report, as before; the file besides
+    old = json.loads((tmp_path / "old.json").read_text())
+    assert old["games"] == new["games"] and old["summary"] == new["summary"] and old["unit"] == "hand"
+
+
+def test_old_hands_switch_after_the_bots_and_json_dash(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = arena(capsys, "random", "heuristic", "--hands", "2", *SAME, "--json")
+    assert status == 0 and err == ""
+    new = json.loads(out)
+    status, out, err = arena(capsys, "random", "heuristic", "--hands", "--matches", "2", *SAME, "--json", "-")
+    assert status == 0
+    assert len(warnings_in(err)) == 2 and "--json alone" in err
+    old = json.loads(out)
+    assert old["games"] == new["games"] and old["unit"] == "hand"
+
+
+def test_old_spellings_warn_as_deprecated_option_warnings() -> None:
+    parser = build_parser()
+    for argv in (["arena", "a", "b", "--hands"], ["arena", "a", "b", "--engine", "sixtysix"],
+                 ["arena", "a", "b", "--json", "out.json"], ["report", "r.json", "--json", "out.json"]):
+        with pytest.warns(DeprecatedOptionWarning):
+            parser.parse_args(argv)
+
+
+def test_a_word_after_hands_among_the_bots_is_an_error_as_it_was(capsys: pytest.CaptureFixture[str]) -> None:
+    """``arena A --hands B C`` was refused by the old switch too (B and C left over)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["arena", "random", "--hands", "heuristic", "random"])
+    assert exc.value.code == 2
+    assert "argument --hands: invalid int value: 'heuristic'" in capsys.readouterr().err
 
 
 # -- display -----------------------------------------------------------------------
@@ -294,7 +385,7 @@ def test_arena_on_a_dask_cluster(capsys: pytest.CaptureFixture[str], tmp_path: P
                                  dask_address: str) -> None:
     argv = [*THREE, "--matches", "2", "--seed", "5", "--bootstrap", "100"]
     here = arena_json(capsys, tmp_path / "here.json", *argv, "--jobs", "1")
-    status, out, err = arena(capsys, *argv, "--cluster", dask_address, "--json", str(tmp_path / "dask.json"))
+    status, out, err = arena(capsys, *argv, "--cluster", dask_address, "--save", str(tmp_path / "dask.json"))
     assert status == 0, err
     assert f"on the Dask cluster at {dask_address}" in out.splitlines()[-1]
     there = json.loads((tmp_path / "dask.json").read_text())
@@ -307,7 +398,7 @@ def test_local_dask_cluster(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     argv = ["heuristic", "random", "--matches", "2", "--seed", "1", "--bootstrap", "50"]
     here = arena_json(capsys, tmp_path / "here.json", *argv, "--jobs", "1")
     status, out, err = arena(capsys, *argv, "--cluster", "local", "--jobs", "1",
-                             "--json", str(tmp_path / "local.json"))
+                             "--save", str(tmp_path / "local.json"))
     assert status == 0, err
     assert "on a local Dask cluster of 1 worker" in out.splitlines()[-1]
     assert json.loads((tmp_path / "local.json").read_text())["games"] == here["games"]
@@ -316,7 +407,7 @@ def test_local_dask_cluster(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
 def test_default_jobs_leave_each_multi_core_bot_its_cores(capsys: pytest.CaptureFixture[str],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("os.cpu_count", lambda: 4)
-    status, out, _ = arena(capsys, "ismcts:iterations=20,workers=2", "random", "--hands", "--matches", "1",
-                           "--bootstrap", "0", "--json", "-", "--quiet")
+    status, out, _ = arena(capsys, "ismcts:iterations=20,workers=2", "random", "--hands", "1",
+                           "--bootstrap", "0", "--json", "--quiet")
     assert status == 0
     assert json.loads(out)["run"]["jobs"] == 2  # four cores, two per bot

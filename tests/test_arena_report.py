@@ -14,9 +14,9 @@ from sixtysix.cli import main
 
 def arena(tmp_path: Path, seed: int, *bots: str, deals: int = 6, hands: bool = True) -> Path:
     out = tmp_path / f"run-{seed}-{'-'.join(bots)}.json"
-    args = ["arena", *bots, "--matches", str(deals), "--seed", str(seed), "--jobs", "1", "--quiet",
-            "--json", str(out), "--bootstrap", "50"]
-    assert main([*args, "--hands"] if hands else args) == 0
+    args = ["arena", *bots, "--hands" if hands else "--matches", str(deals), "--seed", str(seed),
+            "--jobs", "1", "--quiet", "--save", str(out), "--bootstrap", "50"]
+    assert main(args) == 0
     return out
 
 
@@ -38,7 +38,7 @@ def test_runs_with_other_seeds_merge_into_one_arena(tmp_path: Path,
     paths = [arena(tmp_path, seed, "heuristic", "random") for seed in (1, 2, 3)]
     merged = tmp_path / "merged.json"
     capsys.readouterr()
-    assert main(["report", *map(str, paths), "--json", str(merged), "--bootstrap", "50"]) == 0
+    assert main(["report", *map(str, paths), "--save", str(merged), "--bootstrap", "50"]) == 0
     out = capsys.readouterr().out
     assert "18 deals" in out and "seeds 1, 2, 3" in out and "3 runs merged" in out
     doc = read(merged)
@@ -54,6 +54,24 @@ def test_runs_with_other_seeds_merge_into_one_arena(tmp_path: Path,
     # The merged run reads back as it was written.
     again = load_run(doc)
     assert again.seeds == (1, 2, 3) and again.deals == 18 and len(again.results) == 36
+
+
+def test_the_merged_run_on_standard_output_and_the_old_json_file(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    paths = [str(arena(tmp_path, seed, "heuristic", "random", deals=2)) for seed in (1, 2)]
+    capsys.readouterr()
+    assert main(["report", *paths, "--json", "--bootstrap", "0"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    printed = json.loads(out)
+    assert printed["seeds"] == [1, 2] and printed["run"] == {"merged": paths}
+    # The old spelling: --json OUT writes the file, prints the report, and warns in one line.
+    old = tmp_path / "old.json"
+    assert main(["report", *paths, "--json", str(old), "--bootstrap", "0"]) == 0
+    out, err = capsys.readouterr()
+    assert "2 runs merged" in out
+    assert err.startswith("sixtysix: warning: --json OUT is deprecated") and err.count("\n") == 1
+    assert read(old) == printed
 
 
 def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

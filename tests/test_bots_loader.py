@@ -120,7 +120,7 @@ def test_the_arena_plays_a_file_bot_the_same_in_one_process_and_in_workers(
     results = []
     for jobs in ("1", "2"):
         assert main(["arena", f"{GREEDY}:GreedyBot", "random", "--matches", "3", "--seed", "4",
-                     "--jobs", jobs, "--json", "-", "--quiet"]) == 0
+                     "--jobs", jobs, "--json", "--quiet"]) == 0
         results.append(json.loads(capsys.readouterr().out)["games"])
     assert results[0] == results[1]
     assert {g["specs"][0] for g in results[0]} == {f"{GREEDY}:GreedyBot", "random"}

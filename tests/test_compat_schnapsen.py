@@ -223,8 +223,8 @@ def test_alphabeta_plays_whole_deals_with_rdeep_in_phase_one() -> None:
 def test_the_arena_runs_their_bots_against_ours_on_their_engine(capsys: pytest.CaptureFixture[str],
                                                                tmp_path: Any) -> None:
     out = tmp_path / "run.json"
-    status = main(["arena", "heuristic", "schnapsen:rand", "schnapsen:bully", "--engine", "schnapsen",
-                   "--matches", "3", "--jobs", "1", "--quiet", "--bootstrap", "0", "--json", str(out)])
+    status = main(["arena", "heuristic", "schnapsen:rand", "schnapsen:bully", "--platform", "schnapsen",
+                   "--matches", "3", "--jobs", "1", "--quiet", "--bootstrap", "0", "--save", str(out)])
     assert status == 0
     text = capsys.readouterr().out
     assert "schnapsen package's engine" in text and "rules course" in text
@@ -237,7 +237,7 @@ def test_the_arena_runs_their_bots_against_ours_on_their_engine(capsys: pytest.C
 
 
 def test_the_arena_refuses_other_rules_on_their_engine(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["arena", "heuristic", "schnapsen:rand", "--engine", "schnapsen", "--rules", "schnapsen"])
+    status = main(["arena", "heuristic", "schnapsen:rand", "--platform", "schnapsen", "--rules", "schnapsen"])
     assert status == 2
     assert "plays the platform's own rules" in capsys.readouterr().err
 

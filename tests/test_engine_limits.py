@@ -220,7 +220,7 @@ def test_the_arena_finishes_against_a_flooding_engine(tmp_path: Path) -> None:
     out = tmp_path / "arena.json"
     pids = tmp_path / "pids"
     done = run_cli(["arena", spec("junk", 1, pids, time=0.5), "random", "--matches", "1", "--seed", "2",
-                    "--jobs", "1", "--quiet", "--bootstrap", "0", "--json", str(out)])
+                    "--jobs", "1", "--quiet", "--bootstrap", "0", "--save", str(out)])
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
     hands = [h for g in report["games"] for h in g["hands"]]

@@ -385,7 +385,7 @@ def test_no_line_to_an_engine_names_a_card_its_seat_cannot_see(monkeypatch: pyte
 def test_the_arena_takes_an_engine_spec(jobs: str, capsys: pytest.CaptureFixture[str]) -> None:
     need(shutil.which("bash") is not None, "bash is not installed")
     spec = f"engine:{BASH_ENGINE}"
-    assert main(["arena", spec, "random", "--matches", "2", "--jobs", jobs, "--json", "-",
+    assert main(["arena", spec, "random", "--matches", "2", "--jobs", jobs, "--json",
                  "--quiet", "--bootstrap", "0"]) == 0
     report = json.loads(capsys.readouterr().out)
     games = report["games"]

@@ -1,7 +1,7 @@
-"""Saved arena runs (``sixtysix arena --json OUT``): read back, and merged.
+"""Saved arena runs (``sixtysix arena --save RUN.json``): read back, and merged.
 
 A long measurement can be split into runs with different seeds, played at
-different times or on different machines, each saved with ``--json``; merged,
+different times or on different machines, each saved with ``--save``; merged,
 they are reported as one arena (``sixtysix report RUN.json [RUN.json ...]``).
 Runs merge when they have the same bots in the same order, the same rules and
 the same unit (matches or hands); the deals of each run keep their own numbers

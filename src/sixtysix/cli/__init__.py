@@ -4,7 +4,8 @@
 Each subcommand lives in its own module of this package, which provides
 ``register(subparsers)``; the parser's ``func`` default runs it and returns
 the exit status. No user ever sees a traceback: errors print one line and
-exit with status 2.
+exit with status 2. An option's old spelling still works and prints a one-line
+warning naming the new one (:mod:`sixtysix.cli.options`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from types import FrameType
 
 from sixtysix import __version__, kernel
+from sixtysix.cli.options import one_line_warnings
 
 __all__ = ["Terminated", "build_parser", "main"]
 
@@ -48,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    with one_line_warnings():
+        args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

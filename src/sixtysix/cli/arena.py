@@ -15,6 +15,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, Protocol
 
@@ -29,20 +30,21 @@ from sixtysix.arena import (
     summarize,
 )
 from sixtysix.bots import make_bot
+from sixtysix.cli.options import HelpFormatter, Renamed, deprecated
 from sixtysix.rules import Rules
 
 __all__ = ["emit", "register", "run"]
+
+#: Whose game engine an arena plays on (``--platform``): ours, or the course platform's.
+PLATFORMS = ("sixtysix", "schnapsen")
 
 #: Seconds between two progress lines when standard error is not a terminal.
 LOG_INTERVAL = 30.0
 
 
-def _whole(text: str, option: str, minimum: int | None = None) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{option} takes a whole number, not {text!r}") from None
-    if minimum is not None and value < minimum:
+def _at_least(value: int, option: str, minimum: int) -> int:
+    """``value``, checked: too small a number is a one-line error (the parser read it as a number)."""
+    if value < minimum:
         raise ValueError(f"{option} must be at least {minimum}, not {value}")
     return value
 
@@ -55,7 +57,11 @@ def _has(module: str) -> bool:
 
 
 def _check_output(path: str | None, option: str) -> None:
-    if path is None or path == "-":
+    if path is None:
+        return
+    if path == "-":
+        if option == "--save":
+            raise ValueError("--save takes a file name; --json prints the JSON on standard output")
         return
     parent = Path(path).parent
     if not parent.is_dir():
@@ -145,41 +151,119 @@ def _progress(total: int, unit: str, quiet: bool) -> _Progress:
     return _Lines(total, unit, sys.stderr, tty)
 
 
+class _Hands(argparse.Action):
+    """``--hands N``: N deals per pair, played as single hands (as ``simulate --hands N``).
+
+    The old switch, ``--hands`` with no number (the deals of ``--matches N`` played
+    as single hands), still works and warns. Before the bots (``arena --hands A B``)
+    the word after it is the first bot, not a number: it goes to :class:`_Bots`.
+    """
+
+    shown_metavar = "N"  # --help shows the new spelling only
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        if isinstance(values, str):
+            try:
+                setattr(namespace, self.dest, int(values))
+                return
+            except ValueError:
+                pass
+            if getattr(namespace, "bots", None) is not None or _is_number(values):
+                raise argparse.ArgumentError(self, f"invalid int value: {values!r}")
+            namespace.bots_before = [*namespace.bots_before, values]
+        deprecated("--hands without a number is deprecated: write --hands N "
+                   "(N deals per pair as single hands) instead of --matches N --hands")
+        namespace.single_hands = True
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+class _Bots(argparse.Action):
+    """The bots, with any read as the old switch ``--hands``'s word (:class:`_Hands`) first."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        assert isinstance(values, list)
+        setattr(namespace, self.dest, [*namespace.bots_before, *values])
+
+
+class _Json(argparse.Action):
+    """``--json``: the JSON document on standard output instead of the report, as in
+    ``simulate`` and ``replay``. The old ``--json OUT`` (a file; ``-`` for standard
+    output) still works and warns: the file is now ``--save OUT``."""
+
+    shown_metavar = ""  # --help shows a switch, the new spelling
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        if values is None:
+            namespace.json = True
+        elif values == "-":
+            deprecated("--json - is deprecated: use --json alone for JSON on standard output")
+            namespace.json = True
+        else:
+            assert isinstance(values, str)
+            deprecated(f"--json OUT is deprecated: write the file with --save {values} "
+                       "(--json alone prints the JSON on standard output)")
+            namespace.save = values
+
+
+def _json_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--json`` and ``--save FILE`` (shared with ``sixtysix report``); ``what`` is what they write."""
+    parser.add_argument("--json", action=_Json, nargs="?", default=False,
+                        help=f"print {what} as one JSON document on standard output, instead of the report")
+    parser.add_argument("--save", metavar="RUN.json",
+                        help=f"also write {what} as JSON to RUN.json (sixtysix report reads it back)")
+
+
 def register(subparsers: Any) -> None:
     """Add the ``arena`` subcommand to the ``sixtysix`` parser."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "arena",
+        formatter_class=HelpFormatter,
         help="a duplicate round robin between bots, with Bradley-Terry ratings",
         description="Play every pair of bots on the same seeded deals, each deal twice with the "
                     "seats exchanged, and report win rates with 95% intervals, game points per "
                     "hand, duplicate statistics and Bradley-Terry ratings on the Elo scale.",
     )
-    parser.add_argument("bots", nargs="+", metavar="BOT",
+    parser.add_argument("bots", nargs="+", action=_Bots, metavar="BOT",
                         help="bot spec: name or name:key=value,... (at least two)")
-    parser.add_argument("--matches", default="100", metavar="N",
-                        help="deals per pair, each played from both seats: 2N games per pair (default 100)")
-    parser.add_argument("--hands", action="store_true",
-                        help="play single hands instead of matches (N deals per pair)")
-    parser.add_argument("--seed", default="0", metavar="S", help="seed of the whole arena (default 0)")
-    parser.add_argument("--jobs", default=None, metavar="J",
+    parser.add_argument("--matches", type=int, default=None, metavar="N",
+                        help="deals per pair played as matches, each from both seats: 2N games per "
+                             "pair (default 100)")
+    parser.add_argument("--hands", action=_Hands, nargs="?", default=None, metavar="N",
+                        help="deals per pair played as single hands instead, each from both seats: "
+                             "2N games per pair")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="seed of the whole arena (default 0)")
+    parser.add_argument("--jobs", type=int, default=None, metavar="J",
                         help="worker processes; 1 plays in this process (default: one per CPU, "
                              "divided by the processes one bot uses, e.g. 2 for expert)")
     parser.add_argument("--rules", default="classic", metavar="RULES",
                         help="preset and options, e.g. santase or classic,target=11")
-    parser.add_argument("--json", metavar="OUT",
-                        help="write the raw games and the summary as JSON (- for stdout)")
+    _json_options(parser, "the raw games and the summary")
     parser.add_argument("--plot", metavar="OUT.png",
                         help="draw the ratings with their intervals (needs matplotlib)")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="run the games on a Dask cluster (tcp://host:port), or 'local' to start one")
-    parser.add_argument("--bootstrap", default="1000", metavar="B",
+    parser.add_argument("--bootstrap", type=int, default=1000, metavar="B",
                         help="bootstrap resamples for the rating intervals; 0 uses the Fisher information")
-    parser.add_argument("--engine", choices=("sixtysix", "schnapsen"), default="sixtysix",
-                        help="whose engine plays: ours, or the schnapsen course platform's (single "
+    parser.add_argument("--platform", choices=PLATFORMS, default="sixtysix",
+                        help="whose game engine plays: ours, or the schnapsen course platform's (single "
                              "deals under its rules, the preset course; its bots are schnapsen:rand, "
                              "schnapsen:bully, schnapsen:rdeep, schnapsen:alphabeta; needs "
                              "sixtysix[schnapsen])")
+    # The old name: --engine names an external program everywhere else (serve, engine:COMMAND).
+    parser.add_argument("--engine", action=Renamed, new="--platform", dest="platform", choices=PLATFORMS)
     parser.add_argument("--quiet", action="store_true", help="no progress display")
+    parser.set_defaults(bots_before=[], single_hands=False)
     parser.set_defaults(func=run)
 
 
@@ -225,12 +309,17 @@ def run(args: argparse.Namespace) -> int:
     specs: list[str] = list(args.bots)
     if len(specs) < 2:
         raise ValueError(f"an arena needs at least two bots, not {len(specs)}")
-    deals = _whole(args.matches, "--matches", 1)
-    seed = _whole(args.seed, "--seed")
-    jobs = _whole(args.jobs, "--jobs", 1) if args.jobs is not None else None
-    resamples = _whole(args.bootstrap, "--bootstrap", 0)
-    engine: str = args.engine
-    hands: bool = args.hands
+    if args.hands is not None and args.matches is not None:
+        raise ValueError("--matches N and --hands N are alternatives: give one of them")
+    if args.hands is not None:
+        deals = _at_least(args.hands, "--hands", 1)
+    else:
+        deals = _at_least(100 if args.matches is None else args.matches, "--matches", 1)
+    seed: int = args.seed
+    jobs = _at_least(args.jobs, "--jobs", 1) if args.jobs is not None else None
+    resamples = _at_least(args.bootstrap, "--bootstrap", 0)
+    engine: str = args.platform
+    hands: bool = args.hands is not None or args.single_hands
     if engine == "schnapsen":
         rules, hands, processes = _course_setup(specs, args.rules)
     else:
@@ -242,7 +331,7 @@ def run(args: argparse.Namespace) -> int:
         jobs = max(1, (os.cpu_count() or 1) // processes)
     if args.plot is not None and not _has("matplotlib"):
         raise ValueError("--plot needs matplotlib: pip install 'sixtysix[arena]'")
-    _check_output(args.json, "--json")
+    _check_output(args.save, "--save")
     _check_output(args.plot, "--plot")
     cluster: str | None = args.cluster
 
@@ -267,7 +356,8 @@ def run(args: argparse.Namespace) -> int:
         footer += "\nPlayed on the schnapsen package's engine (one deal a game, its rules: preset course)."
     run_info = {"jobs": jobs, "cluster": cluster, "seconds": round(seconds, 6), "engine": engine,
                 "hands_per_second": round(summary.hands / seconds, 3) if seconds > 0 else None}
-    emit(summary, results, run_info, footer, json_out=args.json, plot=args.plot)
+    emit(summary, results, run_info, footer, json_out="-" if args.json else None, plot=args.plot,
+         save=args.save)
     return 0
 
 
@@ -276,14 +366,15 @@ def _course_setup(specs: list[str], rules_text: str) -> tuple[Rules, bool, int]:
     spec is a bot of ours or of theirs, the rules are its own (preset ``course``).
     Returns the rules, single hands, and the most processes one bot uses."""
     if not _has("schnapsen"):
-        raise ValueError("--engine schnapsen needs the schnapsen package: pip install 'sixtysix[schnapsen]'")
+        raise ValueError("--platform schnapsen needs the schnapsen package: "
+                         "pip install 'sixtysix[schnapsen]'")
     from sixtysix.compat.schnapsen import course_bot, is_course_spec
 
     rules = Rules.parse(rules_text)
     if rules_text == "classic":
         rules = Rules.preset("course")  # the default: its rules
     if rules != Rules.preset("course"):
-        raise ValueError(f"--engine schnapsen plays the platform's own rules (preset course), not {rules}")
+        raise ValueError(f"--platform schnapsen plays the platform's own rules (preset course), not {rules}")
     processes = 1
     for spec in specs:
         if is_course_spec(spec):
@@ -294,11 +385,13 @@ def _course_setup(specs: list[str], rules_text: str) -> tuple[Rules, bool, int]:
 
 
 def emit(summary: ArenaSummary, results: list[GameResult], run_info: dict[str, Any], footer: str, *,
-         json_out: str | None, plot: str | None) -> None:
-    """Print the report (or the JSON document to standard output with ``json_out="-"``),
-    then write ``--json`` and ``--plot`` (shared with ``sixtysix report``)."""
+         json_out: str | None, plot: str | None, save: str | None = None) -> None:
+    """Print the report, or with ``json_out="-"`` the JSON document instead; then write
+    the document to ``save`` (``--save``; a ``json_out`` other than ``-`` is written
+    as well, as the old ``--json OUT`` did) and the plot (shared with ``sixtysix report``)."""
+    document = to_json(summary, results, run_info)
     if json_out == "-":
-        print(json.dumps(to_json(summary, results, run_info)))
+        print(json.dumps(document))
     else:
         if sys.stdout.isatty() and _has("rich"):
             render_rich(summary, sys.stdout)
@@ -307,9 +400,10 @@ def emit(summary: ArenaSummary, results: list[GameResult], run_info: dict[str, A
         print(footer)
         for line in _forfeits(results):
             print(line)
-        if json_out is not None:
-            with open(json_out, "w", encoding="utf-8") as f:
-                json.dump(to_json(summary, results, run_info), f)
+    for path in (None if json_out == "-" else json_out, save):
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(document, f)
                 f.write("\n")
     if plot is not None:
         save_plot(summary, plot)

@@ -253,9 +253,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--plain", action="store_true",
                         help="play in plain lines of text even on a terminal")
-    parser.add_argument("--seed", type=int, default=None, metavar="N",
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed for the deals and the computer (same seed, same game)")
-    parser.add_argument("--rules", default=None, metavar="TEXT",
+    parser.add_argument("--rules", default=None, metavar="RULES",
                         help="a preset and options, e.g. santase or classic,target=11 (default classic, "
                              "or the full-screen game's settings)")
     parser.add_argument("--opponent", default=None, metavar="SPEC",

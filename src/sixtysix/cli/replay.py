@@ -37,7 +37,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="a record file; '-' reads one record per line from standard input")
     parser.add_argument("--json", action="store_true",
-                        help="print the result as one JSON object (always so for several records)")
+                        help="print the result as one JSON object on standard output, instead of the "
+                             "summary (always so for several records)")
     parser.set_defaults(func=run)
 
 

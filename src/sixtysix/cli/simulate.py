@@ -190,7 +190,9 @@ def register(subparsers: Any) -> None:
                         help="seed of the deals and the bots (default 0)")
     parser.add_argument("--rules", default="classic", metavar="RULES",
                         help="preset and options, e.g. santase or classic,target=11")
-    parser.add_argument("--json", action="store_true", help="print the raw figures as one JSON object")
+    parser.add_argument("--json", action="store_true",
+                        help="print the raw figures as one JSON object on standard output, instead of "
+                             "the report")
     parser.set_defaults(func=run)
 
 

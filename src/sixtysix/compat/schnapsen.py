@@ -8,7 +8,7 @@ the game engine of a university course: students write bots against its
   plays inside their engine, under their rules;
 * :func:`course_bot` builds their bots by name (``rand``, ``bully``, ``rdeep``,
   ``alphabeta``), and :func:`play_deal` plays one deal of their engine between
-  any two of these and reports how it ended (what the arena's ``--engine
+  any two of these and reports how it ended (what the arena's ``--platform
   schnapsen`` uses).
 
 Their rules are not Austrian Schnapsen: there is no closing, a player with 66
