@@ -57,7 +57,8 @@ A hand gets weight ``1 - epsilon`` if the policy agrees, plus ``epsilon``
 over the number of cards he could play. Worlds are then drawn by weight
 from ``infer_pool`` uniformly sampled hands (all layouts when they are
 enumerated), each with a fresh stock order. Without evidence (no ``seen``
-hook, or nothing learnt) sampling stays uniform.
+hook, or nothing learnt) sampling stays uniform. The weighing is
+:mod:`sixtysix.bots.inference`, the drawing :mod:`sixtysix.bots.worlds`.
 
 Opponent modelling (``opponent_model``, off by default): a bot that stands
 for the opponent. At the opponent's nodes of the tree the search does not
@@ -104,21 +105,19 @@ True
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import math
 import random
 import time as _time
 from collections.abc import Callable, Sequence
 
 from sixtysix import kernel
-from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, EXCHANGE, Action
+from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
 from sixtysix.bots.base import BaseBot, Bot
 from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.heuristic import HeuristicBot
+from sixtysix.bots.inference import likelihood
 from sixtysix.bots.parallel import SearchPool, Stats
-from sixtysix.bots.rollout import policy_code
-from sixtysix.cards import CARDS, iter_mask, mask_of
+from sixtysix.bots.worlds import Worlds
 from sixtysix.errors import IllegalActionError
 from sixtysix.hand import Hand
 from sixtysix.kernel import (
@@ -131,7 +130,6 @@ from sixtysix.kernel import (
     marriage_value,
 )
 from sixtysix.kernel._pure_search import settled  # the one settling rule (both loops)
-from sixtysix.sampling import Constraints
 from sixtysix.solver import Solver
 from sixtysix.views import View
 
@@ -144,8 +142,6 @@ __all__ = ["ISMCTSBot", "Node", "Worlds", "correct_declaration"]
 DEFAULT_ITERATIONS = 1000
 #: Rewards without a match: game points −3..3 (index + 3; R9.1) scaled to [-1, 1].
 _POINTS = tuple(g / 3 for g in range(-3, 4))
-#: Action codes that play a card (with or without a marriage announced).
-_CARD_ACTIONS = sum(1 << code for code in range(EXCHANGE))
 #: Seconds of a time budget kept for choosing once the search stops (and
 #: collecting the helpers' statistics).
 _MARGIN = 0.003
@@ -183,132 +179,6 @@ class Node:
     @property
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
-
-
-class Worlds:
-    """The worlds of one decision: full hands that agree with the view.
-
-    A template is built once with :meth:`Hand.from_view
-    <sixtysix.hand.Hand.from_view>`; each world is a copy of it with the
-    opponent's hand and the stock filled in from a layout. Layouts are
-    enumerated (and dealt out in a shuffled round robin) when there are at
-    most ``enumerate_below`` of them, else sampled uniformly as
-    :meth:`Constraints.sample <sixtysix.sampling.Constraints.sample>` does,
-    on card indices.
-    """
-
-    def __init__(self, view: View, rng: random.Random, enumerate_below: int = 0,
-                 weigh: Callable[[int], float] | None = None, pool: int = 256) -> None:
-        c = Constraints.from_view(view)
-        self.rng = rng
-        self.count = c.count()
-        self.opponent = 1 - view.seat
-        self.drawn = STOCK_CARDS - view.stock_size
-        self._allowed = sorted(card.index for card in c.allowed)
-        self._unseen = sorted(card.index for card in c.unseen)
-        self._must = sum(card.mask for card in c.must_hold)
-        self._free = c.free
-        self._ordered = c.stock_ordered
-        self._last = c.stock_last.index if c.stock_last is not None else -1
-        self.layouts: list[tuple[int, list[int]]] | None = None
-        self._next = 0
-        if self.count <= enumerate_below:
-            self.layouts = []
-            for layout in c.layouts():
-                mask = sum(card.mask for card in layout.opponent)
-                self.layouts.append((mask, [card.index for card in layout.stock]))
-            rng.shuffle(self.layouts)
-        mask, stock = self.layouts[0] if self.layouts else self._sample()
-        cards = [card for card in c.unseen | c.must_hold if mask & card.mask]
-        self.template = Hand.from_view(view, cards, [CARDS[i] for i in stock])
-        #: With ``weigh`` (inference): the opponent's hands to draw from, and their
-        #: cumulative weights; ``None`` when every layout is as likely as the next.
-        self._hands: list[int] | None = None
-        self._cumulative: list[float] = []
-        if weigh is not None:
-            self._weigh(weigh, pool)
-
-    def _weigh(self, weigh: Callable[[int], float], pool: int) -> None:
-        """Weigh the opponent's possible hands by ``weigh`` (the likelihood of what he
-        did, given the hand): all of them when the layouts are enumerated, else the
-        distinct hands among ``pool`` uniform samples (a weighted sample of a uniform
-        sample: importance resampling). Layouts are then drawn by weight."""
-        if self.layouts is not None:
-            hands = [mask for mask, _ in self.layouts]
-        else:
-            hands = list(dict.fromkeys(self._sample_hand() for _ in range(pool)))
-        cache: dict[int, float] = {}
-        weights = []
-        for mask in hands:
-            w = cache.get(mask)
-            if w is None:
-                w = cache[mask] = weigh(mask)
-            weights.append(w)
-        if not weights or max(weights) <= 0 or max(weights) == min(weights):
-            return  # nothing learnt: uniform, as without inference
-        self._hands = hands
-        self._cumulative = list(itertools.accumulate(weights))
-
-    def _sample(self) -> tuple[int, list[int]]:
-        mask = self._sample_hand()
-        return mask, self._stock_for(mask)
-
-    def _sample_hand(self) -> int:
-        # Sorting by random keys gives a uniform permutation, and costs less
-        # than random.sample and random.shuffle, which draw in Python.
-        rnd = self.rng.random
-        mask = self._must
-        for i in sorted(self._allowed, key=lambda _: rnd())[:self._free]:
-            mask |= 1 << i
-        return mask
-
-    def _stock_for(self, mask: int) -> list[int]:
-        """A uniform stock order for the opponent's hand ``mask``."""
-        rest = [i for i in self._unseen if not mask >> i & 1]
-        if self._ordered:
-            rnd = self.rng.random
-            rest.sort(key=lambda _: rnd())
-        if self._last >= 0:
-            rest.append(self._last)
-        return rest
-
-    @property
-    def weighted(self) -> bool:
-        """Whether layouts are drawn by weight (inference), not uniformly."""
-        return self._hands is not None
-
-    def sampler(self) -> tuple[int, list[int], int, list[int], bool, int]:
-        """How a uniform layout is drawn: the cards the opponent must hold (a mask), the
-        cards he may hold, how many of those he holds, the unseen cards, whether the
-        stock's order is unknown, and the stock's known last card (-1: none)."""
-        return self._must, self._allowed, self._free, self._unseen, self._ordered, self._last
-
-    def layout(self) -> tuple[int, list[int]]:
-        """The next layout: the opponent's cards as a mask and the stock as card indices."""
-        layouts = self.layouts
-        hands = self._hands
-        if hands is not None:
-            cumulative = self._cumulative
-            i = bisect.bisect_right(cumulative, self.rng.random() * cumulative[-1])
-            i = min(i, len(hands) - 1)
-            if layouts is not None:
-                return layouts[i]
-            return hands[i], self._stock_for(hands[i])
-        if layouts is None:
-            return self._sample()
-        i = self._next
-        self._next = i + 1 if i + 1 < len(layouts) else 0
-        return layouts[i]
-
-    def build(self, layout: tuple[int, list[int]]) -> Hand:
-        """A fresh world with this layout."""
-        world = self.template.copy()
-        world.kernel.deal_hidden(self.opponent, layout[0], layout[1])
-        return world
-
-    def world(self) -> Hand:
-        """The next world."""
-        return self.build(self.layout())
 
 
 def correct_declaration(view: View, legal: Sequence[Action]) -> Action | None:
@@ -523,69 +393,10 @@ class ISMCTSBot(BaseBot):
         if view.to_act == view.opponent:
             self.evidence = view
 
-    # Inference --------------------------------------------------------------------
     def _likelihood(self, view: View) -> Callable[[int], float] | None:
-        """How likely the opponent's last action is for each hand he may hold now (a
-        card mask), if the playout policy (judging by what he can see) were his, with
-        probability ``infer`` of an action at random instead. ``None`` when nothing can
-        be learnt: no evidence kept, another hand, or more than one draw since."""
-        before = self.evidence
-        if before is None or before.seat != view.seat or before.dealer != view.dealer or \
-                before.dealt_trump_card != view.dealt_trump_card or before.match_score != view.match_score:
-            return None
-        n = len(before.history)
-        if len(view.history) <= n or view.history[:n] != before.history:
-            return None
-        who, action = view.history[n]
-        if who != view.opponent or any(s == who for s, _ in view.history[n + 1:]):
-            return None
-        draws = before.stock_size - view.stock_size
-        if draws not in (0, 2) or (draws and before.closed_by is not None):
-            return None
-        played = action.card.mask if action.card is not None and action.code < EXCHANGE else 0
-        if action.code == EXCHANGE:
-            return None  # the nine for the face-up trump: nothing about the rest of his hand
-        # What he could hold then: the cards unseen from our seat then (and those he was
-        # known to hold); the stock's last card lies apart (R2.3, R4.1).
-        then = Constraints.from_view(before)
-        known_before = mask_of(then.must_hold)
-        hidden = mask_of(then.unseen) | known_before
-        last = [then.stock_last] if then.stock_last is not None else []
-        # He lost the trick before the last draw: he drew that last card (R3.4).
-        face_up = last[0].mask if draws and before.stock_size == 2 and view.tricks[-1].winner == view.seat \
-            else 0
-        epsilon = self.infer
-        observed = action.code
-        rng = random.Random(0)  # unused: the policy is asked without random choices
-        model = self._model
-
-        def weigh(mask: int) -> float:
-            base = mask | played
-            if draws:
-                if face_up:
-                    candidates = [base & ~face_up] if mask & face_up else []
-                else:
-                    candidates = [base & ~(1 << i) for i in iter_mask(mask & ~known_before)]
-            else:
-                candidates = [base]
-            total = 0.0
-            for opp in candidates:
-                stock = [CARDS[i] for i in iter_mask(hidden & ~opp)] + last
-                try:
-                    world = Hand.from_view(before, [CARDS[i] for i in iter_mask(opp)], stock)
-                except ValueError:
-                    continue  # not a hand he could have held then
-                legal = world.legal_mask()
-                if model is not None:
-                    seen = world.view(who)
-                    chosen = model.choose(seen, seen.legal).code
-                else:
-                    chosen = policy_code(world, rng, 0.0, True)
-                options = (legal & _CARD_ACTIONS).bit_count() or legal.bit_count()
-                total += (1 - epsilon) * (chosen == observed) + epsilon / options
-            return total / len(candidates) if candidates else 0.0
-
-        return weigh
+        """The likelihood of the opponent's last action for each hand he may hold
+        (:func:`sixtysix.bots.inference.likelihood`), from the view kept before it."""
+        return likelihood(self.evidence, view, self.infer, self._model)
 
     def _helpers(self) -> SearchPool | None:
         """The helper processes (started at the first search that needs them)."""

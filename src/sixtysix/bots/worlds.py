@@ -1,0 +1,154 @@
+"""The worlds of one decision: full hands that agree with a seat's view, drawn
+uniformly or, with inference, by the likelihood of what the opponent did
+(:mod:`sixtysix.bots.inference`). The search bots (``ismcts``, ``santase-ismcts``)
+take their worlds from here.
+
+>>> import random
+>>> from sixtysix import Hand
+>>> view = Hand.random(seed=3).view(1)
+>>> worlds = Worlds(view, random.Random(1))
+>>> world = worlds.world()
+>>> world.view(1).hand == view.hand, world.view(1).legal == view.legal
+(True, True)
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import random
+from collections.abc import Callable
+
+from sixtysix.cards import CARDS
+from sixtysix.hand import Hand
+from sixtysix.kernel import STOCK_CARDS
+from sixtysix.sampling import Constraints
+from sixtysix.views import View
+
+__all__ = ["Worlds"]
+
+
+class Worlds:
+    """The worlds of one decision: full hands that agree with the view.
+
+    A template is built once with :meth:`Hand.from_view
+    <sixtysix.hand.Hand.from_view>`; each world is a copy of it with the
+    opponent's hand and the stock filled in from a layout. Layouts are
+    enumerated (and dealt out in a shuffled round robin) when there are at
+    most ``enumerate_below`` of them, else sampled uniformly as
+    :meth:`Constraints.sample <sixtysix.sampling.Constraints.sample>` does,
+    on card indices.
+    """
+
+    def __init__(self, view: View, rng: random.Random, enumerate_below: int = 0,
+                 weigh: Callable[[int], float] | None = None, pool: int = 256) -> None:
+        c = Constraints.from_view(view)
+        self.rng = rng
+        self.count = c.count()
+        self.opponent = 1 - view.seat
+        self.drawn = STOCK_CARDS - view.stock_size
+        self._allowed = sorted(card.index for card in c.allowed)
+        self._unseen = sorted(card.index for card in c.unseen)
+        self._must = sum(card.mask for card in c.must_hold)
+        self._free = c.free
+        self._ordered = c.stock_ordered
+        self._last = c.stock_last.index if c.stock_last is not None else -1
+        self.layouts: list[tuple[int, list[int]]] | None = None
+        self._next = 0
+        if self.count <= enumerate_below:
+            self.layouts = []
+            for layout in c.layouts():
+                mask = sum(card.mask for card in layout.opponent)
+                self.layouts.append((mask, [card.index for card in layout.stock]))
+            rng.shuffle(self.layouts)
+        mask, stock = self.layouts[0] if self.layouts else self._sample()
+        cards = [card for card in c.unseen | c.must_hold if mask & card.mask]
+        self.template = Hand.from_view(view, cards, [CARDS[i] for i in stock])
+        #: With ``weigh`` (inference): the opponent's hands to draw from, and their
+        #: cumulative weights; ``None`` when every layout is as likely as the next.
+        self._hands: list[int] | None = None
+        self._cumulative: list[float] = []
+        if weigh is not None:
+            self._weigh(weigh, pool)
+
+    def _weigh(self, weigh: Callable[[int], float], pool: int) -> None:
+        """Weigh the opponent's possible hands by ``weigh`` (the likelihood of what he
+        did, given the hand): all of them when the layouts are enumerated, else the
+        distinct hands among ``pool`` uniform samples (a weighted sample of a uniform
+        sample: importance resampling). Layouts are then drawn by weight."""
+        if self.layouts is not None:
+            hands = [mask for mask, _ in self.layouts]
+        else:
+            hands = list(dict.fromkeys(self._sample_hand() for _ in range(pool)))
+        cache: dict[int, float] = {}
+        weights = []
+        for mask in hands:
+            w = cache.get(mask)
+            if w is None:
+                w = cache[mask] = weigh(mask)
+            weights.append(w)
+        if not weights or max(weights) <= 0 or max(weights) == min(weights):
+            return  # nothing learnt: uniform, as without inference
+        self._hands = hands
+        self._cumulative = list(itertools.accumulate(weights))
+
+    def _sample(self) -> tuple[int, list[int]]:
+        mask = self._sample_hand()
+        return mask, self._stock_for(mask)
+
+    def _sample_hand(self) -> int:
+        # Sorting by random keys gives a uniform permutation, and costs less
+        # than random.sample and random.shuffle, which draw in Python.
+        rnd = self.rng.random
+        mask = self._must
+        for i in sorted(self._allowed, key=lambda _: rnd())[:self._free]:
+            mask |= 1 << i
+        return mask
+
+    def _stock_for(self, mask: int) -> list[int]:
+        """A uniform stock order for the opponent's hand ``mask``."""
+        rest = [i for i in self._unseen if not mask >> i & 1]
+        if self._ordered:
+            rnd = self.rng.random
+            rest.sort(key=lambda _: rnd())
+        if self._last >= 0:
+            rest.append(self._last)
+        return rest
+
+    @property
+    def weighted(self) -> bool:
+        """Whether layouts are drawn by weight (inference), not uniformly."""
+        return self._hands is not None
+
+    def sampler(self) -> tuple[int, list[int], int, list[int], bool, int]:
+        """How a uniform layout is drawn: the cards the opponent must hold (a mask), the
+        cards he may hold, how many of those he holds, the unseen cards, whether the
+        stock's order is unknown, and the stock's known last card (-1: none)."""
+        return self._must, self._allowed, self._free, self._unseen, self._ordered, self._last
+
+    def layout(self) -> tuple[int, list[int]]:
+        """The next layout: the opponent's cards as a mask and the stock as card indices."""
+        layouts = self.layouts
+        hands = self._hands
+        if hands is not None:
+            cumulative = self._cumulative
+            i = bisect.bisect_right(cumulative, self.rng.random() * cumulative[-1])
+            i = min(i, len(hands) - 1)
+            if layouts is not None:
+                return layouts[i]
+            return hands[i], self._stock_for(hands[i])
+        if layouts is None:
+            return self._sample()
+        i = self._next
+        self._next = i + 1 if i + 1 < len(layouts) else 0
+        return layouts[i]
+
+    def build(self, layout: tuple[int, list[int]]) -> Hand:
+        """A fresh world with this layout."""
+        world = self.template.copy()
+        world.kernel.deal_hidden(self.opponent, layout[0], layout[1])
+        return world
+
+    def world(self) -> Hand:
+        """The next world."""
+        return self.build(self.layout())
