@@ -146,8 +146,8 @@ class _Info:
         if view.trump_card is not None:
             in_stock = view.trump_card.mask
             self.face_up = view.trump_card.index
-        elif view.closed_by is not None and view.stock_size > 0:
-            in_stock = view.stock_bottom.mask  # type: ignore[union-attr]
+        elif view.closed_by is not None and (bottom := view.stock_bottom) is not None:
+            in_stock = bottom.mask  # face down under the closed stock (R6.2)
         pool = mask_of(pack(view.rules.deck)) & ~mine & ~played & ~in_stock
         if view.closed_by is not None and view.closed_at is not None and view.stock_size > 0:
             pool &= ~self._voids(view, view.closed_at)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from sixtysix.actions import Action
 from sixtysix.bots.base import BaseBot, Bot, Event
@@ -65,9 +66,9 @@ class EasyBot(BaseBot):
 def hard(seed: int | None = None, **options: object) -> BaseBot:
     """The ``hard`` level: ISMCTS at 0.1 s per decision on two cores, biased toward the
     playout policy's choices (tuned against the heuristic bot)."""
-    opts: dict[str, object] = {"time": 0.1, "c": 0.4, "bias": 2.0, "solve_cards": -1, "workers": 2,
+    opts: dict[str, Any] = {"time": 0.1, "c": 0.4, "bias": 2.0, "solve_cards": -1, "workers": 2,
                                **options}
-    bot = ISMCTSBot(seed, **opts)  # type: ignore[arg-type]
+    bot = ISMCTSBot(seed, **opts)
     bot.name = "hard"
     return bot
 
@@ -83,9 +84,9 @@ def expert(seed: int | None = None, **options: object) -> BaseBot:
     two standard errors included). On positions from real play this chose as often
     as a second full-second search agrees with a first, in a few per cent of the
     time, so a match takes seconds (``benchmarks/expert_time.py``)."""
-    opts: dict[str, object] = {"time": 1.0, "c": 0.4, "bias": 2.0, "solve_cards": -1, "workers": 2,
+    opts: dict[str, Any] = {"time": 1.0, "c": 0.4, "bias": 2.0, "solve_cards": -1, "workers": 2,
                                "settle": 0.01, "tolerance": 0.01, **options}
-    bot = ISMCTSBot(seed, **opts)  # type: ignore[arg-type]
+    bot = ISMCTSBot(seed, **opts)
     bot.name = "expert"
     return bot
 

@@ -196,6 +196,13 @@ def _offered(s: State, card: int, allowed: set[Action]) -> Action | None:
     return None
 
 
+def _offered_play(s: State, card: int, allowed: set[Action]) -> Action:
+    """:func:`_offered` for a card known to be offered (chosen among those that are)."""
+    action = _offered(s, card, allowed)
+    assert action is not None, "the card was chosen among the offered ones"
+    return action
+
+
 class SantaseISMCTSBot(BaseBot):
     """Plain ISMCTS with the Santase engine's fixed rules (see the module documentation).
 
@@ -253,7 +260,7 @@ class SantaseISMCTSBot(BaseBot):
         if cards == 0:
             return legal[0]  # only actions the fixed rules take, and not the one they would
         if cards & (cards - 1) == 0:
-            return _offered(world, cards.bit_length() - 1, allowed)  # type: ignore[return-value]
+            return _offered_play(world, cards.bit_length() - 1, allowed)
         if world.closed_by < 0 and world.drawn >= STOCK_CARDS and worlds.count == 1:
             best = self._endgame(hand, cards)
         else:
@@ -265,7 +272,7 @@ class SantaseISMCTSBot(BaseBot):
                     best, best_key = card, key
             if best < 0:  # the search never tried an offered card: the first offered
                 best = (cards & -cards).bit_length() - 1
-        return _offered(world, best, allowed)  # type: ignore[return-value]
+        return _offered_play(world, best, allowed)
 
     def _endgame(self, hand: Hand, cards: int) -> int:
         """The best of ``cards`` by exact play once the stock is exhausted (nothing is
