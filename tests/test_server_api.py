@@ -24,6 +24,7 @@ from server_support import Client, connect, finished  # noqa: E402
 from sixtysix.cards import CARDS, Card  # noqa: E402
 from sixtysix.record import loads, replay_json  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
+from sixtysix.server.app import STATIC  # noqa: E402
 from sixtysix.server.protocol import MAX_MESSAGE_BYTES  # noqa: E402
 
 
@@ -450,10 +451,29 @@ def test_every_response_carries_the_security_headers(client: TestClient, path: s
         assert policy is None
 
 
+def test_every_page_is_served_whole_by_its_route_and_by_its_file_name(client: TestClient) -> None:
+    """A page's file holds its title and body; the head's shared lines are put in when it
+    is served, under its route and under /static/NAME.html (what the service worker keeps)."""
+    routes = {"index": "/", "game": "/game/x", "replay": "/replay/x", "lesson": "/learn", "rules": "/rules"}
+    shared = (STATIC / "head.part.html").read_text(encoding="utf-8").strip().splitlines()
+    assert len(shared) >= 5
+    for name, route in routes.items():
+        own = (STATIC / f"{name}.html").read_text(encoding="utf-8")
+        served = client.get(route)
+        assert served.status_code == 200 and served.headers["content-type"].startswith("text/html")
+        assert client.get(f"/static/{name}.html").text == served.text, name
+        head = served.text[served.text.index("<head>"):served.text.index("</head>")]
+        assert head.count("<title") == 1 and all(line in head for line in shared), name
+        assert head.index('<meta charset="utf-8">') < head.index("<title"), name  # first, as HTML wants
+        assert served.text.replace(head, "") == own.replace(own[own.index("<head>"):own.index("</head>")], "")
+    assert client.get("/static/head.part.html").status_code == 404  # a part, not a page
+    assert client.get("/static/nothing.html").status_code == 404
+
+
 def test_the_pages_hold_no_inline_script_or_style_the_policy_would_block(client: TestClient) -> None:
     """The Content Security Policy allows only scripts and styles from the server's own
     files: a page with inline code would break under it."""
-    for path in ("/", "/static/game.html", "/static/replay.html"):
+    for path in ("/", "/static/game.html", "/static/replay.html", "/learn", "/rules"):
         page = client.get(path).text
         assert "<script>" not in page and "<style" not in page and " style=" not in page, path
         assert " onclick=" not in page and "javascript:" not in page, path

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -41,7 +42,7 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -70,6 +71,23 @@ __all__ = ["Settings", "create_app", "default_database_url"]
 log = logging.getLogger("sixtysix.server")
 
 STATIC = Path(str(resources.files("sixtysix.server") / "static"))
+#: The pages, each written once with its own title and body; the lines every page's
+#: head shares are in ``static/head.part.html``, put in where the page says.
+PAGES = ("index", "game", "replay", "lesson", "rules")
+_HEAD_MARK = "<!-- head.part.html -->"
+
+
+@functools.cache
+def page(name: str) -> str:
+    """The page ``name`` (one of :data:`PAGES`) as served: its file with the shared head put in.
+
+    >>> "<meta charset" in page("rules") and "<title" in page("rules")
+    True
+    """
+    text = (STATIC / f"{name}.html").read_text(encoding="utf-8")
+    if _HEAD_MARK not in text:
+        raise ValueError(f"static/{name}.html has no {_HEAD_MARK}")
+    return text.replace(_HEAD_MARK, (STATIC / "head.part.html").read_text(encoding="utf-8").rstrip())
 #: The web app manifest: the game installs as an app of its own (a phone's home screen).
 MANIFEST = {
     "name": "Sixty-six",
@@ -230,8 +248,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # Pages ------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def index() -> HTMLResponse:
+        return HTMLResponse(page("index"))
 
     @app.get("/manifest.webmanifest", include_in_schema=False)
     async def manifest() -> JSONResponse:
@@ -244,21 +262,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             headers={"Cache-Control": "no-cache"})
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
-        return FileResponse(STATIC / "game.html")
+    async def game_page(game_id: str) -> HTMLResponse:
+        return HTMLResponse(page("game"))
 
     @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: str) -> FileResponse:
-        return FileResponse(STATIC / "replay.html")
+    async def replay_page(game_id: str) -> HTMLResponse:
+        return HTMLResponse(page("replay"))
 
     @app.get("/learn", include_in_schema=False)
-    async def lesson_page() -> FileResponse:
-        return FileResponse(STATIC / "lesson.html")
+    async def lesson_page() -> HTMLResponse:
+        return HTMLResponse(page("lesson"))
 
     @app.get("/rules", include_in_schema=False)
-    async def rules_page() -> FileResponse:
+    async def rules_page() -> HTMLResponse:
         # How to play, for players (the lobby's and the table's "How to play").
-        return FileResponse(STATIC / "rules.html")
+        return HTMLResponse(page("rules"))
+
+    @app.get("/static/{name}.html", include_in_schema=False)
+    async def static_page(name: str) -> HTMLResponse:
+        # A page by its file's name (the service worker keeps these for offline play),
+        # assembled like the routes above; before the static files, which hold the parts.
+        if name not in PAGES:
+            raise StarletteHTTPException(404)
+        return HTMLResponse(page(name))
 
     @app.get("/i18n/{wanted}.json", include_in_schema=False)
     async def messages(wanted: str) -> JSONResponse:
