@@ -52,7 +52,7 @@ from sixtysix.kernel import (
     marriage_value,
 )
 from sixtysix.result import HandResult
-from sixtysix.rules import CLASSIC, Rules
+from sixtysix.rules import CLASSIC, MarriageCounts, Rules
 from sixtysix.states import HandState, Reason
 
 if TYPE_CHECKING:
@@ -300,7 +300,7 @@ class Hand:
         for m in view.marriages:
             announced[m.seat] += m.value
         # Pending points are apart only under marriage_counts = next_trick.
-        pending = view.pending_marriages if rules.marriage_counts == "next_trick" else (0, 0)
+        pending = view.pending_marriages if rules.marriage_counts is MarriageCounts.NEXT_TRICK else (0, 0)
         assert view.to_act is not None
         closer = -1 if view.closed_by is None else view.closed_by
         key = (
