@@ -38,8 +38,9 @@ from sixtysix.actions import (
     Action,
     action_of,
 )
-from sixtysix.cards import CARDS, Card, Suit, pack, parse_cards
-from sixtysix.errors import IllegalActionError, InvalidDeckError, ParseError
+from sixtysix.cards import CARDS, Card, Suit
+from sixtysix.deck import deck_from, random_deck
+from sixtysix.errors import IllegalActionError
 from sixtysix.kernel import (
     DEAL_LAYOUTS,
     REASONS,
@@ -78,38 +79,6 @@ def _card_tables() -> tuple[tuple[tuple[Action, ...], ...], tuple[tuple[Action, 
 
 
 _LOW_CARDS, _HIGH_CARDS = _card_tables()
-
-
-def random_deck(rng: random.Random, size: int = 24) -> list[Card]:
-    """Shuffle and cut a pack (R2.2: the cut leaves at least two cards in each packet)."""
-    deck = list(pack(size))
-    rng.shuffle(deck)
-    cut = rng.randint(2, len(deck) - 2)
-    return deck[cut:] + deck[:cut]
-
-
-def deck_from(deck: str | Iterable[Card], size: int = 24) -> list[Card]:
-    """Check a deck: exactly the cards of the pack, each once (R1.1, R2.4; S1.1 for 20)."""
-    try:
-        cards = parse_cards(deck) if isinstance(deck, str) else list(deck)
-    except ParseError as exc:
-        raise InvalidDeckError(f"invalid deck: {exc}") from None
-    seen: set[Card] = set()
-    cards_of_pack = pack(size)
-    allowed = frozenset(cards_of_pack)
-    for card in cards:
-        if not isinstance(card, Card):
-            raise InvalidDeckError(f"invalid deck: {card!r} is not a card")
-        if card in seen:
-            raise InvalidDeckError(f"invalid deck: {card} appears twice")
-        if card not in allowed:
-            raise InvalidDeckError(f"invalid deck: {card} is not in the {size}-card pack")
-        seen.add(card)
-    if len(cards) != size:
-        missing = " ".join(str(c) for c in cards_of_pack if c not in seen)
-        raise InvalidDeckError(f"invalid deck: {len(cards)} cards, expected {size}"
-                               + (f" (missing {missing})" if missing else ""))
-    return cards
 
 
 def _close_points(view: View) -> int:

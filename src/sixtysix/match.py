@@ -17,7 +17,8 @@ import random
 from collections.abc import Iterable
 
 from sixtysix.cards import CARDS, Card
-from sixtysix.hand import Hand, HandResult, random_deck
+from sixtysix.deck import random_deck
+from sixtysix.hand import Hand, HandResult
 from sixtysix.rules import CLASSIC, FirstDealer, NextDealer, Rules
 
 __all__ = ["Match", "MatchOverError", "cut_for_deal"]
