@@ -34,7 +34,6 @@ from sixtysix.actions import (
     DECLARE_MARRIAGE,
     DRAW,
     EXCHANGE,
-    MARRIAGE,
     Action,
     action_of,
 )
@@ -45,21 +44,19 @@ from sixtysix.kernel import (
     DEAL_LAYOUTS,
     REASONS,
     STOCK_CARDS,
-    SUIT_OF,
     Phase,
     State,
     conceded,
     config,
-    marriage_value,
 )
-from sixtysix.result import HandResult
+from sixtysix.result import HandResult, result_of
 from sixtysix.rules import CLASSIC, MarriageCounts, Rules
-from sixtysix.states import HandState, Reason
+from sixtysix.states import HandState
 
 if TYPE_CHECKING:
     from sixtysix.views import View
 
-__all__ = ["Hand", "HandResult", "REASONS", "conceded", "deck_from", "random_deck"]
+__all__ = ["Hand", "HandResult", "REASONS", "conceded", "deck_from", "random_deck", "result_of"]
 
 #: The states by the kernel's phase numbers (tables.Phase).
 STATE_NAMES = (HandState.LEAD, HandState.FOLLOW, HandState.DRAW, HandState.OVER)
@@ -531,27 +528,6 @@ class Hand:
             lines.append(f"  seat {seat}: {cards}  points {self.score(seat)} "
                          f"tricks {self.tricks_won(seat)}")
         return "\n".join(lines)
-
-
-def result_of(state: State, log: Iterable[tuple[int, int]]) -> HandResult:
-    """The result of a finished kernel state whose actions, as ``(code, seat)``, were
-    ``log`` (the marriages shown come from it)."""
-    trump = state.trump
-    marriages: tuple[list[tuple[Suit, int]], list[tuple[Suit, int]]] = ([], [])
-    for code, seat in log:
-        if MARRIAGE <= code < EXCHANGE or code >= DECLARE_MARRIAGE:
-            suit = SUIT_OF[code - MARRIAGE] if code < EXCHANGE else code - DECLARE_MARRIAGE
-            marriages[seat].append((Suit(suit), marriage_value(suit, trump)))
-    closer = state.closed_by
-    return HandResult(
-        winner=None if state.winner < 0 else state.winner,
-        game_points=state.game_points,
-        reason=Reason(REASONS[state.reason]),
-        points=(state.score(0), state.score(1)),
-        tricks=(state.tricks_won(0), state.tricks_won(1)),
-        marriages=(tuple(marriages[0]), tuple(marriages[1])),
-        closed_by=None if closer < 0 else closer,
-    )
 
 
 def replay_actions(hand: Hand, tokens: Sequence[str]) -> None:
