@@ -36,6 +36,7 @@ from sixtysix.actions import (
     EXCHANGE,
     Action,
     action_of,
+    actions_of_mask,
 )
 from sixtysix.cards import CARDS, Card, Suit
 from sixtysix.deck import deck_from, random_deck
@@ -64,18 +65,6 @@ STATE_NAMES = (HandState.LEAD, HandState.FOLLOW, HandState.DRAW, HandState.OVER)
 #: Game points the opponent of a player's program that failed scores (the
 #: most a hand can give, R9.1; see :meth:`Hand.forfeit`).
 FORFEIT_POINTS = 3
-
-
-def _card_tables() -> tuple[tuple[tuple[Action, ...], ...], tuple[tuple[Action, ...], ...]]:
-    low: list[tuple[Action, ...]] = []
-    high: list[tuple[Action, ...]] = []
-    for m in range(4096):
-        low.append(tuple(action_of(i) for i in range(12) if m >> i & 1))
-        high.append(tuple(action_of(i + 12) for i in range(12) if m >> i & 1))
-    return tuple(low), tuple(high)
-
-
-_LOW_CARDS, _HIGH_CARDS = _card_tables()
 
 
 def _close_points(view: View) -> int:
@@ -411,14 +400,7 @@ class Hand:
 
     def legal_actions(self) -> list[Action]:
         """The legal actions, cards first in index order."""
-        m = self.kernel.legal_mask()
-        actions = [*_LOW_CARDS[m & 0xFFF], *_HIGH_CARDS[(m >> 12) & 0xFFF]]
-        m >>= 24
-        while m:
-            low = m & -m
-            m ^= low
-            actions.append(action_of(low.bit_length() + 23))
-        return actions
+        return actions_of_mask(self.kernel.legal_mask())
 
     def is_legal(self, action: Action) -> bool:
         return bool(self.kernel.legal_mask() >> action.code & 1)
