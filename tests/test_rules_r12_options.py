@@ -7,6 +7,17 @@ from typing import Any
 import pytest
 
 from sixtysix import ParseError, Rules
+from sixtysix.rules import (
+    WORD_OPTIONS,
+    CloseScoring,
+    FailedClose,
+    FalseDeclaration,
+    FirstDealer,
+    MarriageCounts,
+    MarriageLead,
+    NextDealer,
+    PlayedOut,
+)
 
 CLASSIC_VALUES: dict[str, Any] = {
     "first_dealer": "cut",
@@ -135,10 +146,55 @@ def test_R12_numeric_options_refuse_other_values(name: str, value: Any) -> None:
     ("failed_close", "two"), ("failed_close", "2"), ("false_declaration", "three"), ("false_declaration", ""),
 ])
 def test_R12_bad_word_is_an_error(name: str, word: str) -> None:
-    with pytest.raises(ParseError):
+    allowed = ", ".join(WORD_OPTIONS[name])
+    message = f"option {name} = {word!r} is not allowed: expected one of {allowed}"
+    with pytest.raises(ParseError) as caught:
         Rules.preset("classic").replace(**{name: word})
+    assert str(caught.value) == message
     with pytest.raises(ParseError):
         Rules.from_json({"preset": "classic", name: word})
+    with pytest.raises(ParseError):
+        Rules.parse(f"classic,{name}={word}")
+
+
+ENUMS = {
+    "first_dealer": FirstDealer, "next_dealer": NextDealer, "failed_close": FailedClose,
+    "false_declaration": FalseDeclaration, "played_out": PlayedOut, "close_scoring": CloseScoring,
+    "marriage_counts": MarriageCounts, "marriage_lead": MarriageLead,
+}
+
+
+def test_R12_word_options_are_enums_that_are_their_words() -> None:
+    assert WORD_OPTIONS == {
+        "first_dealer": ("cut", "random"),
+        "next_dealer": ("alternate", "winner"),
+        "failed_close": ("two_or_three", "three"),
+        "false_declaration": ("two_or_three", "two"),
+        "played_out": ("points", "last_trick"),
+        "close_scoring": ("end", "at_close"),
+        "marriage_counts": ("trick_won", "next_trick"),
+        "marriage_lead": ("either", "king"),
+    }
+    assert all(type(word) is str for words in WORD_OPTIONS.values() for word in words)
+    for name, kind in ENUMS.items():
+        assert tuple(kind) == WORD_OPTIONS[name]
+        assert type(getattr(Rules(), name)) is kind
+
+
+@pytest.mark.parametrize("name", sorted(ENUMS))
+def test_R12_a_word_given_as_a_string_is_read_as_its_member(name: str) -> None:
+    word = ALTERNATIVES[name]
+    member = ENUMS[name](word)
+    from_text = Rules.parse(f"classic,{name}={word}")
+    for rules in (Rules().replace(**{name: word}), Rules.from_json({name: word}), from_text,
+                  Rules(**{name: word})):
+        assert getattr(rules, name) is member
+        assert rules == Rules().replace(**{name: member})
+        assert hash(rules) == hash(Rules().replace(**{name: member}))
+    # Written as the plain word, as before.
+    assert from_text.to_json() == {"preset": "classic", name: word}
+    assert type(from_text.to_json()[name]) is str  # type: ignore[index]
+    assert str(from_text) == f"classic,{name}={word}"
 
 
 @pytest.mark.parametrize("name", ["marriage_first_lead", "marriages_in_phase2", "close_first_lead",

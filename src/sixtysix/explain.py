@@ -29,6 +29,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
+from sixtysix.rules import CloseScoring, FailedClose
 from sixtysix.states import Reason
 from sixtysix.views import View
 
@@ -132,14 +133,14 @@ def explain(view: View, bonus: int = 0) -> Explanation:
     scale: Scale | None
     if reason in (Reason.DECLARED, Reason.PLAYED_OUT, Reason.CLOSED_SUCCEEDED):
         scale = _BY_POINTS.get(gp, Scale.FIXED)
-        if reason is Reason.CLOSED_SUCCEEDED and view.rules.close_scoring == "at_close" \
+        if reason is Reason.CLOSED_SUCCEEDED and view.rules.close_scoring is CloseScoring.AT_CLOSE \
                 and view.closed_at is not None and loser is not None:
             at_close = True
             before = [t for t in view.tricks[:view.closed_at] if t.winner == loser]
             loser_tricks = len(before)
             loser_points = sum(t.points for t in before) + view.counted_marriages(loser, view.closed_at)
     elif reason is Reason.CLOSED_FAILED:
-        if view.rules.failed_close == "three":
+        if view.rules.failed_close is FailedClose.THREE:
             scale = Scale.FIXED
         else:
             scale = Scale.NO_TRICK_AT_CLOSE if gp == 3 else Scale.TRICK_AT_CLOSE

@@ -9,6 +9,12 @@ States (docs/design.md §2): **lead** (the leader's turn, R3.6 steps 3-6),
 **follow**, **draw** (R3.6 steps 1-2, only while the stock is open and
 ``close_before_draw`` holds) and **over**.
 
+This module is the state machine. What a hand is built from and what it gives
+have modules of their own, whose names are importable from here too: the deck
+(:mod:`sixtysix.deck`: ``random_deck``, ``deck_from``), the result
+(:mod:`sixtysix.result`: ``HandResult``, ``result_of``) and the worlds a view allows
+(:mod:`sixtysix.worlds`, behind :meth:`Hand.from_view`).
+
 >>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
 >>> hand.trump, hand.to_act, hand.stock_size
 (<Suit.CLUBS: 0>, 1, 12)
@@ -34,31 +40,23 @@ from sixtysix.actions import (
     DECLARE_MARRIAGE,
     DRAW,
     EXCHANGE,
-    MARRIAGE,
     Action,
     action_of,
+    actions_of_mask,
 )
-from sixtysix.cards import CARDS, Card, Suit, pack, parse_cards
-from sixtysix.errors import IllegalActionError, InvalidDeckError, ParseError
-from sixtysix.kernel import (
-    DEAL_LAYOUTS,
-    REASONS,
-    STOCK_CARDS,
-    SUIT_OF,
-    Phase,
-    State,
-    conceded,
-    config,
-    marriage_value,
-)
-from sixtysix.result import HandResult
+from sixtysix.cards import CARDS, Card, Suit
+from sixtysix.deck import deck_from, random_deck
+from sixtysix.errors import IllegalActionError
+from sixtysix.kernel import DEAL_LAYOUTS, REASONS, Phase, State, conceded, config
+from sixtysix.result import HandResult, result_of
 from sixtysix.rules import CLASSIC, Rules
-from sixtysix.states import HandState, Reason
+from sixtysix.states import HandState
+from sixtysix.worlds import world_key
 
 if TYPE_CHECKING:
     from sixtysix.views import View
 
-__all__ = ["Hand", "HandResult", "REASONS", "conceded", "deck_from", "random_deck"]
+__all__ = ["Hand", "HandResult", "REASONS", "conceded", "deck_from", "random_deck", "result_of"]
 
 #: The states by the kernel's phase numbers (tables.Phase).
 STATE_NAMES = (HandState.LEAD, HandState.FOLLOW, HandState.DRAW, HandState.OVER)
@@ -66,61 +64,6 @@ STATE_NAMES = (HandState.LEAD, HandState.FOLLOW, HandState.DRAW, HandState.OVER)
 #: Game points the opponent of a player's program that failed scores (the
 #: most a hand can give, R9.1; see :meth:`Hand.forfeit`).
 FORFEIT_POINTS = 3
-
-
-def _card_tables() -> tuple[tuple[tuple[Action, ...], ...], tuple[tuple[Action, ...], ...]]:
-    low: list[tuple[Action, ...]] = []
-    high: list[tuple[Action, ...]] = []
-    for m in range(4096):
-        low.append(tuple(action_of(i) for i in range(12) if m >> i & 1))
-        high.append(tuple(action_of(i + 12) for i in range(12) if m >> i & 1))
-    return tuple(low), tuple(high)
-
-
-_LOW_CARDS, _HIGH_CARDS = _card_tables()
-
-
-def random_deck(rng: random.Random, size: int = 24) -> list[Card]:
-    """Shuffle and cut a pack (R2.2: the cut leaves at least two cards in each packet)."""
-    deck = list(pack(size))
-    rng.shuffle(deck)
-    cut = rng.randint(2, len(deck) - 2)
-    return deck[cut:] + deck[:cut]
-
-
-def deck_from(deck: str | Iterable[Card], size: int = 24) -> list[Card]:
-    """Check a deck: exactly the cards of the pack, each once (R1.1, R2.4; S1.1 for 20)."""
-    try:
-        cards = parse_cards(deck) if isinstance(deck, str) else list(deck)
-    except ParseError as exc:
-        raise InvalidDeckError(f"invalid deck: {exc}") from None
-    seen: set[Card] = set()
-    cards_of_pack = pack(size)
-    allowed = frozenset(cards_of_pack)
-    for card in cards:
-        if not isinstance(card, Card):
-            raise InvalidDeckError(f"invalid deck: {card!r} is not a card")
-        if card in seen:
-            raise InvalidDeckError(f"invalid deck: {card} appears twice")
-        if card not in allowed:
-            raise InvalidDeckError(f"invalid deck: {card} is not in the {size}-card pack")
-        seen.add(card)
-    if len(cards) != size:
-        missing = " ".join(str(c) for c in cards_of_pack if c not in seen)
-        raise InvalidDeckError(f"invalid deck: {len(cards)} cards, expected {size}"
-                               + (f" (missing {missing})" if missing else ""))
-    return cards
-
-
-def _close_points(view: View) -> int:
-    """:func:`conceded` for the closer's opponent when the stock was closed, as ``view``
-    shows it: what a successful close is worth under S5.3, and 3 exactly when the
-    opponent had no trick then (R6.4)."""
-    assert view.closed_by is not None and view.closed_at is not None
-    opponent = 1 - view.closed_by
-    before = [t for t in view.tricks[:view.closed_at] if t.winner == opponent]
-    points = sum(t.points for t in before) + view.counted_marriages(opponent, view.closed_at)
-    return conceded(len(before), points)
 
 
 class Hand:
@@ -264,7 +207,9 @@ class Hand:
         stock in drawing order (the turned-up trump last). This is how search
         bots build the worlds they sample (determinization): the result agrees
         with everything in the view, and ``hand.view(view.seat)`` equals it.
-        History before this state cannot be popped.
+        History before this state cannot be popped. The checks (a
+        :class:`ValueError` if the cards do not fit the view) and the state are
+        :func:`sixtysix.worlds.world_key`'s; this adds the hand around them.
 
         >>> hand = Hand.random(seed=2)
         >>> seat = hand.to_act
@@ -272,53 +217,13 @@ class Hand:
         >>> world.key() == hand.key()
         True
         """
-        if view.state == "over":
-            raise ValueError("the hand is over: there is nothing hidden left to fill in")
-        seat = view.seat
-        opp = list(opponent)
-        stock_cards = list(stock)
-        rules = view.rules
-        own = view.hand
-        everything = [*own, *opp, *stock_cards, *view.played]
-        if len(set(everything)) != rules.deck or len(everything) != rules.deck:
-            raise ValueError("the hidden cards and the view do not make up the pack exactly once")
-        if len(stock_cards) != view.stock_size:
-            raise ValueError(f"the stock must have {view.stock_size} cards, not {len(stock_cards)}")
-        expected_opp = len(own) + (1 if view.lead is not None and view.lead[0] == seat else 0) - (
-            1 if view.lead is not None and view.lead[0] != seat else 0)
-        if len(opp) != expected_opp:
-            raise ValueError(f"the opponent must hold {expected_opp} cards, not {len(opp)}")
-        face_up = view.exchange_card if view.exchange is not None else view.dealt_trump_card
-        if stock_cards and stock_cards[-1] != face_up:
-            raise ValueError(f"the last card of the stock must be the turned-up {face_up}")
-        masks = [0, 0]
-        for card in own:
-            masks[seat] |= card.mask
-        for card in opp:
-            masks[1 - seat] |= card.mask
-        announced = [0, 0]
-        for m in view.marriages:
-            announced[m.seat] += m.value
-        # Pending points are apart only under marriage_counts = next_trick.
-        pending = view.pending_marriages if rules.marriage_counts == "next_trick" else (0, 0)
-        assert view.to_act is not None
-        closer = -1 if view.closed_by is None else view.closed_by
-        key = (
-            STATE_NAMES.index(view.state), view.to_act,
-            view.lead[1].index if view.lead is not None else -1, int(view.trump),
-            masks[0], masks[1], *view.card_points, *view.tricks_won,
-            announced[0] - pending[0], announced[1] - pending[1], pending[0], pending[1],
-            STOCK_CARDS - view.stock_size, closer,
-            -1 if view.closed_at is None else view.closed_at,
-            _close_points(view) if closer >= 0 else 0,
-            -1, *(c.index for c in stock_cards),
-        )
+        key = world_key(view, opponent, stock)
         hand = object.__new__(cls)
-        hand.rules = rules
+        hand.rules = view.rules
         hand.dealer = view.dealer
         hand.deck = ()
         hand.seed = None
-        hand.kernel = State.from_key(_config(rules), key)
+        hand.kernel = State.from_key(_config(view.rules), key)
         hand.trump = view.trump
         hand._dealt_trump = view.dealt_trump_card.index
         hand._prefix = tuple((a.code, s) for s, a in view.history)
@@ -445,14 +350,7 @@ class Hand:
 
     def legal_actions(self) -> list[Action]:
         """The legal actions, cards first in index order."""
-        m = self.kernel.legal_mask()
-        actions = [*_LOW_CARDS[m & 0xFFF], *_HIGH_CARDS[(m >> 12) & 0xFFF]]
-        m >>= 24
-        while m:
-            low = m & -m
-            m ^= low
-            actions.append(action_of(low.bit_length() + 23))
-        return actions
+        return actions_of_mask(self.kernel.legal_mask())
 
     def is_legal(self, action: Action) -> bool:
         return bool(self.kernel.legal_mask() >> action.code & 1)
@@ -562,27 +460,6 @@ class Hand:
             lines.append(f"  seat {seat}: {cards}  points {self.score(seat)} "
                          f"tricks {self.tricks_won(seat)}")
         return "\n".join(lines)
-
-
-def result_of(state: State, log: Iterable[tuple[int, int]]) -> HandResult:
-    """The result of a finished kernel state whose actions, as ``(code, seat)``, were
-    ``log`` (the marriages shown come from it)."""
-    trump = state.trump
-    marriages: tuple[list[tuple[Suit, int]], list[tuple[Suit, int]]] = ([], [])
-    for code, seat in log:
-        if MARRIAGE <= code < EXCHANGE or code >= DECLARE_MARRIAGE:
-            suit = SUIT_OF[code - MARRIAGE] if code < EXCHANGE else code - DECLARE_MARRIAGE
-            marriages[seat].append((Suit(suit), marriage_value(suit, trump)))
-    closer = state.closed_by
-    return HandResult(
-        winner=None if state.winner < 0 else state.winner,
-        game_points=state.game_points,
-        reason=Reason(REASONS[state.reason]),
-        points=(state.score(0), state.score(1)),
-        tricks=(state.tricks_won(0), state.tricks_won(1)),
-        marriages=(tuple(marriages[0]), tuple(marriages[1])),
-        closed_by=None if closer < 0 else closer,
-    )
 
 
 def replay_actions(hand: Hand, tokens: Sequence[str]) -> None:

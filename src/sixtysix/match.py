@@ -17,8 +17,9 @@ import random
 from collections.abc import Iterable
 
 from sixtysix.cards import CARDS, Card
-from sixtysix.hand import Hand, HandResult, random_deck
-from sixtysix.rules import CLASSIC, Rules
+from sixtysix.deck import random_deck
+from sixtysix.hand import Hand, HandResult
+from sixtysix.rules import CLASSIC, FirstDealer, NextDealer, Rules
 
 __all__ = ["Match", "MatchOverError", "cut_for_deal"]
 
@@ -57,7 +58,7 @@ class Match:
         self.rng = rng if rng is not None else random.Random(seed)
         self.cuts: list[tuple[Card, Card]] = []
         if first_dealer is None:
-            if rules.first_dealer == "cut":
+            if rules.first_dealer is FirstDealer.CUT:
                 first_dealer, self.cuts = cut_for_deal(self.rng)
             else:
                 first_dealer = self.rng.randrange(2)
@@ -76,7 +77,7 @@ class Match:
         if not self.hands:
             return self.first_dealer
         last = self.hands[-1]
-        if self.rules.next_dealer == "alternate":
+        if self.rules.next_dealer is NextDealer.ALTERNATE:
             return 1 - last.dealer
         result = last.result()
         if result is None or result.winner is None:

@@ -47,8 +47,9 @@ from typing import IO, Any, TypeAlias
 
 from sixtysix.actions import ACTIONS, Action, ActionKind
 from sixtysix.cards import CARDS, Card
+from sixtysix.deck import deck_from
 from sixtysix.errors import IllegalActionError, InvalidDeckError, InvalidRecordError, ParseError
-from sixtysix.hand import Hand, HandResult, deck_from
+from sixtysix.hand import Hand, HandResult
 from sixtysix.kernel.tables import marriage_value
 from sixtysix.match import Match, MatchOverError
 from sixtysix.rules import CLASSIC, Rules

@@ -1,17 +1,31 @@
 """How a finished hand ended: :class:`HandResult`, the result object of the records and
-of ``sixtysix replay --json`` (docs/design.md §5). A module of its own: views and records use
-it without the hand's state machine."""
+of ``sixtysix replay --json`` (docs/design.md §5), and :func:`result_of`, which reads it
+from a finished kernel state. A module of its own: views and records use it without the
+hand's state machine.
+
+>>> from sixtysix.kernel import State, config
+>>> from sixtysix.rules import CLASSIC
+>>> state = State.deal(list(range(24)), 0, config(CLASSIC))
+>>> state.forfeit(1)
+>>> result_of(state, state.history()).describe()
+"Player 0 wins 3 game points (the opponent's program failed and forfeited); points 0-0, tricks 0-0."
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sixtysix.cards import Suit
 from sixtysix.errors import ParseError
+from sixtysix.kernel.tables import DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, REASONS, SUIT_OF, marriage_value
 from sixtysix.states import Reason
 
-__all__ = ["HandResult"]
+if TYPE_CHECKING:
+    from sixtysix.kernel import State
+
+__all__ = ["HandResult", "result_of"]
 
 
 @dataclass(frozen=True)
@@ -79,3 +93,24 @@ class HandResult:
         return (f"Player {self.winner} wins {gp} game point{'s' if gp != 1 else ''} "
                 f"({why}); points {self.points[0]}-{self.points[1]}, "
                 f"tricks {self.tricks[0]}-{self.tricks[1]}.")
+
+
+def result_of(state: State, log: Iterable[tuple[int, int]]) -> HandResult:
+    """The result of a finished kernel state whose actions, as ``(code, seat)``, were
+    ``log`` (the marriages shown come from it)."""
+    trump = state.trump
+    marriages: tuple[list[tuple[Suit, int]], list[tuple[Suit, int]]] = ([], [])
+    for code, seat in log:
+        if MARRIAGE <= code < EXCHANGE or code >= DECLARE_MARRIAGE:
+            suit = SUIT_OF[code - MARRIAGE] if code < EXCHANGE else code - DECLARE_MARRIAGE
+            marriages[seat].append((Suit(suit), marriage_value(suit, trump)))
+    closer = state.closed_by
+    return HandResult(
+        winner=None if state.winner < 0 else state.winner,
+        game_points=state.game_points,
+        reason=Reason(REASONS[state.reason]),
+        points=(state.score(0), state.score(1)),
+        tricks=(state.tricks_won(0), state.tricks_won(1)),
+        marriages=(tuple(marriages[0]), tuple(marriages[1])),
+        closed_by=None if closer < 0 else closer,
+    )

@@ -6,29 +6,121 @@
 'pagat'
 >>> Rules.from_json({"preset": "classic", "target": 11}).to_json()
 {'preset': 'classic', 'target': 11}
+
+The word-valued options are enums that are also their words (``StrEnum``, as
+:mod:`sixtysix.states`): a string given for one is read as its member, and the
+member compares and is written as the word.
+
+>>> rules = Rules().replace(failed_close="three")
+>>> rules.failed_close, rules.failed_close == "three"
+(<FailedClose.THREE: 'three'>, True)
+>>> rules.to_json()
+{'preset': 'classic', 'failed_close': 'three'}
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from sixtysix.errors import ParseError
 
-__all__ = ["CLASSIC", "PRESETS", "Rules"]
+__all__ = [
+    "CLASSIC", "PRESETS", "CloseScoring", "FailedClose", "FalseDeclaration", "FirstDealer",
+    "MarriageCounts", "MarriageLead", "NextDealer", "PlayedOut", "Rules",
+]
 
-#: Allowed words of the word-valued options (R12).
+
+class FirstDealer(enum.StrEnum):
+    """Who deals the first hand of a match (R2.1)."""
+
+    #: The players cut; the higher card deals.
+    CUT = "cut"
+    #: Chosen at random.
+    RANDOM = "random"
+
+
+class NextDealer(enum.StrEnum):
+    """Who deals the next hand (R2.5)."""
+
+    #: The deal alternates.
+    ALTERNATE = "alternate"
+    #: The winner of the last hand deals.
+    WINNER = "winner"
+
+
+class FailedClose(enum.StrEnum):
+    """What a failed close gives the opponent (R6.4)."""
+
+    #: 2 game points, or 3 if the opponent had no trick at the close.
+    TWO_OR_THREE = "two_or_three"
+    #: Always 3.
+    THREE = "three"
+
+
+class FalseDeclaration(enum.StrEnum):
+    """What a false declaration of 66 gives the opponent (R8.3)."""
+
+    #: 2 game points, or 3 if the opponent has won no trick.
+    TWO_OR_THREE = "two_or_three"
+    #: Always 2.
+    TWO = "two"
+
+
+class PlayedOut(enum.StrEnum):
+    """Who wins a hand played to the end that nobody declared."""
+
+    #: The higher total (R8.5).
+    POINTS = "points"
+    #: The winner of the last trick (S6.3).
+    LAST_TRICK = "last_trick"
+
+
+class CloseScoring(enum.StrEnum):
+    """Which moment the score of a successful close is taken from: the opponent's points
+    and tricks then."""
+
+    #: At the end of the hand (R6.3).
+    END = "end"
+    #: At the moment of closing (S5.3).
+    AT_CLOSE = "at_close"
+
+
+class MarriageCounts(enum.StrEnum):
+    """When announced marriage points start to count (R5.3)."""
+
+    #: Once their owner has won a trick, at once if he already has one.
+    TRICK_WON = "trick_won"
+    #: Only when he next wins a trick, even with tricks already won (the course platform).
+    NEXT_TRICK = "next_trick"
+
+
+class MarriageLead(enum.StrEnum):
+    """Which card of the pair the announcer of a marriage leads."""
+
+    #: Either (R5.1).
+    EITHER = "either"
+    #: Always the King; the Queen is shown and stays in hand (the course platform).
+    KING = "king"
+
+
+#: The enum of each word-valued option (R12).
+WORD_ENUMS: dict[str, type[enum.StrEnum]] = {
+    "first_dealer": FirstDealer,
+    "next_dealer": NextDealer,
+    "failed_close": FailedClose,
+    "false_declaration": FalseDeclaration,
+    "played_out": PlayedOut,
+    "close_scoring": CloseScoring,
+    "marriage_counts": MarriageCounts,
+    "marriage_lead": MarriageLead,
+}
+#: Allowed words of the word-valued options (R12), from their enums.
 WORD_OPTIONS: dict[str, tuple[str, ...]] = {
-    "first_dealer": ("cut", "random"),
-    "next_dealer": ("alternate", "winner"),
-    "failed_close": ("two_or_three", "three"),
-    "false_declaration": ("two_or_three", "two"),
-    "played_out": ("points", "last_trick"),
-    "close_scoring": ("end", "at_close"),
-    "marriage_counts": ("trick_won", "next_trick"),
-    "marriage_lead": ("either", "king"),
+    name: tuple(member.value for member in kind) for name, kind in WORD_ENUMS.items()
 }
 BOOL_OPTIONS = (
     "marriage_first_lead",
@@ -57,16 +149,16 @@ DECKS = (24, 20)
 class Rules:
     """The options of RULES.md R12; the defaults are the ``classic`` preset."""
 
-    first_dealer: str = "cut"
-    next_dealer: str = "alternate"
+    first_dealer: FirstDealer = FirstDealer.CUT
+    next_dealer: NextDealer = NextDealer.ALTERNATE
     marriage_first_lead: bool = True
     marriages_in_phase2: bool = False
     exchange_min_stock: int = 2
     close_first_lead: bool = True
     close_min_stock: int = 2
     close_before_draw: bool = True
-    failed_close: str = "two_or_three"
-    false_declaration: str = "two_or_three"
+    failed_close: FailedClose = FailedClose.TWO_OR_THREE
+    false_declaration: FalseDeclaration = FalseDeclaration.TWO_OR_THREE
     tie_bonus: int = 1
     target: int = 7
     auto_declare: bool = False
@@ -82,28 +174,31 @@ class Rules:
     deck: int = 24
     #: Who wins a hand played to the end that nobody declared: the higher total
     #: (``points``, R8.5) or the winner of the last trick (``last_trick``, S6.3).
-    played_out: str = "points"
+    played_out: PlayedOut = PlayedOut.POINTS
     #: The game points of a successful close from the opponent's points and tricks
     #: at the end (``end``, R6.3) or at the moment of closing (``at_close``, S5.3).
-    close_scoring: str = "end"
+    close_scoring: CloseScoring = CloseScoring.END
     #: When announced marriage points start to count: once their owner has won a
     #: trick, at once if he already has one (``trick_won``, R5.3), or only when he
     #: next wins a trick, even with tricks already won (``next_trick``, as on the
     #: course platform; points still waiting are *pending*).
-    marriage_counts: str = "trick_won"
+    marriage_counts: MarriageCounts = MarriageCounts.TRICK_WON
     #: Which card of the pair the announcer leads: either (R5.1), or always the King
     #: (``king``, as on the course platform; the Queen is shown and stays in hand).
-    marriage_lead: str = "either"
+    marriage_lead: MarriageLead = MarriageLead.EITHER
     #: The preset these options started from (used to write records compactly).
     base: str = field(default="classic", compare=False)
 
     def __post_init__(self) -> None:
-        for name, words in WORD_OPTIONS.items():
+        for name, kind in WORD_ENUMS.items():
             value = getattr(self, name)
-            if value not in words:
-                raise ParseError(
-                    f"option {name} = {value!r} is not allowed: expected one of {', '.join(words)}"
-                )
+            if not isinstance(value, kind):
+                try:
+                    member = kind(value)
+                except (ValueError, TypeError):
+                    raise ParseError(f"option {name} = {value!r} is not allowed: "
+                                     f"expected one of {', '.join(WORD_OPTIONS[name])}") from None
+                object.__setattr__(self, name, member)  # the word given, as its member
         for name in BOOL_OPTIONS:
             if not isinstance(getattr(self, name), bool):
                 raise ParseError(f"option {name} must be true or false, not {getattr(self, name)!r}")
@@ -206,7 +301,7 @@ class Rules:
         """The shortest record form: the preset name, or an object of the differences."""
         base = PRESETS[self.base]
         diff = {
-            name: getattr(self, name)
+            name: _plain(getattr(self, name))
             for name in self.options()
             if getattr(self, name) != getattr(base, name)
         }
@@ -221,6 +316,11 @@ class Rules:
         rest = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                         for k, v in value.items() if k != "preset")
         return f"{value['preset']},{rest}"
+
+
+def _plain(value: Any) -> Any:
+    """An option's value for JSON: a word option's member as its plain word."""
+    return value.value if isinstance(value, enum.StrEnum) else value
 
 
 def _parse_value(name: str, raw: str) -> Any:
@@ -242,19 +342,19 @@ def _parse_value(name: str, raw: str) -> Any:
 PRESET_OPTIONS: dict[str, dict[str, Any]] = {
     "classic": {},
     "pagat": {
-        "first_dealer": "random",
-        "next_dealer": "winner",
-        "false_declaration": "two",
+        "first_dealer": FirstDealer.RANDOM,
+        "next_dealer": NextDealer.WINNER,
+        "false_declaration": FalseDeclaration.TWO,
         "tie_bonus": 0,
     },
     "santase": {
-        "next_dealer": "winner",
+        "next_dealer": NextDealer.WINNER,
         "marriage_first_lead": False,
         "marriages_in_phase2": True,
         "exchange_min_stock": 4,
         "close_first_lead": False,
         "close_min_stock": 4,
-        "failed_close": "three",
+        "failed_close": FailedClose.THREE,
         "tie_bonus": 0,
         "target": 11,
         "auto_declare": True,
@@ -262,21 +362,21 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
     # Austrian Schnapsen as pagat.com gives it (docs/schnapsen.md).
     "schnapsen": {
         "deck": 20,
-        "first_dealer": "random",
+        "first_dealer": FirstDealer.RANDOM,
         "marriages_in_phase2": True,
         "close_before_draw": False,
         "exchange_first_lead": True,
         "tie_bonus": 0,
         "last_trick_bonus": 0,
-        "played_out": "last_trick",
-        "close_scoring": "at_close",
+        "played_out": PlayedOut.LAST_TRICK,
+        "close_scoring": CloseScoring.AT_CLOSE,
     },
     # The rules of the engine of the `schnapsen` course platform (docs/schnapsen.md,
     # S13): one deal is the game (a match to 1), no closing, 66 taken at once,
     # marriage points pending until the next trick won, the King led.
     "course": {
         "deck": 20,
-        "first_dealer": "random",
+        "first_dealer": FirstDealer.RANDOM,
         "marriages_in_phase2": True,
         "close_before_draw": False,
         "exchange_first_lead": True,
@@ -285,9 +385,9 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
         "target": 1,
         "tie_bonus": 0,
         "last_trick_bonus": 0,
-        "played_out": "last_trick",
-        "marriage_counts": "next_trick",
-        "marriage_lead": "king",
+        "played_out": PlayedOut.LAST_TRICK,
+        "marriage_counts": MarriageCounts.NEXT_TRICK,
+        "marriage_lead": MarriageLead.KING,
     },
 }
 

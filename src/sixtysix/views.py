@@ -26,7 +26,7 @@ from sixtysix.cards import Card, Rank, Suit, pack
 from sixtysix.errors import ParseError
 from sixtysix.kernel.tables import marriage_value
 from sixtysix.result import HandResult
-from sixtysix.rules import Rules
+from sixtysix.rules import MarriageCounts, Rules
 from sixtysix.states import HandState
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ class View:
         won = [i for i, t in enumerate(self.tricks[:n]) if t.winner == seat]
         if not won:
             return 0
-        upto = won[-1] if self.rules.marriage_counts == "next_trick" else n
+        upto = won[-1] if self.rules.marriage_counts is MarriageCounts.NEXT_TRICK else n
         return sum(m.value for m in self.marriages if m.seat == seat and m.at_trick <= upto)
 
     def counts(self, marriage: Marriage) -> bool:
@@ -151,7 +151,7 @@ class View:
         won = [i for i, t in enumerate(self.tricks) if t.winner == marriage.seat]
         if not won:
             return False
-        return self.rules.marriage_counts != "next_trick" or marriage.at_trick <= won[-1]
+        return self.rules.marriage_counts is not MarriageCounts.NEXT_TRICK or marriage.at_trick <= won[-1]
 
     @property
     def pending_marriages(self) -> tuple[int, int]:

@@ -17,7 +17,15 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from sixtysix.rules import Rules
+from sixtysix.rules import (
+    CloseScoring,
+    FailedClose,
+    FalseDeclaration,
+    MarriageCounts,
+    MarriageLead,
+    PlayedOut,
+    Rules,
+)
 
 __all__ = [
     "ABOVE", "BIT_CLOSE", "BIT_DECLARE", "BIT_DRAW", "BIT_EXCHANGE", "CARD_BITS", "CLOSE", "DECLARE",
@@ -223,10 +231,10 @@ def config(rules: Rules) -> Config:
         marriage_first_lead=int(rules.marriage_first_lead),
         marriages_in_phase2=int(rules.marriages_in_phase2),
         last_trick_bonus=rules.last_trick_bonus,
-        next_trick=int(rules.marriage_counts == "next_trick"),
-        king_lead=int(rules.marriage_lead == "king"),
-        last_trick_wins=int(rules.played_out == "last_trick"),
-        close_scored_at_close=int(rules.close_scoring == "at_close"),
-        failed_close_three=int(rules.failed_close == "three"),
-        false_declaration_three=int(rules.false_declaration == "two_or_three"),
+        next_trick=int(rules.marriage_counts is MarriageCounts.NEXT_TRICK),
+        king_lead=int(rules.marriage_lead is MarriageLead.KING),
+        last_trick_wins=int(rules.played_out is PlayedOut.LAST_TRICK),
+        close_scored_at_close=int(rules.close_scoring is CloseScoring.AT_CLOSE),
+        failed_close_three=int(rules.failed_close is FailedClose.THREE),
+        false_declaration_three=int(rules.false_declaration is FalseDeclaration.TWO_OR_THREE),
     )
