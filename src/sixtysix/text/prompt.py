@@ -3,7 +3,8 @@
 :func:`parse_choice` reads an action by its number in the list of choices
 (:func:`~sixtysix.text.screen.ordered_legal`), in lenient notation, or with the
 rank letters of the player's language. When the action is not legal now, the
-reason is told in words (:func:`why_illegal`).
+reason shown is the engine's (:func:`why_illegal`): the rules are explained where
+they are enforced, once, and only worded here in the player's language.
 
 >>> from sixtysix import Hand
 >>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
@@ -13,7 +14,7 @@ reason is told in words (:func:`why_illegal`).
 >>> parse_choice("66", view)
 Traceback (most recent call last):
 ...
-sixtysix.errors.ParseError: 66 is not allowed: you may declare only on lead after winning a trick (R8.1)
+sixtysix.errors.ParseError: 66 is not allowed: only a player who has won a trick may declare (R8.1)
 >>> with i18n.use("de"):
 ...     parse_choice("dd", view)
 Action.parse('QD')
@@ -21,20 +22,20 @@ Action.parse('QD')
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from sixtysix import i18n
-from sixtysix.actions import Action, ActionKind
-from sixtysix.cards import Card, Rank
-from sixtysix.errors import ParseError
+from sixtysix.actions import Action
+from sixtysix.errors import IllegalActionError, ParseError
 from sixtysix.i18n import N_, _
+from sixtysix.sampling import sample_worlds
 from sixtysix.text.screen import ordered_legal
-from sixtysix.text.words import rank_word
 
 if TYPE_CHECKING:
     from sixtysix.views import View
 
-__all__ = ["HELP", "parse_choice", "why_illegal"]
+__all__ = ["ENGINE_REASONS", "HELP", "parse_choice", "why_illegal"]
 
 #: The help of the line game (translate with ``_(HELP)`` where it is shown).
 HELP = N_("""\
@@ -59,54 +60,49 @@ loser has under 33, 3 if he took no trick. Declaring is up to you.""")
 
 # Refusals ------------------------------------------------------------------------
 
+#: The engine's reasons for refusing an action, as :meth:`Hand.push
+#: <sixtysix.hand.Hand.push>` gives them (:attr:`IllegalActionError.why
+#: <sixtysix.errors.IllegalActionError>`), marked here for the message catalogs: the
+#: engine writes them in English and :func:`why_illegal` shows them in the player's
+#: language. A test checks that every reason the engine gives is one of these.
+ENGINE_REASONS = (
+    N_("the hand is over"),
+    N_("a card must be played to the trick"),
+    N_("in phase 2 the follower must follow suit and win if he can, else trump (R7.2)"),
+    N_("the trick winner must first draw (D), close (C) or declare (66)"),
+    N_("declarations are automatic under auto_declare"),
+    N_("only a player who has won a trick may declare (R8.1)"),
+    N_("the exchange needs the lead, a trick won, the trump nine and an open stock (R4.1)"),
+    N_("only the leader may close, while the stock is open (R6.1)"),
+    N_("there is nothing to draw now"),
+    N_("no marriage may be announced now (R5)"),
+)
+
+
 def why_illegal(action: Action, view: View) -> str:
-    """Why ``action`` is not legal for the seat now, in words for the player."""
-    kind = action.kind
-    card = action.card
-    state = view.state
+    """Why ``action`` is not legal for the seat now, in words for the player: the
+    engine's reason, in the player's language.
+
+    The engine judges whole hands, so it is asked about one that the view allows
+    (:func:`sixtysix.sampling.sample_worlds`); its reason depends only on what the
+    seat knows (its own cards and the public facts), never on the hidden cards
+    filled in. Raises :class:`ValueError` if the action is legal.
+    """
+    if view.to_act is None:
+        return _("the hand is over")
     if view.to_act != view.seat:
-        return _("it is not your turn")
-    if card is not None and kind in (ActionKind.PLAY, ActionKind.MARRIAGE) and card not in view.hand:
-        return _("you do not hold {card}").format(card=card)
-    if state == "draw":
-        return _("you won the trick: first draw (D), close (C) or declare (66)")
-    if state == "follow":
-        if card is None or kind is not ActionKind.PLAY:
-            return _("you must play a card to the trick")
-        return _("the stock is closed or exhausted: follow suit and win if you can, else trump (R7.2)")
-    if kind is ActionKind.MARRIAGE and card is not None:
-        partner = Card(card.suit, Rank.QUEEN if card.rank is Rank.KING else Rank.KING)
-        if partner not in view.hand:
-            return _("a marriage needs both King and Queen: you do not hold {card}").format(card=partner)
-        return _("no marriage may be announced now (R5)")
-    if kind is ActionKind.DECLARE_MARRIAGE and action.suit is not None:
-        king, queen = Card(action.suit, Rank.KING), Card(action.suit, Rank.QUEEN)
-        if king not in view.hand or queen not in view.hand:
-            return _("you do not hold both {king} and {queen}").format(king=king, queen=queen)
-    if kind in (ActionKind.DECLARE, ActionKind.DECLARE_MARRIAGE):
-        if view.rules.auto_declare:
-            return _("declarations are automatic under these rules")
-        return _("you may declare only on lead after winning a trick (R8.1)")
-    won = view.tricks_won[view.seat] > 0
-    if kind is ActionKind.EXCHANGE:
-        low = view.exchange_card
-        if low not in view.hand:
-            return _("only the holder of the trump {rank} ({card}) may exchange it (R4.1)").format(
-                rank=rank_word(low.rank), card=low)
-        if not won:
-            return _("you may exchange only after winning a trick (R4.1)")
-        if not view.stock_open:
-            return _("the stock is closed or exhausted (R4.1)")
-        return _("too few cards are left in the stock (R4)")
-    if kind is ActionKind.CLOSE:
-        if not view.stock_open:
-            return _("the stock is already closed or exhausted (R6.1)")
-        if not view.tricks and not view.rules.close_first_lead:
-            return _("these rules do not allow closing before the first trick")
-        return _("too few cards are left in the stock to close")
-    if kind is ActionKind.DRAW:
-        return _("there is nothing to draw now")
-    return _("that is not allowed now")
+        return _("it is not your turn")  # the engine does not know who asks
+    world = sample_worlds(view, 1, random.Random(0))[0]
+    try:
+        world.push(action)
+    except IllegalActionError as exc:
+        why = exc.why
+    else:
+        raise ValueError(f"{action} is legal now")
+    # The engine names the seat by its number; to the player it is "you".
+    if action.card is not None and why == f"player {view.seat} does not hold {action.card}":
+        return _("you do not hold {card}").format(card=action.card)
+    return _(why)
 
 
 # Reading -------------------------------------------------------------------------
