@@ -39,7 +39,11 @@ never from the other seat's cards or the order of the stock (docs/design.md §6)
   so far with who took it (:data:`INFO_STATE_LAYOUT`; :func:`info_state_layout`
   for the 20-card pack, which has fewer draws and actions).
 
-Both strings say the same in words. :meth:`SixtySixState.resample_from_infostate`
+Both strings say the same in words: one fact a line, cards in canonical notation
+(``KH``), the seats ``me`` and ``opp``, in English whatever the player's language.
+OpenSpiel's algorithms key information sets by them, and an observer chooses their
+public and private lines, so they are not the people's text of :mod:`sixtysix.text`
+(translated, styled, with no such parts). :meth:`SixtySixState.resample_from_infostate`
 deals the hidden cards anew, uniformly among the deals that agree with what the
 seat has seen (:mod:`sixtysix.sampling`), so OpenSpiel's information-set Monte
 Carlo tree search can play the game::
