@@ -19,15 +19,15 @@ from open_spiel.python import rl_environment  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
-from sixtysix import CARDS, Card, Hand, Rank, Rules, Suit  # noqa: E402
+from sixtysix import CARDS, Action, Card, Hand, Rank, Rules, Suit  # noqa: E402
 from sixtysix.cards import pack  # noqa: E402
+from sixtysix.deal import shown_cards  # noqa: E402
 from sixtysix.envs.observation import OBSERVATION_SIZE, block, encode  # noqa: E402
 from sixtysix.envs.openspiel import (  # noqa: E402
     GAME_NAME,
     INFO_STATE_LAYOUT,
     MAX_GAME_LENGTH,
     SixtySixState,
-    _used_cards,
     info_state_layout,
     max_game_length,
 )
@@ -741,10 +741,11 @@ def test_schnapsen_resampled_states_keep_the_seats_information(rules: str) -> No
 def test_an_exchange_uses_the_packs_lowest_trump() -> None:
     """What resampling knows an exchanger held: the trump nine (R4.1), or jack (S4.1)."""
     hearts = Suit.HEARTS
-    assert _used_cards(48, hearts, Rules.preset("classic")) == [Card.parse("9H").index]
-    assert _used_cards(48, hearts, SCHNAPSEN) == [Card.parse("JH").index]
-    assert _used_cards(Card.parse("KS").index + 24, hearts, SCHNAPSEN) == [
-        Card.parse("KS").index, Card.parse("QS").index]
+    exchange, marriage = Action.parse("X"), Action.parse("KS+")
+    assert exchange.code == 48 and marriage.code == Card.parse("KS").index + 24
+    assert shown_cards(exchange, hearts, Rules.preset("classic")) == [Card.parse("9H")]
+    assert shown_cards(exchange, hearts, SCHNAPSEN) == [Card.parse("JH")]
+    assert shown_cards(marriage, hearts, SCHNAPSEN) == [Card.parse("KS"), Card.parse("QS")]
 
 
 def test_schnapsen_resampling_is_uniform_at_the_first_lead() -> None:

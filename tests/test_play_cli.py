@@ -277,7 +277,7 @@ def test_lenient_notation() -> None:
     assert parse_choice("close", view) == Action.parse("C")
     with pytest.raises(ParseError, match="you do not hold KH"):
         parse_choice("kh", view)
-    with pytest.raises(ParseError, match="declare only"):
+    with pytest.raises(ParseError, match=r"who has won a trick may declare \(R8\.1\)"):
         parse_choice("declare", view)
     hand.push(Action.parse("KS"))
     hand.push(Action.parse("9C"))

@@ -23,12 +23,15 @@ class InvalidDeckError(ValueError):
 class IllegalActionError(ValueError):
     """An action that the rules do not allow in the current state.
 
-    The message names the legal actions; ``legal`` holds them.
+    The message names the legal actions; ``legal`` holds them. ``why`` is the
+    reason in words (English, as the engine gives it; empty when none was given):
+    :func:`sixtysix.text.prompt.why_illegal` shows it to a player in his language.
     """
 
     def __init__(self, action: object, legal: Sequence[Action], why: str = "") -> None:
         self.action = action
         self.legal = tuple(legal)
+        self.why = why
         choices = " ".join(str(a) for a in self.legal) or "none (the hand is over)"
         reason = f": {why}" if why else ""
         super().__init__(f"illegal action {action}{reason}; legal: {choices}")

@@ -6,7 +6,7 @@ had no trick when you closed" (R6.4), "2, because you had under 33" (R9.1). The
 :class:`Explanation` of a finished hand holds those facts as values — who
 declared or closed, which scale of R9.1/R6.4/R8.3 gave the game points, the loser's
 points and tricks it was measured on, the last-trick bonus — and each front end
-words them in the player's language (:mod:`sixtysix.console` for the terminal,
+words them in the player's language (:mod:`sixtysix.text.narration` for the terminal,
 the web page from :meth:`Explanation.to_json`).
 
 The scale is read off the result the rules kernel computed, never recomputed:

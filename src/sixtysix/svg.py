@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from sixtysix.cards import Card, Suit
 from sixtysix.i18n import _, card_name, language, rank_letter, use
+from sixtysix.text.screen import sorted_cards
 
 if TYPE_CHECKING:
     from sixtysix.hand import Hand
@@ -164,8 +165,6 @@ def _table(title: str, rows: list[str]) -> str:
 
 
 def _sorted(cards: Iterable[Card], trump: Suit) -> list[Card]:
-    from sixtysix.console import sorted_cards
-
     return sorted_cards(list(cards), trump)
 
 

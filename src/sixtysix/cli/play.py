@@ -25,24 +25,6 @@ from sixtysix import i18n
 from sixtysix.actions import Action
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
-from sixtysix.console import (
-    HELP,
-    AnsiStyle,
-    Seats,
-    Style,
-    describe_action,
-    describe_cuts,
-    describe_deal,
-    describe_match,
-    describe_match_end,
-    describe_result,
-    describe_score,
-    level_name,
-    parse_choice,
-    render_choices,
-    render_hint,
-    render_screen,
-)
 from sixtysix.errors import ParseError
 from sixtysix.i18n import _
 from sixtysix.record import MatchRecord, dumps
@@ -57,6 +39,18 @@ from sixtysix.session import (  # the session moved to the core; kept here for o
     PlaySession,
     UndoError,
 )
+from sixtysix.text.narration import (
+    describe_action,
+    describe_cuts,
+    describe_deal,
+    describe_match,
+    describe_match_end,
+    describe_result,
+)
+from sixtysix.text.prompt import HELP, parse_choice
+from sixtysix.text.screen import describe_score, render_choices, render_hint, render_screen
+from sixtysix.text.style import AnsiStyle, Style
+from sixtysix.text.words import Seats, level_name
 from sixtysix.views import View
 
 __all__ = [

@@ -38,10 +38,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sixtysix.actions import ACTIONS, EXCHANGE, MARRIAGE, Action, action_of
-from sixtysix.cards import Card, Rank, Suit, pack
+from sixtysix.cards import Card, Rank, Suit
+from sixtysix.deal import Deal, fill_pack, shown_cards
 from sixtysix.errors import BotError, Forfeit
 from sixtysix.hand import Hand
-from sixtysix.kernel import DEAL_LAYOUTS
 from sixtysix.player import Bot as SixtySixBotProtocol
 from sixtysix.player import Event, Hooks
 from sixtysix.rules import Rules
@@ -81,14 +81,13 @@ __all__ = [
 #: The rules of the platform's engine (the preset ``course``).
 COURSE = Rules.preset("course")
 
-#: Deck positions of the 20-card deal (S2.1): the first leader (seat 0, the
-#: non-dealer) gets these, the dealer the next, the trump is turned at 6, and
-#: the stock is drawn from 11 on, a pair per trick, winner first.
-_LEADER_CARDS = DEAL_LAYOUTS[20].non_dealer
-_DEALER_CARDS = DEAL_LAYOUTS[20].dealer
-_TRUMP = DEAL_LAYOUTS[20].trump
-_STOCK = DEAL_LAYOUTS[20].stock[0]
-_PAIRS = 5  # draws of two: the 5th takes the turned-up card
+#: Deck positions of the 20-card deal (S2.1, :class:`~sixtysix.deal.Deal`): the first
+#: leader (seat 0, the non-dealer) gets these, the dealer (seat 1) the next, the trump
+#: is turned at 6, and the stock is drawn from 11 on, a pair per trick, winner first.
+_DEAL = Deal.of(COURSE)
+_LEADER_CARDS = _DEAL.dealt(0, dealer=1)
+_DEALER_CARDS = _DEAL.dealt(1, dealer=1)
+_TRUMP = _DEAL.trump
 
 
 class BridgeError(ValueError):
@@ -140,22 +139,21 @@ def _lead_action(move: Any) -> Action:
 
 
 def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Rules) -> _Rebuilt:
+    deal = Deal.of(rules)
     history = perspective.get_game_history()
     first = history[0][0]
     me = 0 if first.am_i_leader() else 1
     opp = 1 - me
     dealt_trump = to_card(first.get_trump_card())
-    deck: list[Card | None] = [None] * rules.deck
-    deck[_TRUMP] = dealt_trump
+    # The cards seen where they lay: the turned-up trump, mine dealt and drawn.
+    known = {deal.trump: dealt_trump}
     mine = {to_card(c) for c in first.get_hand()}
-    for position, card in zip(_LEADER_CARDS if me == 0 else _DEALER_CARDS, sorted(mine), strict=True):
-        deck[position] = card
+    for position, card in zip(deal.dealt(me, dealer=1), sorted(mine), strict=True):
+        known[position] = card
     # The opponent's places in the deal, with the trick count from which he holds each.
-    opp_places = [(0, p) for p in (_LEADER_CARDS if opp == 0 else _DEALER_CARDS)]
+    opp_places = [(0, p) for p in deal.dealt(opp, dealer=1)]
     # Cards he must hold by a trick count: played, shown in a marriage, exchanged.
     needs: list[tuple[int, Card]] = []
-    # Cards he got by the exchange or the last draw, from that trick count on.
-    from_engine: dict[Card, int] = {}
     actions: list[tuple[int, Action]] = []
     bottom = dealt_trump
     tricks = 0
@@ -166,12 +164,11 @@ def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Ru
         if trick is None:
             raise BridgeError(f"the history has no trick at step {i}")
         if trick.is_trump_exchange():
-            actions.append((leader, action_of(EXCHANGE)))
-            jack = Card(bottom.suit, Rank(rules.exchange_rank))
+            exchange = action_of(EXCHANGE)
+            actions.append((leader, exchange))
             if leader == opp:
-                needs.append((tricks, jack))
-                from_engine[bottom] = tricks
-            bottom = jack
+                needs.extend((tricks, card) for card in shown_cards(exchange, bottom.suit, rules))
+            bottom = Card(bottom.suit, Rank(rules.exchange_rank))
             continue
         lead = _lead_action(trick.leader_move)
         follow = ACTIONS[to_card(trick.follower_move.as_regular_move().card).index]
@@ -179,54 +176,33 @@ def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Ru
         actions.append((leader, lead))
         actions.append((1 - leader, follow))
         assert lead.card is not None and follow.card is not None
-        if leader == opp:
-            needs.append((tricks, lead.card))
-            if lead.code >= MARRIAGE:
-                needs.append((tricks, Card(lead.card.suit, Rank.QUEEN)))
-        else:
-            needs.append((tricks, follow.card))
+        his = lead if leader == opp else follow
+        needs.extend((tricks, card) for card in shown_cards(his, bottom.suit, rules))
         winner = me if after.am_i_leader() else opp
-        if tricks < _PAIRS and before.get_talon_size() > 0:
+        if tricks < deal.draws and before.get_talon_size() > 0:
             played = lead.card if leader == me else follow.card
             drawn = {to_card(c) for c in after.get_hand()} - (held - {played})
             if len(drawn) != 1:
                 raise BridgeError(f"trick {tricks + 1}: cannot tell the card drawn ({sorted(drawn)})")
-            last = tricks == _PAIRS - 1
-            win_place, lose_place = _STOCK + 2 * tricks, (None if last else _STOCK + 2 * tricks + 1)
-            my_place = win_place if winner == me else lose_place
-            opp_place = lose_place if winner == me else win_place
-            if my_place is not None:
-                deck[my_place] = drawn.pop()
-            if opp_place is not None:
+            # The last draw's loser takes the face-up card (the turned-up trump, or the card
+            # exchanged for it), which has no place of its own to fill.
+            win_place, lose_place = deal.draw(tricks)
+            my_place, opp_place = (win_place, lose_place) if winner == me else (lose_place, win_place)
+            if my_place != deal.trump:
+                known[my_place] = drawn.pop()
+            if opp_place != deal.trump:
                 opp_places.append((tricks + 1, opp_place))
-            elif last:
-                from_engine[bottom] = tricks + 1  # he lost the last draw: the face-up card
         tricks += 1
     if leader_move is not None:
         lead = _lead_action(leader_move)
         actions.append((opp, lead))
-        assert lead.card is not None
-        needs.append((tricks, lead.card))
-        if lead.code >= MARRIAGE:
-            needs.append((tricks, Card(lead.card.suit, Rank.QUEEN)))
-    # Each card he must hold goes to a place he had by then (earliest deadline first:
-    # any place open to one need is open to every later one).
-    needs.sort(key=lambda need: need[0])
-    free = sorted(opp_places)
-    placed: set[Card] = set()
-    for deadline, card in needs:
-        if card in placed or from_engine.get(card, deadline + 1) <= deadline:
-            continue
-        options = [entry for entry in free if entry[0] <= deadline]
-        if not options:
-            raise BridgeError(f"the opponent played or showed {card} before he could hold it")
-        entry = options[-1]
-        free.remove(entry)
-        deck[entry[1]] = card
-        placed.add(card)
-    # The cards nobody has seen go anywhere else: the view never shows them.
-    rest = [c for c in pack(rules.deck) if c not in set(deck)]
-    dealt = [rest.pop() if slot is None else slot for slot in deck]
+        needs.extend((tricks, card) for card in shown_cards(lead, bottom.suit, rules))
+    # Each card he must hold goes to a place he had by then; the cards nobody has seen
+    # go anywhere else: the view never shows them.
+    try:
+        dealt = fill_pack(deal, known, opp_places, needs)
+    except ValueError as exc:
+        raise BridgeError(str(exc)) from None
     hand = Hand(dealt, dealer=1, rules=rules)
     # One deal is the whole game there: a match at 0-0 to the rules' target (1 under
     # the preset course), so bots that play for the match play to win the deal.

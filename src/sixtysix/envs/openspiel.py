@@ -39,7 +39,11 @@ never from the other seat's cards or the order of the stock (docs/design.md §6)
   so far with who took it (:data:`INFO_STATE_LAYOUT`; :func:`info_state_layout`
   for the 20-card pack, which has fewer draws and actions).
 
-Both strings say the same in words. :meth:`SixtySixState.resample_from_infostate`
+Both strings say the same in words: one fact a line, cards in canonical notation
+(``KH``), the seats ``me`` and ``opp``, in English whatever the player's language.
+OpenSpiel's algorithms key information sets by them, and an observer chooses their
+public and private lines, so they are not the people's text of :mod:`sixtysix.text`
+(translated, styled, with no such parts). :meth:`SixtySixState.resample_from_infostate`
 deals the hidden cards anew, uniformly among the deals that agree with what the
 seat has seen (:mod:`sixtysix.sampling`), so OpenSpiel's information-set Monte
 Carlo tree search can play the game::
@@ -87,19 +91,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from sixtysix.actions import ACTIONS, DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, NUM_CODES
-from sixtysix.cards import CARDS, Card, Rank, Suit, iter_mask
-from sixtysix.cards import pack as pack_cards
+from sixtysix.actions import ACTIONS, EXCHANGE, NUM_CODES
+from sixtysix.cards import CARDS, Card, Rank, iter_mask
+from sixtysix.deal import DEALS, Deal, fill_pack, shown_cards
 from sixtysix.envs.observation import LAYOUT, OBSERVATION_SIZE, encode
 from sixtysix.hand import Hand
-from sixtysix.kernel import DEAL_LAYOUTS, DealLayout
 from sixtysix.rules import CLASSIC, Rules
 from sixtysix.sampling import Constraints
 from sixtysix.views import View
@@ -134,57 +136,14 @@ MAX_DRAWS = 6
 #: pack (S1.1) keeps the same codes, so its 20 chance nodes draw from codes without the nines.
 DECK_SIZE = len(CARDS)
 #: Position of the turned-up trump in the 24-card pack (R2.3): the last card of the stock.
-TRUMP_POSITION = DEAL_LAYOUTS[24].trump
+TRUMP_POSITION = DEALS[24].trump
 #: Positions of the 24-card pack dealt to the non-dealer and to the dealer (R2.4).
-NON_DEALER_POSITIONS = DEAL_LAYOUTS[24].non_dealer
-DEALER_POSITIONS = DEAL_LAYOUTS[24].dealer
-
-
-@dataclass(frozen=True)
-class _Pack:
-    """A pack's chance outcomes and where its cards go at the deal (the kernel's layout)."""
-
-    #: The card codes of the pack (the chance outcomes).
-    codes: tuple[int, ...]
-    layout: DealLayout
-
-    @property
-    def size(self) -> int:
-        return len(self.codes)
-
-    @property
-    def mask(self) -> int:
-        """The pack's cards as a mask."""
-        return _PACK_MASKS[len(self.codes)]
-
-    @property
-    def non_dealer(self) -> tuple[int, ...]:
-        return self.layout.non_dealer
-
-    @property
-    def dealer(self) -> tuple[int, ...]:
-        return self.layout.dealer
-
-    @property
-    def trump(self) -> int:
-        """The position of the turned-up trump."""
-        return self.layout.trump
-
-    @property
-    def stock(self) -> tuple[int, ...]:
-        """The stock in drawing order, the turned-up trump last."""
-        return self.layout.stock
-
+NON_DEALER_POSITIONS = DEALS[24].dealt(1, dealer=0)
+DEALER_POSITIONS = DEALS[24].dealt(0, dealer=0)
 
 #: The codes of the bits of a 12-bit mask, for the low and the high half of the 24 cards.
 _LOW_CODES = tuple(tuple(i for i in range(12) if m >> i & 1) for m in range(4096))
 _HIGH_CODES = tuple(tuple(i + 12 for i in range(12) if m >> i & 1) for m in range(4096))
-_PACK_MASKS = {size: sum(1 << c.index for c in pack_cards(size)) for size in (24, 20)}
-_PACKS = {size: _Pack(tuple(c.index for c in pack_cards(size)), DEAL_LAYOUTS[size]) for size in (24, 20)}
-
-
-def _pack_of(rules: Rules) -> _Pack:
-    return _PACKS[rules.deck]
 
 
 def max_game_length(rules: Rules) -> int:
@@ -253,17 +212,6 @@ def game_info(rules: Rules) -> pyspiel.GameInfo:
 GAME_INFO = game_info(CLASSIC)
 
 
-def _stock_position(pack: _Pack, drawn: int) -> int:
-    """The position in the pack of the ``drawn``-th card of the stock (0 first): for 24 cards
-    the stock is drawn from position 13 on, the turned-up trump (12) last (R2.3, R3.4); for
-    20, from position 11 on, the trump (6) last (S2.1, S2.2)."""
-    return pack.stock[drawn]
-
-
-def _deal_positions(pack: _Pack, seat: int, dealer: int) -> tuple[int, ...]:
-    return pack.dealer if seat == dealer else pack.non_dealer
-
-
 class _Table:
     """The cards dealt so far and, once all are, the :class:`Hand`; the state's one attribute.
 
@@ -276,7 +224,10 @@ class _Table:
 
     def __init__(self, rules: Rules, dealer: int) -> None:
         self.rules = rules
-        self.pack = _pack_of(rules)
+        #: Where the pack's cards go (:class:`~sixtysix.deal.Deal`): for 24 cards the stock is
+        #: drawn from position 13 on, the turned-up trump (12) last (R2.3, R3.4); for 20, from
+        #: position 11 on, the trump (6) last (S2.1, S2.2).
+        self.pack: Deal = Deal.of(rules)
         self.dealer = dealer
         self.deck: list[int] = []
         #: The cards dealt so far, as a mask.
@@ -308,15 +259,14 @@ class _Table:
         hand.push(action)
         if hand.stock_size < before:
             drawn = self.rules.stock_cards - before
-            first_card = hand.deck[_stock_position(self.pack, drawn)]
+            first_card = hand.deck[self.pack.stock[drawn]]
             first = 0 if first_card in hand.cards(0) else 1
             self.draws.append((index, first, drawn))
 
     # What a seat saw of the deal --------------------------------------------------------------
     def dealt_to(self, seat: int) -> list[Card]:
         """The cards dealt to ``seat`` so far."""
-        return [CARDS[self.deck[i]] for i in _deal_positions(self.pack, seat, self.dealer)
-                if i < len(self.deck)]
+        return [CARDS[self.deck[i]] for i in self.pack.dealt(seat, self.dealer) if i < len(self.deck)]
 
     def drawn_by(self, seat: int) -> list[tuple[int, Card]]:
         """``(action index, card)`` for each card ``seat`` drew (the turned-up trump, or the
@@ -326,7 +276,7 @@ class _Table:
         out: list[tuple[int, Card]] = []
         for index, first, drawn in self.draws:
             k = drawn if seat == first else drawn + 1
-            position = _stock_position(self.pack, k)
+            position = self.pack.stock[k]
             if position == self.pack.trump:
                 out.append((index, _face_up_after(hand, index)))
             else:
@@ -336,9 +286,9 @@ class _Table:
     def slots(self, seat: int) -> list[tuple[int, int]]:
         """``(position in the pack, index of the action it came with, -1 for the deal)`` of
         every card ``seat`` received."""
-        out = [(p, -1) for p in _deal_positions(self.pack, seat, self.dealer)]
+        out = [(p, -1) for p in self.pack.dealt(seat, self.dealer)]
         for index, first, drawn in self.draws:
-            out.append((_stock_position(self.pack, drawn if seat == first else drawn + 1), index))
+            out.append((self.pack.stock[drawn if seat == first else drawn + 1], index))
         return out
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
@@ -517,29 +467,13 @@ def _resample_deal(table: _Table, seat: int, rng: random.Random) -> list[int]:
     """The cards dealt so far, with those ``seat`` has not seen dealt anew."""
     n = len(table.deck)
     pack = table.pack
-    seen = {p for p in _deal_positions(pack, seat, table.dealer) if p < n}
+    seen = {p for p in pack.dealt(seat, table.dealer) if p < n}
     if n > pack.trump:
         seen.add(pack.trump)
     fixed = {table.deck[p] for p in seen}
-    pool = [c for c in pack.codes if c not in fixed]
+    pool = [c.index for c in pack.cards if c.index not in fixed]
     rng.shuffle(pool)
     return [table.deck[p] if p in seen else pool.pop() for p in range(n)]
-
-
-def _used_cards(code: int, trump: Suit, rules: Rules) -> list[int]:
-    """Card codes a player must hold to take the action ``code``."""
-    if code < MARRIAGE:
-        return [code]
-    if code < EXCHANGE:
-        card = CARDS[code - MARRIAGE]
-        partner = Card(card.suit, Rank.QUEEN if card.rank == Rank.KING else Rank.KING)
-        return [card.index, partner.index]
-    if code == EXCHANGE:
-        return [Card(trump, Rank(rules.exchange_rank)).index]  # R4.1, S4.1
-    if code >= DECLARE_MARRIAGE:
-        suit = Suit(code - DECLARE_MARRIAGE)
-        return [Card(suit, Rank.KING).index, Card(suit, Rank.QUEEN).index]
-    return []
 
 
 def _resample_hand(table: _Table, seat: int, rng: random.Random) -> list[int]:
@@ -548,10 +482,10 @@ def _resample_hand(table: _Table, seat: int, rng: random.Random) -> list[int]:
     The opponent's hand now and the stock come from :class:`~sixtysix.sampling.Constraints`
     (uniform among the layouts the view allows); the opponent's cards then go to the places
     in the pack it received cards from, each card it used (played, exchanged, showed in a
-    marriage) to a place it had received by then. Cards with the earliest deadline choose
-    first, each uniformly among the places still free, so every such assignment is equally
-    likely; the number of assignments does not depend on the layout, so the whole pack is
-    uniform among those that agree with the seat's information.
+    marriage) to a place it had received by then (:func:`sixtysix.deal.fill_pack`, which
+    chooses uniformly among the places still free, the earliest used card first, so every
+    such assignment is equally likely); the number of assignments does not depend on the
+    layout, so the whole pack is uniform among those that agree with the seat's information.
     """
     hand = table.hand
     assert hand is not None
@@ -560,54 +494,33 @@ def _resample_hand(table: _Table, seat: int, rng: random.Random) -> list[int]:
         raise ValueError("the hand is over: there is nothing hidden left to resample")
     constraints = Constraints.from_view(view)
     opponent = 1 - seat
-    codes = [a.code for a in hand.actions]
-    actors = hand.actors()
-    deadline: dict[int, int] = {}
-    for index, (code, actor) in enumerate(zip(codes, actors, strict=True)):
-        if actor == opponent:
-            for card in _used_cards(code, hand.trump, table.rules):
-                deadline.setdefault(card, index)
+    actions = zip(hand.actions, hand.actors(), strict=True)
+    shown = [(index, card) for index, (action, actor) in enumerate(actions) if actor == opponent
+             for card in shown_cards(action, hand.trump, table.rules)]
     pack = table.pack
     own = [p for p, _ in table.slots(seat)]
-    theirs = [(p, t) for p, t in table.slots(opponent) if p != pack.trump]
-    stock_cards = table.rules.stock_cards
-    drawn = stock_cards - hand.stock_size
-    in_stock = [_stock_position(pack, k) for k in range(drawn, stock_cards)]
+    # A card received with action t is held from the action after it (t is -1 for the deal).
+    theirs = [(t + 1, p) for p, t in table.slots(opponent) if p != pack.trump]
+    drawn = table.rules.stock_cards - hand.stock_size
+    in_stock = pack.stock[drawn:]
+    codes = [a.code for a in hand.actions]
     for _ in range(_TRIES):
         layout = constraints.sample(rng)
-        stock = [c.index for c in layout.stock]
+        stock = list(layout.stock)
         if not view.stock_open and len(stock) > 1:
             rest = stock[:-1]  # the order of a closed or finished stock is not part of a layout
             rng.shuffle(rest)
             stock[:-1] = rest
-        deck: list[int | None] = [None] * pack.size
-        deck[pack.trump] = table.deck[pack.trump]
-        for p in own:
-            deck[p] = table.deck[p]
-        for p, code in zip(in_stock, stock, strict=True):
+        known = {p: CARDS[table.deck[p]] for p in (pack.trump, *own)}
+        for p, card in zip(in_stock, stock, strict=True):
             if p != pack.trump:
-                deck[p] = code
-        placed = {c for c in deck if c is not None}
-        pool = [c for c in pack.codes if c not in placed]
-        free = dict(theirs)
-        used = sorted((d, c) for c, d in deadline.items() if c in pool)
-        ok = True
-        for due, card in used:
-            choices = [p for p, t in free.items() if t < due]
-            if not choices:
-                ok = False
-                break
-            p = rng.choice(choices)
-            deck[p] = card
-            del free[p]
-        if not ok:
-            continue
-        rest_cards = [c for c in pool if c not in {card for _, card in used}]
-        rng.shuffle(rest_cards)
-        for p, card in zip(sorted(free), rest_cards, strict=True):
-            deck[p] = card
-        full = [c for c in deck if c is not None]
-        if len(full) == pack.size and _agrees(full, table, codes, seat, view):
+                known[p] = card
+        try:
+            deck = fill_pack(pack, known, theirs, shown, rng)
+        except ValueError:
+            continue  # a card used before any place left could have given it: try again
+        full = [card.index for card in deck]
+        if _agrees(full, table, codes, seat, view):
             return full
     raise RuntimeError(f"no deal agreeing with seat {seat}'s information was found in {_TRIES} tries")
 

@@ -31,12 +31,14 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from sixtysix.console import Seats, Style, render_choices, render_screen
 from sixtysix.envs.game import Episode, parse_rules
 from sixtysix.envs.gym import ILLEGAL_ACTIONS
 from sixtysix.envs.observation import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, decode, encode
 from sixtysix.errors import IllegalActionError
 from sixtysix.rules import Rules
+from sixtysix.text.screen import render_choices, render_screen
+from sixtysix.text.style import Style
+from sixtysix.text.words import Seats
 
 __all__ = ["AGENTS", "SixtySixAEC", "env"]
 

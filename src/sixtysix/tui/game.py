@@ -34,21 +34,6 @@ from sixtysix.actions import Action, ActionKind
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
 from sixtysix.cards import Card, Rank, Suit
-from sixtysix.console import (
-    MatchInfo,
-    Seats,
-    describe_action,
-    describe_cuts,
-    describe_deal,
-    describe_match,
-    describe_match_end,
-    describe_result,
-    describe_score,
-    level_name,
-    ordered_legal,
-    sorted_cards,
-    why_illegal,
-)
 from sixtysix.errors import ParseError
 from sixtysix.i18n import N_, _, ngettext
 from sixtysix.rules import Rules
@@ -63,6 +48,17 @@ from sixtysix.session import (
     PlaySession,
     UndoError,
 )
+from sixtysix.text.narration import (
+    describe_action,
+    describe_cuts,
+    describe_deal,
+    describe_match,
+    describe_match_end,
+    describe_result,
+)
+from sixtysix.text.prompt import why_illegal
+from sixtysix.text.screen import MatchInfo, describe_score, ordered_legal, sorted_cards
+from sixtysix.text.words import Seats, level_name
 from sixtysix.tui.bookkeeping import MatchBook
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import Settings, new_record_path

@@ -23,12 +23,13 @@ from sixtysix import i18n
 from sixtysix.actions import Action, ActionKind
 from sixtysix.analysis import Budget
 from sixtysix.cards import Rank
-from sixtysix.console import rank_word, sorted_cards, tricks_text
 from sixtysix.hand import Hand
 from sixtysix.i18n import N_, _, ngettext
 from sixtysix.kernel.tables import marriage_value
 from sixtysix.record import Record
 from sixtysix.review import Review, Verdict, judge
+from sixtysix.text.screen import sorted_cards
+from sixtysix.text.words import rank_word, tricks_text
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
 from sixtysix.tui.widgets import CardRow, translate_bindings

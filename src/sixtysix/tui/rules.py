@@ -25,8 +25,8 @@ from html.parser import HTMLParser
 from importlib import resources
 
 from sixtysix.cards import Card
-from sixtysix.console import card_text
 from sixtysix.i18n import _
+from sixtysix.text.words import card_text
 
 __all__ = ["rules_markdown"]
 

@@ -12,8 +12,8 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, MarkdownViewer, Select, Static
 
-from sixtysix.console import level_name
 from sixtysix.i18n import LANGUAGES, N_, _
+from sixtysix.text.words import level_name
 from sixtysix.tui.rules import rules_markdown
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import LEVELS, PRESETS, SPEEDS, RecordInfo, Settings, export_record, list_records

@@ -1,0 +1,171 @@
+"""The deal seen from one seat: where each card of the pack went, and whole packs that
+agree with what the seat saw.
+
+A pack is dealt by the kernel's table, :data:`~sixtysix.kernel.DEAL_LAYOUTS`
+(R2.3, R2.4; S2.1 for the 20-card pack): each seat gets the cards at fixed
+positions, the card at one position is turned up for trump, and the stock is
+drawn from the others in order, two cards a trick, the trick winner first (R3.4),
+the turned-up trump last. :class:`Deal` says where, for a set of rules.
+
+A seat sees the cards it was dealt and drew and the turned-up trump. Of the
+opponent's places it learns only what he shows (a card played, a marriage, the
+exchange: :func:`shown_cards`) and so by when he held that card. :func:`fill_pack`
+puts together a whole pack that agrees with all of it: the OpenSpiel game resamples
+an information state with it (:mod:`sixtysix.envs.openspiel`), and the bridge to the
+course platform rebuilds that platform's game in our engine
+(:mod:`sixtysix.compat.schnapsen`).
+
+>>> from sixtysix.rules import Rules
+>>> deal = Deal.of(Rules.preset("schnapsen"))
+>>> deal.dealt(0, dealer=1), deal.dealt(1, dealer=1), deal.trump, deal.draw(0), deal.draws
+((0, 1, 2, 7, 8), (3, 4, 5, 9, 10), 6, (11, 12), 5)
+
+Seat 0 holds the clubs, the jack of diamonds is turned up, and the opponent, who
+was dealt his cards, has led the ace of spades at the first trick:
+
+>>> known = dict(zip(deal.dealt(0, dealer=1), [Card.parse(c) for c in ("JC", "QC", "KC", "TC", "AC")]))
+>>> known[deal.trump] = Card.parse("JD")
+>>> places = [(0, position) for position in deal.dealt(1, dealer=1)]
+>>> pack = fill_pack(deal, known, places, [(0, Card.parse("AS"))], random.Random(1))
+>>> pack.index(Card.parse("AS")) in deal.dealt(1, dealer=1), pack[deal.trump], len(set(pack))
+(True, Card.parse('JD'), 20)
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from sixtysix.actions import DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, Action
+from sixtysix.cards import Card, Rank, Suit, pack
+from sixtysix.kernel.tables import DEAL_LAYOUTS, DealLayout
+from sixtysix.rules import Rules
+
+__all__ = ["DEALS", "Deal", "fill_pack", "shown_cards"]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A pack and where its cards go at the deal (the kernel's :class:`~sixtysix.kernel.DealLayout`)."""
+
+    #: The cards of the pack, in card-code order.
+    cards: tuple[Card, ...]
+    layout: DealLayout
+
+    @classmethod
+    def of(cls, rules: Rules) -> Deal:
+        """The deal of the pack that ``rules`` play with (24 or 20 cards)."""
+        return DEALS[rules.deck]
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    @functools.cached_property
+    def mask(self) -> int:
+        """The pack's cards as a mask over card codes."""
+        return sum(card.mask for card in self.cards)
+
+    @property
+    def trump(self) -> int:
+        """The position of the card turned up for trump."""
+        return self.layout.trump
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """The positions of the stock in drawing order, the turned-up trump last."""
+        return self.layout.stock
+
+    @property
+    def draws(self) -> int:
+        """How many times both players draw before the stock is exhausted (R3.4, S2.2)."""
+        return len(self.layout.stock) // 2
+
+    def dealt(self, seat: int, dealer: int) -> tuple[int, ...]:
+        """The positions dealt to ``seat`` when ``dealer`` deals (R2.4, S2.1)."""
+        return self.layout.dealer if seat == dealer else self.layout.non_dealer
+
+    def draw(self, n: int) -> tuple[int, int]:
+        """The positions the trick winner and the loser take at the ``n``-th draw (from 0,
+        R3.4): at the last, the loser takes the turned-up trump (or the card exchanged for it)."""
+        return self.layout.stock[2 * n], self.layout.stock[2 * n + 1]
+
+
+#: The deal of each pack, by its size.
+DEALS = {size: Deal(pack(size), layout) for size, layout in DEAL_LAYOUTS.items()}
+
+
+def shown_cards(action: Action, trump: Suit, rules: Rules) -> list[Card]:
+    """The cards a player shows he held by taking ``action``: the card played, both
+    cards of a marriage (R5), the trump nine (jack, S4.1) given in the exchange (R4.1).
+
+    >>> from sixtysix.rules import CLASSIC
+    >>> [str(c) for c in shown_cards(Action.parse("KS+"), Suit.HEARTS, CLASSIC)]
+    ['KS', 'QS']
+    >>> [str(c) for c in shown_cards(Action.parse("X"), Suit.HEARTS, Rules.preset("schnapsen"))]
+    ['JH']
+    """
+    code = action.code
+    if code < MARRIAGE:
+        assert action.card is not None
+        return [action.card]
+    if code < EXCHANGE:
+        assert action.card is not None
+        card = action.card
+        return [card, Card(card.suit, Rank.QUEEN if card.rank == Rank.KING else Rank.KING)]
+    if code == EXCHANGE:
+        return [Card(trump, Rank(rules.exchange_rank))]
+    if code >= DECLARE_MARRIAGE:
+        assert action.suit is not None
+        return [Card(action.suit, Rank.KING), Card(action.suit, Rank.QUEEN)]
+    return []
+
+
+def fill_pack(deal: Deal, known: Mapping[int, Card], places: Iterable[tuple[int, int]],
+              needs: Iterable[tuple[int, Card]], rng: random.Random | None = None) -> list[Card]:
+    """A whole pack, in dealing order, that agrees with what one seat saw.
+
+    ``known`` are the cards the seat saw where they lay (its own cards, the turned-up
+    trump, ...). ``places`` are the opponent's positions whose cards it did not see, as
+    ``(time, position)``: he holds the card there from ``time`` on. ``needs`` are the
+    cards he showed, as ``(time, card)``: he held ``card`` at ``time``. Times are any
+    count that grows with the hand (actions, tricks).
+
+    Each card he showed that has no known place goes to one of his places held by then,
+    the earliest shown first (any place open to one card is then open to every later
+    one): with ``rng``, uniformly among the places still free, so that every such
+    assignment is equally likely; without, to the latest. The cards left fill the
+    positions left, shuffled with ``rng``, else in the order of the pack.
+
+    Raises :class:`ValueError` when no pack agrees: the opponent showed a card before
+    he held any place it could come from (with ``rng``, another choice of places for
+    the earlier cards may still succeed), or the known cards do not fit the pack.
+    """
+    deck: list[Card | None] = [None] * deal.size
+    for position, card in known.items():
+        deck[position] = card
+    placed = set(known.values())
+    free = {position: time for time, position in places}
+    due: dict[Card, int] = {}
+    for time, card in needs:
+        if card not in placed and time < due.get(card, time + 1):
+            due[card] = time
+    for time, card in sorted(((t, c) for c, t in due.items()), key=lambda need: (need[0], need[1].index)):
+        choices = [position for position, held in free.items() if held <= time]
+        if not choices:
+            raise ValueError(f"the opponent played or showed {card} before he could hold it")
+        chosen = rng.choice(choices) if rng is not None else max(choices, key=lambda p: (free[p], p))
+        deck[chosen] = card
+        del free[chosen]
+    rest = [card for card in deal.cards if card not in placed and card not in due]
+    if rng is not None:
+        rng.shuffle(rest)
+    empty = [position for position, card in enumerate(deck) if card is None]
+    if len(empty) != len(rest):
+        raise ValueError(f"{len(empty)} places are left for {len(rest)} cards: the known cards "
+                         "and the pack do not agree")
+    for position, card in zip(empty, rest, strict=True):
+        deck[position] = card
+    return [card for card in deck if card is not None]

@@ -1,0 +1,155 @@
+"""What a person types at the prompt: the action it means, or why it is not allowed.
+
+:func:`parse_choice` reads an action by its number in the list of choices
+(:func:`~sixtysix.text.screen.ordered_legal`), in lenient notation, or with the
+rank letters of the player's language. When the action is not legal now, the
+reason shown is the engine's (:func:`why_illegal`): the rules are explained where
+they are enforced, once, and only worded here in the player's language.
+
+>>> from sixtysix import Hand
+>>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
+>>> view = hand.view(1)
+>>> parse_choice("2", view), parse_choice("as", view)
+(Action.parse('AD'), Action.parse('AS'))
+>>> parse_choice("66", view)
+Traceback (most recent call last):
+...
+sixtysix.errors.ParseError: 66 is not allowed: only a player who has won a trick may declare (R8.1)
+>>> with i18n.use("de"):
+...     parse_choice("dd", view)
+Action.parse('QD')
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from sixtysix import i18n
+from sixtysix.actions import Action
+from sixtysix.errors import IllegalActionError, ParseError
+from sixtysix.i18n import N_, _
+from sixtysix.sampling import sample_worlds
+from sixtysix.text.screen import ordered_legal
+
+if TYPE_CHECKING:
+    from sixtysix.views import View
+
+__all__ = ["ENGINE_REASONS", "HELP", "parse_choice", "why_illegal"]
+
+#: The help of the line game (translate with ``_(HELP)`` where it is shown).
+HELP = N_("""\
+How to play (Sixty-six; type these at the prompt, upper or lower case):
+  a card           play it: KH, kh, 10h, TH, K♥ (rank A T K Q J 9, suit C D H S)
+  KH+  or  QH+     announce the marriage in hearts and lead that card
+  X  or exchange   swap the trump nine (jack in Schnapsen) for the turned-up trump
+  C  or close      close the stock (no more drawing; strict play from now on)
+  D  or draw       draw after a trick you won (Enter alone also draws)
+  66 or declare    declare that you have reached 66 (a false claim loses)
+  66+H             show the hearts marriage and declare 66 without leading
+  a number         the action with that number in the list
+  show             print the table again
+  hint             ask the computer to rate every legal action for you
+  ?  or help       this help
+  quit             stop the game (the record is still saved with --save)
+While the stock is open any card may follow. Once it is closed or exhausted
+the follower must follow suit and win if he can, else trump if he can.
+The first player to declare 66 correctly wins the hand: 1 game point, 2 if the
+loser has under 33, 3 if he took no trick. Declaring is up to you.""")
+
+
+# Refusals ------------------------------------------------------------------------
+
+#: The engine's reasons for refusing an action, as :meth:`Hand.push
+#: <sixtysix.hand.Hand.push>` gives them (:attr:`IllegalActionError.why
+#: <sixtysix.errors.IllegalActionError>`), marked here for the message catalogs: the
+#: engine writes them in English and :func:`why_illegal` shows them in the player's
+#: language. A test checks that every reason the engine gives is one of these.
+ENGINE_REASONS = (
+    N_("the hand is over"),
+    N_("a card must be played to the trick"),
+    N_("in phase 2 the follower must follow suit and win if he can, else trump (R7.2)"),
+    N_("the trick winner must first draw (D), close (C) or declare (66)"),
+    N_("declarations are automatic under auto_declare"),
+    N_("only a player who has won a trick may declare (R8.1)"),
+    N_("the exchange needs the lead, a trick won, the trump nine and an open stock (R4.1)"),
+    N_("only the leader may close, while the stock is open (R6.1)"),
+    N_("there is nothing to draw now"),
+    N_("no marriage may be announced now (R5)"),
+)
+
+
+def why_illegal(action: Action, view: View) -> str:
+    """Why ``action`` is not legal for the seat now, in words for the player: the
+    engine's reason, in the player's language.
+
+    The engine judges whole hands, so it is asked about one that the view allows
+    (:func:`sixtysix.sampling.sample_worlds`); its reason depends only on what the
+    seat knows (its own cards and the public facts), never on the hidden cards
+    filled in. Raises :class:`ValueError` if the action is legal.
+    """
+    if view.to_act is None:
+        return _("the hand is over")
+    if view.to_act != view.seat:
+        return _("it is not your turn")  # the engine does not know who asks
+    world = sample_worlds(view, 1, random.Random(0))[0]
+    try:
+        world.push(action)
+    except IllegalActionError as exc:
+        why = exc.why
+    else:
+        raise ValueError(f"{action} is legal now")
+    # The engine names the seat by its number; to the player it is "you".
+    if action.card is not None and why == f"player {view.seat} does not hold {action.card}":
+        return _("you do not hold {card}").format(card=action.card)
+    return _(why)
+
+
+# Reading -------------------------------------------------------------------------
+
+_SUIT_CHARACTERS = frozenset("CDHScdhs♣♦♥♠")
+
+
+def _canonical(raw: str) -> str:
+    """A card (or a marriage lead) typed with the rank letters of the current language
+    (``DH``, ``d♥``, ``DH+`` in German) in canonical notation (``QH``, ``QH+``);
+    any other text as it is."""
+    local = {i18n.rank_letter(r).upper(): r for r in "JQKA" if i18n.rank_letter(r).upper() != r}
+    if len(raw) < 2 or raw[0].upper() not in local:
+        return raw
+    rest = raw[1:]
+    if rest[0] in _SUIT_CHARACTERS and rest[1:] in ("", "+"):
+        return local[raw[0].upper()] + rest
+    return raw
+
+
+def parse_choice(text: str, view: View) -> Action:
+    """The action a player means by ``text``: a number from :func:`ordered_legal`,
+    an action in lenient notation (cards also with the rank letters of the current
+    language: ``DH`` or ``D♥`` for the queen of hearts in German), or Enter for the draw.
+
+    Raises :class:`~sixtysix.errors.ParseError` saying why when it is not a
+    legal action.
+    """
+    raw = _canonical(text.strip().replace("*", ""))
+    actions = ordered_legal(view)
+    draw = Action.parse("D")
+    if not raw:
+        if draw in actions:
+            return draw
+        raise ParseError(_("type an action or its number"))
+    if raw.isdigit() and raw != "66":
+        number = int(raw)
+        if 1 <= number <= len(actions):
+            return actions[number - 1]
+        raise ParseError(_("there is no choice {number}: choose 1 to {last}").format(
+            number=number, last=len(actions)))
+    try:
+        action = Action.parse(raw, lenient=True)
+    except ParseError:
+        raise ParseError(_("{text} is not an action: type a card (KH, 10h), a marriage (KH+), "
+                           "X, C, D, 66, 66+H or a number from the list").format(text=repr(raw))) from None
+    if action not in view.legal:
+        raise ParseError(_("{action} is not allowed: {why}").format(action=action,
+                                                                    why=why_illegal(action, view)))
+    return action

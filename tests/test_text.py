@@ -1,0 +1,91 @@
+"""Text for people (sixtysix.text): the old module's names still import from
+sixtysix.console, and the reason a typed action is refused is the engine's."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sixtysix import Action, Hand, Rules, console, i18n
+from sixtysix.actions import ACTIONS
+from sixtysix.errors import IllegalActionError, ParseError
+from sixtysix.text import narration, prompt, screen, style, words
+from sixtysix.text.prompt import ENGINE_REASONS, parse_choice, why_illegal
+
+#: Every public name sixtysix.console had before it was split.
+CONSOLE_NAMES = [
+    "HELP", "render_hint", "AnsiStyle", "MatchInfo", "Seats", "Style", "action_meaning", "card_text",
+    "describe_action", "describe_cuts", "describe_deal", "describe_match", "level_name",
+    "describe_match_end", "describe_result", "describe_score", "ordered_legal", "parse_choice",
+    "rank_word", "render_choices", "render_hand", "render_screen", "sorted_cards", "suit_name",
+    "tricks_text", "why_illegal", "LEVEL_NAMES", "RANK_NAMES", "RANK_ORDER", "SUIT_NAMES",
+]
+
+RULES = ["classic", "pagat", "santase", "schnapsen", "course", "classic,auto_declare=true",
+         "classic,close_first_lead=false", "pagat,enforce_follow=false,marriages_in_phase2=true"]
+
+
+def test_the_console_keeps_every_name_it_had() -> None:
+    homes = (words, style, screen, narration, prompt)
+    for name in CONSOLE_NAMES:
+        value = getattr(console, name)
+        assert any(getattr(home, name, None) is value for home in homes), name
+    assert set(console.__all__) == set(CONSOLE_NAMES)
+
+
+def _engine_reason(hand: Hand, action: Action) -> str:
+    """Why the engine refuses ``action`` in the real hand (not a world made for a view)."""
+    with pytest.raises(IllegalActionError) as caught:
+        hand.push(action)
+    return caught.value.why
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_a_refusal_is_the_engines_reason_in_words(rules: str) -> None:
+    """At every decision of random hands, each illegal action is refused with the reason
+    the engine gives for the real hand (which the prompt never sees), translated."""
+    rng = random.Random(rules)
+    seen: set[str] = set()
+    for seed in range(12):
+        hand = Hand.random(seed=seed, rules=Rules.parse(rules))
+        while not hand.is_over():
+            seat = hand.to_act
+            assert seat is not None
+            view = hand.view(seat)
+            illegal = [a for a in ACTIONS if a is not None and a not in view.legal]
+            for action in [a for a in illegal if a.code >= 48] + rng.sample(illegal, 4):
+                why = _engine_reason(hand, action)
+                shown = why_illegal(action, view)
+                if why == f"player {seat} does not hold {action.card}":
+                    assert shown == f"you do not hold {action.card}"
+                else:
+                    assert why in ENGINE_REASONS, f"the engine's reason {why!r} is not in the catalogs"
+                    assert shown == why
+                    with i18n.use("de"):
+                        assert why_illegal(action, view) == i18n._(why) != why
+                seen.add(why)
+            hand.push(rng.choice(hand.legal_actions()))
+    assert len(seen) >= 5, seen
+
+
+def test_refusals_the_engine_cannot_give() -> None:
+    """Whose turn it is depends on who asks, which the engine does not know."""
+    hand = Hand.random(seed=3)
+    seat = hand.to_act
+    assert seat is not None
+    action = hand.legal_actions()[0]
+    assert why_illegal(action, hand.view(1 - seat)) == "it is not your turn"
+    with pytest.raises(ValueError, match="is legal"):
+        why_illegal(action, hand.view(seat))
+    hand.forfeit(seat)
+    assert why_illegal(action, hand.view(seat)) == "the hand is over"
+
+
+def test_a_typed_action_that_is_refused_says_why() -> None:
+    hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
+    view = hand.view(1)
+    with pytest.raises(ParseError, match=r"^X is not allowed: the exchange needs the lead, a trick won"):
+        parse_choice("X", view)
+    with i18n.use("hu"), pytest.raises(ParseError, match="nincs nálad KH"):
+        parse_choice("KH", view)
