@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from sixtysix.actions import Action
+    from sixtysix.refusal import Refusal
 
 __all__ = ["BotError", "Forfeit", "IllegalActionError", "InvalidDeckError", "InvalidRecordError",
            "ParseError"]
@@ -24,13 +25,17 @@ class IllegalActionError(ValueError):
     """An action that the rules do not allow in the current state.
 
     The message names the legal actions; ``legal`` holds them. ``why`` is the
-    reason in words (English, as the engine gives it; empty when none was given):
-    :func:`sixtysix.text.prompt.why_illegal` shows it to a player in his language.
+    reason in words (English, as the engine gives it; empty when none was given),
+    and ``refusal`` the same reason as the engine made it (a sentence with blanks,
+    :class:`sixtysix.refusal.Refusal`), which :func:`sixtysix.text.prompt.why_illegal`
+    shows to a player in his language.
     """
 
-    def __init__(self, action: object, legal: Sequence[Action], why: str = "") -> None:
+    def __init__(self, action: object, legal: Sequence[Action], why: str | Refusal = "") -> None:
         self.action = action
         self.legal = tuple(legal)
+        self.refusal: Refusal | None = None if isinstance(why, str) else why
+        why = str(why)
         self.why = why
         choices = " ".join(str(a) for a in self.legal) or "none (the hand is over)"
         reason = f": {why}" if why else ""

@@ -35,11 +35,6 @@ from typing import TYPE_CHECKING, Any
 
 from sixtysix.actions import (
     ACTIONS,
-    CLOSE,
-    DECLARE,
-    DECLARE_MARRIAGE,
-    DRAW,
-    EXCHANGE,
     Action,
     action_of,
     actions_of_mask,
@@ -48,6 +43,7 @@ from sixtysix.cards import CARDS, Card, Suit
 from sixtysix.deck import deck_from, random_deck
 from sixtysix.errors import IllegalActionError
 from sixtysix.kernel import DEAL_LAYOUTS, REASONS, Phase, State, conceded, config
+from sixtysix.refusal import Refusal, refusal
 from sixtysix.result import HandResult, result_of
 from sixtysix.rules import CLASSIC, Rules
 from sixtysix.states import HandState
@@ -413,32 +409,9 @@ class Hand:
         return [seat for _, seat in self._log()]
 
     # Explanations ----------------------------------------------------------------
-    def _why_illegal(self, action: Action) -> str:
-        k = self.kernel
-        st = k.phase
-        if st == Phase.OVER:
-            return "the hand is over"
-        code = action.code
-        p = k.to_act
-        if code < EXCHANGE and action.card is not None and not k.hand(p) & action.card.mask:
-            return f"player {p} does not hold {action.card}"
-        if st == Phase.FOLLOW:
-            if code >= 24:
-                return "a card must be played to the trick"
-            return "in phase 2 the follower must follow suit and win if he can, else trump (R7.2)"
-        if st == Phase.DRAW and code < EXCHANGE:
-            return "the trick winner must first draw (D), close (C) or declare (66)"
-        if code in (DECLARE,) or code >= DECLARE_MARRIAGE:
-            if self.rules.auto_declare:
-                return "declarations are automatic under auto_declare"
-            return "only a player who has won a trick may declare (R8.1)"
-        if code == EXCHANGE:
-            return "the exchange needs the lead, a trick won, the trump nine and an open stock (R4.1)"
-        if code == CLOSE:
-            return "only the leader may close, while the stock is open (R6.1)"
-        if code == DRAW:
-            return "there is nothing to draw now"
-        return "no marriage may be announced now (R5)"
+    def _why_illegal(self, action: Action) -> Refusal:
+        """Why ``action`` is refused now (:mod:`sixtysix.refusal`)."""
+        return refusal(self.kernel, self.rules, action)
 
     def __repr__(self) -> str:
         deck = " ".join(str(c) for c in self.deck)

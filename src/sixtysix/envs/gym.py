@@ -39,7 +39,6 @@ from gymnasium import spaces
 from sixtysix import kernel
 from sixtysix.actions import Action
 from sixtysix.bots import Bot, make_bot
-from sixtysix.console import Seats, Style, render_choices, render_screen
 from sixtysix.envs.game import Episode, parse_rules
 from sixtysix.envs.observation import (
     NUM_ACTIONS,
@@ -56,6 +55,9 @@ from sixtysix.hand import Hand, HandResult, result_of
 from sixtysix.match import Match
 from sixtysix.rules import Rules
 from sixtysix.table import Table
+from sixtysix.text.screen import render_choices, render_screen
+from sixtysix.text.style import Style
+from sixtysix.text.words import Seats
 from sixtysix.views import View
 
 #: Deals tried by ``reset`` while the opponent forfeits before the agent acts.

@@ -27,10 +27,13 @@ from typing import TYPE_CHECKING
 
 from sixtysix import i18n
 from sixtysix.actions import Action
+from sixtysix.cards import Card
 from sixtysix.errors import IllegalActionError, ParseError
 from sixtysix.i18n import N_, _
+from sixtysix.refusal import NOT_HELD, OVER, REASONS
 from sixtysix.sampling import sample_worlds
 from sixtysix.text.screen import ordered_legal
+from sixtysix.text.words import card_text
 
 if TYPE_CHECKING:
     from sixtysix.views import View
@@ -60,28 +63,15 @@ loser has under 33, 3 if he took no trick. Declaring is up to you.""")
 
 # Refusals ------------------------------------------------------------------------
 
-#: The engine's reasons for refusing an action, as :meth:`Hand.push
-#: <sixtysix.hand.Hand.push>` gives them (:attr:`IllegalActionError.why
-#: <sixtysix.errors.IllegalActionError>`), marked here for the message catalogs: the
-#: engine writes them in English and :func:`why_illegal` shows them in the player's
-#: language. A test checks that every reason the engine gives is one of these.
-ENGINE_REASONS = (
-    N_("the hand is over"),
-    N_("a card must be played to the trick"),
-    N_("in phase 2 the follower must follow suit and win if he can, else trump (R7.2)"),
-    N_("the trick winner must first draw (D), close (C) or declare (66)"),
-    N_("declarations are automatic under auto_declare"),
-    N_("only a player who has won a trick may declare (R8.1)"),
-    N_("the exchange needs the lead, a trick won, the trump nine and an open stock (R4.1)"),
-    N_("only the leader may close, while the stock is open (R6.1)"),
-    N_("there is nothing to draw now"),
-    N_("no marriage may be announced now (R5)"),
-)
+#: The engine's reasons for refusing an action (:data:`sixtysix.refusal.REASONS`,
+#: marked there for the message catalogs); :func:`why_illegal` shows them in the
+#: player's language.
+ENGINE_REASONS = REASONS
 
 
 def why_illegal(action: Action, view: View) -> str:
     """Why ``action`` is not legal for the seat now, in words for the player: the
-    engine's reason, in the player's language.
+    engine's reason, in the player's language, cards as they look on the cards.
 
     The engine judges whole hands, so it is asked about one that the view allows
     (:func:`sixtysix.sampling.sample_worlds`); its reason depends only on what the
@@ -89,20 +79,22 @@ def why_illegal(action: Action, view: View) -> str:
     filled in. Raises :class:`ValueError` if the action is legal.
     """
     if view.to_act is None:
-        return _("the hand is over")
+        return _(OVER)
     if view.to_act != view.seat:
         return _("it is not your turn")  # the engine does not know who asks
     world = sample_worlds(view, 1, random.Random(0))[0]
     try:
         world.push(action)
     except IllegalActionError as exc:
-        why = exc.why
+        why = exc.refusal
     else:
         raise ValueError(f"{action} is legal now")
-    # The engine names the seat by its number; to the player it is "you".
-    if action.card is not None and why == f"player {view.seat} does not hold {action.card}":
-        return _("you do not hold {card}").format(card=action.card)
-    return _(why)
+    assert why is not None, "the engine gives every refusal a reason"
+    blanks = {name: card_text(value) if isinstance(value, Card) else value
+              for name, value in why.blanks.items()}
+    if why.sentence == NOT_HELD:  # the engine names the seat by its number; to the player it is "you"
+        return _("you do not hold {card}").format(**blanks)
+    return _(why.sentence).format(**blanks)
 
 
 # Reading -------------------------------------------------------------------------
