@@ -155,7 +155,7 @@ class LineUI:
                 self.say(render_choices(view, self.style, self.seats))
                 continue
             try:
-                return parse_choice(line, view)
+                return parse_choice(line, view, self.style)
             except ParseError as exc:
                 self.say(self.style.bad(_("Sorry: {problem}.").format(problem=exc)))
                 self.say(render_choices(view, self.style, self.seats))

@@ -33,6 +33,7 @@ from sixtysix.i18n import N_, _
 from sixtysix.refusal import NOT_HELD, OVER, REASONS
 from sixtysix.sampling import sample_worlds
 from sixtysix.text.screen import ordered_legal
+from sixtysix.text.style import Style
 from sixtysix.text.words import card_text
 
 if TYPE_CHECKING:
@@ -69,9 +70,10 @@ loser has under 33, 3 if he took no trick. Declaring is up to you.""")
 ENGINE_REASONS = REASONS
 
 
-def why_illegal(action: Action, view: View) -> str:
+def why_illegal(action: Action, view: View, style: Style | None = None) -> str:
     """Why ``action`` is not legal for the seat now, in words for the player: the
-    engine's reason, in the player's language, cards as they look on the cards.
+    engine's reason, in the player's language, cards as they look on the cards (or
+    as ``style`` writes them on the screen beside it).
 
     The engine judges whole hands, so it is asked about one that the view allows
     (:func:`sixtysix.sampling.sample_worlds`); its reason depends only on what the
@@ -90,8 +92,8 @@ def why_illegal(action: Action, view: View) -> str:
     else:
         raise ValueError(f"{action} is legal now")
     assert why is not None, "the engine gives every refusal a reason"
-    blanks = {name: card_text(value) if isinstance(value, Card) else value
-              for name, value in why.blanks.items()}
+    show = card_text if style is None else style.card_token
+    blanks = {name: show(value) if isinstance(value, Card) else value for name, value in why.blanks.items()}
     if why.sentence == NOT_HELD:  # the engine names the seat by its number; to the player it is "you"
         return _("you do not hold {card}").format(**blanks)
     return _(why.sentence).format(**blanks)
@@ -115,10 +117,11 @@ def _canonical(raw: str) -> str:
     return raw
 
 
-def parse_choice(text: str, view: View) -> Action:
+def parse_choice(text: str, view: View, style: Style | None = None) -> Action:
     """The action a player means by ``text``: a number from :func:`ordered_legal`,
     an action in lenient notation (cards also with the rank letters of the current
     language: ``DH`` or ``D♥`` for the queen of hearts in German), or Enter for the draw.
+    A refusal writes its cards as ``style`` does (default: as on the cards).
 
     Raises :class:`~sixtysix.errors.ParseError` saying why when it is not a
     legal action.
@@ -143,5 +146,5 @@ def parse_choice(text: str, view: View) -> Action:
                            "X, C, D, 66, 66+H or a number from the list").format(text=repr(raw))) from None
     if action not in view.legal:
         raise ParseError(_("{action} is not allowed: {why}").format(action=action,
-                                                                    why=why_illegal(action, view)))
+                                                                    why=why_illegal(action, view, style)))
     return action

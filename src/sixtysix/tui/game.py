@@ -392,7 +392,7 @@ class GameScreen(Screen[None]):
             view = self.session.view
             assert view is not None
             self.log_lines(self.style.bad(_("{action} is not allowed: {why}.").format(
-                action=self.style.action(action), why=escape(why_illegal(action, view)))))
+                action=self.style.action(action), why=escape(why_illegal(action, view, self.style)))))
             return
         self.hinted = None
         self.run_session(lambda: self.session.play(action))
