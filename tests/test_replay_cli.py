@@ -78,7 +78,21 @@ def test_human_output_of_a_match(capsys: pytest.CaptureFixture[str]) -> None:
     lines = out.splitlines()
     assert status == 0
     assert len(lines) == 7
-    assert lines[0].startswith("Hand 0 (dealer 1): Player 1 wins 2 game points (declared 66)")
+    # People count hands from 1 and see the players' names from the record (issue 19);
+    # the JSON keeps its seats and positions from 0.
+    players = raw("match-0000")["players"]
+    assert lines[0].startswith(f"Hand 1 ({players[1]} deals): {players[1]} wins 2 game points (declared 66)")
+    assert [line.split(" (")[0] for line in lines[:-1]] == [f"Hand {n}" for n in range(1, 7)]
+    assert lines[-1] == f"{players[0]} wins the match 8-4."
+
+
+def test_human_output_of_a_match_without_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    obj = raw("match-0000")
+    del obj["players"]
+    status, out, _ = run(capsys, write(tmp_path / "anonymous.json", obj))
+    lines = out.splitlines()
+    assert status == 0
+    assert lines[0].startswith("Hand 1 (player 1 deals): Player 1 wins 2 game points (declared 66)")
     assert lines[-1] == "Player 0 wins the match 8-4."
 
 

@@ -537,23 +537,28 @@ class HandReplay:
             "closed_by": hand.closed_by,
         }
 
-    def describe(self) -> str:
-        """A sentence or two for people."""
+    def describe(self, names: Sequence[str] | None = None) -> str:
+        """A sentence or two for people; ``names`` (one per seat, e.g. the record's
+        ``players``) name the players, else they are player 0 and player 1 (the seats)."""
         hand = self.hand
+
+        def who(seat: int) -> str:
+            return f"player {seat}" if names is None else names[seat]
+
         marriages = _marriages(hand)
         shown = "; ".join(
-            f"player {seat}: " + ", ".join(f"{suit} {value}" for suit, value in marriages[seat])
+            f"{who(seat)}: " + ", ".join(f"{suit} {value}" for suit, value in marriages[seat])
             for seat in (0, 1) if marriages[seat]
         )
         tail = f" Marriages: {shown}." if shown else ""
         if hand.closed_by is not None:
-            tail += f" Closed by player {hand.closed_by}."
+            tail += f" Closed by {who(hand.closed_by)}."
         result = self.result
         if result is None:
-            return (f"Unfinished: player {hand.to_act} to act ({hand.state}); "
+            return (f"Unfinished: {who(hand.to_act or 0)} to act ({hand.state}); "
                     f"points {hand.score(0)}-{hand.score(1)}, "
                     f"tricks {hand.tricks_won(0)}-{hand.tricks_won(1)}.{tail}")
-        text = result.describe() + tail
+        text = result.describe(names) + tail
         if result.bonus:
             text += f" Plus {result.bonus} game point{'s' if result.bonus != 1 else ''} from tied hands."
         return text
@@ -586,13 +591,27 @@ class MatchReplay:
             "hands": [hand.to_json() for hand in self.hands],
         }
 
-    def describe(self) -> str:
-        """One line per hand, then the score."""
-        lines = [f"Hand {i} (dealer {h.hand.dealer}): {h.describe()}" for i, h in enumerate(self.hands)]
+    def describe(self, names: Sequence[str] | None = None) -> str:
+        """One line per hand, counted from 1 as people count, then the score;
+        ``names`` as for :meth:`HandReplay.describe`.
+
+        >>> from sixtysix.runner import play_match
+        >>> from sixtysix.bots import make_bot
+        >>> match = play_match([make_bot("random", seed=1), make_bot("random", seed=2)], seed=3)
+        >>> text = replay(record_from_match(match)).describe(["Ann", "Bob"])
+        >>> text.splitlines()[0].startswith(("Hand 1 (Ann deals): ", "Hand 1 (Bob deals): "))
+        True
+        """
+        def who(seat: int) -> str:
+            return f"player {seat}" if names is None else names[seat]
+
+        lines = [f"Hand {i} ({who(h.hand.dealer)} deals): {h.describe(names)}"
+                 for i, h in enumerate(self.hands, start=1)]
         a, b = self.match.score
         winner = self.match.winner
         if winner is not None:
-            lines.append(f"Player {winner} wins the match {a}-{b}.")
+            name = f"Player {winner}" if names is None else names[winner]
+            lines.append(f"{name} wins the match {a}-{b}.")
         else:
             lines.append(f"Match unfinished: score {a}-{b} after {len(self.hands)} "
                          f"hand{'s' if len(self.hands) != 1 else ''}.")

@@ -13,7 +13,7 @@ hand's state machine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -76,8 +76,9 @@ class HandResult:
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             raise ParseError(f"not a hand result: {exc}") from None
 
-    def describe(self) -> str:
-        """A sentence for people."""
+    def describe(self, names: Sequence[str] | None = None) -> str:
+        """A sentence for people; ``names`` (one per seat) name the players, else
+        they are "Player 0" and "Player 1", the seats of the record and JSON."""
         if self.winner is None:
             return f"Tied hand ({self.points[0]}-{self.points[1]}): nobody scores."
         why = {
@@ -90,7 +91,8 @@ class HandResult:
             "forfeit": "the opponent's program failed and forfeited",
         }[self.reason]
         gp = self.game_points
-        return (f"Player {self.winner} wins {gp} game point{'s' if gp != 1 else ''} "
+        who = f"Player {self.winner}" if names is None else names[self.winner]
+        return (f"{who} wins {gp} game point{'s' if gp != 1 else ''} "
                 f"({why}); points {self.points[0]}-{self.points[1]}, "
                 f"tricks {self.tricks[0]}-{self.tricks[1]}.")
 

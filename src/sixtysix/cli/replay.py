@@ -56,7 +56,8 @@ def _read_error(name: str, exc: OSError) -> str:
 
 def _single(name: str, *, as_json: bool) -> int:
     try:
-        outcome = replay(load(name))
+        record = load(name)
+        outcome = replay(record)
     except OSError as exc:
         print(f"sixtysix: error: {_read_error(name, exc)}", file=sys.stderr)
         return 2
@@ -66,7 +67,8 @@ def _single(name: str, *, as_json: bool) -> int:
     if as_json:
         print(json.dumps(outcome.to_json()))
     else:
-        print(outcome.describe())
+        players = record.extra.get("players")  # checked by load: two names, when given
+        print(outcome.describe(players))
     return 0
 
 
