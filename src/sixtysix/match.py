@@ -21,7 +21,18 @@ from sixtysix.deck import random_deck
 from sixtysix.hand import Hand, HandResult
 from sixtysix.rules import CLASSIC, FirstDealer, NextDealer, Rules
 
-__all__ = ["Match", "MatchOverError", "cut_for_deal"]
+__all__ = ["Match", "MatchInfo", "MatchOverError", "cut_for_deal"]
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchInfo:
+    """The public state of the match around the hand being shown (for screens): the
+    hand's number, counted from 1, the score, the target and the tie bonus at stake."""
+
+    hand_number: int
+    score: tuple[int, int]
+    target: int
+    pending_bonus: int = 0
 
 
 class MatchOverError(ValueError):

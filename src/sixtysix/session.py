@@ -16,12 +16,11 @@ from sixtysix.actions import Action
 from sixtysix.cards import Card
 from sixtysix.errors import BotError, IllegalActionError
 from sixtysix.hand import Hand, HandResult
-from sixtysix.match import Match
+from sixtysix.match import Match, MatchInfo
 from sixtysix.player import Bot
 from sixtysix.record import MatchRecord, record_from_match
 from sixtysix.rules import Rules
 from sixtysix.table import Forfeited, Table
-from sixtysix.text.screen import MatchInfo
 from sixtysix.views import View
 
 __all__ = ["Acted", "BotError", "HandOver", "HandStarted", "MatchOver", "MatchStarted", "PlayEvent",

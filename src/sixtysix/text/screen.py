@@ -27,13 +27,13 @@ Your lead. Choose by notation or number (? for help):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sixtysix.actions import Action, ActionKind
 from sixtysix.cards import Card, Suit
 from sixtysix.i18n import _, ngettext
 from sixtysix.kernel.tables import marriage_value
+from sixtysix.match import MatchInfo
 from sixtysix.text.style import AnsiStyle, Style
 from sixtysix.text.words import Seats, rank_word, suit_name, tricks_text
 
@@ -52,16 +52,6 @@ __all__ = [
     "render_screen",
     "sorted_cards",
 ]
-
-
-@dataclass(frozen=True)
-class MatchInfo:
-    """The public state of the match around the hand being shown."""
-
-    hand_number: int
-    score: tuple[int, int]
-    target: int
-    pending_bonus: int = 0
 
 
 # Ordering --------------------------------------------------------------------
