@@ -118,3 +118,57 @@ def test_no_new_import_cycle() -> None:
     gone = [sorted(c) for c in KNOWN if c not in found]
     assert not new, f"import cycles: {new}"
     assert not gone, f"allowed cycles that are gone: take them off KNOWN: {gone}"
+
+
+#: The layers of docs/architecture.md, lowest first: a module imports only from its own
+#: layer and the ones below. A module must be placed here (a new one fails until it is).
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("options", ("rules", "states", "errors", "i18n", "version", "stats", "userdata")),
+    ("kernel", ("kernel",)),
+    ("values", ("cards", "deck", "actions", "result")),
+    ("game", ("hand", "refusal", "worlds", "views", "deal", "match", "record")),
+    ("the loop", ("player", "table")),
+    ("search", ("solver", "sampling", "analysis", "bots")),
+    ("play", ("runner", "session")),
+    ("words", ("text", "explain", "console")),
+    ("adapters", ("protocol", "arena", "envs", "compat")),
+    ("front ends", ("cli", "tui", "server", "wire", "svg", "review", "lessons", "__main__")),
+]
+
+
+#: Modules that stand above the rest of their package: the bots' registry (``make_bot``)
+#: makes every kind of player, an external engine behind the bot protocol included.
+PLACED = {"sixtysix.bots": "adapters"}
+
+
+def layer_of(module: str) -> int:
+    """The layer of ``sixtysix.X...`` by its first part ``X``; the package itself (the
+    names it re-exports for users) stands above every layer."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return len(LAYERS)
+    if module in PLACED:
+        return [name for name, _ in LAYERS].index(PLACED[module])
+    for n, (_, names) in enumerate(LAYERS):
+        if parts[1] in names:
+            return n
+    raise AssertionError(f"{module} is in no layer: place it in LAYERS (and docs/architecture.md)")
+
+
+def test_every_import_goes_down_the_layers() -> None:
+    graph = import_graph()
+    upward = sorted(f"{a} ({LAYERS[layer_of(a)][0]}) imports {b} "
+                    f"({LAYERS[layer_of(b)][0] if layer_of(b) < len(LAYERS) else 'the package'})"
+                    for a, targets in graph.items() for b in targets
+                    if layer_of(a) < layer_of(b) and a != "sixtysix")
+    assert not upward, "imports that go up a layer:\n" + "\n".join(upward)
+
+
+def test_the_architecture_page_names_every_layer() -> None:
+    page = (PACKAGE.parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for name, modules_ in LAYERS:
+        line = next((ln for ln in page.splitlines() if ln.startswith(f" {name} ")), None)
+        assert line is not None, f"docs/architecture.md has no line for the layer {name!r}"
+        for module in modules_:
+            if module not in ("__main__", "stats", "userdata", "console"):
+                assert module in line, f"docs/architecture.md puts {module} elsewhere than {name}"

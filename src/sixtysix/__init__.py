@@ -21,8 +21,7 @@ from sixtysix.errors import (
 )
 from sixtysix.hand import REASONS, Hand, HandResult
 from sixtysix.rules import CLASSIC, PRESETS, Rules
-
-__version__ = "0.1.0"
+from sixtysix.version import __version__
 
 __all__ = [
     "Action", "ActionKind", "ActionValue", "Budget", "analyse", "CARDS", "Card", "Rank", "Suit",

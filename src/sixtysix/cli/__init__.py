@@ -18,8 +18,9 @@ import threading
 from collections.abc import Sequence
 from types import FrameType
 
-from sixtysix import __version__, kernel
+from sixtysix import kernel
 from sixtysix.cli.options import one_line_warnings
+from sixtysix.version import __version__
 
 __all__ = ["Terminated", "build_parser", "main"]
 

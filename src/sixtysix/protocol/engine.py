@@ -24,7 +24,6 @@ from __future__ import annotations
 import logging
 from typing import IO
 
-from sixtysix import __version__
 from sixtysix.bots import make_bot
 from sixtysix.errors import ParseError
 from sixtysix.player import Bot, Event, Hooks
@@ -53,6 +52,7 @@ from sixtysix.protocol.messages import (
     ViewMessage,
     parse,
 )
+from sixtysix.version import __version__
 from sixtysix.views import View, view_from_json
 
 __all__ = ["EngineSession", "serve"]
