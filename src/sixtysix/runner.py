@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from sixtysix.errors import BotError, Forfeit
 from sixtysix.hand import Hand
 from sixtysix.match import Match
-from sixtysix.player import Bot, Hooks
+from sixtysix.player import Bot
 from sixtysix.rules import CLASSIC, Rules
 from sixtysix.table import Table
 
@@ -31,7 +31,9 @@ def call_hook(bot: object, name: str, arg: object) -> None:
     """
     if name not in _HOOKS:
         raise ValueError(f"no hook {name!r}: the hooks are {', '.join(_HOOKS)}")
-    getattr(Hooks.of(bot), name)(arg)
+    hook = getattr(bot, name, None)
+    if hook is not None:
+        hook(arg)
 
 
 def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:
