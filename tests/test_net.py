@@ -18,7 +18,7 @@ import pytest
 
 from helpers import need_module
 
-np = need_module("numpy", "pip install -e '.[rl]'")
+np = need_module("numpy", "pip install -e '.[net]'")
 
 from sixtysix import Hand, Rules  # noqa: E402
 from sixtysix.net import FORMAT, Network, NetworkError  # noqa: E402
