@@ -163,3 +163,24 @@ def test_bad_weights_files_are_named_and_never_run(tmp_path: Path) -> None:
     refused(_write(tmp_path / "wide.npz", wide), "trunk.0.weight")
     refused(_write(tmp_path / "ints.npz", dict(good, **{"hand.bias": np.zeros(24, dtype=np.int64)})),
             "not floats")
+
+
+def test_the_net_player_answers_from_its_offer_and_names_missing_weights(tmp_path: Path) -> None:
+    from sixtysix.bots import make_bot
+    from sixtysix.errors import ParseError
+    from sixtysix.runner import play_match
+
+    Network.random([24], seed=6).save(tmp_path / "w.npz")
+    bot = make_bot(f"net:weights={tmp_path / 'w.npz'}")
+    rng = random.Random(2)
+    for view in _views(40, seed=11):
+        if not view.legal:
+            continue
+        offer = rng.sample(list(view.legal), rng.randrange(1, len(view.legal) + 1))
+        assert bot.choose(view, offer) in offer  # a front end may offer a subset (issue 19)
+    match = play_match([bot, make_bot("random", seed=1)], seed=3)
+    assert match.is_over()
+    with pytest.raises(NetworkError, match=r"absent\.npz: no such weights file"):
+        make_bot(f"net:weights={tmp_path / 'absent.npz'}")
+    with pytest.raises(ParseError, match=r"net:weights=FILE\.npz"):
+        make_bot("net")

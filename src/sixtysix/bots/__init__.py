@@ -4,7 +4,7 @@ Bot specs are ``name`` or ``name:key=value,key=value`` (e.g. ``random:seed=3``);
 ``file.py:ClassName`` or ``module:ClassName`` loads a bot class of one's own
 (:mod:`sixtysix.bots.loader`). An external engine (docs/protocol.md) is
 ``engine:COMMAND`` or ``engine:cmd=COMMAND,time=0.5``, the command in shell
-quoting rules.
+quoting rules. A learned network without search is ``net:weights=FILE.npz``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.levels import LEVELS
 from sixtysix.bots.loader import is_class_spec, load_bot
+from sixtysix.bots.net_bot import NetBot
 from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot
@@ -39,6 +40,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "pimc": PIMCBot,
     "ismcts": ISMCTSBot,
     "santase-ismcts": SantaseISMCTSBot,
+    "net": NetBot,
     **LEVELS,
     "engine": _engine,
 }
