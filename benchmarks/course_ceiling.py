@@ -40,10 +40,10 @@ from collections.abc import Callable
 from typing import Any
 
 from machine import machine  # benchmarks/machine.py
+from oracles import OPTIONS, Told  # benchmarks/oracles.py
 
 from sixtysix.arena.executor import chunked
 from sixtysix.arena.schedule import Game, schedule
-from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.hand import Hand
 from sixtysix.solver import Solver
 from sixtysix.stats import wilson
@@ -58,7 +58,6 @@ except ImportError:  # pragma: no cover - a message instead of a traceback
     sys.exit(2)
 
 PLAYERS = ("honest", "hand", "all", "exact")
-OPTIONS: dict[str, Any] = {"c": 0.4, "bias": 2.0}
 
 
 def _truth(perspective: Any, leader_move: Any, view: View) -> tuple[set[Any], list[Any]]:
@@ -71,30 +70,13 @@ def _truth(perspective: Any, leader_move: Any, view: View) -> tuple[set[Any], li
     return cards, [to_card(c) for c in state.talon._cards]
 
 
-class _Told(ISMCTSBot):
-    """ISMCTS whose worlds all hold the true opponent's hand (and, with ``stock``,
-    the true stock order) while the stock is open."""
-
-    hand: int | None = None
-    stock: list[int] | None = None
-
-    def _prepare(self, view: View) -> Worlds:
-        worlds = super()._prepare(view)
-        hand, order = self.hand, self.stock
-        if hand is not None and view.stock_open:
-            # Every world is this layout: the true hand, and the true or a random stock.
-            worlds.layout = lambda: (hand, list(order) if order is not None  # type: ignore[method-assign]
-                                     else worlds._stock_for(hand))
-        return worlds
-
-
 class _Peeking(_game.Bot):  # type: ignore[misc]
     """An oracle on the platform: ``hand``, ``all`` or ``exact``."""
 
     def __init__(self, kind: str, seed: int, iterations: int) -> None:
         super().__init__(kind)
         self.kind = kind
-        self.search = _Told(seed, iterations=iterations, **OPTIONS)
+        self.search = Told(seed, iterations=iterations, **OPTIONS)
         self.inner = SixtySixBot(self.search)
 
     def get_move(self, perspective: Any, leader_move: Any) -> Any:

@@ -1,0 +1,151 @@
+"""How far can a player get against our heuristic player? Oracles measure it.
+
+Run:  python benchmarks/heuristic_ceiling.py [--deals 200] [--seed 8101] [--jobs 2]
+                                             [--iterations 2700] [--players honest,hand,all,exact]
+
+Whole matches to 7 under the classic rules, on the arena's duplicate deals (every
+deal sequence from both seats, the same seeds for every player), against the
+``heuristic`` player. Four players of ours, each playing through the one game
+loop (:class:`sixtysix.table.Table`) as the outside seat:
+
+``honest``  ISMCTS (``ismcts:iterations=2700,c=0.4,bias=2.0``, the ``hard``
+            search at a fixed budget): it sees its view only;
+``hand``    the same search, told the heuristic's hand at every decision while
+            the stock is open (it still guesses the order of the stock);
+``all``     the same search, told the heuristic's hand and the stock order;
+``exact``   the exact solver on the true position at every decision (perfect
+            information, perfect play against a perfect opponent).
+
+The gap ``honest`` → ``hand`` is the most that inferring the opponent's cards can
+add; ``hand`` → ``all`` is the stock's order, which nobody can know; ``all`` →
+``exact`` is what the search loses to exact play. Issue 20 asks for this study:
+how much room there is above today's 70% of matches.
+
+Prints each player's matches won with the 95% interval (Wilson), game points per
+hand and failed closes, and the machine; ``--json FILE`` keeps the per-match results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import functools
+import json
+import sys
+import time
+from dataclasses import dataclass
+
+from machine import machine  # benchmarks/machine.py
+from oracles import OPTIONS, Told  # benchmarks/oracles.py
+
+from sixtysix.actions import Action
+from sixtysix.arena.executor import chunked
+from sixtysix.arena.schedule import Game, schedule
+from sixtysix.bots import make_bot
+from sixtysix.hand import Hand
+from sixtysix.match import Match
+from sixtysix.player import Bot
+from sixtysix.rules import Rules
+from sixtysix.solver import Solver
+from sixtysix.stats import wilson
+from sixtysix.table import Table
+
+PLAYERS = ("honest", "hand", "all", "exact")
+
+
+@dataclass
+class Played:
+    """One match: whether our player won it, its game points per hand, its closes."""
+
+    won: int
+    hands: int
+    points: int
+    closes: int
+    failed_closes: int
+
+
+def _choose(kind: str, search: Told, hand: Hand, seat: int) -> Action:
+    view = hand.view(seat)
+    if len(view.legal) == 1:
+        return view.legal[0]
+    if kind == "exact":
+        return Solver().solve(hand.copy()).best[0]
+    if kind in ("hand", "all"):
+        search.hand = hand.kernel.hand(1 - seat)
+        search.stock = hand.kernel.stock_cards() if kind == "all" else None
+    return search.choose(view, view.legal)
+
+
+def _play(kind: str, games: list[Game], iterations: int = 2700) -> list[Played]:
+    out = []
+    for game in games:
+        ours = game.side(0)
+        search = Told(game.bot_seeds[ours], iterations=iterations, **OPTIONS)
+        players: list[Bot | None] = [None, None]
+        players[1 - ours] = make_bot("heuristic", seed=game.bot_seeds[1 - ours])
+        table = Table(players)
+        match = Match(Rules(), seed=game.deal_seed)
+        points = closes = failed = 0
+        while not match.is_over():
+            hand = match.deal()
+            table.start(hand)
+            while not hand.is_over():
+                if table.bot_to_act() is not None:
+                    table.step()
+                else:
+                    table.play(_choose(kind, search, hand, ours))
+            result = hand.result()
+            assert result is not None
+            if result.winner is not None:
+                points += result.game_points if result.winner == ours else -result.game_points
+            if result.closed_by == ours:
+                closes += 1
+                failed += result.winner != ours
+        out.append(Played(int(match.winner == ours), len(match.hands), points, closes, failed))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200, help="deal sequences, each from both seats")
+    parser.add_argument("--seed", type=int, default=8101, help="the arena seed of the deals")
+    parser.add_argument("--iterations", type=int, default=2700, help="ISMCTS iterations per decision")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--players", default=",".join(PLAYERS), help="which of " + ", ".join(PLAYERS))
+    parser.add_argument("--json", help="write the per-match results here")
+    args = parser.parse_args(argv)
+    kinds = [k.strip() for k in args.players.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in PLAYERS]
+    if unknown:
+        parser.error(f"unknown player {', '.join(unknown)}: expected some of {', '.join(PLAYERS)}")
+    spec = f"ismcts:iterations={args.iterations}," + ",".join(f"{k}={v}" for k, v in OPTIONS.items())
+    games = schedule([spec, "heuristic"], deals=args.deals, seed=args.seed)
+    print(f"{len(games)} matches ({args.deals} deal sequences from both seats, seed {args.seed}) "
+          f"against heuristic; search: {spec}")
+    chunks = chunked(games, args.jobs)
+    results: dict[str, list[Played]] = {}
+    play = functools.partial(_play, iterations=args.iterations)
+    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
+        for kind in kinds:
+            start = time.perf_counter()
+            done = results[kind] = [p for part in pool.map(play, [kind] * len(chunks), chunks) for p in part]
+            won = sum(p.won for p in done)
+            low, high = wilson(won, len(done))
+            hands = sum(p.hands for p in done)
+            closes = sum(p.closes for p in done)
+            failed = sum(p.failed_closes for p in done)
+            per_hand = sum(p.points for p in done) / hands
+            print(f"  {kind:8} {won:5} of {len(done)} = {won / len(done):6.1%}  "
+                  f"(95% CI {low:.1%}-{high:.1%})  {per_hand:+.2f} game points/hand  "
+                  f"closes failed {failed} of {closes}  {time.perf_counter() - start:6.0f} s", flush=True)
+    print(f"machine: {machine()}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"seed": args.seed, "deals": args.deals, "search": spec,
+                       "games": [{"deal_seed": g.deal_seed, "swap": g.swap} for g in games],
+                       "results": {k: [vars(p) for p in v] for k, v in results.items()}}, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
