@@ -5,8 +5,10 @@ package runs with numpy (checked here against PyTorch's own forward pass)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -184,3 +186,16 @@ def test_numpy_on_the_exported_weights_equals_torch(smoke: tuple[ModuleType, Pat
             assert mine.shape == theirs.shape
             np.testing.assert_allclose(mine, theirs, atol=1e-5, rtol=0)
     assert not (expected[0] * (1 - data["mask"])).any()
+
+
+def test_the_cosine_schedule_falls_from_the_rate_to_its_floor() -> None:
+    need_module("torch", "pip install torch==2.13.0")
+    _import_training()
+    import training.train as train
+    config = _config()
+    cosine = replace(config, train=replace(config.train, schedule="cosine", lr=0.01, lr_floor=0.1, epochs=10))
+    rates = [train.learning_rate(cosine, epoch) for epoch in range(10)]
+    assert rates[0] == pytest.approx(0.01)
+    assert all(a > b for a, b in itertools.pairwise(rates))
+    assert rates[-1] == pytest.approx(0.001)
+    assert train.learning_rate(config, 7) == config.train.lr  # the smoke run's: constant

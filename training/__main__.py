@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from training.config import Config, load
@@ -25,12 +28,24 @@ SMOKE = ROOT / "training" / "configs" / "smoke.json"
 WEIGHTS = "weights.npz"
 
 
+def machine() -> str:
+    """The CPU, its cores, the system and Python: printed with the throughput figures."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            cpu = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}")
+
+
 def run_dir(config: Config, out: str | None) -> Path:
     path = Path(out) if out is not None else Path(config.out.format(name=config.name))
     return path if path.is_absolute() else (Path.cwd() / path if out is not None else ROOT / path)
 
 
-def do_export(config: Config, run: Path, output: Path | None = None) -> Path:
+def do_export(config: Config, run: Path, output: Path | None = None, overrides: Sequence[str] = ()) -> Path:
     from training.export import export
     from training.train import load_checkpoint
 
@@ -42,7 +57,8 @@ def do_export(config: Config, run: Path, output: Path | None = None) -> Path:
                                                             "validation": history["initial"]["validation"]}
     trained = {"config": config.name, "seed": config.seed, "positions": history["positions"],
                "epochs": len(history["epochs"]),
-               "command": f"python -m training run --config training/configs/{config.name}.json",
+               "command": " ".join(["python -m training run --config",
+                                    f"training/configs/{config.name}.json", *overrides]),
                "losses": {"train": last["train"], "validation": last["validation"]}}
     return export(state["model"], list(config.train.hidden), output or run / WEIGHTS, trained)
 
@@ -56,14 +72,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, help="processes for generate (default: the configuration's)")
     parser.add_argument("--stop-after", type=float, metavar="SECONDS",
                         help="stop generate or train after about this long (resume by running again)")
+    parser.add_argument("--chunks", type=int, help="use only the first N chunks (to measure, or to try)")
+    parser.add_argument("--epochs", type=int, help="train for N epochs instead of the configuration's")
     parser.add_argument("--output", help="export: the weights file (default: OUT/weights.npz)")
     args = parser.parse_args(argv)
     if args.config is None and args.command != "smoke":
         parser.error("--config is required")
     config = load(args.config or SMOKE)
+    overrides = []
+    if args.chunks is not None:
+        config = replace(config, generate=replace(config.generate, chunks=args.chunks))
+        overrides.append(f"--chunks {args.chunks}")
+    if args.epochs is not None:
+        config = replace(config, train=replace(config.train, epochs=args.epochs))
+        overrides.append(f"--epochs {args.epochs}")
     run = run_dir(config, args.out)
     run.mkdir(parents=True, exist_ok=True)
     print(f"{args.command}: configuration {config.name!r}, seed {config.seed}, in {run}")
+    print(f"machine: {machine()}")
     stages = ("generate", "train", "export") if args.command in ("run", "smoke") else (args.command,)
     if "generate" in stages:
         from training.generate import generate
@@ -76,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(history["epochs"]) < config.train.epochs:
             return 3
     if "export" in stages:
-        path = do_export(config, run, Path(args.output) if args.output else None)
+        path = do_export(config, run, Path(args.output) if args.output else None, overrides)
         print(f"export: {path}")
     return 0
 

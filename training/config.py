@@ -35,6 +35,11 @@ class TrainConfig:
     epochs: int = 20
     batch_size: int = 512
     lr: float = 1e-3
+    #: ``"constant"``, or ``"cosine"``: the learning rate falls from ``lr`` to
+    #: ``lr * lr_floor`` along half a cosine, reaching it at the last epoch (set per epoch, so a
+    #: resumed run follows the same schedule).
+    schedule: str = "constant"
+    lr_floor: float = 0.05
     weight_decay: float = 1e-5
     value_weight: float = 1.0
     hand_weight: float = 1.0

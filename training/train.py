@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Callable
@@ -98,6 +99,8 @@ def train(config: Config, run: Path, *, stop_after: float | None = None,
                 "(run again to resume)")
             break
         began = time.perf_counter()
+        for group in optimizer.param_groups:
+            group["lr"] = learning_rate(config, epoch)
         net.train()
         order = torch.randperm(rows, generator=torch.Generator().manual_seed(config.seed * 100_003 + epoch))
         for first in range(0, rows, settings.batch_size):
@@ -116,6 +119,17 @@ def train(config: Config, run: Path, *, stop_after: float | None = None,
             + (", validation " + _show(record["validation"]) if record["validation"] else ""))
         _save(run, net, optimizer, history)
     return history
+
+
+def learning_rate(config: Config, epoch: int) -> float:
+    """The learning rate of epoch ``epoch`` (from 0) of ``config``'s schedule."""
+    settings = config.train
+    if settings.schedule == "constant":
+        return settings.lr
+    if settings.schedule == "cosine":
+        fall = 0.5 * (1 + math.cos(math.pi * epoch / max(settings.epochs - 1, 1)))  # last epoch: the floor
+        return settings.lr * (settings.lr_floor + (1 - settings.lr_floor) * fall)
+    raise ValueError(f"schedule must be constant or cosine, not {settings.schedule!r}")
 
 
 def _show(values: dict[str, float]) -> str:
