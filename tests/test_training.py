@@ -111,6 +111,8 @@ def test_the_training_loss_falls(smoke: tuple[ModuleType, Path]) -> None:
     assert after["total"] < 0.9 * before["total"]
     for head in ("policy", "value", "hand"):
         assert after[head] < before[head], head
+    # The net's favourite legal action agrees with the search's more often than before.
+    assert after["agreement"] > before["agreement"]
 
 
 def test_a_rerun_resumes_without_redoing_anything(smoke: tuple[ModuleType, Path],

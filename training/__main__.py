@@ -26,6 +26,8 @@ from training.config import Config, load
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE = ROOT / "training" / "configs" / "smoke.json"
 WEIGHTS = "weights.npz"
+#: The losses the export records (the history has the agreement with the search too).
+LOSSES = ("policy", "value", "hand", "total")
 
 
 def machine() -> str:
@@ -59,7 +61,8 @@ def do_export(config: Config, run: Path, output: Path | None = None, overrides: 
                "epochs": len(history["epochs"]),
                "command": " ".join(["python -m training run --config",
                                     f"training/configs/{config.name}.json", *overrides]),
-               "losses": {"train": last["train"], "validation": last["validation"]}}
+               "losses": {part: {name: value for name, value in last[part].items() if name in LOSSES}
+                          for part in ("train", "validation")}}
     return export(state["model"], list(config.train.hidden), output or run / WEIGHTS, trained)
 
 

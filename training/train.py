@@ -40,7 +40,8 @@ def _tensors(arrays: dict[str, npt.NDArray[Any]], rows: slice) -> Batch:
 
 
 def _evaluate(net: Net, data: Batch, config: Config, batch_size: int = 8192) -> dict[str, float]:
-    """The mean losses of ``net`` over ``data`` (weighted by rows)."""
+    """The mean losses of ``net`` over ``data`` (weighted by rows), and its ``agreement``:
+    the share of positions where its likeliest legal action is the search's most visited."""
     rows = len(data["value"])
     sums: dict[str, float] = {}
     net.eval()
@@ -50,6 +51,9 @@ def _evaluate(net: Net, data: Batch, config: Config, batch_size: int = 8192) -> 
             count = len(batch["value"])
             for name, loss in losses(net, batch, config.train.value_weight, config.train.hand_weight).items():
                 sums[name] = sums.get(name, 0.0) + float(loss) * count
+            logits = net(batch["obs"])[0].masked_fill(~batch["mask"].bool(), float("-inf"))
+            same = logits.argmax(dim=-1) == batch["policy"].argmax(dim=-1)
+            sums["agreement"] = sums.get("agreement", 0.0) + float(same.sum())
     return {name: total / max(rows, 1) for name, total in sums.items()}
 
 
