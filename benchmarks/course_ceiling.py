@@ -40,7 +40,7 @@ from collections.abc import Callable
 from typing import Any
 
 from machine import machine  # benchmarks/machine.py
-from oracles import OPTIONS, Told  # benchmarks/oracles.py
+from oracles import OPTIONS, Told, parse_players, search_spec  # benchmarks/oracles.py
 
 from sixtysix.arena.executor import chunked
 from sixtysix.arena.schedule import Game, schedule
@@ -108,20 +108,6 @@ def _play(kind: str, games: list[Game], iterations: int = 2700) -> list[int]:
         players[1 - ours] = make_player(game.specs[1 - ours], game.bot_seeds[1 - ours])
         out.append(int(play_deal(players, game.deal_seed).winner == ours))
     return out
-
-
-def search_spec(iterations: int) -> str:
-    """The arena spec of ``hard``'s search at ``iterations`` per decision."""
-    return f"ismcts:iterations={iterations}," + ",".join(f"{k}={v}" for k, v in OPTIONS.items())
-
-
-def parse_players(parser: argparse.ArgumentParser, text: str, known: tuple[str, ...]) -> list[str]:
-    """The comma-separated players of ``--players``, each one of ``known``."""
-    kinds = [k.strip() for k in text.split(",") if k.strip()]
-    unknown = [k for k in kinds if k not in known]
-    if unknown:
-        parser.error(f"unknown player {', '.join(unknown)}: expected some of {', '.join(known)}")
-    return kinds
 
 
 def rdeep_deals(spec: str, deals: int, seed: int) -> list[Game]:

@@ -37,8 +37,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from course_ceiling import OPTIONS, parse_players, play_all, rdeep_deals, save, search_spec  # benchmarks/
+from course_ceiling import play_all, rdeep_deals, save  # benchmarks/course_ceiling.py
 from machine import machine  # benchmarks/machine.py
+from oracles import OPTIONS, parse_players, search_spec  # benchmarks/oracles.py
 
 from sixtysix.actions import Action
 from sixtysix.arena.schedule import Game

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 
 from machine import machine  # benchmarks/machine.py
-from oracles import OPTIONS, Told  # benchmarks/oracles.py
+from oracles import OPTIONS, Told, parse_players, search_spec  # benchmarks/oracles.py
 
 from sixtysix.actions import Action
 from sixtysix.arena.executor import chunked
@@ -114,11 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default=",".join(PLAYERS), help="which of " + ", ".join(PLAYERS))
     parser.add_argument("--json", help="write the per-match results here")
     args = parser.parse_args(argv)
-    kinds = [k.strip() for k in args.players.split(",") if k.strip()]
-    unknown = [k for k in kinds if k not in PLAYERS]
-    if unknown:
-        parser.error(f"unknown player {', '.join(unknown)}: expected some of {', '.join(PLAYERS)}")
-    spec = f"ismcts:iterations={args.iterations}," + ",".join(f"{k}={v}" for k, v in OPTIONS.items())
+    kinds = parse_players(parser, args.players, PLAYERS)
+    spec = search_spec(args.iterations)
     games = schedule([spec, "heuristic"], deals=args.deals, seed=args.seed)
     print(f"{len(games)} matches ({args.deals} deal sequences from both seats, seed {args.seed}) "
           f"against heuristic; search: {spec}")

@@ -7,6 +7,8 @@ player can reach.
 
 from __future__ import annotations
 
+import argparse
+
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.views import View
 
@@ -37,3 +39,17 @@ class Told(ISMCTSBot):
                 worlds.layouts = [(hand, worlds._stock_for(hand)) for _ in range(STOCK_ORDERS)]
             worlds.count = len(worlds.layouts)
         return worlds
+
+
+def search_spec(iterations: int) -> str:
+    """The arena spec of ``hard``'s search at ``iterations`` per decision."""
+    return f"ismcts:iterations={iterations}," + ",".join(f"{k}={v}" for k, v in OPTIONS.items())
+
+
+def parse_players(parser: argparse.ArgumentParser, text: str, known: tuple[str, ...]) -> list[str]:
+    """The comma-separated players of ``--players``, each one of ``known``."""
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in known]
+    if unknown:
+        parser.error(f"unknown player {', '.join(unknown)}: expected some of {', '.join(known)}")
+    return kinds
