@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from sixtysix.actions import CLOSE, Action
 from sixtysix.hand import Hand
+from sixtysix.player import Hooks
 from sixtysix.sampling import Constraints, worlds
 from sixtysix.solver import Solver
 from sixtysix.table import Table
@@ -97,8 +98,10 @@ def _playout_value(
     solve (or, with ``solve`` false, play on to the end)."""
     from sixtysix.bots.heuristic import HeuristicBot
 
-    table = Table([HeuristicBot(rng=rng), HeuristicBot(rng=rng)])
-    table.resume(world)  # a sampled world in play: nobody is told a new hand
+    # A sampled world in play: nobody is told a new hand, and the playout's bots,
+    # which judge from their views alone, need no hooks (none looked up per playout).
+    table = Table([HeuristicBot(rng=rng), HeuristicBot(rng=rng)], hooks=(Hooks(), Hooks()))
+    table.resume(world)
     pushed = 0
     try:
         while not world.is_over() and (world.stock_open or not solve):
