@@ -124,3 +124,28 @@ def test_a_stock_that_is_gone_can_be_neither_closed_nor_exchanged_from() -> None
     assert str(_refused(hand, "C")) == "the stock is already closed or used up (R6.1)"
     assert str(_refused(hand, "X")) == "the exchange needs an open stock (R4.1)"
     assert str(_refused(hand, "D")).startswith("there is nothing to draw now")
+
+
+@pytest.mark.parametrize("rules", ["classic", "pagat", "santase", "schnapsen", "course",
+                                   "classic,marriage_lead=king", "classic,marriage_counts=next_trick",
+                                   "classic,close_first_lead=false,marriage_first_lead=false",
+                                   "classic,exchange_min_stock=4,close_min_stock=6"])
+def test_every_refusal_names_a_rule(rules: str) -> None:
+    """The catch-all sentence is never the reason given, at any decision of random hands."""
+    from sixtysix.actions import ACTIONS
+    from sixtysix.refusal import NOT_NOW
+
+    rng = random.Random(rules)
+    for _ in range(25):
+        hand = Hand.random(rng=rng, rules=Rules.parse(rules))
+        while not hand.is_over():
+            legal = set(hand.legal_actions())
+            for action in ACTIONS:
+                if action is not None and action not in legal and action.code >= 24:
+                    assert _refused(hand, str(action)).sentence != NOT_NOW, (rules, str(action))
+            hand.push(rng.choice(sorted(legal, key=str)))
+
+
+def test_closing_is_named_where_the_rules_have_none() -> None:
+    hand = _find(Rules.preset("course"), _leads, "course")
+    assert str(_refused(hand, "C")) == "these rules have no closing of the stock (closing)"

@@ -55,6 +55,7 @@ EXCHANGE_STOCK_GONE = N_("the exchange needs an open stock (R4.1)")
 EXCHANGE_FEW = N_("the exchange needs at least {n} cards in the stock (R4.1)")
 EXCHANGE_CARD = N_("the exchange needs {needed} in hand (R4.1)")
 EXCHANGE_TRICK = N_("the exchange needs a trick won first (R4.1)")
+CLOSING_OFF = N_("these rules have no closing of the stock (closing)")
 CLOSE_GONE = N_("the stock is already closed or used up (R6.1)")
 CLOSE_FEW = N_("closing needs at least {n} cards in the stock (R6.1)")
 CLOSE_FIRST_LEAD = N_("the stock may not be closed before the first trick under these rules "
@@ -66,7 +67,7 @@ NOT_NOW = N_("not allowed at this point of the hand")
 REASONS = (OVER, NOT_HELD, PLAY_A_CARD, MARRIAGE_ON_LEAD, MUST_FOLLOW, DRAW_FIRST, DRAW_OR_DECLARE,
            AUTO_DECLARE, DECLARE_AFTER_TRICK, DECLARE_ON_LEAD, DECLARE_NEEDS_PAIR, DECLARE_NEXT_TRICK,
            MARRIAGE_NEEDS_PAIR, MARRIAGE_KING, MARRIAGE_FIRST_LEAD, MARRIAGE_STOCK, EXCHANGE_STOCK_GONE,
-           EXCHANGE_FEW, EXCHANGE_CARD, EXCHANGE_TRICK, CLOSE_GONE, CLOSE_FEW, CLOSE_FIRST_LEAD,
+           EXCHANGE_FEW, EXCHANGE_CARD, EXCHANGE_TRICK, CLOSING_OFF, CLOSE_GONE, CLOSE_FEW, CLOSE_FIRST_LEAD,
            NOTHING_TO_DRAW, NOT_NOW)
 
 
@@ -108,8 +109,9 @@ def refusal(k: State, rules: Rules, action: Action) -> Refusal:
         if code >= DECLARE_MARRIAGE:
             return Refusal(DECLARE_ON_LEAD)
         if code == CLOSE:
-            return Refusal(CLOSE_FEW, {"n": rules.close_min_stock})
-        return Refusal(DRAW_FIRST if stock >= rules.close_min_stock else DRAW_OR_DECLARE)
+            return Refusal(CLOSE_FEW, {"n": rules.close_min_stock}) if rules.closing else Refusal(CLOSING_OFF)
+        closable = rules.closing and stock >= rules.close_min_stock
+        return Refusal(DRAW_FIRST if closable else DRAW_OR_DECLARE)
     # The lead.
     won = k.tricks_won(p) > 0
     tricks = k.tricks_won(0) + k.tricks_won(1)
@@ -144,6 +146,8 @@ def refusal(k: State, rules: Rules, action: Action) -> Refusal:
             return Refusal(EXCHANGE_FEW, {"n": rules.exchange_min_stock})
         return Refusal(EXCHANGE_CARD, {"needed": _card(k.exchange_card)})
     if code == CLOSE:
+        if not rules.closing:
+            return Refusal(CLOSING_OFF)
         if not stock_open:
             return Refusal(CLOSE_GONE)
         if stock < rules.close_min_stock:
