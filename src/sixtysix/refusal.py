@@ -105,7 +105,7 @@ def refusal(k: State, rules: Rules, action: Action) -> Refusal:
     if declaring and rules.auto_declare:
         return Refusal(AUTO_DECLARE)
     stock = k.stock_size
-    if st == Phase.DRAW:
+    if st == Phase.DRAW:  # R3.6: the trick's winner draws (or closes, R6.1, or declares) first
         if code >= DECLARE_MARRIAGE:
             return Refusal(DECLARE_ON_LEAD)
         if code == CLOSE:
