@@ -44,7 +44,7 @@ def positions(count: int, seed: int) -> list[Hand]:
     return out
 
 
-def run(impl: ModuleType, hand: Hand, iterations: int, seed: int, **options: float) -> tuple[Any, ...]:
+def run(impl: ModuleType, hand: Hand, iterations: int, seed: int, **options: Any) -> tuple[Any, ...]:
     """Search ``hand`` for the seat to act with ``impl``'s kernel, as
     :class:`ISMCTSBot` does (the hard level's settings)."""
     seat = hand.to_act
@@ -72,6 +72,53 @@ def test_both_kernels_search_alike() -> None:
         options = {"settle": 0.05, "tolerance": 0.05}
         assert run(c, hand, TOLERANCE_FROM + 2048, i, **options) == \
             run(_pure, hand, TOLERANCE_FROM + 2048, i, **options)
+
+
+def _prior(hand: Hand, seed: int) -> list[float]:
+    """A made-up policy over the legal actions (one per action code, 0 for the others)."""
+    rng = random.Random(seed)
+    legal = [a.code for a in hand.legal_actions()]
+    weights = {code: rng.random() ** 3 for code in legal}
+    total = sum(weights.values())
+    return [weights.get(code, 0.0) / total for code in range(56)]
+
+
+def test_both_kernels_search_alike_with_a_root_prior() -> None:
+    c = compiled()
+    for i, hand in enumerate(positions(6, seed=15)):
+        options = {"prior": 1.5, "root_prior": _prior(hand, i)}
+        assert run(c, hand, 1500, i, **options) == run(_pure, hand, 1500, i, **options)
+        assert c.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, **options).root_prior == \
+            tuple(options["root_prior"])
+
+
+def test_a_root_prior_shares_out_the_roots_visits() -> None:
+    """PUCT: a prior of overwhelming weight shares the root's visits out in proportion to
+    the prior (each action's score is then about p / (1 + n)); of no weight, it changes
+    nothing."""
+    c = compiled()
+    for i, hand in enumerate(positions(8, seed=16)):
+        prior = _prior(hand, i)
+        assert run(c, hand, 2000, i, prior=0.0, root_prior=prior) == run(c, hand, 2000, i)
+        _, _, stats = run(c, hand, 2000, i, prior=1000.0, root_prior=prior)
+        assert _distance(stats, prior) < 0.03
+        _, _, plain = run(c, hand, 2000, i)
+        assert _distance(plain, prior) > 0.1
+
+
+def _distance(stats: dict[int, tuple[int, float, float]], prior: list[float]) -> float:
+    """The total variation distance between the root's visits and the prior."""
+    visits = sum(v for v, _, _ in stats.values())
+    return sum(abs(stats.get(code, (0, 0.0, 0.0))[0] / visits - p) for code, p in enumerate(prior)) / 2
+
+
+def test_a_root_prior_must_name_every_action_code() -> None:
+    for impl in (_pure_search, compiled()):
+        with pytest.raises(ValueError, match=r"root_prior gives 3 probabilities, not one per action code"):
+            impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, prior=1.0,
+                        root_prior=[0.5, 0.25, 0.25])
+        with pytest.raises(ValueError, match="prior must be at least 0"):
+            impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, prior=-1.0)
 
 
 def test_settle_one_stops_only_when_the_choice_cannot_change() -> None:

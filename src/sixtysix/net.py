@@ -49,7 +49,7 @@ from sixtysix.cards import Card
 from sixtysix.observation import OBSERVATION_SIZE, encode
 from sixtysix.views import View
 
-__all__ = ["FORMAT", "Evaluation", "Network", "NetworkError"]
+__all__ = ["FORMAT", "Evaluation", "Network", "NetworkError", "shipped_weights"]
 
 #: The weights format this module reads and writes.
 FORMAT = "sixtysix-net/1"
@@ -59,6 +59,11 @@ HEADS = {"policy": NUM_CODES, "value": 1, "hand": 24}
 HOW = "train them with the repository's training/ pipeline (see training/README.md)"
 
 Array = npt.NDArray[np.float32]
+
+
+def shipped_weights() -> Path:
+    """The weights file that ships with the package (its model card lies beside it)."""
+    return Path(__file__).with_name("nets") / "sixtysix-net.npz"
 
 
 class NetworkError(ValueError):
@@ -217,6 +222,15 @@ class Network:
         probabilities = 1.0 / (1.0 + np.exp(-hand[0].astype(np.float64)))
         unseen = sorted(view.unseen(), key=lambda c: c.index)
         return Evaluation(policy, float(value[0]), {c: float(probabilities[c.index]) for c in unseen})
+
+    def outputs(self, view: View, match: tuple[int, int, int, int] | None = None
+                ) -> tuple[list[float], float, list[float]]:
+        """The raw outputs for one view: the policy's logits by action code (all of them,
+        legal or not), the value, and the hand head's logits by card index (the log-odds
+        that the opponent holds each card; meaningful for the cards the seat has not
+        located)."""
+        policy, value, hand = self.forward(encode(view, match)[None, :])
+        return [float(x) for x in policy[0]], float(value[0]), [float(x) for x in hand[0]]
 
     def best(self, view: View, legal: Sequence[Action] | None = None,
              match: tuple[int, int, int, int] | None = None) -> Action:

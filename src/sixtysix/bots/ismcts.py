@@ -109,6 +109,8 @@ import math
 import random
 import time as _time
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sixtysix import kernel
 from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
@@ -116,6 +118,7 @@ from sixtysix.bots.base import BaseBot, Bot
 from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.inference import likelihood
+from sixtysix.bots.net_bot import load_network, match_of
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.worlds import Worlds
 from sixtysix.errors import IllegalActionError
@@ -132,6 +135,9 @@ from sixtysix.kernel import (
 from sixtysix.kernel._pure_search import settled  # the one settling rule (both loops)
 from sixtysix.solver import Solver
 from sixtysix.views import View
+
+if TYPE_CHECKING:
+    from sixtysix.net import Network
 
 #: The hand is over (a kernel phase).
 OVER = Phase.OVER
@@ -179,6 +185,14 @@ class Node:
     @property
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
+
+
+def _softmax(logits: Sequence[float], legal: Sequence[Action]) -> list[float]:
+    """A probability for each action code: the softmax of ``logits`` over the legal codes."""
+    top = max(logits[a.code] for a in legal)
+    weights = {a.code: math.exp(logits[a.code] - top) for a in legal}
+    total = sum(weights.values())
+    return [weights.get(code, 0.0) / total for code in range(len(logits))]
 
 
 def correct_declaration(view: View, legal: Sequence[Action]) -> Action | None:
@@ -261,6 +275,10 @@ class ISMCTSBot(BaseBot):
         opponent_model: Bot | None = None,
         settle: float = 0.0,
         tolerance: float = 0.0,
+        network: str | Path | Network | None = None,
+        net_infer: float = 0.0,
+        net_prior: float = 0.0,
+        net_pool: int = 512,
     ) -> None:
         if closed not in ("leaf", "tree"):
             raise ValueError(f"closed must be leaf or tree, not {closed!r}")
@@ -306,6 +324,22 @@ class ISMCTSBot(BaseBot):
         self.infer_model = infer_model
         self._model = HeuristicBot(seed=0) if infer_model == "heuristic" else None
         self.opponent_model = opponent_model
+        if not net_infer >= 0:
+            raise ValueError(f"net_infer must be at least 0, not {net_infer}")
+        if not net_prior >= 0:
+            raise ValueError(f"net_prior must be at least 0, not {net_prior}")
+        if net_pool < 1:
+            raise ValueError(f"net_pool must be at least 1, not {net_pool}")
+        self.net_infer = net_infer
+        self.net_prior = net_prior
+        self.net_pool = net_pool
+        #: The network's policy at the root of the decision being searched (by code).
+        self._root_prior: list[float] = []
+        #: The learned network (:mod:`sixtysix.net`) whose inference of the opponent's
+        #: hand weighs the worlds (``net_infer``: how sharply; 0: not at all).
+        self.network = load_network(network) if network is not None else None
+        if (net_infer or net_prior) and self.network is None:
+            raise ValueError("net_infer and net_prior need a network: network=FILE.npz (or network=shipped)")
         #: The bot's view just before the opponent's last action, from the ``seen``
         #: hook (what inference learns from; ``None`` when there is nothing to learn).
         self.evidence: View | None = None
@@ -321,7 +355,8 @@ class ISMCTSBot(BaseBot):
             "pimc_below": pimc_below, "closes": closes, "bias": bias, "match": match,
             "infer": infer, "infer_pool": infer_pool, "infer_model": infer_model,
             "opponent_model": opponent_model, "settle": settle,
-            "tolerance": tolerance}
+            "tolerance": tolerance, "network": self.network, "net_infer": net_infer,
+            "net_prior": net_prior, "net_pool": net_pool}
         self._pool: SearchPool | None = None
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
@@ -380,7 +415,19 @@ class ISMCTSBot(BaseBot):
             self._utility = hand_utility(view.match_score, view.match_bonus, seat=view.seat,
                                          target=rules.target, tie_bonus=rules.tie_bonus)
         weigh = self._likelihood(view) if self.infer else None
-        return Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below), weigh, self.infer_pool)
+        odds = None
+        self._root_prior = []
+        if self.network is not None and (self.net_infer or self.net_prior):
+            policy, _, hand = self.network.outputs(view, match_of(view))
+            if self.net_infer:
+                # The odds that the opponent holds each card the seat has not located,
+                # sharpened or flattened by net_infer (odds ** net_infer).
+                odds = {card.index: math.exp(max(-30.0, min(30.0, self.net_infer * hand[card.index])))
+                        for card in view.unseen()}
+            if self.net_prior:
+                self._root_prior = _softmax(policy, view.legal)
+        return Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below), weigh, self.infer_pool,
+                      odds)
 
     def new_hand(self, view: View) -> None:
         if self._anchor is not None:
@@ -476,7 +523,7 @@ class ISMCTSBot(BaseBot):
         default, the bot's time from now); returns the root node."""
         if deadline is None and self.time is not None:
             deadline = _time.perf_counter() + self.time
-        if self.opponent_model is None and worlds.weighted is False:
+        if self.opponent_model is None:
             return self._search_in_kernel(worlds, seat, deadline)
         root = Node()
         iterations = self.iterations
@@ -588,9 +635,11 @@ class ISMCTSBot(BaseBot):
         seconds = 0.0 if deadline is None else max(deadline - _time.perf_counter(), 1e-9)
         search = kernel.Search(seat, self.c, self.bias, self.epsilon, self.fair, self.closes,
                                self._solve_cards, self.closed == "leaf", self._utility, self.settle,
-                               self.tolerance)
+                               self.tolerance, self.net_prior, self._root_prior)
+        # Weighted worlds (inference) go in as a list of layouts drawn by weight, dealt in turn.
+        layouts = worlds.draw(self.net_pool) if worlds.weighted else worlds.layouts or []
         done, prior, stats = search.run(
-            worlds.template.kernel, worlds.opponent, worlds.layouts or [], *worlds.sampler(),
+            worlds.template.kernel, worlds.opponent, layouts, *worlds.sampler(),
             self.iterations if self.iterations is not None else 1 << 62, seconds,
             self.rng.getrandbits(64), self._solver.kernel)
         root = Node()

@@ -1,9 +1,10 @@
 """The ``net`` player: a learned network's move, no search (:mod:`sixtysix.net`).
 
-``make_bot("net:weights=model.npz")`` plays the legal action with the highest
-policy logit for its view (match score included), in well under a millisecond:
-instant play, servers with many tables, a sparring partner for RL. It needs
-numpy (the ``net`` extra) and a weights file (see :mod:`sixtysix.net`).
+``make_bot("net")`` plays the legal action with the highest policy logit of the
+shipped network for its view (match score included), in well under a millisecond:
+instant play, servers with many tables, a sparring partner for RL;
+``make_bot("net:weights=model.npz")`` plays with weights of one's own. It needs
+numpy (the ``net`` extra).
 """
 
 from __future__ import annotations
@@ -20,7 +21,33 @@ from sixtysix.views import View
 if TYPE_CHECKING:
     from sixtysix.net import Network
 
-__all__ = ["NetBot", "match_of"]
+__all__ = ["SHIPPED", "NetBot", "load_network", "match_of"]
+
+#: How to name the weights that ship with the package.
+SHIPPED = "shipped"
+_loaded: dict[tuple[str, int, int], Network] = {}
+
+
+def load_network(weights: str | Path | Network) -> Network:
+    """A network: ``weights`` itself, the shipped one (``"shipped"``) or read from a file
+    (each file read once per process). Raises :class:`~sixtysix.errors.ParseError` without
+    numpy, :class:`~sixtysix.net.NetworkError` for a missing or unusable file."""
+    try:
+        from sixtysix.net import Network, shipped_weights  # numpy: the net extra, not the core's
+    except ImportError as exc:
+        raise ParseError(f"a learned network needs numpy: pip install 'sixtysix[net]' ({exc})") from None
+    if isinstance(weights, Network):
+        return weights
+    path = shipped_weights() if str(weights) == SHIPPED else Path(weights)
+    try:
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        return Network.load(path)  # names the missing file
+    network = _loaded.get(key)
+    if network is None:
+        network = _loaded[key] = Network.load(path)
+    return network
 
 
 def match_of(view: View) -> tuple[int, int, int, int] | None:
@@ -33,20 +60,15 @@ def match_of(view: View) -> tuple[int, int, int, int] | None:
 
 
 class NetBot(BaseBot):
-    """Plays the network's favourite legal action. ``weights``: a weights file, or a
-    loaded :class:`~sixtysix.net.Network`; ``seed`` is accepted and unused (the
-    network is deterministic)."""
+    """Plays the network's favourite legal action. ``weights``: a weights file, a
+    loaded :class:`~sixtysix.net.Network` or ``"shipped"`` (the default: the network
+    that ships with the package); ``seed`` is accepted and unused (the network is
+    deterministic)."""
 
     name = "net"
 
-    def __init__(self, seed: int | None = None, *, weights: str | Path | Network | None = None) -> None:
-        if weights is None:
-            raise ParseError("the net player needs its weights: net:weights=FILE.npz")
-        try:
-            from sixtysix.net import Network  # numpy: the net extra, not the core's
-        except ImportError as exc:
-            raise ParseError(f"the net player needs numpy: pip install 'sixtysix[net]' ({exc})") from None
-        self.network = weights if isinstance(weights, Network) else Network.load(weights)
+    def __init__(self, seed: int | None = None, *, weights: str | Path | Network = SHIPPED) -> None:
+        self.network = load_network(weights)
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         return self.network.best(view, legal, match_of(view))

@@ -1,6 +1,7 @@
 """The worlds of one decision: full hands that agree with a seat's view, drawn
 uniformly or, with inference, by the likelihood of what the opponent did
-(:mod:`sixtysix.bots.inference`). The search bots (``ismcts``, ``santase-ismcts``)
+(:mod:`sixtysix.bots.inference`) or by a learned estimate of the odds that he holds
+each card (:mod:`sixtysix.net`). The search bots (``ismcts``, ``santase-ismcts``)
 take their worlds from here.
 
 >>> import random
@@ -16,8 +17,9 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from sixtysix.cards import CARDS
 from sixtysix.hand import Hand
@@ -38,10 +40,27 @@ class Worlds:
     most ``enumerate_below`` of them, else sampled uniformly as
     :meth:`Constraints.sample <sixtysix.sampling.Constraints.sample>` does,
     on card indices.
+
+    ``weigh`` (inference from the opponent's last action) gives each hand he may
+    hold a weight; layouts are then drawn by weight from ``pool`` uniform samples
+    (or from all layouts when they are enumerated). ``odds`` (a learned estimate:
+    card index -> the odds that the opponent holds the card, positive) weighs a hand
+    by the product of its cards' odds, which is what independent estimates per card
+    say once the hand's size is known (a conditional Bernoulli distribution); such
+    hands are drawn exactly, card by card, without a pool.
+
+    >>> view = Hand.random(seed=3).view(1)
+    >>> worlds = Worlds(view, random.Random(1))
+    >>> odds = {card.index: 9.0 if card.suit == view.trump else 1.0 for card in view.unseen()}
+    >>> heavy = Worlds(view, random.Random(1), odds=odds)
+    >>> def trumps(w): return sum(c.suit == view.trump for c in w.view(0).hand)
+    >>> sum(trumps(heavy.world()) for _ in range(200)) > sum(trumps(worlds.world()) for _ in range(200))
+    True
     """
 
     def __init__(self, view: View, rng: random.Random, enumerate_below: int = 0,
-                 weigh: Callable[[int], float] | None = None, pool: int = 256) -> None:
+                 weigh: Callable[[int], float] | None = None, pool: int = 256,
+                 odds: Mapping[int, float] | None = None) -> None:
         c = Constraints.from_view(view)
         self.rng = rng
         self.count = c.count()
@@ -55,6 +74,10 @@ class Worlds:
         self._last = c.stock_last.index if c.stock_last is not None else -1
         self.layouts: list[tuple[int, list[int]]] | None = None
         self._next = 0
+        #: With ``odds`` and sampled layouts: the allowed cards' odds, and the
+        #: elementary symmetric sums of the odds of cards i.. taken j at a time.
+        self._odds: list[float] | None = None
+        self._sums: list[list[float]] = []
         if self.count <= enumerate_below:
             self.layouts = []
             for layout in c.layouts():
@@ -68,8 +91,43 @@ class Worlds:
         #: cumulative weights; ``None`` when every layout is as likely as the next.
         self._hands: list[int] | None = None
         self._cumulative: list[float] = []
+        if odds is not None:
+            allowed = [float(odds.get(i, 1.0)) for i in self._allowed]
+            if any(not (w > 0 and math.isfinite(w)) for w in allowed):
+                raise ValueError("odds must be positive and finite")
+            top = max(allowed, default=1.0)
+            allowed = [w / top for w in allowed]  # the same distribution, no overflow
+            if self.layouts is not None or weigh is not None:
+                table = dict(zip(self._allowed, allowed, strict=True))
+
+                def product(mask: int, weigh: Callable[[int], float] | None = weigh) -> float:
+                    p = 1.0
+                    for i, w in table.items():
+                        if mask >> i & 1:
+                            p *= w
+                    return p if weigh is None else p * weigh(mask)
+
+                weigh = product
+            elif max(allowed, default=1.0) != min(allowed, default=1.0):
+                self._conditional(allowed)
         if weigh is not None:
             self._weigh(weigh, pool)
+
+    def _conditional(self, odds: list[float]) -> None:
+        """Prepare drawing ``free`` of the allowed cards with chances proportional to the
+        product of their ``odds``: ``sums[i][j]`` is the sum over sets of j of the cards
+        i, i+1, ... of their products, so the card i is taken with chance
+        ``odds[i] * sums[i+1][j-1] / sums[i][j]`` when j are still to take."""
+        n, k = len(odds), self._free
+        sums = [[0.0] * (k + 1) for _ in range(n + 1)]
+        sums[n][0] = 1.0
+        for i in range(n - 1, -1, -1):
+            row, below = sums[i], sums[i + 1]
+            row[0] = 1.0
+            for j in range(1, k + 1):
+                row[j] = below[j] + odds[i] * below[j - 1]
+        self._odds = odds
+        self._sums = sums
 
     def _weigh(self, weigh: Callable[[int], float], pool: int) -> None:
         """Weigh the opponent's possible hands by ``weigh`` (the likelihood of what he
@@ -93,8 +151,22 @@ class Worlds:
         self._cumulative = list(itertools.accumulate(weights))
 
     def _sample(self) -> tuple[int, list[int]]:
-        mask = self._sample_hand()
+        mask = self._sample_hand() if self._odds is None else self._sample_by_odds()
         return mask, self._stock_for(mask)
+
+    def _sample_by_odds(self) -> int:
+        odds, sums, allowed = self._odds, self._sums, self._allowed
+        assert odds is not None
+        rnd = self.rng.random
+        mask = self._must
+        j = self._free
+        for i, card in enumerate(allowed):
+            if not j:
+                break
+            if rnd() * sums[i][j] < odds[i] * sums[i + 1][j - 1]:
+                mask |= 1 << card
+                j -= 1
+        return mask
 
     def _sample_hand(self) -> int:
         # Sorting by random keys gives a uniform permutation, and costs less
@@ -118,7 +190,12 @@ class Worlds:
     @property
     def weighted(self) -> bool:
         """Whether layouts are drawn by weight (inference), not uniformly."""
-        return self._hands is not None
+        return self._hands is not None or self._odds is not None
+
+    def draw(self, n: int) -> list[tuple[int, list[int]]]:
+        """``n`` layouts drawn as :meth:`layout` draws them (for a search that deals a
+        fixed list of layouts in turn)."""
+        return [self.layout() for _ in range(n)]
 
     def sampler(self) -> tuple[int, list[int], int, list[int], bool, int]:
         """How a uniform layout is drawn: the cards the opponent must hold (a mask), the

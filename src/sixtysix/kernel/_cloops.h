@@ -772,6 +772,8 @@ typedef struct {
     long long iterations;
     double seconds;
     double settle, tolerance;
+    double prior;             /* the root prior's weight (PUCT) */
+    const double *root_prior; /* a probability by action code, or NULL */
 } KLSearchArgs;
 
 typedef struct {
@@ -953,6 +955,7 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
     const int me = a->me;
     const double c = a->c, bias = a->bias;
     const int use_bias = bias != 0.0;
+    const double *guide = a->prior > 0.0 ? a->root_prior : NULL;
     int next_layout = 0;
     long long done = 0;
     int32_t path[KL_PATH_CAP];
@@ -1010,6 +1013,8 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
             int untried[NUM_CODES];
             int nuntried = 0;
             int prior_untried = 0;
+            const double *guided = node == 0 ? guide : NULL;
+            double scale = guided ? a->prior * sqrt((double)run->nodes[0].visits) : 0.0;
             int32_t ch = run->nodes[node].child;
             uint64_t m = legal;
             while (m) {
@@ -1030,6 +1035,8 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
                 double score = (mine ? mean : -mean) + c * sqrt(log((double)child->avail) / (double)visits);
                 if (code == prior)
                     score += bias / (double)(visits + 1);
+                if (guided)
+                    score += scale * guided[code] / (double)(1 + visits);
                 if (score > best_score) {
                     best_code = code;
                     best_score = score;
@@ -1040,7 +1047,13 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
                 return KL_ERR_HISTORY;
             if (nuntried) {
                 int code;
-                if (prior_untried)
+                if (guided) {
+                    /* The likeliest untried action (the first in code order among equals). */
+                    code = untried[0];
+                    for (int i = 1; i < nuntried; i++)
+                        if (guided[untried[i]] > guided[code])
+                            code = untried[i];
+                } else if (prior_untried)
                     code = prior;
                 else
                     code = nuntried == 1 ? untried[0] : untried[k_rng_below(&run->rng, (uint64_t)nuntried)];
@@ -1092,17 +1105,52 @@ typedef struct {
     int fair, closes, solve_cards, leaf_closed;
     double utility[7];
     double settle, tolerance;
+    double prior;
+    double root_prior[NUM_CODES];
+    int has_root_prior;
     PyObject *utility_tuple;
 } SearchObject;
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"seat", "c", "bias", "epsilon", "fair", "closes", "solve_cards", "leaf_closed",
-                             "utility", "settle", "tolerance", NULL};
-    PyObject *seat_o, *fair_o, *closes_o, *solve_o, *leaf_o, *utility_o;
-    double c, bias, epsilon, settle = 0.0, tolerance = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOOOOO|dd:Search", kwlist, &seat_o, &c, &bias, &epsilon,
-                                     &fair_o, &closes_o, &solve_o, &leaf_o, &utility_o, &settle, &tolerance))
+                             "utility", "settle", "tolerance", "prior", "root_prior", NULL};
+    PyObject *seat_o, *fair_o, *closes_o, *solve_o, *leaf_o, *utility_o, *root_prior_o = NULL;
+    double c, bias, epsilon, settle = 0.0, tolerance = 0.0, prior = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOOOOO|dddO:Search", kwlist, &seat_o, &c, &bias, &epsilon,
+                                     &fair_o, &closes_o, &solve_o, &leaf_o, &utility_o, &settle, &tolerance,
+                                     &prior, &root_prior_o))
         return -1;
+    if (!(prior >= 0)) {
+        PyObject *f = PyFloat_FromDouble(prior);
+        if (f) {
+            PyErr_Format(PyExc_ValueError, "prior must be at least 0, not %R", f);
+            Py_DECREF(f);
+        }
+        return -1;
+    }
+    double root_prior[NUM_CODES];
+    int has_root_prior = 0;
+    if (root_prior_o) {
+        PyObject *seq = PySequence_Fast(root_prior_o, "root_prior must be a sequence of probabilities");
+        if (!seq)
+            return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        if (n && n != NUM_CODES) {
+            PyErr_Format(PyExc_ValueError,
+                         "root_prior gives %zd probabilities, not one per action code (%d)", n, NUM_CODES);
+            Py_DECREF(seq);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            root_prior[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+            if (root_prior[i] == -1.0 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                return -1;
+            }
+        }
+        Py_DECREF(seq);
+        has_root_prior = n != 0;
+    }
     if (!(settle >= 0) || !(tolerance >= 0)) {
         int bad_settle = !(settle >= 0);
         PyObject *f = PyFloat_FromDouble(bad_settle ? settle : tolerance);
@@ -1147,6 +1195,10 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     self->leaf_closed = leaf;
     self->settle = settle;
     self->tolerance = tolerance;
+    self->prior = prior;
+    self->has_root_prior = has_root_prior;
+    if (has_root_prior)
+        memcpy(self->root_prior, root_prior, sizeof root_prior);
     memcpy(self->utility, utility, sizeof utility);
     Py_XSETREF(self->utility_tuple, tuple);
     return 0;
@@ -1213,6 +1265,8 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     a.leaf_closed = self->leaf_closed;
     a.settle = self->settle;
     a.tolerance = self->tolerance;
+    a.prior = self->prior;
+    a.root_prior = self->has_root_prior ? self->root_prior : NULL;
     memcpy(a.utility, self->utility, sizeof a.utility);
     const KState *template = &((StateObject *)o[0])->k;
     a.nstock = STOCK_CARDS - template->drawn;
@@ -1372,7 +1426,21 @@ static PyObject *Search_get_leaf_closed(SearchObject *self, void *Py_UNUSED(clos
     return PyBool_FromLong(self->leaf_closed);
 }
 
+static PyObject *Search_get_root_prior(SearchObject *self, void *Py_UNUSED(closure)) {
+    PyObject *t = PyTuple_New(self->has_root_prior ? NUM_CODES : 0);
+    for (int i = 0; t && self->has_root_prior && i < NUM_CODES; i++) {
+        PyObject *f = PyFloat_FromDouble(self->root_prior[i]);
+        if (!f) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, f);
+    }
+    return t;
+}
+
 static PyGetSetDef Search_getset[] = {
+    {"root_prior", (getter)Search_get_root_prior, NULL, "A probability for each action code (or none).", NULL},
     {"utility", (getter)Search_get_utility, NULL, "The worth of each result from -3 to 3 game points.", NULL},
     {"fair", (getter)Search_get_fair, NULL, "The playout policy plays from its own seat's knowledge.", NULL},
     {"closes", (getter)Search_get_closes, NULL, "The playout policy may close.", NULL},
@@ -1390,6 +1458,7 @@ static PyMemberDef Search_members[] = {
      "Stop once the most visited root action leads by more than this share of the iterations left."},
     {"tolerance", T_DOUBLE, offsetof(SearchObject, tolerance), READONLY,
      "Stop once no other root action is better by this much (mean reward, two standard errors)."},
+    {"prior", T_DOUBLE, offsetof(SearchObject, prior), READONLY, "The root prior's weight (PUCT)."},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -1406,10 +1475,11 @@ static PyMethodDef Search_methods[] = {
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "sixtysix.kernel._ckernel.Search",
-    .tp_doc = "Search(seat, c, bias, epsilon, fair, closes, solve_cards, leaf_closed, utility, settle=0.0, tolerance=0.0)\n"
+    .tp_doc = "Search(seat, c, bias, epsilon, fair, closes, solve_cards, leaf_closed, utility, settle=0.0, tolerance=0.0, "
+              "prior=0.0, root_prior=())\n"
               "--\n\n"
               "Information-set MCTS over sampled worlds, in the kernel (the search of ISMCTSBot\n"
-              "without an opponent model or inference).",
+              "without an opponent model).",
     .tp_basicsize = sizeof(SearchObject),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,

@@ -22,6 +22,7 @@ from sixtysix.kernel.tables import (
     DRAW,
     EXCHANGE,
     MARRIAGE,
+    NUM_CODES,
     POINTS,
     SETTLE_EVERY,
     SETTLE_FROM,
@@ -407,7 +408,7 @@ class _Node:
 
 class Search:
     """Information-set MCTS over sampled worlds, in the kernel (the search of
-    :class:`sixtysix.bots.ismcts.ISMCTSBot` without an opponent model or inference).
+    :class:`sixtysix.bots.ismcts.ISMCTSBot` without an opponent model).
 
     The worlds are the template state with the opponent's hand and the stock dealt
     anew: from ``layouts`` (``(hand mask, stock)`` pairs dealt out in turn) when it is
@@ -427,11 +428,17 @@ class Search:
     below that action's, or above it by less than T, with two standard errors of the
     difference to spare (from :data:`TOLERANCE_FROM` iterations on). It looks after
     :data:`SETTLE_FROM` iterations and then every :data:`SETTLE_EVERY`.
+
+    ``root_prior`` (a probability for each action code, from a learned policy) guides
+    the root with weight ``prior`` P > 0, as PUCT does (Silver et al. 2017): a root action
+    of probability p with n visits of the root's N gets P · p · √N / (1 + n) more in its
+    score, and the likeliest untried action is tried first there.
     """
 
     def __init__(self, seat: int, c: float, bias: float, epsilon: float, fair: bool, closes: bool,
                  solve_cards: int, leaf_closed: bool, utility: Sequence[float],
-                 settle: float = 0.0, tolerance: float = 0.0) -> None:
+                 settle: float = 0.0, tolerance: float = 0.0, prior: float = 0.0,
+                 root_prior: Sequence[float] = ()) -> None:
         self.seat = seat
         self.c = c
         self.bias = bias
@@ -447,6 +454,13 @@ class Search:
             raise ValueError(f"settle must be at least 0, not {settle}")
         if not tolerance >= 0:
             raise ValueError(f"tolerance must be at least 0, not {tolerance}")
+        if not prior >= 0:
+            raise ValueError(f"prior must be at least 0, not {prior}")
+        self.prior = float(prior)
+        self.root_prior = tuple(float(p) for p in root_prior)
+        if self.root_prior and len(self.root_prior) != NUM_CODES:
+            raise ValueError(f"root_prior gives {len(self.root_prior)} probabilities, not one per action "
+                             f"code ({NUM_CODES})")
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat}")
         if len(self.utility) != 7:
@@ -473,6 +487,8 @@ class Search:
         c = self.c
         bias = self.bias
         utility = self.utility
+        guide = self.root_prior if self.prior > 0 else ()
+        weight = self.prior
         next_layout = 0
         done = 0
         while done < iterations:
@@ -511,6 +527,8 @@ class Search:
                 best_score = -math.inf
                 best_child = node
                 untried: list[int] = []
+                guided = guide if node is root else ()
+                scale = weight * math.sqrt(root.visits) if guided else 0.0
                 m = legal
                 while m:
                     low = m & -m
@@ -526,10 +544,15 @@ class Search:
                     score = (mean if mine else -mean) + c * math.sqrt(math.log(child.avail) / visits)
                     if code == prior:
                         score += bias / (visits + 1)
+                    if guided:
+                        score += scale * guided[code] / (1 + visits)
                     if score > best_score:
                         best_code, best_score, best_child = code, score, child
                 if untried:
-                    if prior in untried:
+                    if guided:
+                        # The likeliest untried action (the first in code order among equals).
+                        code = max(untried, key=lambda u: (guided[u], -u))
+                    elif prior in untried:
                         code = prior
                     else:
                         code = untried[0] if len(untried) == 1 else untried[rng.below(len(untried))]
