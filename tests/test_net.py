@@ -165,7 +165,8 @@ def test_bad_weights_files_are_named_and_never_run(tmp_path: Path) -> None:
             "not floats")
 
 
-def test_the_net_player_answers_from_its_offer_and_names_missing_weights(tmp_path: Path) -> None:
+def test_the_net_player_answers_from_its_offer_and_names_missing_weights(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sixtysix.bots import make_bot
     from sixtysix.errors import ParseError
     from sixtysix.runner import play_match
@@ -182,5 +183,9 @@ def test_the_net_player_answers_from_its_offer_and_names_missing_weights(tmp_pat
     assert match.is_over()
     with pytest.raises(NetworkError, match=r"absent\.npz: no such weights file"):
         make_bot(f"net:weights={tmp_path / 'absent.npz'}")
-    with pytest.raises(ParseError, match=r"net:weights=FILE\.npz"):
+    # Without weights of its own it plays the shipped ones, and names them when they are missing.
+    monkeypatch.setattr("sixtysix.net.shipped_weights", lambda: tmp_path / "sixtysix-net.npz")
+    with pytest.raises(NetworkError, match=r"sixtysix-net\.npz: no such weights file; train them"):
         make_bot("net")
+    with pytest.raises(ParseError, match=r"unknown bot"):
+        make_bot("nett")

@@ -10,7 +10,9 @@ being solved exactly. When only one layout is possible (the stock exhausted:
 the opponent's hand is known) the values are exact and the error bar is 0.
 
 This is Perfect Information Monte Carlo (PIMC); :class:`~sixtysix.bots.pimc.PIMCBot`
-plays the best action it finds.
+plays the best action it finds. Given a learned ``network`` (:mod:`sixtysix.net`), each
+line also carries the network's opinion: the probability its policy gives the action,
+from the same view.
 
 >>> from sixtysix import Hand
 >>> hand = Hand.random(seed=8)
@@ -27,7 +29,8 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from sixtysix.actions import CLOSE, Action
 from sixtysix.hand import Hand
@@ -36,6 +39,9 @@ from sixtysix.sampling import Constraints, worlds
 from sixtysix.solver import Solver
 from sixtysix.table import Table
 from sixtysix.views import View
+
+if TYPE_CHECKING:
+    from sixtysix.net import Network
 
 __all__ = ["ActionValue", "Budget", "analyse", "evaluate_world"]
 
@@ -76,6 +82,8 @@ class ActionValue:
     samples: int
     #: True when the value is the exact perfect-play value (only one layout possible).
     exact: bool
+    #: The learned network's probability for the action, when a network was asked.
+    network: float | None = None
 
     def __str__(self) -> str:
         if self.exact:
@@ -229,8 +237,10 @@ def analyse(
     rng: random.Random | None = None,
     solve_stock: int = DEFAULT_SOLVE_STOCK,
     playout: str = "heuristic",
+    network: Network | None = None,
 ) -> list[ActionValue]:
-    """Every legal action of the seat to act, with its estimated game points, best first."""
+    """Every legal action of the seat to act, with its estimated game points, best first
+    (and the ``network``'s probability for it, when one is given)."""
     samples, exact = sample_values(view, budget, rng=rng if rng is not None else random.Random(seed),
                                    solve_stock=solve_stock, playout=playout)
     lines = []
@@ -239,4 +249,9 @@ def analyse(
         lines.append(ActionValue(action, mean, 0.0 if exact else error, len(values), exact))
     # Best first; among equals a declaration first (it ends the hand now, R8.2).
     lines.sort(key=lambda line: (-line.value, not line.action.is_declaration))
+    if network is not None:
+        from sixtysix.observation import match_of  # numpy, as the network: not the core's
+
+        policy = network.evaluate(view, match_of(view)).policy
+        lines = [replace(line, network=policy.get(line.action, 0.0)) for line in lines]
     return lines

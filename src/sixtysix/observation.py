@@ -42,6 +42,7 @@ __all__ = [
     "block",
     "decode",
     "encode",
+    "match_of",
 ]
 
 #: The size of the action space: every action code (some codes, such as a
@@ -105,6 +106,15 @@ def block(name: str) -> slice:
         raise KeyError(f"no observation block {name!r}: expected one of "
                        f"{', '.join(_OFFSETS)}") from None
     return slice(start, stop)
+
+
+def match_of(view: View) -> tuple[int, int, int, int] | None:
+    """The match around ``view`` as :func:`encode` takes it: (mine, the opponent's, the
+    target, the tie bonus at stake), or ``None`` for a hand outside a match."""
+    if view.match_score is None:
+        return None
+    return (view.match_score[view.seat], view.match_score[view.opponent], view.rules.target,
+            view.match_bonus)
 
 
 def encode(view: View, match: tuple[int, int, int, int] | None = None) -> npt.NDArray[np.float32]:

@@ -118,7 +118,7 @@ from sixtysix.bots.base import BaseBot, Bot
 from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.inference import likelihood
-from sixtysix.bots.net_bot import load_network, match_of
+from sixtysix.bots.net_bot import load_network
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.worlds import Worlds
 from sixtysix.errors import IllegalActionError
@@ -418,6 +418,8 @@ class ISMCTSBot(BaseBot):
         odds = None
         self._root_prior = []
         if self.network is not None and (self.net_infer or self.net_prior):
+            from sixtysix.observation import match_of  # numpy is there: the network loaded
+
             policy, _, hand = self.network.outputs(view, match_of(view))
             if self.net_infer:
                 # The odds that the opponent holds each card the seat has not located,

@@ -21,7 +21,7 @@ from sixtysix.views import View
 if TYPE_CHECKING:
     from sixtysix.net import Network
 
-__all__ = ["SHIPPED", "NetBot", "load_network", "match_of"]
+__all__ = ["SHIPPED", "NetBot", "load_network", "shipped_network"]
 
 #: How to name the weights that ship with the package.
 SHIPPED = "shipped"
@@ -50,13 +50,13 @@ def load_network(weights: str | Path | Network) -> Network:
     return network
 
 
-def match_of(view: View) -> tuple[int, int, int, int] | None:
-    """The match around ``view`` as the encoding takes it: (mine, the opponent's, the
-    target, the tie bonus at stake), or ``None`` for a hand outside a match."""
-    if view.match_score is None:
+def shipped_network() -> Network | None:
+    """The shipped network, or ``None`` when it cannot be used (no numpy, or its weights
+    missing or corrupt): for what may show the network's opinion and does without it."""
+    try:
+        return load_network(SHIPPED)
+    except ValueError:
         return None
-    return (view.match_score[view.seat], view.match_score[view.opponent], view.rules.target,
-            view.match_bonus)
 
 
 class NetBot(BaseBot):
@@ -69,6 +69,9 @@ class NetBot(BaseBot):
 
     def __init__(self, seed: int | None = None, *, weights: str | Path | Network = SHIPPED) -> None:
         self.network = load_network(weights)
+        from sixtysix.observation import match_of  # numpy is there: the network loaded
+
+        self._match_of = match_of
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        return self.network.best(view, legal, match_of(view))
+        return self.network.best(view, legal, self._match_of(view))

@@ -25,6 +25,7 @@ from sixtysix import i18n
 from sixtysix.actions import Action
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
+from sixtysix.bots.net_bot import shipped_network
 from sixtysix.errors import ParseError
 from sixtysix.i18n import _
 from sixtysix.record import MatchRecord, dumps
@@ -327,7 +328,7 @@ def run_plain(args: argparse.Namespace) -> int:
     hint_rng = random.Random(f"sixtysix-play-hint-{seed}")
 
     def hint(view: View) -> list[ActionValue]:
-        return analyse(view, Budget(time=args.hint_time), rng=hint_rng)
+        return analyse(view, Budget(time=args.hint_time), rng=hint_rng, network=shipped_network())
 
     ui = LineUI(session, stdin=sys.stdin, stdout=stdout, style=pick_style(stdout, args.color),
                 memory=args.memory, save=save if path is not None else None, hint=hint,

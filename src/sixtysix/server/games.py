@@ -31,6 +31,7 @@ from typing import Any
 from sixtysix.actions import Action
 from sixtysix.analysis import Budget, analyse
 from sixtysix.bots import make_bot
+from sixtysix.bots.net_bot import shipped_network
 from sixtysix.cards import Card
 from sixtysix.errors import BotError, Forfeit, IllegalActionError, ParseError
 from sixtysix.hand import Hand, HandResult
@@ -506,7 +507,7 @@ class GameManager:
     async def _hint(self, game: Game, view: View, where: tuple[int, int], conn: Connection) -> None:
         rng = random.Random(f"sixtysix-hint-{game.id}-{where[0]}-{where[1]}")
         try:
-            lines = await asyncio.to_thread(analyse, view, HINT_BUDGET, rng=rng)
+            lines = await asyncio.to_thread(analyse, view, HINT_BUDGET, rng=rng, network=shipped_network())
         except Exception:
             log.exception("the hint for game %s failed", game.id)
             conn.push(error("no hint could be worked out", "hint_failed"))
@@ -514,7 +515,9 @@ class GameManager:
         conn.push({"type": "hint", "hand": where[0], "index": where[1],
                    "lines": [{"action": str(line.action), "value": round(line.value, 3),
                               "error": round(line.error, 3), "samples": line.samples,
-                              "exact": line.exact} for line in lines]})
+                              "exact": line.exact,
+                              "network": None if line.network is None else round(line.network, 3)}
+                             for line in lines]})
 
     def take_back(self, game: Game, seat: int, *, hand_number: int | None = None,
                   index: int | None = None) -> None:

@@ -285,10 +285,14 @@ def render_hint(lines: Sequence[ActionValue], style: Style) -> str:
             value = f"{line.value:+.2f} ± {line.error:.2f}"
         # Written as the hand shows it (10♦, not TD); padded by what is seen, not the colour codes.
         plain = AnsiStyle(color=False, symbols=getattr(style, "symbols", False)).action(line.action)
-        out.append(f"  {style.action(line.action)}{' ' * max(1, 7 - len(plain))}{value}")
+        network = "" if line.network is None else f"{' ' * max(1, 16 - len(value))}{line.network:4.0%}"
+        out.append(f"  {style.action(line.action)}{' ' * max(1, 7 - len(plain))}{value}{network}")
     if lines and not lines[0].exact:
         n = lines[0].samples
         out.append("  " + ngettext("(averaged over {n} layout of the hidden cards; ± is a 95% margin)",
                                    "(averaged over {n} layouts of the hidden cards; ± is a 95% margin)",
                                    n).format(n=n))
+    if lines and lines[0].network is not None:
+        out.append("  " + _("(in per cent: how likely the learned network is to play it, "
+                            "at a glance, without search)"))
     return "\n".join(out)

@@ -33,6 +33,7 @@ from sixtysix import i18n
 from sixtysix.actions import Action, ActionKind
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
+from sixtysix.bots.net_bot import shipped_network
 from sixtysix.cards import Card, Rank, Suit
 from sixtysix.errors import ParseError
 from sixtysix.i18n import N_, _, ngettext
@@ -522,7 +523,7 @@ class GameScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
     def _hint_worker(self, view: View) -> None:
         rng = random.Random(f"sixtysix-hint-{self.setup.seed}-{len(view.history)}")
-        lines = analyse(view, self.setup.hint_budget, rng=rng)
+        lines = analyse(view, self.setup.hint_budget, rng=rng, network=shipped_network())
         with i18n.use(self.language):
             self.app.call_from_thread(self._show_hint, view, lines)
 

@@ -110,6 +110,8 @@ def hint_text(lines: Sequence[ActionValue], style: MarkupStyle) -> str:
             value = _("{value} exactly").format(value=f"{line.value:+.0f}")
         else:
             value = f"{line.value:+.2f}±{line.error:.2f}"
+        if line.network is not None:
+            value += f" [dim]{line.network:.0%}[/dim]"
         parts.append(f"[b]{style.action(line.action)}[/b] {value}")
     text = _("Hint, game points for you with each action (best first, ★ on your cards): {actions}").format(
         actions=" · ".join(parts))
@@ -118,6 +120,9 @@ def hint_text(lines: Sequence[ActionValue], style: MarkupStyle) -> str:
         text += " [dim]" + ngettext("(averaged over {n} layout of the hidden cards; ± is a 95% margin)",
                                     "(averaged over {n} layouts of the hidden cards; ± is a 95% margin)",
                                     n).format(n=n) + "[/dim]"
+    if lines and lines[0].network is not None:
+        text += " [dim]" + _("(in per cent: how likely the learned network is to play it, "
+                             "at a glance, without search)") + "[/dim]"
     return text
 
 

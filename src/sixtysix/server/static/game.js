@@ -352,6 +352,11 @@ function hintNow() {
   return hint && hint.hand === state.game.hand_number && hint.index === state.game.actions ? hint : null;
 }
 
+// A probability as a whole percentage, in the page's language (42 %, 42%).
+function percent(p) {
+  return new Intl.NumberFormat(document.documentElement.lang || undefined, { style: "percent" }).format(p);
+}
+
 function renderHint(view, you) {
   const box = document.getElementById("hint");
   const now = hintNow();
@@ -370,11 +375,16 @@ function renderHint(view, you) {
   // The best few: the rest are worse still, and the hand stays in sight.
   const items = now.lines.slice(0, HINT_LINES).map((line, i) => el("li", { class: i === 0 ? "best" : "" },
     el("span", { class: "hint-action", text: describeAction(line.action, view) }), " ",
-    el("span", { class: "hint-value", text: value(line) })));
+    el("span", { class: "hint-value", text: value(line) }),
+    ...(line.network == null ? [] : [" ", el("span", { class: "hint-network dim", text: percent(line.network) })])));
   const parts = [el("p", { text: t("Game points for you with each action, best first:") }), el("ol", {}, ...items)];
   if (now.lines.length && !now.lines[0].exact) {
     parts.push(el("p", { class: "dim", text: t("Averaged over {n} layouts of the hidden cards; \u00b1 is a 95% margin.",
                                                { n: now.lines[0].samples }) }));
+  }
+  if (now.lines.length && now.lines[0].network != null) {
+    parts.push(el("p", { class: "dim",
+                         text: t("(in per cent: how likely the learned network is to play it, at a glance, without search)") }));
   }
   box.replaceChildren(...parts);
   box.hidden = false;
