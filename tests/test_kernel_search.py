@@ -9,6 +9,7 @@ rule recomputed from the root statistics the search returns.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from types import ModuleType
@@ -90,6 +91,57 @@ def test_both_kernels_search_alike_with_a_root_prior() -> None:
         assert run(c, hand, 1500, i, **options) == run(_pure, hand, 1500, i, **options)
         assert c.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, **options).root_prior == \
             tuple(options["root_prior"])
+
+
+def _odds(seed: int) -> list[float]:
+    rng = random.Random(seed)
+    return [rng.choice([0.1, 1.0, 3.0, 10.0]) for _ in range(24)]
+
+
+def test_both_kernels_search_alike_with_odds() -> None:
+    """Layouts drawn by odds (a learned inference): the same draws, the same search."""
+    c = compiled()
+    for i, hand in enumerate(positions(6, seed=17)):
+        options = {"odds": _odds(i)}
+        assert run(c, hand, 1500, i, **options) == run(_pure, hand, 1500, i, **options)
+        assert run(c, hand, 1500, i, **options) != run(c, hand, 1500, i) or i > 3
+
+
+def test_the_kernels_draw_layouts_by_odds_as_the_worlds_do() -> None:
+    """The opponent's hands the kernel's sampler draws follow the product of the odds,
+    as counted by hand (the sampler of both kernels, called as the search calls it)."""
+    for hand in positions(60, seed=18):  # one with few enough hands to count their draws
+        assert hand.to_act is not None
+        worlds = Worlds(hand.view(hand.to_act), random.Random(1), 0)
+        must, allowed, free, unseen, ordered, last = worlds.sampler()
+        if 20 <= math.comb(len(allowed), free) <= 80:
+            break
+    else:
+        raise AssertionError("no position with 20 to 80 possible hands")
+    odds = _odds(5)
+    w, sums = _pure_search._odds_table(odds, allowed, free)
+    rng = _pure.Rng(9)
+    counts: dict[int, int] = {}
+    draws = 20_000
+    for _ in range(draws):
+        hand, _stock = _pure_search._sample(rng, must, allowed, free, unseen, ordered, last, w, sums)
+        counts[hand] = counts.get(hand, 0) + 1
+    exact: dict[int, float] = {}
+    for cards in itertools.combinations(allowed, free):
+        exact[must | sum(1 << card for card in cards)] = math.prod(odds[card] for card in cards)
+    total = sum(exact.values())
+    assert set(counts) <= set(exact)
+    assert sum(abs(counts.get(h, 0) / draws - p / total) for h, p in exact.items()) / 2 < 0.05
+
+
+def test_odds_must_give_a_positive_weight_to_every_card() -> None:
+    for impl in (_pure_search, compiled()):
+        with pytest.raises(ValueError, match=r"odds gives 3 weights, not one per card \(24\)"):
+            impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, odds=[1.0, 2.0, 3.0])
+        with pytest.raises(ValueError, match="odds must be positive and finite"):
+            impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, odds=[1.0] * 23 + [0.0])
+        assert impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, odds=_odds(1)).odds == \
+            tuple(_odds(1))
 
 
 def test_a_root_prior_shares_out_the_roots_visits() -> None:

@@ -633,13 +633,15 @@ class ISMCTSBot(BaseBot):
         return root
 
     def _search_in_kernel(self, worlds: Worlds, seat: int, deadline: float | None) -> Node:
-        """:meth:`search` inside the rules kernel (no opponent model, no inference)."""
+        """:meth:`search` inside the rules kernel (no opponent model)."""
         seconds = 0.0 if deadline is None else max(deadline - _time.perf_counter(), 1e-9)
+        # Worlds weighed by the network's odds on each card are drawn in the kernel; other
+        # weighted worlds go in as a list of layouts drawn by weight, dealt in turn.
+        odds = worlds.card_odds()
+        layouts = worlds.draw(self.net_pool) if worlds.weighted and not odds else worlds.layouts or []
         search = kernel.Search(seat, self.c, self.bias, self.epsilon, self.fair, self.closes,
                                self._solve_cards, self.closed == "leaf", self._utility, self.settle,
-                               self.tolerance, self.net_prior, self._root_prior)
-        # Weighted worlds (inference) go in as a list of layouts drawn by weight, dealt in turn.
-        layouts = worlds.draw(self.net_pool) if worlds.weighted else worlds.layouts or []
+                               self.tolerance, self.net_prior, self._root_prior, odds)
         done, prior, stats = search.run(
             worlds.template.kernel, worlds.opponent, layouts, *worlds.sampler(),
             self.iterations if self.iterations is not None else 1 << 62, seconds,

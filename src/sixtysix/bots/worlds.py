@@ -192,6 +192,17 @@ class Worlds:
         """Whether layouts are drawn by weight (inference), not uniformly."""
         return self._hands is not None or self._odds is not None
 
+    def card_odds(self) -> list[float]:
+        """The odds by card index that sampled layouts are drawn by (what the kernel's
+        search takes, :class:`sixtysix.kernel.Search`), or none when hands are not drawn
+        by odds card by card (uniform, enumerated or weighed as a whole)."""
+        if self._odds is None:
+            return []
+        odds = [1.0] * len(CARDS)
+        for card, w in zip(self._allowed, self._odds, strict=True):
+            odds[card] = w
+        return odds
+
     def draw(self, n: int) -> list[tuple[int, list[int]]]:
         """``n`` layouts drawn as :meth:`layout` draws them (for a search that deals a
         fixed list of layouts in turn)."""

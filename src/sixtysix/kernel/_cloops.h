@@ -774,6 +774,9 @@ typedef struct {
     double settle, tolerance;
     double prior;             /* the root prior's weight (PUCT) */
     const double *root_prior; /* a probability by action code, or NULL */
+    int has_odds;             /* sampled layouts drawn by the allowed cards' odds */
+    double odds[KL_MAX_CARDS];            /* the allowed cards' odds, the largest 1 */
+    double *sums;             /* (nallowed + 1) x (free + 1): see _odds_table */
 } KLSearchArgs;
 
 typedef struct {
@@ -859,16 +862,28 @@ static int kl_evaluate(const KLSearchArgs *a, KLSearchRun *run, KState *w, int *
 /* _sample: a uniform layout of the hidden cards into the world: the opponent's hand and
  * the stock. */
 static int kl_sample(const KLSearchArgs *a, KLSearchRun *run, KState *w) {
-    int8_t pool[KL_MAX_CARDS];
     int n = a->nallowed;
-    memcpy(pool, a->allowed, (size_t)n);
     uint32_t hand = a->must;
-    for (int i = 0; i < a->free; i++) {
-        int j = i + (int)k_rng_below(&run->rng, (uint64_t)(n - i));
-        int8_t x = pool[i];
-        pool[i] = pool[j];
-        pool[j] = x;
-        hand |= 1u << pool[i];
+    if (a->has_odds) {
+        /* By odds: the card i taken with chance odds[i] * sums[i+1][j-1] / sums[i][j]. */
+        const int width = a->free + 1;
+        int j = a->free;
+        for (int i = 0; i < n && j; i++) {
+            if (k_rng_random(&run->rng) * a->sums[i * width + j] < a->odds[i] * a->sums[(i + 1) * width + j - 1]) {
+                hand |= 1u << a->allowed[i];
+                j--;
+            }
+        }
+    } else {
+        int8_t pool[KL_MAX_CARDS];
+        memcpy(pool, a->allowed, (size_t)n);
+        for (int i = 0; i < a->free; i++) {
+            int j = i + (int)k_rng_below(&run->rng, (uint64_t)(n - i));
+            int8_t x = pool[i];
+            pool[i] = pool[j];
+            pool[j] = x;
+            hand |= 1u << pool[i];
+        }
     }
     int8_t stock[KL_MAX_CARDS + 1];
     int m = 0;
@@ -1108,18 +1123,47 @@ typedef struct {
     double prior;
     double root_prior[NUM_CODES];
     int has_root_prior;
+    double odds[N_CARDS];
+    int has_odds;
     PyObject *utility_tuple;
 } SearchObject;
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"seat", "c", "bias", "epsilon", "fair", "closes", "solve_cards", "leaf_closed",
-                             "utility", "settle", "tolerance", "prior", "root_prior", NULL};
-    PyObject *seat_o, *fair_o, *closes_o, *solve_o, *leaf_o, *utility_o, *root_prior_o = NULL;
+                             "utility", "settle", "tolerance", "prior", "root_prior", "odds", NULL};
+    PyObject *seat_o, *fair_o, *closes_o, *solve_o, *leaf_o, *utility_o, *root_prior_o = NULL, *odds_o = NULL;
     double c, bias, epsilon, settle = 0.0, tolerance = 0.0, prior = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOOOOO|dddO:Search", kwlist, &seat_o, &c, &bias, &epsilon,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOOOOO|dddOO:Search", kwlist, &seat_o, &c, &bias, &epsilon,
                                      &fair_o, &closes_o, &solve_o, &leaf_o, &utility_o, &settle, &tolerance,
-                                     &prior, &root_prior_o))
+                                     &prior, &root_prior_o, &odds_o))
         return -1;
+    double odds[N_CARDS];
+    int has_odds = 0;
+    if (odds_o) {
+        PyObject *seq = PySequence_Fast(odds_o, "odds must be a sequence of weights");
+        if (!seq)
+            return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        if (n && n != N_CARDS) {
+            PyErr_Format(PyExc_ValueError, "odds gives %zd weights, not one per card (%d)", n, N_CARDS);
+            Py_DECREF(seq);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            odds[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+            if (odds[i] == -1.0 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                return -1;
+            }
+            if (!(odds[i] > 0.0 && odds[i] < HUGE_VAL)) {
+                PyErr_SetString(PyExc_ValueError, "odds must be positive and finite");
+                Py_DECREF(seq);
+                return -1;
+            }
+        }
+        Py_DECREF(seq);
+        has_odds = n != 0;
+    }
     if (!(prior >= 0)) {
         PyObject *f = PyFloat_FromDouble(prior);
         if (f) {
@@ -1199,6 +1243,9 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     self->has_root_prior = has_root_prior;
     if (has_root_prior)
         memcpy(self->root_prior, root_prior, sizeof root_prior);
+    self->has_odds = has_odds;
+    if (has_odds)
+        memcpy(self->odds, odds, sizeof odds);
     memcpy(self->utility, utility, sizeof utility);
     Py_XSETREF(self->utility_tuple, tuple);
     return 0;
@@ -1300,15 +1347,36 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     if (seed == (uint64_t)-1 && PyErr_Occurred())
         return NULL;
 
+    if (self->has_odds) {
+        /* The allowed cards' odds, the largest 1, and the sums of their products (_odds_table). */
+        double top = 0.0;
+        for (int i = 0; i < a.nallowed; i++)
+            if (self->odds[a.allowed[i]] > top)
+                top = self->odds[a.allowed[i]];
+        if (!(top > 0.0))
+            top = 1.0;
+        for (int i = 0; i < a.nallowed; i++)
+            a.odds[i] = self->odds[a.allowed[i]] / top;
+        const int width = a.free + 1, n = a.nallowed;
+        a.sums = (double *)PyMem_RawCalloc((size_t)(n + 1) * (size_t)width, sizeof(double));
+        if (!a.sums)
+            return PyErr_NoMemory();
+        a.sums[n * width] = 1.0;
+        for (int i = n - 1; i >= 0; i--) {
+            a.sums[i * width] = 1.0;
+            for (int j = 1; j < width; j++)
+                a.sums[i * width + j] = a.sums[(i + 1) * width + j] + a.odds[i] * a.sums[(i + 1) * width + j - 1];
+        }
+        a.has_odds = 1;
+    }
     /* The layouts: (hand mask, stock) pairs. */
     PyObject *lays = PySequence_Fast(o[2], "layouts must be a sequence of (hand, stock) pairs");
     if (!lays)
-        return NULL;
+        goto fail_layouts;
     Py_ssize_t nl = PySequence_Fast_GET_SIZE(lays);
     if (nl > INT32_MAX / (STOCK_CARDS + 1)) {
-        Py_DECREF(lays);
         PyErr_SetString(PyExc_ValueError, "too many layouts");
-        return NULL;
+        goto fail_layouts;
     }
     a.nlayouts = (int)nl;
     if (nl) {
@@ -1371,6 +1439,7 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     PyMem_RawFree(tmpl);
     PyMem_RawFree(a.lay_hand);
     PyMem_RawFree(a.lay_stock);
+    PyMem_RawFree(a.sums);
     PyObject *result = NULL;
     if (r) {
         kl_raise(r);
@@ -1404,6 +1473,7 @@ fail_layouts:
     Py_XDECREF(lays);
     PyMem_RawFree(a.lay_hand);
     PyMem_RawFree(a.lay_stock);
+    PyMem_RawFree(a.sums);
     return NULL;
 }
 
@@ -1426,6 +1496,19 @@ static PyObject *Search_get_leaf_closed(SearchObject *self, void *Py_UNUSED(clos
     return PyBool_FromLong(self->leaf_closed);
 }
 
+static PyObject *Search_get_odds(SearchObject *self, void *Py_UNUSED(closure)) {
+    PyObject *t = PyTuple_New(self->has_odds ? N_CARDS : 0);
+    for (int i = 0; t && self->has_odds && i < N_CARDS; i++) {
+        PyObject *f = PyFloat_FromDouble(self->odds[i]);
+        if (!f) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, f);
+    }
+    return t;
+}
+
 static PyObject *Search_get_root_prior(SearchObject *self, void *Py_UNUSED(closure)) {
     PyObject *t = PyTuple_New(self->has_root_prior ? NUM_CODES : 0);
     for (int i = 0; t && self->has_root_prior && i < NUM_CODES; i++) {
@@ -1441,6 +1524,7 @@ static PyObject *Search_get_root_prior(SearchObject *self, void *Py_UNUSED(closu
 
 static PyGetSetDef Search_getset[] = {
     {"root_prior", (getter)Search_get_root_prior, NULL, "A probability for each action code (or none).", NULL},
+    {"odds", (getter)Search_get_odds, NULL, "A weight for each card, drawing the layouts (or none).", NULL},
     {"utility", (getter)Search_get_utility, NULL, "The worth of each result from -3 to 3 game points.", NULL},
     {"fair", (getter)Search_get_fair, NULL, "The playout policy plays from its own seat's knowledge.", NULL},
     {"closes", (getter)Search_get_closes, NULL, "The playout policy may close.", NULL},
@@ -1476,7 +1560,7 @@ static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "sixtysix.kernel._ckernel.Search",
     .tp_doc = "Search(seat, c, bias, epsilon, fair, closes, solve_cards, leaf_closed, utility, settle=0.0, tolerance=0.0, "
-              "prior=0.0, root_prior=())\n"
+              "prior=0.0, root_prior=(), odds=())\n"
               "--\n\n"
               "Information-set MCTS over sampled worlds, in the kernel (the search of ISMCTSBot\n"
               "without an opponent model).",

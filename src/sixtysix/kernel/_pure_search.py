@@ -394,6 +394,9 @@ def playout(s: State, rng: Rng, epsilon: float = 0.0, fair: bool = False, close:
 
 
 # Information-set MCTS ------------------------------------------------------------------------
+#: Cards in the pack: one weight of ``odds`` for each.
+CARD_COUNT = CARD_BITS.bit_length()
+
 class _Node:
     __slots__ = ("avail", "children", "prior", "squares", "total", "visits")
 
@@ -433,12 +436,18 @@ class Search:
     the root with weight ``prior`` P > 0, as PUCT does (Silver et al. 2017): a root action
     of probability p with n visits of the root's N gets P · p · √N / (1 + n) more in its
     score, and the likeliest untried action is tried first there.
+
+    ``odds`` (a positive weight for each card index, from a learned inference of the
+    opponent's hand) draws the sampled layouts by weight: the opponent's ``free`` cards
+    of ``allowed`` with chances proportional to the product of their odds, exactly,
+    card by card (a conditional Bernoulli draw; :class:`sixtysix.bots.worlds.Worlds`
+    says more). Layouts given in a list are dealt as they are.
     """
 
     def __init__(self, seat: int, c: float, bias: float, epsilon: float, fair: bool, closes: bool,
                  solve_cards: int, leaf_closed: bool, utility: Sequence[float],
                  settle: float = 0.0, tolerance: float = 0.0, prior: float = 0.0,
-                 root_prior: Sequence[float] = ()) -> None:
+                 root_prior: Sequence[float] = (), odds: Sequence[float] = ()) -> None:
         self.seat = seat
         self.c = c
         self.bias = bias
@@ -461,6 +470,11 @@ class Search:
         if self.root_prior and len(self.root_prior) != NUM_CODES:
             raise ValueError(f"root_prior gives {len(self.root_prior)} probabilities, not one per action "
                              f"code ({NUM_CODES})")
+        self.odds = tuple(float(w) for w in odds)
+        if self.odds and len(self.odds) != CARD_COUNT:
+            raise ValueError(f"odds gives {len(self.odds)} weights, not one per card ({CARD_COUNT})")
+        if any(not (0 < w < math.inf) for w in self.odds):
+            raise ValueError("odds must be positive and finite")
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat}")
         if len(self.utility) != 7:
@@ -488,6 +502,7 @@ class Search:
         bias = self.bias
         utility = self.utility
         guide = self.root_prior if self.prior > 0 else ()
+        odds, sums = _odds_table(self.odds, allowed, free) if self.odds else ([], [])
         weight = self.prior
         next_layout = 0
         done = 0
@@ -504,7 +519,8 @@ class Search:
                 next_layout = next_layout + 1 if next_layout + 1 < len(layouts) else 0
                 world.deal_hidden(opponent, hand, stock)
             else:
-                world.deal_hidden(opponent, *_sample(rng, must, allowed, free, unseen, ordered, last))
+                world.deal_hidden(opponent, *_sample(rng, must, allowed, free, unseen, ordered, last,
+                                                     odds, sums))
             node = root
             path = [root]
             while True:
@@ -604,18 +620,45 @@ def _seeded(rng: Rng) -> Rng:
     return Rng(rng.next64())
 
 
+def _odds_table(odds: Sequence[float], allowed: Sequence[int],
+                free: int) -> tuple[list[float], list[list[float]]]:
+    """The allowed cards' odds (scaled so that the largest is 1) and the sums of the
+    products of the odds of the cards i, i+1, ... taken j at a time (``sums[i][j]``)."""
+    top = max((odds[card] for card in allowed), default=1.0)
+    w = [odds[card] / top for card in allowed]
+    n = len(w)
+    sums = [[0.0] * (free + 1) for _ in range(n + 1)]
+    sums[n][0] = 1.0
+    for i in range(n - 1, -1, -1):
+        sums[i][0] = 1.0
+        for j in range(1, free + 1):
+            sums[i][j] = sums[i + 1][j] + w[i] * sums[i + 1][j - 1]
+    return w, sums
+
+
 def _sample(rng: Rng, must: int, allowed: Sequence[int], free: int, unseen: Sequence[int],
-            ordered: bool, last: int) -> tuple[int, list[int]]:
-    """A uniform layout: ``free`` cards of ``allowed`` (a partial Fisher-Yates) with
-    ``must`` for the opponent; the rest of ``unseen`` for the stock, shuffled when
-    ``ordered``, then ``last``."""
-    pool = list(allowed)
+            ordered: bool, last: int, odds: Sequence[float] = (),
+            sums: Sequence[Sequence[float]] = ()) -> tuple[int, list[int]]:
+    """A layout: ``free`` cards of ``allowed`` (uniformly by a partial Fisher-Yates, or
+    by ``odds``: the card i taken with chance ``odds[i] * sums[i+1][j-1] / sums[i][j]``
+    while j are left to take) with ``must`` for the opponent; the rest of ``unseen``
+    for the stock, shuffled when ``ordered``, then ``last``."""
     hand = must
-    n = len(pool)
-    for i in range(free):
-        j = i + rng.below(n - i)
-        pool[i], pool[j] = pool[j], pool[i]
-        hand |= 1 << pool[i]
+    if odds:
+        j = free
+        for i, card in enumerate(allowed):
+            if not j:
+                break
+            if rng.random() * sums[i][j] < odds[i] * sums[i + 1][j - 1]:
+                hand |= 1 << card
+                j -= 1
+    else:
+        pool = list(allowed)
+        n = len(pool)
+        for i in range(free):
+            k = i + rng.below(n - i)
+            pool[i], pool[k] = pool[k], pool[i]
+            hand |= 1 << pool[i]
     stock = [card for card in unseen if not hand >> card & 1]
     if ordered:
         for i in range(len(stock) - 1, 0, -1):
