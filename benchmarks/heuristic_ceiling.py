@@ -2,6 +2,7 @@
 
 Run:  python benchmarks/heuristic_ceiling.py [--deals 200] [--seed 8101] [--jobs 2]
                                              [--iterations 2700] [--players honest,hand,all,exact]
+                                             [--learned network=shipped,net_infer=1]
 
 Whole matches to 7 under the classic rules, on the arena's duplicate deals (every
 deal sequence from both seats, the same seeds for every player), against the
@@ -14,7 +15,10 @@ loop (:class:`sixtysix.table.Table`) as the outside seat:
             the stock is open (it still guesses the order of the stock);
 ``all``     the same search, told the heuristic's hand and the stock order;
 ``exact``   the exact solver on the true position at every decision (perfect
-            information, perfect play against a perfect opponent).
+            information, perfect play against a perfect opponent);
+``learned`` the honest search with the options of ``--learned`` (default: the
+            shipped network's inference of the opponent's hand weighing the
+            worlds): what learning reaches of the way to ``hand``.
 
 The gap ``honest`` → ``hand`` is the most that inferring the opponent's cards can
 add; ``hand`` → ``all`` is the stock's order, which nobody can know; ``all`` →
@@ -22,7 +26,8 @@ add; ``hand`` → ``all`` is the stock's order, which nobody can know; ``all`` �
 how much room there is above today's 70% of matches.
 
 Prints each player's matches won with the 95% interval (Wilson), game points per
-hand and failed closes, and the machine; ``--json FILE`` keeps the per-match results.
+hand and failed closes (its own, and the heuristic player's), and the machine;
+``--json FILE`` keeps the per-match results.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from oracles import OPTIONS, Told, parse_players, search_spec  # benchmarks/orac
 from sixtysix.actions import Action
 from sixtysix.arena.executor import chunked
 from sixtysix.arena.schedule import Game, schedule
-from sixtysix.bots import make_bot
+from sixtysix.bots import make_bot, parse_spec
 from sixtysix.hand import Hand
 from sixtysix.match import Match
 from sixtysix.player import Bot
@@ -50,7 +55,7 @@ from sixtysix.solver import Solver
 from sixtysix.stats import wilson
 from sixtysix.table import Table
 
-PLAYERS = ("honest", "hand", "all", "exact")
+PLAYERS = ("honest", "hand", "all", "exact", "learned")
 
 
 @dataclass
@@ -62,6 +67,8 @@ class Played:
     points: int
     closes: int
     failed_closes: int
+    their_closes: int = 0
+    their_failed_closes: int = 0
 
 
 def _choose(kind: str, search: Told, hand: Hand, seat: int) -> Action:
@@ -76,16 +83,18 @@ def _choose(kind: str, search: Told, hand: Hand, seat: int) -> Action:
     return search.choose(view, view.legal)
 
 
-def _play(kind: str, games: list[Game], iterations: int = 2700) -> list[Played]:
+def _play(kind: str, games: list[Game], iterations: int = 2700,
+          learned: dict[str, object] | None = None) -> list[Played]:
     out = []
     for game in games:
         ours = game.side(0)
-        search = Told(game.bot_seeds[ours], iterations=iterations, **OPTIONS)
+        extra = (learned or {}) if kind == "learned" else {}
+        search = Told(game.bot_seeds[ours], iterations=iterations, **OPTIONS, **extra)
         players: list[Bot | None] = [None, None]
         players[1 - ours] = make_bot("heuristic", seed=game.bot_seeds[1 - ours])
         table = Table(players)
         match = Match(Rules(), seed=game.deal_seed)
-        points = closes = failed = 0
+        points = closes = failed = theirs = their_failed = 0
         while not match.is_over():
             hand = match.deal()
             table.start(hand)
@@ -101,7 +110,11 @@ def _play(kind: str, games: list[Game], iterations: int = 2700) -> list[Played]:
             if result.closed_by == ours:
                 closes += 1
                 failed += result.winner != ours
-        out.append(Played(int(match.winner == ours), len(match.hands), points, closes, failed))
+            elif result.closed_by is not None:
+                theirs += 1
+                their_failed += result.winner == ours
+        out.append(Played(int(match.winner == ours), len(match.hands), points, closes, failed, theirs,
+                          their_failed))
     return out
 
 
@@ -112,8 +125,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=2700, help="ISMCTS iterations per decision")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--players", default=",".join(PLAYERS), help="which of " + ", ".join(PLAYERS))
+    parser.add_argument("--learned", default="network=shipped,net_infer=1",
+                        help="the ISMCTS options of the learned player (key=value,...)")
     parser.add_argument("--json", help="write the per-match results here")
     args = parser.parse_args(argv)
+    _, learned = parse_spec("ismcts:" + args.learned)
     kinds = parse_players(parser, args.players, PLAYERS)
     spec = search_spec(args.iterations)
     games = schedule([spec, "heuristic"], deals=args.deals, seed=args.seed)
@@ -121,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
           f"against heuristic; search: {spec}")
     chunks = chunked(games, args.jobs)
     results: dict[str, list[Played]] = {}
-    play = functools.partial(_play, iterations=args.iterations)
+    play = functools.partial(_play, iterations=args.iterations, learned=learned)
     with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
         for kind in kinds:
             start = time.perf_counter()
@@ -131,14 +147,17 @@ def main(argv: list[str] | None = None) -> int:
             hands = sum(p.hands for p in done)
             closes = sum(p.closes for p in done)
             failed = sum(p.failed_closes for p in done)
+            theirs = sum(p.their_closes for p in done)
+            their_failed = sum(p.their_failed_closes for p in done)
             per_hand = sum(p.points for p in done) / hands
             print(f"  {kind:8} {won:5} of {len(done)} = {won / len(done):6.1%}  "
                   f"(95% CI {low:.1%}-{high:.1%})  {per_hand:+.2f} game points/hand  "
-                  f"closes failed {failed} of {closes}  {time.perf_counter() - start:6.0f} s", flush=True)
+                  f"closes failed {failed} of {closes} (the heuristic's {their_failed} of {theirs})  "
+                  f"{time.perf_counter() - start:6.0f} s", flush=True)
     print(f"machine: {machine()}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"seed": args.seed, "deals": args.deals, "search": spec,
+            json.dump({"seed": args.seed, "deals": args.deals, "search": spec, "learned": args.learned,
                        "games": [{"deal_seed": g.deal_seed, "swap": g.swap} for g in games],
                        "results": {k: [vars(p) for p in v] for k, v in results.items()}}, f)
     return 0

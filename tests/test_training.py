@@ -103,6 +103,29 @@ def test_a_chunk_depends_only_on_the_seed_and_its_number(smoke: tuple[ModuleType
     assert not np.array_equal(other["obs"][:5], again["obs"][:5])
 
 
+def test_chunks_against_an_opponent_hold_the_searchs_decisions_only(smoke: tuple[ModuleType, Path]) -> None:
+    """From ``opponent_from`` on, the search plays ``opponent`` (league.json's heuristic
+    player): a chunk before it is the self-play chunk it was; one after it holds only
+    the search's decisions, of both seats in turn, with the opponent's real cards as the
+    inference target (the rows' hands are the heuristic's, never the search's own)."""
+    import training.generate as generate
+    config = _config()
+    league = replace(config.generate, opponent="heuristic", opponent_from=2, hands_per_chunk=6)
+    plain = replace(config.generate, hands_per_chunk=6)
+    before = generate.make_chunk(league, config.seed, 1)
+    same = generate.make_chunk(plain, config.seed, 1)
+    assert all(np.array_equal(before[k], same[k]) for k in generate.ARRAYS)
+    after = generate.make_chunk(league, config.seed, 2)
+    assert json.loads(str(after["meta"]))["opponent"] == "heuristic"
+    selfplay = generate.make_chunk(plain, config.seed, 2)
+    # About half the rows of self-play (one seat of two searches), and sound targets.
+    assert 0.25 * len(selfplay["value"]) < len(after["value"]) < 0.75 * len(selfplay["value"])
+    assert np.allclose(after["policy"].sum(axis=1), 1.0, atol=1e-5)
+    assert not (after["policy"] * (1 - after["mask"])).any()
+    mine = after["obs"][:, block("my_hand")] > 0
+    assert not ((after["hand"] > 0) & mine).any()
+
+
 def test_the_training_loss_falls(smoke: tuple[ModuleType, Path]) -> None:
     _, run = smoke
     history = json.loads((run / "history.json").read_text(encoding="utf-8"))

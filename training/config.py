@@ -25,6 +25,13 @@ class GenerateConfig:
     #: that the games differ more.
     sample_moves: int = 4
     workers: int = 1
+    #: Chunks from ``opponent_from`` on are played against ``opponent`` (a bot spec,
+    #: e.g. ``"heuristic"``) instead of self-play: the search takes each seat in turn,
+    #: match by match, and only its decisions are rows (their ``hand`` target is the
+    #: opponent's real hand, so the inference head learns how that player's hands
+    #: show in his play too).
+    opponent: str | None = None
+    opponent_from: int = 0
 
 
 @dataclass(frozen=True)

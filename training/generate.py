@@ -1,5 +1,6 @@
-"""Self-play data: positions of games a search player plays against itself, with the
-search's targets, in numbered ``.npz`` chunks.
+"""Self-play data: positions of games a search player plays against itself (or, in the
+chunks a configuration says, against another player), with the search's targets, in
+numbered ``.npz`` chunks.
 
 For each decision with more than one legal action, a chunk holds (one row each):
 
@@ -69,9 +70,13 @@ def make_chunk(config: GenerateConfig, seed: int, index: int) -> dict[str, npt.N
         raise ValueError(f"bot {config.bot!r} has no root_stats: a search bot is needed for the targets")
     rows: dict[str, list[Any]] = {name: [] for name in ARRAYS}
     episode: Episode | None = None
+    against = config.opponent is not None and index >= config.opponent_from
+    opponent = make_bot(config.opponent, seed=rng.getrandbits(63)) if against and config.opponent else None
+    searcher = 1  # the seat the search takes against an opponent (changes each episode)
     for _ in range(config.hands_per_chunk):
         if episode is None or not episode.next_hand():
             episode = Episode(rules, config.episode, rng)
+            searcher = 1 - searcher
         hand = episode.hand
         seats: list[int] = []
         decisions = 0
@@ -82,6 +87,9 @@ def make_chunk(config: GenerateConfig, seed: int, index: int) -> dict[str, npt.N
             legal = view.legal
             if len(legal) == 1:
                 hand.push(legal[0])
+                continue
+            if opponent is not None and seat != searcher:
+                hand.push(opponent.choose(view, legal))
                 continue
             stats = root_stats(view)
             policy = np.zeros(NUM_CODES, dtype=np.float32)
@@ -133,6 +141,7 @@ def make_chunk(config: GenerateConfig, seed: int, index: int) -> dict[str, npt.N
     meta = {"chunk": index, "seed": seed, "chunk_seed": chunk_seed(seed, index),
             "generate": {k: getattr(config, k) for k in
                          ("bot", "hands_per_chunk", "episode", "rules", "sample_moves")},
+            "opponent": config.opponent if against else None,
             "positions": len(out["value"])}
     out["meta"] = np.array(json.dumps(meta))
     return out
