@@ -189,3 +189,24 @@ def test_the_net_player_answers_from_its_offer_and_names_missing_weights(
         make_bot("net")
     with pytest.raises(ParseError, match=r"unknown bot"):
         make_bot("nett")
+
+
+def test_the_shipped_weights_load_and_their_model_card_tells_their_making() -> None:
+    """The weights in the package load (no pickle), and the model card beside them gives
+    the figures the file itself records: the configuration and its command, the positions,
+    the epochs, the size and the held-out losses."""
+    from sixtysix.net import shipped_weights
+
+    path = shipped_weights()
+    net = Network.load(path)
+    assert path.stat().st_size <= 5 * 1024 * 1024
+    trained = net.meta["trained"]
+    card = (path.parent / "MODEL_CARD.md").read_text(encoding="utf-8")
+    assert f"python -m training run --config training/configs/{trained['config']}.json" in card
+    assert trained["command"] == f"python -m training run --config training/configs/{trained['config']}.json"
+    assert f"{trained['positions']:,} positions" in card
+    assert f"{trained['epochs']} epochs" in card
+    weights = sum(w.size + b.size for w, b in net.trunk) + sum(w.size + b.size for w, b in net.heads.values())
+    assert f"{weights:,} weights" in card
+    for head in ("policy", "value", "hand"):
+        assert f"| {trained['losses']['validation'][head]:.3f} |" in card, head

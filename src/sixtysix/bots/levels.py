@@ -6,10 +6,14 @@ level  what plays
 random uniformly random legal actions (never a false declaration)
 easy   the heuristic bot, but a third of its card choices are random
 medium the heuristic bot
-hard   information-set MCTS with 0.1 s per decision on two cores
+hard   information-set MCTS with 0.1 s per decision on two cores,
+       guided at the root by the shipped network's policy
 expert information-set MCTS with up to 1 s per decision on two cores,
-       stopping once its choice is settled
+       stopping once its choice is settled, guided as ``hard``
 ====== ===========================================================
+
+Without numpy or the shipped weights, ``hard`` and ``expert`` search as they did
+before the network shipped, with a :class:`LearnedWarning`.
 
 >>> from sixtysix.bots import make_bot
 >>> make_bot("easy", seed=1).name
@@ -19,6 +23,7 @@ expert information-set MCTS with up to 1 s per decision on two cores,
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,10 +31,33 @@ from sixtysix.actions import Action
 from sixtysix.bots.base import BaseBot, Bot, Event
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.ismcts import ISMCTSBot
+from sixtysix.bots.net_bot import SHIPPED, load_network
 from sixtysix.bots.random_bot import declaration_total
 from sixtysix.views import View
 
-__all__ = ["EasyBot", "LEVELS", "hard", "expert"]
+__all__ = ["EasyBot", "LEVELS", "LearnedWarning", "expert", "hard", "learned"]
+
+#: The weight of the shipped network's policy as a prior at the search levels' root
+#: (the ``net_prior`` option; measured in docs/bots.md, "Learned players"). Its
+#: inference of the opponent's hand (``net_infer``) is left off: it did not measure
+#: better.
+NET_PRIOR = 2.0
+
+
+class LearnedWarning(UserWarning):
+    """The shipped network cannot be used (numpy missing, weights missing or corrupt):
+    the search levels play on without it, as before it shipped."""
+
+
+def learned() -> dict[str, Any]:
+    """The search levels' options for the shipped network, or none (with a
+    :class:`LearnedWarning` saying why) when it cannot be loaded."""
+    try:
+        return {"network": load_network(SHIPPED), "net_prior": NET_PRIOR}
+    except ValueError as exc:  # ParseError (no numpy), NetworkError (the file)
+        warnings.warn(f"{exc}; the computer plays without its learned network", LearnedWarning,
+                      stacklevel=3)
+        return {}
 
 
 class EasyBot(BaseBot):
@@ -67,7 +95,7 @@ def hard(seed: int | None = None, **options: object) -> BaseBot:
     """The ``hard`` level: ISMCTS at 0.1 s per decision on two cores, biased toward the
     playout policy's choices (tuned against the heuristic bot)."""
     opts: dict[str, Any] = {"time": 0.1, "c": 0.4, "bias": 2.0, "solve_cards": -1, "workers": 2,
-                               **options}
+                               **learned(), **options}
     bot = ISMCTSBot(seed, **opts)
     bot.name = "hard"
     return bot
@@ -85,7 +113,7 @@ def expert(seed: int | None = None, **options: object) -> BaseBot:
     as a second full-second search agrees with a first, in a few per cent of the
     time, so a match takes seconds (``benchmarks/expert_time.py``)."""
     opts: dict[str, Any] = {"time": 1.0, "c": 0.4, "bias": 2.0, "solve_cards": -1, "workers": 2,
-                               "settle": 0.01, "tolerance": 0.01, **options}
+                               "settle": 0.01, "tolerance": 0.01, **learned(), **options}
     bot = ISMCTSBot(seed, **opts)
     bot.name = "expert"
     return bot
