@@ -60,6 +60,17 @@ enumerated), each with a fresh stock order. Without evidence (no ``seen``
 hook, or nothing learnt) sampling stays uniform. The weighing is
 :mod:`sixtysix.bots.inference`, the drawing :mod:`sixtysix.bots.worlds`.
 
+Learned help (``network``, a :class:`~sixtysix.net.Network` or a weights file, or
+``shipped`` for the package's own; off by default, on in the ``hard`` and
+``expert`` levels when the network loads): the network reads the root view once
+per decision. With ``net_infer`` T its hand head's odds that the opponent holds
+each card the seat has not located, raised to the power T, weigh the worlds: a
+hand is as likely as the product of its cards' odds, and the kernel draws such
+hands exactly, card by card (:mod:`sixtysix.bots.worlds`). With ``net_prior`` P
+its policy guides the root as a PUCT prior: an action of probability p with n of
+the root's N visits scores P · p · √N / (1 + n) more (see
+:class:`sixtysix.kernel.Search`). Below the root the search is as without it.
+
 Opponent modelling (``opponent_model``, off by default): a bot that stands
 for the opponent. At the opponent's nodes of the tree the search does not
 choose by UCB1 but plays what that bot chooses, given the opponent's view of
@@ -244,7 +255,13 @@ class ISMCTSBot(BaseBot):
     by more than ``settle`` times the iterations the budget has left (1: no
     action could overtake it), or, with ``tolerance`` (off at 0), once no
     other action is better by that much in mean reward with two standard
-    errors to spare (see :class:`sixtysix.kernel.Search`).
+    errors to spare (see :class:`sixtysix.kernel.Search`); ``network`` (a
+    network, a weights file or ``shipped``) with ``net_infer`` (weigh the worlds
+    by its inference of the opponent's hand, sharpened by that power; off at 0)
+    and ``net_prior`` (its policy as a PUCT prior at the root, with that weight;
+    off at 0): see the module documentation; ``net_pool``: layouts drawn for
+    a search when worlds are weighed as whole hands (``infer``, or enumerated
+    layouts) rather than card by card.
     """
 
     name = "ismcts"
