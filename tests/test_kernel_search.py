@@ -119,7 +119,7 @@ def test_the_kernels_draw_layouts_by_odds_as_the_worlds_do() -> None:
     else:
         raise AssertionError("no position with 20 to 80 possible hands")
     odds = _odds(5)
-    w, sums = _pure_search._odds_table(odds, allowed, free)
+    w, sums = _pure_search.odds_table(odds, allowed, free)
     rng = _pure.Rng(9)
     counts: dict[int, int] = {}
     draws = 20_000

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from sixtysix.cards import CARDS
 from sixtysix.hand import Hand
 from sixtysix.kernel import STOCK_CARDS
+from sixtysix.kernel._pure_search import odds_table  # the one table of the odds' sums (both kernels)
 from sixtysix.sampling import Constraints
 from sixtysix.views import View
 
@@ -92,11 +93,12 @@ class Worlds:
         self._hands: list[int] | None = None
         self._cumulative: list[float] = []
         if odds is not None:
-            allowed = [float(odds.get(i, 1.0)) for i in self._allowed]
-            if any(not (w > 0 and math.isfinite(w)) for w in allowed):
+            by_card = [float(odds.get(i, 1.0)) for i in range(len(CARDS))]
+            if any(not (w > 0 and math.isfinite(w)) for w in by_card):
                 raise ValueError("odds must be positive and finite")
-            top = max(allowed, default=1.0)
-            allowed = [w / top for w in allowed]  # the same distribution, no overflow
+            # Scaled so that the largest is 1 (the same distribution, no overflow), with the
+            # kernel's sums of products: the one table both draws use.
+            allowed, sums = odds_table(by_card, self._allowed, self._free)
             if self.layouts is not None or weigh is not None:
                 table = dict(zip(self._allowed, allowed, strict=True))
 
@@ -109,25 +111,11 @@ class Worlds:
 
                 weigh = product
             elif max(allowed, default=1.0) != min(allowed, default=1.0):
-                self._conditional(allowed)
+                # Drawn card by card: the card i is taken with chance
+                # odds[i] * sums[i+1][j-1] / sums[i][j] while j are still to take.
+                self._odds, self._sums = allowed, sums
         if weigh is not None:
             self._weigh(weigh, pool)
-
-    def _conditional(self, odds: list[float]) -> None:
-        """Prepare drawing ``free`` of the allowed cards with chances proportional to the
-        product of their ``odds``: ``sums[i][j]`` is the sum over sets of j of the cards
-        i, i+1, ... of their products, so the card i is taken with chance
-        ``odds[i] * sums[i+1][j-1] / sums[i][j]`` when j are still to take."""
-        n, k = len(odds), self._free
-        sums = [[0.0] * (k + 1) for _ in range(n + 1)]
-        sums[n][0] = 1.0
-        for i in range(n - 1, -1, -1):
-            row, below = sums[i], sums[i + 1]
-            row[0] = 1.0
-            for j in range(1, k + 1):
-                row[j] = below[j] + odds[i] * below[j - 1]
-        self._odds = odds
-        self._sums = sums
 
     def _weigh(self, weigh: Callable[[int], float], pool: int) -> None:
         """Weigh the opponent's possible hands by ``weigh`` (the likelihood of what he

@@ -1128,6 +1128,31 @@ typedef struct {
     PyObject *utility_tuple;
 } SearchObject;
 
+/* The numbers of o (NULL or empty: none) into out, which takes n: 1 when given, 0 when
+ * not, -1 with an error (a wrong count names what each is of, e.g. one per card). */
+static int kl_numbers(PyObject *o, double *out, int n, const char *name, const char *numbers, const char *per) {
+    if (!o)
+        return 0;
+    PyObject *seq = PySequence_Fast(o, "expected a sequence of numbers");
+    if (!seq)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count && count != n) {
+        PyErr_Format(PyExc_ValueError, "%s gives %zd %s, not one per %s (%d)", name, count, numbers, per, n);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (out[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return count != 0;
+}
+
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"seat", "c", "bias", "epsilon", "fair", "closes", "solve_cards", "leaf_closed",
                              "utility", "settle", "tolerance", "prior", "root_prior", "odds", NULL};
@@ -1138,31 +1163,14 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
                                      &prior, &root_prior_o, &odds_o))
         return -1;
     double odds[N_CARDS];
-    int has_odds = 0;
-    if (odds_o) {
-        PyObject *seq = PySequence_Fast(odds_o, "odds must be a sequence of weights");
-        if (!seq)
-            return -1;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-        if (n && n != N_CARDS) {
-            PyErr_Format(PyExc_ValueError, "odds gives %zd weights, not one per card (%d)", n, N_CARDS);
-            Py_DECREF(seq);
+    int has_odds = kl_numbers(odds_o, odds, N_CARDS, "odds", "weights", "card");
+    if (has_odds < 0)
+        return -1;
+    for (int i = 0; has_odds && i < N_CARDS; i++) {
+        if (!(odds[i] > 0.0 && odds[i] < HUGE_VAL)) {
+            PyErr_SetString(PyExc_ValueError, "odds must be positive and finite");
             return -1;
         }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            odds[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
-            if (odds[i] == -1.0 && PyErr_Occurred()) {
-                Py_DECREF(seq);
-                return -1;
-            }
-            if (!(odds[i] > 0.0 && odds[i] < HUGE_VAL)) {
-                PyErr_SetString(PyExc_ValueError, "odds must be positive and finite");
-                Py_DECREF(seq);
-                return -1;
-            }
-        }
-        Py_DECREF(seq);
-        has_odds = n != 0;
     }
     if (!(prior >= 0)) {
         PyObject *f = PyFloat_FromDouble(prior);
@@ -1173,28 +1181,10 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     double root_prior[NUM_CODES];
-    int has_root_prior = 0;
-    if (root_prior_o) {
-        PyObject *seq = PySequence_Fast(root_prior_o, "root_prior must be a sequence of probabilities");
-        if (!seq)
-            return -1;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-        if (n && n != NUM_CODES) {
-            PyErr_Format(PyExc_ValueError,
-                         "root_prior gives %zd probabilities, not one per action code (%d)", n, NUM_CODES);
-            Py_DECREF(seq);
-            return -1;
-        }
-        for (Py_ssize_t i = 0; i < n; i++) {
-            root_prior[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
-            if (root_prior[i] == -1.0 && PyErr_Occurred()) {
-                Py_DECREF(seq);
-                return -1;
-            }
-        }
-        Py_DECREF(seq);
-        has_root_prior = n != 0;
-    }
+    int has_root_prior = kl_numbers(root_prior_o, root_prior, NUM_CODES, "root_prior", "probabilities",
+                                    "action code");
+    if (has_root_prior < 0)
+        return -1;
     if (!(settle >= 0) || !(tolerance >= 0)) {
         int bad_settle = !(settle >= 0);
         PyObject *f = PyFloat_FromDouble(bad_settle ? settle : tolerance);
@@ -1496,10 +1486,11 @@ static PyObject *Search_get_leaf_closed(SearchObject *self, void *Py_UNUSED(clos
     return PyBool_FromLong(self->leaf_closed);
 }
 
-static PyObject *Search_get_odds(SearchObject *self, void *Py_UNUSED(closure)) {
-    PyObject *t = PyTuple_New(self->has_odds ? N_CARDS : 0);
-    for (int i = 0; t && self->has_odds && i < N_CARDS; i++) {
-        PyObject *f = PyFloat_FromDouble(self->odds[i]);
+/* A tuple of the n numbers of v. */
+static PyObject *kl_tuple(const double *v, int n) {
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) {
+        PyObject *f = PyFloat_FromDouble(v[i]);
         if (!f) {
             Py_CLEAR(t);
             break;
@@ -1509,17 +1500,12 @@ static PyObject *Search_get_odds(SearchObject *self, void *Py_UNUSED(closure)) {
     return t;
 }
 
+static PyObject *Search_get_odds(SearchObject *self, void *Py_UNUSED(closure)) {
+    return kl_tuple(self->odds, self->has_odds ? N_CARDS : 0);
+}
+
 static PyObject *Search_get_root_prior(SearchObject *self, void *Py_UNUSED(closure)) {
-    PyObject *t = PyTuple_New(self->has_root_prior ? NUM_CODES : 0);
-    for (int i = 0; t && self->has_root_prior && i < NUM_CODES; i++) {
-        PyObject *f = PyFloat_FromDouble(self->root_prior[i]);
-        if (!f) {
-            Py_CLEAR(t);
-            break;
-        }
-        PyTuple_SET_ITEM(t, i, f);
-    }
-    return t;
+    return kl_tuple(self->root_prior, self->has_root_prior ? NUM_CODES : 0);
 }
 
 static PyGetSetDef Search_getset[] = {

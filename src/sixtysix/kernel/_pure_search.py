@@ -502,7 +502,7 @@ class Search:
         bias = self.bias
         utility = self.utility
         guide = self.root_prior if self.prior > 0 else ()
-        odds, sums = _odds_table(self.odds, allowed, free) if self.odds else ([], [])
+        odds, sums = odds_table(self.odds, allowed, free) if self.odds else ([], [])
         weight = self.prior
         next_layout = 0
         done = 0
@@ -620,7 +620,7 @@ def _seeded(rng: Rng) -> Rng:
     return Rng(rng.next64())
 
 
-def _odds_table(odds: Sequence[float], allowed: Sequence[int],
+def odds_table(odds: Sequence[float], allowed: Sequence[int],
                 free: int) -> tuple[list[float], list[list[float]]]:
     """The allowed cards' odds (scaled so that the largest is 1) and the sums of the
     products of the odds of the cards i, i+1, ... taken j at a time (``sums[i][j]``)."""
