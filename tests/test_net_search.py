@@ -100,9 +100,9 @@ def test_the_search_with_learned_inference_is_legal_and_deterministic() -> None:
 
 
 def test_learned_inference_needs_a_network() -> None:
-    with pytest.raises(ValueError, match="net_infer and net_prior need a network"):
+    with pytest.raises(ValueError, match=r"net_infer, net_prior, net_value and net_tree need a network"):
         ISMCTSBot(seed=1, net_infer=1.0)
-    with pytest.raises(ValueError, match="net_infer and net_prior need a network"):
+    with pytest.raises(ValueError, match=r"net_infer, net_prior, net_value and net_tree need a network"):
         ISMCTSBot(seed=1, net_prior=1.0)
 
 

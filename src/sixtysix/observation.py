@@ -42,7 +42,9 @@ __all__ = [
     "block",
     "decode",
     "encode",
+    "kernel_offsets",
     "match_of",
+    "past_of",
 ]
 
 #: The size of the action space: every action code (some codes, such as a
@@ -108,6 +110,14 @@ def block(name: str) -> slice:
     return slice(start, stop)
 
 
+def kernel_offsets() -> list[int]:
+    """Where each block the kernel writes (:data:`sixtysix.kernel.OBSERVATION_BLOCKS`)
+    starts, then the size: how the kernel's tables and network are told the layout."""
+    from sixtysix.kernel import OBSERVATION_BLOCKS
+
+    return [block(name).start for name in OBSERVATION_BLOCKS] + [OBSERVATION_SIZE]
+
+
 def match_of(view: View) -> tuple[int, int, int, int] | None:
     """The match around ``view`` as :func:`encode` takes it: (mine, the opponent's, the
     target, the tie bonus at stake), or ``None`` for a hand outside a match."""
@@ -115,6 +125,38 @@ def match_of(view: View) -> tuple[int, int, int, int] | None:
         return None
     return (view.match_score[view.seat], view.match_score[view.opponent], view.rules.target,
             view.match_bonus)
+
+
+def past_of(view: View) -> tuple[int, ...]:
+    """What a kernel state built from ``view`` without its history (a search's template,
+    :meth:`Hand.from_view <sixtysix.hand.Hand.from_view>`) does not hold, as the kernel's
+    network reads it: :data:`sixtysix.kernel.PAST` (the cards each seat won, the marriages
+    shown, the exchange, the tricks played, the trick that emptied the stock, the last
+    trick, the stock's last card once it is drawn, the dealer, the match). All of it is
+    public.
+
+    >>> from sixtysix import Hand
+    >>> past_of(Hand.random(seed=3).view(0))[:10]
+    (0, 0, 0, 0, -1, -1, 0, -1, 0, -1)
+    """
+    won = [0, 0]
+    for trick in view.tricks:
+        if trick.winner is not None:
+            won[trick.winner] |= 1 << trick.lead.index | 1 << trick.follow.index
+    shown = [0, 0]
+    for marriage in view.marriages:
+        shown[marriage.seat] |= 1 << int(marriage.suit)
+    exchanged_by, taken = (-1, -1) if view.exchange is None else (view.exchange[0], view.exchange[1].index)
+    draws = view.rules.tricks_to_exhaust
+    sixth = view.tricks[draws - 1].winner if len(view.tricks) >= draws else None
+    last = view.tricks[-1] if view.tricks else None
+    match = view.match_score
+    return (won[0], won[1], shown[0], shown[1], exchanged_by, taken, len(view.tricks),
+            -1 if sixth is None else sixth,
+            0 if last is None else 1 << last.lead.index | 1 << last.follow.index,
+            view.face_up.index if view.stock_size == 0 else -1, view.dealer,
+            *(match if match is not None else (0, 0)),
+            view.rules.target if match is not None else 0, view.match_bonus if match is not None else 0)
 
 
 def encode(view: View, match: tuple[int, int, int, int] | None = None) -> npt.NDArray[np.float32]:

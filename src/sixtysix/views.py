@@ -177,14 +177,14 @@ class View:
             # the turned-up trump (or the card exchanged for it).
             sixth = self.tricks[draws - 1]
             if sixth.winner == self.seat:
-                known.add(self._last_face_up())
+                known.add(self.face_up)
         return frozenset(known - gone)
 
     @property
     def stock_bottom(self) -> Card | None:
         """The last card of the stock while it has any: the turned-up trump, or the nine
         exchanged for it (R4), face up or, after a close, face down (R6.2); both players know it."""
-        return self._last_face_up() if self.stock_size > 0 else None
+        return self.face_up if self.stock_size > 0 else None
 
     @property
     def exchange_card(self) -> Card:
@@ -192,7 +192,10 @@ class View:
         the jack from the 20-card pack (S4.1)."""
         return Card(self.trump, Rank(self.rules.exchange_rank))
 
-    def _last_face_up(self) -> Card:
+    @property
+    def face_up(self) -> Card:
+        """The stock's last card, seen by both players: the turned-up trump or the card
+        exchanged for it (R4); the last draw gave it to a hand (R3.4) once the stock is empty."""
         if self.exchange is not None:
             return self.exchange_card
         return self.dealt_trump_card
@@ -203,7 +206,7 @@ class View:
         if self.stock_size > 0:
             # The turned-up trump (or the nine exchanged for it) stays the last
             # card of the stock, face down after a close.
-            seen = seen | {self._last_face_up()}
+            seen = seen | {self.face_up}
         return frozenset(c for c in pack(self.rules.deck) if c not in seen)
 
     def _repr_html_(self) -> str:

@@ -69,7 +69,13 @@ hand is as likely as the product of its cards' odds, and the kernel draws such
 hands exactly, card by card (:mod:`sixtysix.bots.worlds`). With ``net_prior`` P
 its policy guides the root as a PUCT prior: an action of probability p with n of
 the root's N visits scores P · p · √N / (1 + n) more (see
-:class:`sixtysix.kernel.Search`). Below the root the search is as without it.
+:class:`sixtysix.kernel.Search`). With ``net_value`` V (0 to 1) its value head
+values each new leaf of the tree while the stock is open, as the seat to act there
+sees it: V times that plus 1 - V times the playout's result (V = 1: no playout);
+leaves after the stock is closed or exhausted keep their exact solutions. With
+``net_tree`` T its policy at each new node (the stock open) guides that node as
+``net_prior`` guides the root, with weight T. Either is one network evaluation
+per iteration, in the kernel.
 
 Opponent modelling (``opponent_model``, off by default): a bot that stands
 for the opponent. At the opponent's nodes of the tree the search does not
@@ -121,7 +127,7 @@ import random
 import time as _time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sixtysix import kernel
 from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
@@ -259,7 +265,10 @@ class ISMCTSBot(BaseBot):
     network, a weights file or ``shipped``) with ``net_infer`` (weigh the worlds
     by its inference of the opponent's hand, sharpened by that power; off at 0)
     and ``net_prior`` (its policy as a PUCT prior at the root, with that weight;
-    off at 0): see the module documentation; ``net_pool``: layouts drawn for
+    off at 0) and ``net_value`` (its value at the leaves with the stock open,
+    mixed with the playouts' results by that weight, 0 to 1; off at 0) and
+    ``net_tree`` (its policy as a PUCT prior at the nodes below the root, with
+    that weight; off at 0): see the module documentation; ``net_pool``: layouts drawn for
     a search when worlds are weighed as whole hands (``infer``, or enumerated
     layouts) rather than card by card.
     """
@@ -295,6 +304,8 @@ class ISMCTSBot(BaseBot):
         network: str | Path | Network | None = None,
         net_infer: float = 0.0,
         net_prior: float = 0.0,
+        net_value: float = 0.0,
+        net_tree: float = 0.0,
         net_pool: int = 512,
     ) -> None:
         if closed not in ("leaf", "tree"):
@@ -345,18 +356,29 @@ class ISMCTSBot(BaseBot):
             raise ValueError(f"net_infer must be at least 0, not {net_infer}")
         if not net_prior >= 0:
             raise ValueError(f"net_prior must be at least 0, not {net_prior}")
+        if not 0 <= net_value <= 1:
+            raise ValueError(f"net_value must be between 0 and 1, not {net_value}")
+        if not net_tree >= 0:
+            raise ValueError(f"net_tree must be at least 0, not {net_tree}")
+        if (net_value or net_tree) and opponent_model is not None:
+            raise ValueError("net_value and net_tree work in the kernel's search: no opponent model")
         if net_pool < 1:
             raise ValueError(f"net_pool must be at least 1, not {net_pool}")
         self.net_infer = net_infer
         self.net_prior = net_prior
+        self.net_value = net_value
+        self.net_tree = net_tree
         self.net_pool = net_pool
+        #: What the root of the decision being searched does not hold of the past (for net_value).
+        self._past: tuple[int, ...] | None = None
         #: The network's policy at the root of the decision being searched (by code).
         self._root_prior: list[float] = []
         #: The learned network (:mod:`sixtysix.net`) whose inference of the opponent's
         #: hand weighs the worlds (``net_infer``: how sharply; 0: not at all).
         self.network = load_network(network) if network is not None else None
-        if (net_infer or net_prior) and self.network is None:
-            raise ValueError("net_infer and net_prior need a network: network=FILE.npz (or network=shipped)")
+        if (net_infer or net_prior or net_value or net_tree) and self.network is None:
+            raise ValueError("net_infer, net_prior, net_value and net_tree need a network: "
+                             "network=FILE.npz (or network=shipped)")
         #: The bot's view just before the opponent's last action, from the ``seen``
         #: hook (what inference learns from; ``None`` when there is nothing to learn).
         self.evidence: View | None = None
@@ -373,7 +395,7 @@ class ISMCTSBot(BaseBot):
             "infer": infer, "infer_pool": infer_pool, "infer_model": infer_model,
             "opponent_model": opponent_model, "settle": settle,
             "tolerance": tolerance, "network": self.network, "net_infer": net_infer,
-            "net_prior": net_prior, "net_pool": net_pool}
+            "net_prior": net_prior, "net_value": net_value, "net_tree": net_tree, "net_pool": net_pool}
         self._pool: SearchPool | None = None
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
@@ -434,8 +456,13 @@ class ISMCTSBot(BaseBot):
         weigh = self._likelihood(view) if self.infer else None
         odds = None
         self._root_prior = []
+        self._past = None
+        if self.network is not None and (self.net_value or self.net_tree):
+            from sixtysix.observation import past_of  # numpy is there: the network loaded
+
+            self._past = past_of(view)
         if self.network is not None and (self.net_infer or self.net_prior):
-            from sixtysix.observation import match_of  # numpy is there: the network loaded
+            from sixtysix.observation import match_of
 
             policy, _, hand = self.network.outputs(view, match_of(view))
             if self.net_infer:
@@ -658,7 +685,8 @@ class ISMCTSBot(BaseBot):
         layouts = worlds.draw(self.net_pool) if worlds.weighted and not odds else worlds.layouts or []
         search = kernel.Search(seat, self.c, self.bias, self.epsilon, self.fair, self.closes,
                                self._solve_cards, self.closed == "leaf", self._utility, self.settle,
-                               self.tolerance, self.net_prior, self._root_prior, odds)
+                               self.tolerance, self.net_prior, self._root_prior, odds,
+                               **self._leaf_value())
         done, prior, stats = search.run(
             worlds.template.kernel, worlds.opponent, layouts, *worlds.sampler(),
             self.iterations if self.iterations is not None else 1 << 62, seconds,
@@ -672,6 +700,13 @@ class ISMCTSBot(BaseBot):
             root.total += total
         self.last_iterations = done
         return root
+
+    def _leaf_value(self) -> dict[str, Any]:
+        """The kernel search's options for the network at the leaves (``net_value``, ``net_tree``)."""
+        if not (self.net_value or self.net_tree) or self.network is None or self._past is None:
+            return {}
+        return {"net": self.network.kernel_net(), "value": self.net_value, "past": self._past,
+                "tree": self.net_tree}
 
     @staticmethod
     def _modelled(model: Bot, modelled: dict[tuple[int, int], int], node: Node, world: Hand,

@@ -46,13 +46,13 @@ from sixtysix.envs.observation import (
     POINT_SCALE,
     action_mask,
     actions_of,
-    block,
     decode,
     encode,
 )
 from sixtysix.errors import IllegalActionError
 from sixtysix.hand import Hand, HandResult, result_of
 from sixtysix.match import Match
+from sixtysix.observation import kernel_offsets
 from sixtysix.rules import Rules
 from sixtysix.table import Table
 from sixtysix.text.screen import render_choices, render_screen
@@ -138,7 +138,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         self._started = False
         if self.in_kernel:
             assert isinstance(opponent, str)
-            offsets = [block(name).start for name in kernel.OBSERVATION_BLOCKS] + [OBSERVATION_SIZE]
+            offsets = kernel_offsets()
             self._tables = kernel.Tables(1, kernel.config(self.rules), offsets, POINT_SCALE,
                                          kernel.OPPONENTS.index(opponent), -1 if seat is None else seat)
             self._buffers = (np.zeros(1, dtype=np.int64), np.zeros((1, OBSERVATION_SIZE), dtype=np.float32),

@@ -41,7 +41,8 @@ from gymnasium.vector.utils import batch_space
 
 from sixtysix import kernel
 from sixtysix.envs.game import parse_rules
-from sixtysix.envs.observation import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE, block
+from sixtysix.envs.observation import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE
+from sixtysix.observation import kernel_offsets
 from sixtysix.rules import Rules
 
 __all__ = ["OPPONENTS", "SixtySixVectorEnv"]
@@ -73,7 +74,7 @@ class SixtySixVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         self.num_envs = num_envs
         self.rules = parse_rules(rules)
         self.opponent = opponent
-        offsets = [block(name).start for name in kernel.OBSERVATION_BLOCKS] + [OBSERVATION_SIZE]
+        offsets = kernel_offsets()
         self._tables = kernel.Tables(num_envs, kernel.config(self.rules), offsets, POINT_SCALE,
                                      OPPONENTS.index(opponent), -1 if seat is None else seat)
         self.single_observation_space = spaces.Box(0.0, 1.0, shape=(OBSERVATION_SIZE,), dtype=np.float32)

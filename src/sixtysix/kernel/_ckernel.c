@@ -12,7 +12,8 @@
  * transposition table).
  *
  * _cloops.h, included before the module definition, adds the types Search (ISMCTS,
- * _pure_search.Search) and Tables (_pure_tables.Tables), whose loops run in C.
+ * _pure_search.Search) and Tables (_pure_tables.Tables), whose loops run in C, and
+ * through _cnet.h the type Net (_pure_net.Net: a learned value at the search's leaves).
  *
  * Cards are 0-23 (suit * 6 + rank), a hand is a 24-bit mask, action codes are
  * 0-55 (tables.py). Everything here mirrors _pure.py line by line; where the
@@ -2576,12 +2577,12 @@ static struct PyModuleDef ckernel_module = {
 PyMODINIT_FUNC PyInit__ckernel(void) {
     k_init_tables();
     if (PyType_Ready(&StateType) < 0 || PyType_Ready(&RngType) < 0 || PyType_Ready(&SolverType) < 0
-        || PyType_Ready(&TablesType) < 0 || PyType_Ready(&SearchType) < 0)
+        || PyType_Ready(&TablesType) < 0 || PyType_Ready(&SearchType) < 0 || PyType_Ready(&NetType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&ckernel_module);
     if (!m)
         return NULL;
-    PyObject *all = Py_BuildValue("[ssssss]", "NAME", "Rng", "Search", "Solver", "State", "Tables");
+    PyObject *all = Py_BuildValue("[sssssss]", "NAME", "Net", "Rng", "Search", "Solver", "State", "Tables");
     if (!all || PyModule_AddObject(m, "__all__", all) < 0) {
         Py_XDECREF(all);
         Py_DECREF(m);
@@ -2619,6 +2620,12 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&NetType);
+    if (PyModule_AddObject(m, "Net", (PyObject *)&NetType) < 0) {
+        Py_DECREF(&NetType);
         Py_DECREF(m);
         return NULL;
     }

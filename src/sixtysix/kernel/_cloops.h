@@ -273,44 +273,68 @@ static inline double kl_min1(double x) {
     return 1.0 < x ? 1.0 : x;
 }
 
-/* encode: the observation of seat me into out (zeroed by the caller), from the state
- * and its history (the undo records). */
-static void kl_encode(const KState *s, int me, int dealer, float *out, const Py_ssize_t *off, double scale,
-                      uint32_t pack) {
-    int them = 1 - me;
+/* What an observation needs of the past that a state does not hold: the cards each
+ * seat won, the marriages each showed (suits as bits), who exchanged and the card he
+ * took, the tricks played, the winner of the trick that emptied the stock, the last
+ * trick's two cards, the stock's last card (for a state whose stock was empty when it
+ * was built without its history). Gathered from the undo records (kl_past_scan), or given for a
+ * state built without its history (a search's worlds). */
+typedef struct {
+    uint32_t won[2];
+    unsigned shown[2];
+    int exchanged_by, taken;
+    int tricks;
+    int sixth_winner;
+    uint32_t last;
+    int face_up; /* the stock's last card once drawn, when the state does not hold it; -1 */
+} KLPast;
+
+static void kl_past_clear(KLPast *p) {
+    memset(p, 0, sizeof *p);
+    p->exchanged_by = -1;
+    p->taken = -1;
+    p->sixth_winner = -1;
+    p->face_up = -1;
+}
+
+/* The state's undo records added to what p knew before them. */
+static void kl_past_scan(const KState *s, KLPast *p) {
     int trump = s->trump;
-    uint32_t won[2] = {0, 0};
-    uint32_t last = 0;
-    int tricks = 0;
-    int sixth_winner = -1;
     int draws = s->cfg.deck == 24 ? 6 : 5; /* tricks until the stock is gone (R3.4, S2.2) */
-    unsigned shown[2] = {0, 0};
-    int exchanged_by = -1, taken = -1;
     int n = s->depth;
     for (int index = 0; index < n; index++) {
         const KUndo *u = &s->undo[index];
         int code = u->code, phase = u->phase, actor = u->to_act & 1, lead = u->lead;
         if (code < EXCHANGE && phase == PH_FOLLOW) {
-            last = kl_bit(lead) | kl_bit(code);
-            tricks++;
+            p->last = kl_bit(lead) | kl_bit(code);
+            p->tricks++;
             if (!(index == n - 1 && s->reason == R_REVOKE)) {
                 int li = k_table_index(lead);
                 int card = k_table_index(code < N_CARDS ? code : -1);
                 int beats = K_SUIT_OF[card] == K_SUIT_OF[li] ? code > lead : K_SUIT_OF[card] == trump;
                 int winner = beats ? actor : 1 - actor;
-                won[winner] |= last;
-                if (tricks == draws)
-                    sixth_winner = winner;
+                p->won[winner] |= p->last;
+                if (p->tricks == draws)
+                    p->sixth_winner = winner;
             }
         } else if (code >= MARRIAGE && code < EXCHANGE) {
-            shown[actor] |= 1u << ((code - MARRIAGE) / 6);
+            p->shown[actor] |= 1u << ((code - MARRIAGE) / 6);
         } else if (code >= DECLARE_MARRIAGE) {
-            shown[actor] |= 1u << ((code - DECLARE_MARRIAGE) & 3);
+            p->shown[actor] |= 1u << ((code - DECLARE_MARRIAGE) & 3);
         } else if (code == EXCHANGE) {
-            exchanged_by = actor;
-            taken = u->stock_last;
+            p->exchanged_by = actor;
+            p->taken = u->stock_last;
         }
     }
+}
+
+/* kl_encode with the past given: the observation of seat me into out (zeroed by the
+ * caller); the match block is not written. */
+static void kl_encode_past(const KState *s, const KLPast *p, int me, int dealer, float *out,
+                           const Py_ssize_t *off, double scale, uint32_t pack) {
+    int them = 1 - me;
+    int trump = s->trump;
+    int draws = s->cfg.deck == 24 ? 6 : 5;
     uint32_t hands[2] = {s->hands[0], s->hands[1]};
     uint32_t stock_mask = 0;
     for (int i = s->drawn; i < STOCK_CARDS; i++)
@@ -318,14 +342,14 @@ static void kl_encode(const KState *s, int me, int dealer, float *out, const Py_
     uint32_t played = pack & ~hands[0] & ~hands[1] & ~stock_mask;
     uint32_t known = 0;
     for (int suit = 0; suit < 4; suit++) {
-        if (shown[them] >> suit & 1u)
+        if (p->shown[them] >> suit & 1u)
             known |= 0xCu << (6 * suit); /* the Queen and the King */
     }
-    if (exchanged_by == them)
-        known |= kl_bit(taken);
+    if (p->exchanged_by == them && p->taken >= 0)
+        known |= kl_bit(p->taken);
     int size = STOCK_CARDS - s->drawn;
-    int bottom = s->stock[STOCK_CARDS - 1];
-    if (size == 0 && s->closed_by < 0 && tricks >= draws && sixth_winner == me)
+    int bottom = size == 0 && p->face_up >= 0 ? p->face_up : s->stock[STOCK_CARDS - 1];
+    if (size == 0 && s->closed_by < 0 && p->tricks >= draws && p->sixth_winner == me)
         known |= kl_bit(bottom); /* R3.4: he took the face-up card with the last draw */
     known &= ~(played | hands[me]);
     uint32_t seen = hands[me] | played | known;
@@ -335,13 +359,13 @@ static void kl_encode(const KState *s, int me, int dealer, float *out, const Py_
             out[off[OB_STOCK_BOTTOM] + bottom] = 1.0f;
     }
     kl_bits(out + off[OB_MY_HAND], hands[me]);
-    kl_bits(out + off[OB_MY_TRICKS], won[me]);
-    kl_bits(out + off[OB_OPP_TRICKS], won[them]);
+    kl_bits(out + off[OB_MY_TRICKS], p->won[me]);
+    kl_bits(out + off[OB_OPP_TRICKS], p->won[them]);
     if (s->lead >= 0) {
         if (s->lead < N_CARDS)
             out[off[OB_TABLE] + s->lead] = 1.0f;
-    } else if (tricks) {
-        kl_bits(out + off[OB_LAST_TRICK], last);
+    } else if (p->tricks) {
+        kl_bits(out + off[OB_LAST_TRICK], p->last);
     }
     kl_bits(out + off[OB_OPP_KNOWN], known);
     kl_bits(out + off[OB_UNSEEN], pack & ~seen);
@@ -367,10 +391,20 @@ static void kl_encode(const KState *s, int me, int dealer, float *out, const Py_
         out[off[OB_REACHED] + 2 * i] = total >= 33 ? 1.0f : 0.0f;
         out[off[OB_REACHED] + 2 * i + 1] = total >= 66 ? 1.0f : 0.0f;
     }
-    kl_bits(out + off[OB_MY_MARRIAGES], shown[me] & 0xFu);
-    kl_bits(out + off[OB_OPP_MARRIAGES], shown[them] & 0xFu);
-    if (exchanged_by >= 0)
-        out[off[OB_EXCHANGE] + (exchanged_by == me ? 0 : 1)] = 1.0f;
+    kl_bits(out + off[OB_MY_MARRIAGES], p->shown[me] & 0xFu);
+    kl_bits(out + off[OB_OPP_MARRIAGES], p->shown[them] & 0xFu);
+    if (p->exchanged_by >= 0)
+        out[off[OB_EXCHANGE] + (p->exchanged_by == me ? 0 : 1)] = 1.0f;
+}
+
+/* encode: the observation of seat me into out (zeroed by the caller), from the state
+ * and its history (the undo records). */
+static void kl_encode(const KState *s, int me, int dealer, float *out, const Py_ssize_t *off, double scale,
+                      uint32_t pack) {
+    KLPast p;
+    kl_past_clear(&p);
+    kl_past_scan(s, &p);
+    kl_encode_past(s, &p, me, dealer, out, off, scale, pack);
 }
 
 /* _write: table i's observation and action mask. */
@@ -735,6 +769,8 @@ static PyTypeObject TablesType = {
     .tp_getset = Tables_getset,
 };
 
+#include "_cnet.h"
+
 /* The type Search (_pure_search.Search) -------------------------------------------------- */
 
 /* A node of the tree: an information set reached by a sequence of actions. Nodes live
@@ -749,6 +785,8 @@ typedef struct {
     int32_t next;      /* the next sibling, or -1 */
     int8_t code;       /* the action that leads here */
     int8_t prior;      /* the playout policy's action here; -2 not asked yet */
+    int32_t priors;    /* the network's policy here: where in the pool, or -1 */
+    uint64_t pmask;    /* the actions it gives probabilities to, in code order */
 } KLNode;
 
 #define KL_MAX_CARDS 64 /* most cards in allowed or unseen */
@@ -777,6 +815,10 @@ typedef struct {
     int has_odds;             /* sampled layouts drawn by the allowed cards' odds */
     double odds[KL_MAX_CARDS];            /* the allowed cards' odds, the largest 1 */
     double *sums;             /* (nallowed + 1) x (free + 1): see _odds_table */
+    const NetObject *net;     /* the value at new leaves with the stock open, or NULL */
+    double value;             /* its weight against the playout's result (0-1) */
+    double tree;              /* the weight of its policy as a prior below the root (PUCT) */
+    const KLRoot *root;       /* what the root state does not hold of the past */
 } KLSearchArgs;
 
 typedef struct {
@@ -788,6 +830,10 @@ typedef struct {
     KSolver *solver;
     KState world;
     KState work; /* what the solver searches */
+    double *pool;    /* the nodes' priors */
+    int32_t pool_count, pool_cap;
+    float *scratch;  /* the network's observation */
+    double *hidden;  /* its layers' outputs: twice its width */
 } KLSearchRun;
 
 /* A new node (its index), or -1 when out of memory. */
@@ -811,7 +857,28 @@ static int32_t kl_node_new(KLSearchRun *run, int code) {
     n->next = -1;
     n->code = (int8_t)code;
     n->prior = -2;
+    n->priors = -1;
+    n->pmask = 0;
     return run->count++;
+}
+
+/* Room for n priors in the pool: their offset, or -1 when out of memory. */
+static int32_t kl_pool_take(KLSearchRun *run, int n) {
+    if (run->pool_count > INT32_MAX / 2 - n)
+        return -1;
+    if (run->pool_count + n > run->pool_cap) {
+        int32_t cap = run->pool_cap ? run->pool_cap * 2 : 4096;
+        while (cap < run->pool_count + n)
+            cap *= 2;
+        double *pool = (double *)PyMem_RawRealloc(run->pool, (size_t)cap * sizeof(double));
+        if (!pool)
+            return -1;
+        run->pool = pool;
+        run->pool_cap = cap;
+    }
+    int32_t at = run->pool_count;
+    run->pool_count += n;
+    return at;
 }
 
 /* _phase2: a position with the stock closed or exhausted, played on by the policy until
@@ -961,6 +1028,18 @@ static int kl_settled(const KLSearchArgs *a, const KLSearchRun *run, long long l
     return 1;
 }
 
+/* The worth of g game points (-3..3) for the searching seat: utility between results. */
+static double kl_utility_at(const double *utility, double g) {
+    double t = g + 3.0;
+    if (!(t > 0.0))
+        return utility[0];
+    if (t >= 6.0)
+        return utility[6];
+    int i = (int)t;
+    double f = t - (double)i;
+    return utility[i] + f * (utility[i + 1] - utility[i]);
+}
+
 /* Search.run's loop: iterations run in *done, the root's prior in *root_prior. The tree
  * is left in run (node 0 the root). */
 static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun *run, long long *done_out) {
@@ -1000,7 +1079,9 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
         int32_t node = 0;
         int plen = 1;
         path[0] = 0;
-        int value;
+        int value = 0;
+        double learned = 0.0;
+        int has_learned = 0;
         for (;;) {
             if (world->phase == PH_OVER) {
                 value = k_value(world);
@@ -1030,6 +1111,15 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
             int prior_untried = 0;
             const double *guided = node == 0 ? guide : NULL;
             double scale = guided ? a->prior * sqrt((double)run->nodes[0].visits) : 0.0;
+            /* The network's policy at a node below the root (net_tree). */
+            const double *tp = NULL;
+            uint64_t tmask = 0;
+            double tscale = 0.0;
+            if (node != 0 && run->nodes[node].priors >= 0) {
+                tp = run->pool + run->nodes[node].priors;
+                tmask = run->nodes[node].pmask;
+                tscale = a->tree * sqrt((double)run->nodes[node].visits);
+            }
             int32_t ch = run->nodes[node].child;
             uint64_t m = legal;
             while (m) {
@@ -1052,6 +1142,8 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
                     score += bias / (double)(visits + 1);
                 if (guided)
                     score += scale * guided[code] / (double)(1 + visits);
+                if (tp && (tmask >> code & 1u))
+                    score += tscale * tp[K_POPCOUNT(tmask & ((1ull << code) - 1))] / (double)(1 + visits);
                 if (score > best_score) {
                     best_code = code;
                     best_score = score;
@@ -1068,6 +1160,18 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
                     for (int i = 1; i < nuntried; i++)
                         if (guided[untried[i]] > guided[code])
                             code = untried[i];
+                } else if (tp) {
+                    /* The network's likeliest untried action (the first in code order among equals). */
+                    double best_p = -1.0;
+                    code = untried[0];
+                    for (int i = 0; i < nuntried; i++) {
+                        int u = untried[i];
+                        double p = tmask >> u & 1u ? tp[K_POPCOUNT(tmask & ((1ull << u) - 1))] : 0.0;
+                        if (p > best_p) {
+                            best_p = p;
+                            code = u;
+                        }
+                    }
                 } else if (prior_untried)
                     code = prior;
                 else
@@ -1085,6 +1189,30 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
                 if (node == 0)
                     run->root_order[run->nroot++] = (int8_t)code;
                 path[plen++] = child;
+                if (a->net && world->phase != PH_OVER && k_stock_open(world)) {
+                    /* The network's value for the seat to act, as game points for me, and
+                     * its policy there as the new node's prior. */
+                    uint64_t lm = 0;
+                    double *pri = NULL;
+                    if (a->tree > 0.0) {
+                        lm = k_legal_mask(world);
+                        int32_t at = kl_pool_take(run, K_POPCOUNT(lm));
+                        if (at < 0)
+                            return KL_ERR_NOMEM;
+                        run->nodes[child].priors = at;
+                        run->nodes[child].pmask = lm;
+                        pri = run->pool + at;
+                    }
+                    kl_net_observe(a->net, a->root, world, world->to_act, run->scratch);
+                    double v = kl_net_forward(a->net, run->scratch, run->hidden, run->hidden + a->net->width, lm,
+                                              pri);
+                    if (a->value > 0.0) {
+                        learned = kl_utility_at(a->utility, 3.0 * (world->to_act == me ? v : -v));
+                        has_learned = 1;
+                        if (a->value >= 1.0)
+                            break;
+                    }
+                }
                 int r = kl_evaluate(a, run, world, &value);
                 if (r)
                     return r;
@@ -1096,10 +1224,17 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
             node = best_child;
             path[plen++] = node;
         }
-        int result = me == 0 ? value : -value;
-        if (result < -3 || result > 3)
-            return KL_ERR_VALUE;
-        double reward = a->utility[result + 3];
+        double reward;
+        if (has_learned && a->value >= 1.0) {
+            reward = learned;
+        } else {
+            int result = me == 0 ? value : -value;
+            if (result < -3 || result > 3)
+                return KL_ERR_VALUE;
+            reward = a->utility[result + 3];
+            if (has_learned)
+                reward = (1.0 - a->value) * reward + a->value * learned;
+        }
         for (int i = 0; i < plen; i++) {
             KLNode *n = &run->nodes[path[i]];
             n->visits += 1;
@@ -1126,6 +1261,9 @@ typedef struct {
     double odds[N_CARDS];
     int has_odds;
     PyObject *utility_tuple;
+    PyObject *net; /* a Net, or NULL */
+    double value, tree;
+    KLRoot root;
 } SearchObject;
 
 /* The numbers of o (NULL or empty: none) into out, which takes n: 1 when given, 0 when
@@ -1155,13 +1293,55 @@ static int kl_numbers(PyObject *o, double *out, int n, const char *name, const c
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"seat", "c", "bias", "epsilon", "fair", "closes", "solve_cards", "leaf_closed",
-                             "utility", "settle", "tolerance", "prior", "root_prior", "odds", NULL};
+                             "utility", "settle", "tolerance", "prior", "root_prior", "odds", "net", "value",
+                             "past", "tree", NULL};
     PyObject *seat_o, *fair_o, *closes_o, *solve_o, *leaf_o, *utility_o, *root_prior_o = NULL, *odds_o = NULL;
-    double c, bias, epsilon, settle = 0.0, tolerance = 0.0, prior = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOOOOO|dddOO:Search", kwlist, &seat_o, &c, &bias, &epsilon,
-                                     &fair_o, &closes_o, &solve_o, &leaf_o, &utility_o, &settle, &tolerance,
-                                     &prior, &root_prior_o, &odds_o))
+    PyObject *net_o = Py_None, *past_o = Py_None;
+    double c, bias, epsilon, settle = 0.0, tolerance = 0.0, prior = 0.0, value = 0.0, tree = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOOOOO|dddOOOdOd:Search", kwlist, &seat_o, &c, &bias,
+                                     &epsilon, &fair_o, &closes_o, &solve_o, &leaf_o, &utility_o, &settle,
+                                     &tolerance, &prior, &root_prior_o, &odds_o, &net_o, &value, &past_o, &tree))
         return -1;
+    if (net_o != Py_None && !PyObject_TypeCheck(net_o, &NetType)) {
+        PyErr_Format(PyExc_TypeError, "net must be a %s or None, not %.200s", NetType.tp_name,
+                     Py_TYPE(net_o)->tp_name);
+        return -1;
+    }
+    if (!(value >= 0.0 && value <= 1.0)) {
+        PyObject *f = PyFloat_FromDouble(value);
+        if (f) {
+            PyErr_Format(PyExc_ValueError, "value must be between 0 and 1, not %R", f);
+            Py_DECREF(f);
+        }
+        return -1;
+    }
+    if (value > 0.0 && net_o == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "value needs a net");
+        return -1;
+    }
+    if (!(tree >= 0.0)) {
+        PyObject *f = PyFloat_FromDouble(tree);
+        if (f) {
+            PyErr_Format(PyExc_ValueError, "tree must be at least 0, not %R", f);
+            Py_DECREF(f);
+        }
+        return -1;
+    }
+    if (tree > 0.0 && (net_o == Py_None || !((NetObject *)net_o)->policy_w)) {
+        PyErr_SetString(PyExc_ValueError, "tree needs a net with a policy head");
+        return -1;
+    }
+    KLRoot root;
+    memset(&root, 0, sizeof root);
+    kl_past_clear(&root.past);
+    if (net_o != Py_None) {
+        if (past_o == Py_None) {
+            PyErr_SetString(PyExc_ValueError, "a net needs the past of the searched state (past=...)");
+            return -1;
+        }
+        if (kl_net_ready((NetObject *)net_o) < 0 || kl_root_parse(past_o, &root) < 0)
+            return -1;
+    }
     double odds[N_CARDS];
     int has_odds = kl_numbers(odds_o, odds, N_CARDS, "odds", "weights", "card");
     if (has_odds < 0)
@@ -1238,10 +1418,17 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
         memcpy(self->odds, odds, sizeof odds);
     memcpy(self->utility, utility, sizeof utility);
     Py_XSETREF(self->utility_tuple, tuple);
+    PyObject *net = net_o == Py_None ? NULL : net_o;
+    Py_XINCREF(net);
+    Py_XSETREF(self->net, net);
+    self->value = net ? value : 0.0;
+    self->tree = net ? tree : 0.0;
+    self->root = root;
     return 0;
 }
 
 static void Search_dealloc(SearchObject *self) {
+    Py_XDECREF(self->net);
     Py_XDECREF(self->utility_tuple);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -1305,6 +1492,10 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     a.prior = self->prior;
     a.root_prior = self->has_root_prior ? self->root_prior : NULL;
     memcpy(a.utility, self->utility, sizeof a.utility);
+    a.net = self->value > 0.0 || self->tree > 0.0 ? (const NetObject *)self->net : NULL;
+    a.value = self->value;
+    a.tree = self->tree;
+    a.root = &self->root;
     const KState *template = &((StateObject *)o[0])->k;
     a.nstock = STOCK_CARDS - template->drawn;
     if ((a.opponent = parse_seat(o[1])) < 0)
@@ -1415,6 +1606,19 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
         goto fail_layouts;
     }
     memcpy(tmpl, template, KSTATE_HEAD_SIZE); /* the worlds never pop: no history needed */
+    tmpl->depth = 0;                          /* their undo records: this iteration's actions */
+    if (a.net) {
+        run->scratch = (float *)PyMem_RawMalloc((size_t)a.net->size * sizeof(float));
+        run->hidden = (double *)PyMem_RawMalloc((size_t)(2 * a.net->width) * sizeof(double));
+        if (!run->scratch || !run->hidden) {
+            PyMem_RawFree(run->scratch);
+            PyMem_RawFree(run->hidden);
+            PyMem_RawFree(run);
+            PyMem_RawFree(tmpl);
+            PyErr_NoMemory();
+            goto fail_layouts;
+        }
+    }
     run->rng = seed;
     run->solver = &solver->t;
     long long done = 0;
@@ -1456,6 +1660,9 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
             Py_XDECREF(stats);
     }
     PyMem_RawFree(run->nodes);
+    PyMem_RawFree(run->scratch);
+    PyMem_RawFree(run->hidden);
+    PyMem_RawFree(run->pool);
     PyMem_RawFree(run);
     return result;
 
@@ -1529,6 +1736,11 @@ static PyMemberDef Search_members[] = {
     {"tolerance", T_DOUBLE, offsetof(SearchObject, tolerance), READONLY,
      "Stop once no other root action is better by this much (mean reward, two standard errors)."},
     {"prior", T_DOUBLE, offsetof(SearchObject, prior), READONLY, "The root prior's weight (PUCT)."},
+    {"net", T_OBJECT, offsetof(SearchObject, net), READONLY, "The network valuing new leaves (or None)."},
+    {"value", T_DOUBLE, offsetof(SearchObject, value), READONLY,
+     "The network's value's weight at new leaves with the stock open, against the playout's (0-1)."},
+    {"tree", T_DOUBLE, offsetof(SearchObject, tree), READONLY,
+     "The weight of the network's policy as a PUCT prior at the nodes below the root."},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -1546,7 +1758,7 @@ static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "sixtysix.kernel._ckernel.Search",
     .tp_doc = "Search(seat, c, bias, epsilon, fair, closes, solve_cards, leaf_closed, utility, settle=0.0, tolerance=0.0, "
-              "prior=0.0, root_prior=(), odds=())\n"
+              "prior=0.0, root_prior=(), odds=(), net=None, value=0.0, past=None, tree=0.0)\n"
               "--\n\n"
               "Information-set MCTS over sampled worlds, in the kernel (the search of ISMCTSBot\n"
               "without an opponent model).",

@@ -12,6 +12,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from sixtysix.kernel._pure_net import Net, Root, utility_at
 from sixtysix.kernel._pure_rng import Rng
 from sixtysix.kernel.tables import (
     ABOVE,
@@ -398,7 +399,7 @@ def playout(s: State, rng: Rng, epsilon: float = 0.0, fair: bool = False, close:
 CARD_COUNT = CARD_BITS.bit_length()
 
 class _Node:
-    __slots__ = ("avail", "children", "prior", "squares", "total", "visits")
+    __slots__ = ("avail", "children", "prior", "priors", "squares", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
@@ -407,6 +408,7 @@ class _Node:
         self.squares = 0.0
         self.avail = 1
         self.prior = -2
+        self.priors: dict[int, float] | None = None
 
 
 class Search:
@@ -442,12 +444,24 @@ class Search:
     of ``allowed`` with chances proportional to the product of their odds, exactly,
     card by card (a conditional Bernoulli draw; :class:`sixtysix.bots.worlds.Worlds`
     says more). Layouts given in a list are dealt as they are.
+
+    ``net`` (a :class:`~sixtysix.kernel.Net`: a learned value) with ``value`` V in
+    (0, 1] values each new leaf whose stock is still open by the network's value for the
+    seat to act there, turned into game points for ``seat`` and into a reward through
+    ``utility`` (between its results): the reward is V times that plus 1 - V times the
+    playout's (with V = 1 no playout is run). Leaves with the stock closed or exhausted
+    keep their exact solutions. The network reads the leaf as its seat to act sees it:
+    ``past`` (:data:`~sixtysix.kernel.PAST`) gives what happened before the template,
+    which holds no history. With ``tree`` T > 0 (and a net with a policy head) the
+    network's policy at each new node with the stock open, as its seat to act sees it
+    there, guides that node as ``root_prior`` guides the root, with weight T.
     """
 
     def __init__(self, seat: int, c: float, bias: float, epsilon: float, fair: bool, closes: bool,
                  solve_cards: int, leaf_closed: bool, utility: Sequence[float],
                  settle: float = 0.0, tolerance: float = 0.0, prior: float = 0.0,
-                 root_prior: Sequence[float] = (), odds: Sequence[float] = ()) -> None:
+                 root_prior: Sequence[float] = (), odds: Sequence[float] = (), net: Net | None = None,
+                 value: float = 0.0, past: Sequence[int] | None = None, tree: float = 0.0) -> None:
         self.seat = seat
         self.c = c
         self.bias = bias
@@ -479,6 +493,27 @@ class Search:
             raise ValueError(f"seat must be 0 or 1, not {seat}")
         if len(self.utility) != 7:
             raise ValueError("utility must give the worth of each result from -3 to 3 game points")
+        if net is not None and not isinstance(net, Net):
+            raise TypeError(f"net must be a {Net.__module__}.Net or None, not {type(net).__name__}")
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"value must be between 0 and 1, not {value!r}")
+        if value > 0 and net is None:
+            raise ValueError("value needs a net")
+        if not tree >= 0:
+            raise ValueError(f"tree must be at least 0, not {tree!r}")
+        if tree > 0 and (net is None or net._policy is None):
+            raise ValueError("tree needs a net with a policy head")
+        if net is not None and past is None:
+            raise ValueError("a net needs the past of the searched state (past=...)")
+        #: The network valuing new leaves with the stock open (or ``None``).
+        self.net = net
+        #: Its value's weight there against the playout's result (0-1).
+        self.value = float(value) if net is not None else 0.0
+        #: The weight of its policy as a PUCT prior at the nodes below the root.
+        self.tree = float(tree) if net is not None else 0.0
+        self._root = Root(past) if net is not None and past is not None else None
+        #: The tree of the last run (the pure kernel keeps it, for tests and study).
+        self.last_tree: _Node | None = None
 
     def run(self, template: State, opponent: int, layouts: Sequence[tuple[int, Sequence[int]]],
             must: int, allowed: Sequence[int], free: int, unseen: Sequence[int], ordered: bool,
@@ -504,6 +539,11 @@ class Search:
         guide = self.root_prior if self.prior > 0 else ()
         odds, sums = odds_table(self.odds, allowed, free) if self.odds else ([], [])
         weight = self.prior
+        net = self.net if self.value > 0 or self.tree > 0 else None
+        mix = self.value
+        tree = self.tree
+        root_past = self._root
+        start_depth = len(template._undo)
         next_layout = 0
         done = 0
         while done < iterations:
@@ -523,6 +563,8 @@ class Search:
                                                      odds, sums))
             node = root
             path = [root]
+            learned: float | None = None
+            value = 0
             while True:
                 if world.phase == _OVER:
                     value = world.value()
@@ -545,6 +587,9 @@ class Search:
                 untried: list[int] = []
                 guided = guide if node is root else ()
                 scale = weight * math.sqrt(root.visits) if guided else 0.0
+                # The network's policy at a node below the root (net_tree).
+                tp = node.priors if node is not root else None
+                tscale = tree * math.sqrt(node.visits) if tp is not None else 0.0
                 m = legal
                 while m:
                     low = m & -m
@@ -562,12 +607,17 @@ class Search:
                         score += bias / (visits + 1)
                     if guided:
                         score += scale * guided[code] / (1 + visits)
+                    if tp is not None and code in tp:
+                        score += tscale * tp[code] / (1 + visits)
                     if score > best_score:
                         best_code, best_score, best_child = code, score, child
                 if untried:
                     if guided:
                         # The likeliest untried action (the first in code order among equals).
                         code = max(untried, key=lambda u: (guided[u], -u))
+                    elif tp is not None:
+                        # The network's likeliest untried action (the first in code order among equals).
+                        code = max(untried, key=lambda u: (tp.get(u, 0.0), -u))
                     elif prior in untried:
                         code = prior
                     else:
@@ -576,17 +626,39 @@ class Search:
                     child = _Node()
                     children[code] = child
                     path.append(child)
+                    if net is not None and root_past is not None and world.phase != _OVER and \
+                            world.stock_open:
+                        # The network's value for the seat to act, as game points for me,
+                        # and its policy there as the new node's prior.
+                        actor = world.to_act
+                        legal_here = world.legal_mask() if tree > 0 else 0
+                        policy: list[float] | None = [] if tree > 0 else None
+                        seen = net._observe(world, actor, root_past, start_depth)
+                        v = net._forward(seen, legal_here, policy)
+                        if policy is not None:
+                            child.priors = dict(zip(
+                                [c for c in range(NUM_CODES) if legal_here >> c & 1], policy, strict=True))
+                        if mix > 0:
+                            learned = utility_at(utility, 3.0 * (v if actor == me else -v))
+                            if mix >= 1.0:
+                                break
                     value = self._evaluate(world, rng, solver, cache)
                     break
                 world.push(best_code)
                 node = best_child
                 path.append(node)
-            reward = utility[(value if me == 0 else -value) + 3]
+            if learned is not None and mix >= 1.0:
+                reward = learned
+            else:
+                reward = utility[(value if me == 0 else -value) + 3]
+                if learned is not None:
+                    reward = (1.0 - mix) * reward + mix * learned
             for n in path:
                 n.visits += 1
                 n.total += reward
             if len(path) > 1:
                 path[1].squares += reward * reward
+        self.last_tree = root
         stats = {code: (child.visits, child.total, child.squares) for code, child in root.children.items()}
         return done, root.prior, stats
 

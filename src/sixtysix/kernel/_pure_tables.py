@@ -12,29 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sixtysix.kernel._pure import FOLLOW, OVER, REVOKE, Rng, State
+from sixtysix.kernel._pure import OVER, Rng, State
+from sixtysix.kernel._pure_observe import OBSERVATION_BLOCKS, encode
 from sixtysix.kernel.tables import (
     BIT_DECLARE,
     DECLARE_MARRIAGE,
-    EXCHANGE,
-    MARRIAGE,
-    SCHNEIDER,
-    STOCK_CARDS,
     WINNING_TOTAL,
     Config,
-    beats,
     marriage_value,
 )
 
 __all__ = ["OBSERVATION_BLOCKS", "OPPONENTS", "Tables"]
 
-#: The observation blocks the kernel writes, in the order their offsets are given.
-OBSERVATION_BLOCKS = (
-    "my_hand", "my_tricks", "opponent_tricks", "table", "last_trick", "stock_bottom",
-    "opponent_known", "unseen", "trump_suit", "state", "my_turn", "i_lead", "i_dealt", "stock",
-    "closed", "scores", "card_points", "tricks_won", "reached", "my_marriages",
-    "opponent_marriages", "exchange", "match",
-)
 #: The opponents a table can seat: uniformly random legal actions that never declare
 #: falsely, or the playout policy playing from its own seat's knowledge (``fair``).
 OPPONENTS = ("random", "policy")
@@ -202,100 +191,3 @@ def _flat(buffer: Any, fmt: str, count: int) -> Any:
     if view.nbytes // view.itemsize != count:
         raise ValueError(f"a buffer of {count} items was expected, not {view.nbytes // view.itemsize}")
     return view.cast("B").cast(fmt)
-
-
-def encode(s: State, me: int, dealer: int, out: Any, base: int, offsets: Sequence[int],
-           scale: float, pack: int) -> None:
-    """Write the observation of seat ``me`` into ``out[base:]`` (zeroed by the caller)."""
-    (my_hand, my_tricks, opp_tricks, table, last_trick, stock_bottom, opp_known, unseen, trump_suit,
-     state, my_turn, i_lead, i_dealt, stock, closed, scores, card_points, tricks_won, reached,
-     my_marriages, opp_marriages, exchange, _match, _size) = offsets
-    them = 1 - me
-    trump = s.trump
-    won = [0, 0]
-    last = 0
-    tricks = 0
-    sixth_winner = -1
-    draws = 6 if s.config.deck == 24 else 5  # tricks until the stock is gone (R3.4, S2.2)
-    shown = [0, 0]
-    exchanged_by = -1
-    taken = -1
-    undo = s._undo
-    n = len(undo)
-    for index, record in enumerate(undo):
-        code, phase, actor, lead = record[0], record[1], record[2], record[3]
-        if code < EXCHANGE and phase == FOLLOW:
-            last = 1 << lead | 1 << code
-            tricks += 1
-            if not (index == n - 1 and s.reason == REVOKE):
-                winner = actor if beats(code, lead, trump) else 1 - actor
-                won[winner] |= last
-                if tricks == draws:
-                    sixth_winner = winner
-        elif MARRIAGE <= code < EXCHANGE:
-            shown[actor] |= 1 << ((code - MARRIAGE) // 6)
-        elif code >= DECLARE_MARRIAGE:
-            shown[actor] |= 1 << (code - DECLARE_MARRIAGE)
-        elif code == EXCHANGE:
-            exchanged_by = actor
-            taken = record[-1]
-    hands = s.hands
-    left = s.stock[s.drawn:]
-    stock_mask = 0
-    for card in left:
-        stock_mask |= 1 << card
-    played = pack & ~hands[0] & ~hands[1] & ~stock_mask
-    known = 0
-    for suit in range(4):
-        if shown[them] >> suit & 1:
-            known |= 0b1100 << (6 * suit)  # the Queen and the King
-    if exchanged_by == them:
-        known |= 1 << taken
-    size = STOCK_CARDS - s.drawn
-    if size == 0 and s.closed_by < 0 and tricks >= draws and sixth_winner == me:
-        known |= 1 << s.stock[-1]  # R3.4: he took the face-up card with the last draw
-    known &= ~(played | hands[me])
-    seen = hands[me] | played | known
-    if size > 0:
-        seen |= 1 << s.stock[-1]
-        out[base + stock_bottom + s.stock[-1]] = 1.0
-    _bits(out, base + my_hand, hands[me])
-    _bits(out, base + my_tricks, won[me])
-    _bits(out, base + opp_tricks, won[them])
-    if s.lead >= 0:
-        out[base + table + s.lead] = 1.0
-    elif tricks:
-        _bits(out, base + last_trick, last)
-    _bits(out, base + opp_known, known)
-    _bits(out, base + unseen, pack & ~seen)
-    out[base + trump_suit + trump] = 1.0
-    out[base + state + s.phase] = 1.0
-    over = s.phase == OVER
-    if not over and s.to_act == me:
-        out[base + my_turn] = 1.0
-    leader = 1 - s.to_act if s.lead >= 0 else (-1 if over else s.to_act)
-    if leader == me:
-        out[base + i_lead] = 1.0
-    if dealer == me:
-        out[base + i_dealt] = 1.0
-    out[base + stock] = size / 12
-    if s.closed_by >= 0:
-        out[base + closed + (0 if s.closed_by == me else 1)] = 1.0
-    for i, seat in enumerate((me, them)):
-        total = s.score(seat)
-        out[base + scores + i] = min(total / scale, 1.0)
-        out[base + card_points + i] = min(s.points[seat] / scale, 1.0)
-        out[base + tricks_won + i] = s.tricks[seat] / 12
-        out[base + reached + 2 * i] = float(total >= SCHNEIDER)
-        out[base + reached + 2 * i + 1] = float(total >= WINNING_TOTAL)
-    _bits(out, base + my_marriages, shown[me])
-    _bits(out, base + opp_marriages, shown[them])
-    if exchanged_by >= 0:
-        out[base + exchange + (0 if exchanged_by == me else 1)] = 1.0
-
-
-def _bits(out: Any, at: int, mask: int) -> None:
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        out[at + low.bit_length() - 1] = 1.0
