@@ -238,7 +238,7 @@ class Network:
         """The trunk, the value head and the policy head in the rules kernel (made once):
         what the search values its leaves and guides its nodes with
         (:class:`sixtysix.kernel.Search`'s ``net``). It computes :meth:`forward`'s
-        outputs in double precision.
+        outputs, summed in another order (to float32 rounding).
 
         >>> from sixtysix import Hand
         >>> from sixtysix.observation import past_of

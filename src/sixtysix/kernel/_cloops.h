@@ -785,7 +785,7 @@ typedef struct {
     int32_t next;      /* the next sibling, or -1 */
     int8_t code;       /* the action that leads here */
     int8_t prior;      /* the playout policy's action here; -2 not asked yet */
-    int32_t priors;    /* the network's policy here: where in the pool, or -1 */
+    int32_t priors;    /* the network's policy here (from its second visit): where in the pool, or -1 */
     uint64_t pmask;    /* the actions it gives probabilities to, in code order */
 } KLNode;
 
@@ -833,7 +833,7 @@ typedef struct {
     double *pool;    /* the nodes' priors */
     int32_t pool_count, pool_cap;
     float *scratch;  /* the network's observation */
-    double *hidden;  /* its layers' outputs: twice its width */
+    float *hidden;   /* its layers' outputs: twice its width */
 } KLSearchRun;
 
 /* A new node (its index), or -1 when out of memory. */
@@ -1095,6 +1095,18 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
             }
             uint64_t legal = k_legal_mask(world);
             int mine = world->to_act == me;
+            if (a->tree > 0.0 && node != 0 && run->nodes[node].priors < 0 && k_stock_open(world)) {
+                /* A node passed through for the first time (its second visit): the network's
+                 * policy there, for its seat to act in this iteration's world, guides it. */
+                int32_t at = kl_pool_take(run, K_POPCOUNT(legal));
+                if (at < 0)
+                    return KL_ERR_NOMEM;
+                run->nodes[node].priors = at;
+                run->nodes[node].pmask = legal;
+                kl_net_observe(a->net, a->root, world, world->to_act, run->scratch);
+                kl_net_forward(a->net, run->scratch, run->hidden, run->hidden + a->net->width, legal,
+                               run->pool + at);
+            }
             int prior = -1;
             if (use_bias) {
                 prior = run->nodes[node].prior;
@@ -1189,29 +1201,15 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
                 if (node == 0)
                     run->root_order[run->nroot++] = (int8_t)code;
                 path[plen++] = child;
-                if (a->net && world->phase != PH_OVER && k_stock_open(world)) {
-                    /* The network's value for the seat to act, as game points for me, and
-                     * its policy there as the new node's prior. */
-                    uint64_t lm = 0;
-                    double *pri = NULL;
-                    if (a->tree > 0.0) {
-                        lm = k_legal_mask(world);
-                        int32_t at = kl_pool_take(run, K_POPCOUNT(lm));
-                        if (at < 0)
-                            return KL_ERR_NOMEM;
-                        run->nodes[child].priors = at;
-                        run->nodes[child].pmask = lm;
-                        pri = run->pool + at;
-                    }
+                if (a->value > 0.0 && world->phase != PH_OVER && k_stock_open(world)) {
+                    /* The network's value for the seat to act, as game points for me. */
                     kl_net_observe(a->net, a->root, world, world->to_act, run->scratch);
-                    double v = kl_net_forward(a->net, run->scratch, run->hidden, run->hidden + a->net->width, lm,
-                                              pri);
-                    if (a->value > 0.0) {
-                        learned = kl_utility_at(a->utility, 3.0 * (world->to_act == me ? v : -v));
-                        has_learned = 1;
-                        if (a->value >= 1.0)
-                            break;
-                    }
+                    double v = kl_net_forward(a->net, run->scratch, run->hidden, run->hidden + a->net->width, 0,
+                                              NULL);
+                    learned = kl_utility_at(a->utility, 3.0 * (world->to_act == me ? v : -v));
+                    has_learned = 1;
+                    if (a->value >= 1.0)
+                        break;
                 }
                 int r = kl_evaluate(a, run, world, &value);
                 if (r)
@@ -1609,7 +1607,7 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     tmpl->depth = 0;                          /* their undo records: this iteration's actions */
     if (a.net) {
         run->scratch = (float *)PyMem_RawMalloc((size_t)a.net->size * sizeof(float));
-        run->hidden = (double *)PyMem_RawMalloc((size_t)(2 * a.net->width) * sizeof(double));
+        run->hidden = (float *)PyMem_RawMalloc((size_t)(2 * a.net->width) * sizeof(float));
         if (!run->scratch || !run->hidden) {
             PyMem_RawFree(run->scratch);
             PyMem_RawFree(run->hidden);

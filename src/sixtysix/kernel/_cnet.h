@@ -4,9 +4,10 @@
  *
  * The layers are kept transposed (inputs x outputs), so that a layer is a sum of the
  * rows of its nonzero inputs: observations are mostly zeros and half of a ReLU layer's
- * outputs are. The weights stay float32 (the sums read less memory); the sums are in
- * double precision, in the pure kernel's order, so both kernels compute the same
- * values exactly (the observation itself is float32). */
+ * outputs are. The trunk runs in single precision (each product and each sum rounded
+ * to float32, no fused multiply-add: -ffp-contract=off), the heads sum in double; the
+ * pure kernel rounds the same operations the same way in the same order, so both
+ * kernels compute the same values exactly. */
 
 #define KL_PAST_FIELDS 15
 
@@ -21,7 +22,7 @@ typedef struct {
 typedef struct {
     int nin, nout;
     float *wt; /* nin x nout, as given (float32): half the memory the sums read */
-    double *b; /* nout */
+    float *b;  /* nout */
 } KLLayer;
 
 typedef struct {
@@ -104,40 +105,40 @@ static void kl_net_observe(const NetObject *net, const KLRoot *r, const KState *
     }
 }
 
-/* The value head (tanh) for observation x; a and b are scratch of net->width doubles.
+/* The value head (tanh) for observation x; a and b are scratch of net->width floats.
  * With prior (and a policy head), also the policy over the actions of legal: their
  * probabilities in code order (softmax of their logits), popcount(legal) of them. */
-static double kl_net_forward(const NetObject *net, const float *x, double *a, double *b, uint64_t legal,
+static double kl_net_forward(const NetObject *net, const float *x, float *a, float *b, uint64_t legal,
                              double *prior) {
-    double *out = a;
-    const double *in = NULL;
+    float *out = a;
+    const float *in = x;
     int nin = (int)net->size;
     for (int l = 0; l < net->nlayers; l++) {
         const KLLayer *L = &net->layers[l];
         const int nout = L->nout;
-        memcpy(out, L->b, (size_t)nout * sizeof(double));
+        memcpy(out, L->b, (size_t)nout * sizeof(float));
         for (int i = 0; i < nin; i++) {
-            const double xi = in ? in[i] : (double)x[i];
-            if (xi != 0.0) {
+            const float xi = in[i];
+            if (xi != 0.0f) {
                 const float *row = L->wt + (size_t)i * (size_t)nout;
                 for (int j = 0; j < nout; j++)
-                    out[j] += xi * (double)row[j];
+                    out[j] += xi * row[j];
             }
         }
         for (int j = 0; j < nout; j++)
-            out[j] = out[j] > 0.0 ? out[j] : 0.0;
+            out[j] = out[j] > 0.0f ? out[j] : 0.0f;
         in = out;
         nin = nout;
         out = out == a ? b : a;
     }
     double sum = net->value_b;
     for (int j = 0; j < nin; j++)
-        sum += (in ? in[j] : (double)x[j]) * (double)net->value_w[j];
+        sum += (double)in[j] * (double)net->value_w[j];
     if (prior && net->policy_w && legal) {
         double logit[NUM_CODES];
         memcpy(logit, net->policy_b, sizeof logit);
         for (int j = 0; j < nin; j++) {
-            const double hj = in ? in[j] : (double)x[j];
+            const double hj = (double)in[j];
             if (hj != 0.0) {
                 const float *row = net->policy_w + (size_t)j * NUM_CODES;
                 for (uint64_t m = legal; m; m &= m - 1) {
@@ -221,7 +222,7 @@ static int kl_layer(PyObject *pair, const char *what, int nin, int rows, KLLayer
     L->nin = nin;
     L->nout = nout;
     L->wt = (float *)PyMem_RawMalloc((size_t)nin * (size_t)nout * sizeof(float));
-    L->b = (double *)PyMem_RawMalloc((size_t)nout * sizeof(double));
+    L->b = (float *)PyMem_RawMalloc((size_t)nout * sizeof(float));
     if (!L->wt || !L->b) {
         PyBuffer_Release(&w);
         PyBuffer_Release(&b);
@@ -232,8 +233,7 @@ static int kl_layer(PyObject *pair, const char *what, int nin, int rows, KLLayer
     for (int j = 0; j < nout; j++)
         for (int i = 0; i < nin; i++)
             L->wt[(size_t)i * (size_t)nout + (size_t)j] = src[(size_t)j * (size_t)nin + (size_t)i];
-    for (int j = 0; j < nout; j++)
-        L->b[j] = (double)((const float *)b.buf)[j];
+    memcpy(L->b, b.buf, (size_t)nout * sizeof(float));
     PyBuffer_Release(&w);
     PyBuffer_Release(&b);
     return 0;
@@ -319,7 +319,7 @@ static int Net_init(NetObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     self->value_w = head.wt; /* nin x 1: the same numbers */
-    self->value_b = head.b[0];
+    self->value_b = (double)head.b[0];
     PyMem_RawFree(head.b);
     if (policy_o != Py_None) {
         KLLayer policy = {0, 0, NULL, NULL};
@@ -330,7 +330,8 @@ static int Net_init(NetObject *self, PyObject *args, PyObject *kwds) {
             return -1;
         }
         self->policy_w = policy.wt;
-        memcpy(self->policy_b, policy.b, sizeof self->policy_b);
+        for (int code = 0; code < NUM_CODES; code++)
+            self->policy_b[code] = (double)policy.b[code];
         PyMem_RawFree(policy.b);
     }
     self->width = width;
@@ -399,7 +400,7 @@ static PyObject *Net_value(NetObject *self, PyObject *args) {
     if (kl_root_parse(past_o, &r) < 0)
         return NULL;
     float *x = (float *)PyMem_RawMalloc((size_t)self->size * sizeof(float));
-    double *h = (double *)PyMem_RawMalloc((size_t)(2 * self->width) * sizeof(double));
+    float *h = (float *)PyMem_RawMalloc((size_t)(2 * self->width) * sizeof(float));
     if (!x || !h) {
         PyMem_RawFree(x);
         PyMem_RawFree(h);
@@ -431,7 +432,7 @@ static PyObject *Net_policy(NetObject *self, PyObject *args) {
     if (kl_root_parse(past_o, &r) < 0)
         return NULL;
     float *x = (float *)PyMem_RawMalloc((size_t)self->size * sizeof(float));
-    double *h = (double *)PyMem_RawMalloc((size_t)(2 * self->width) * sizeof(double));
+    float *h = (float *)PyMem_RawMalloc((size_t)(2 * self->width) * sizeof(float));
     if (!x || !h) {
         PyMem_RawFree(x);
         PyMem_RawFree(h);

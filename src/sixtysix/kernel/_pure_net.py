@@ -1,10 +1,11 @@
 """The pure kernel's network: a learned trunk and value head run on a state (the value
 of the search's new leaves, :class:`~sixtysix.kernel._pure_search.Search`'s ``net``).
 
-The compiled kernel has the same class in C. Both compute in double precision, in the
-same order (each layer a sum of the rows of its nonzero inputs, kept transposed), on
-the float32 observation of :mod:`sixtysix.observation`'s layout, so both give the
-same values exactly. Standard library only: the weights come in as buffers (NumPy
+The compiled kernel has the same class in C. Both compute the same operations in the
+same order (each layer a sum of the rows of its nonzero inputs, kept transposed; the
+trunk in single precision, the heads' sums in double) on the float32 observation of
+:mod:`sixtysix.observation`'s layout, rounding alike, so both give the same values
+exactly. Standard library only: the weights come in as buffers (NumPy
 arrays) and are kept as lists of floats; in pure Python a 256-wide network costs
 milliseconds a call, so it is there to be the reference, not to be fast.
 """
@@ -12,6 +13,7 @@ milliseconds a call, so it is there to be the reference, not to be fast.
 from __future__ import annotations
 
 import math
+import operator
 from array import array
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -184,14 +186,15 @@ class Net:
         """The value head's output; with ``prior`` (a list, emptied), the policy over the
         actions of ``legal`` appended to it in code order."""
         h = x
+        add = operator.add
         for wt, b in self._layers:
-            out = list(b)
-            n = len(out)
+            # In float32 as the compiled kernel sums: an array("f") rounds each product and
+            # each sum to single precision (rounding the exact double result once more is
+            # the correct rounding: 53 >= 2 * 24 + 2 bits).
+            out = array("f", b)
             for i, xi in enumerate(h):
                 if xi != 0.0:
-                    row = wt[i]
-                    for j in range(n):
-                        out[j] += xi * row[j]
+                    out = array("f", map(add, out, array("f", [xi * w for w in wt[i]])))
             h = [v if v > 0.0 else 0.0 for v in out]
         total = self._value_b
         for hj, wj in zip(h, self._value_w, strict=True):

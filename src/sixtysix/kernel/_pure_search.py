@@ -454,7 +454,9 @@ class Search:
     ``past`` (:data:`~sixtysix.kernel.PAST`) gives what happened before the template,
     which holds no history. With ``tree`` T > 0 (and a net with a policy head) the
     network's policy at each new node with the stock open, as its seat to act sees it
-    there, guides that node as ``root_prior`` guides the root, with weight T.
+    there, guides that node as ``root_prior`` guides the root, with weight T: computed
+    when the search first passes through the node (its second visit), in that
+    iteration's world, so leaves visited once cost no network call.
     """
 
     def __init__(self, seat: int, c: float, bias: float, epsilon: float, fair: bool, closes: bool,
@@ -576,6 +578,14 @@ class Search:
                 legal = world.legal_mask()
                 children = node.children
                 mine = world.to_act == me
+                if tree > 0 and node is not root and node.priors is None and world.stock_open \
+                        and net is not None and root_past is not None:
+                    # A node passed through for the first time (its second visit): the network's
+                    # policy there, for its seat to act in this iteration's world, guides it.
+                    policy: list[float] = []
+                    net._forward(net._observe(world, world.to_act, root_past, start_depth), legal, policy)
+                    codes = [c for c in range(NUM_CODES) if legal >> c & 1]
+                    node.priors = dict(zip(codes, policy, strict=True))
                 prior = -1
                 if bias:
                     prior = node.prior
@@ -626,22 +636,14 @@ class Search:
                     child = _Node()
                     children[code] = child
                     path.append(child)
-                    if net is not None and root_past is not None and world.phase != _OVER and \
-                            world.stock_open:
-                        # The network's value for the seat to act, as game points for me,
-                        # and its policy there as the new node's prior.
+                    if mix > 0 and net is not None and root_past is not None and world.phase != _OVER \
+                            and world.stock_open:
+                        # The network's value for the seat to act, as game points for me.
                         actor = world.to_act
-                        legal_here = world.legal_mask() if tree > 0 else 0
-                        policy: list[float] | None = [] if tree > 0 else None
-                        seen = net._observe(world, actor, root_past, start_depth)
-                        v = net._forward(seen, legal_here, policy)
-                        if policy is not None:
-                            child.priors = dict(zip(
-                                [c for c in range(NUM_CODES) if legal_here >> c & 1], policy, strict=True))
-                        if mix > 0:
-                            learned = utility_at(utility, 3.0 * (v if actor == me else -v))
-                            if mix >= 1.0:
-                                break
+                        v = net._forward(net._observe(world, actor, root_past, start_depth))
+                        learned = utility_at(utility, 3.0 * (v if actor == me else -v))
+                        if mix >= 1.0:
+                            break
                     value = self._evaluate(world, rng, solver, cache)
                     break
                 world.push(best_code)
