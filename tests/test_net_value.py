@@ -284,3 +284,18 @@ def test_the_bot_with_a_learned_value_plays_legal_deterministic_moves() -> None:
         ISMCTSBot(net_value=0.5)
     with pytest.raises(ValueError, match=r"net_value must be between 0 and 1, not 2"):
         ISMCTSBot(net_value=2, network=network)
+
+
+def test_helper_processes_search_with_the_network_in_the_kernel_too() -> None:
+    network = Network.random([16], seed=3)
+    hand = played(301)
+    view = hand.view(hand.to_act)
+    bot = ISMCTSBot(seed=1, iterations=300, workers=2, network=network, net_tree=2.0, net_value=0.5)
+    try:
+        network.kernel_net()  # made here before the helpers start: it must not travel
+        assert bot.choose(view, view.legal) in view.legal
+        pool = bot._pool
+        assert pool is not None and len(pool) == 1  # the helper took the options and searched
+        assert bot.choose(view, view.legal) in view.legal
+    finally:
+        bot.close()

@@ -234,6 +234,10 @@ class Network:
         policy, value, hand = self.forward(encode(view, match)[None, :])
         return [float(x) for x in policy[0]], float(value[0]), [float(x) for x in hand[0]]
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The kernel's copy is made again where it is needed (it does not pickle).
+        return {**self.__dict__, "_kernel": None}
+
     def kernel_net(self) -> kernel.Net:
         """The trunk, the value head and the policy head in the rules kernel (made once):
         what the search values its leaves and guides its nodes with
