@@ -8,8 +8,9 @@ view, the forward pass in numpy, the best legal action) and by the search's one
 call of the network per decision (``Network.outputs``: policy, value and hand), and
 by the value the kernel's search computes at each new leaf with ``net_value``
 (``Network.kernel_net().value``: the observation written from the kernel state, the
-trunk and the value head in C). The default weights are the shipped ones. numpy is told to use one thread. Prints the
-median and the 99th percentile in milliseconds, and the machine.
+trunk and the value head in C). The default weights are the shipped ones. numpy is
+told to use one thread. Prints the median and the 99th percentile in milliseconds,
+and the machine.
 """
 
 from __future__ import annotations
