@@ -470,6 +470,28 @@ static int kl_tables_step(TablesObject *t, const int64_t *actions, float *obs, i
     return KL_OK;
 }
 
+/* The blocks' offsets and the observation's size (KL_BLOCKS + 1 ints) from o into
+ * offsets (their ranges are the caller's to check); -1 with an error. */
+static int kl_offsets(PyObject *o, Py_ssize_t *offsets) {
+    PyObject *seq = PySequence_Fast(o, "offsets must be a sequence of ints");
+    if (!seq)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != KL_BLOCKS + 1) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "offsets must give %d blocks and the size", KL_BLOCKS);
+        return -1;
+    }
+    for (int i = 0; i <= KL_BLOCKS; i++) {
+        offsets[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_OverflowError);
+        if (offsets[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
 static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"count", "config", "offsets", "point_scale", "opponent", "seat", NULL};
     PyObject *count_o, *config, *offsets_o, *scale_o, *opponent_o, *seat_o;
@@ -495,24 +517,9 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     KConfig cfg;
     if (read_config(config, &cfg) < 0)
         return -1;
-    PyObject *seq = PySequence_Fast(offsets_o, "offsets must be a sequence of ints");
-    if (!seq)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != KL_BLOCKS + 1) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "offsets must give %d blocks and the size", KL_BLOCKS);
-        return -1;
-    }
     Py_ssize_t offsets[KL_BLOCKS + 1];
-    for (int i = 0; i <= KL_BLOCKS; i++) {
-        Py_ssize_t v = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_OverflowError);
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        offsets[i] = v;
-    }
-    Py_DECREF(seq);
+    if (kl_offsets(offsets_o, offsets) < 0)
+        return -1;
     Py_ssize_t size = offsets[KL_BLOCKS];
     if (size < 1 || size > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(float) / (Py_ssize_t)count) {
         PyErr_Format(PyExc_ValueError, "the observation size must be positive, not %zd", size);

@@ -250,23 +250,9 @@ static int Net_init(NetObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "point_scale must be positive");
         return -1;
     }
-    PyObject *seq = PySequence_Fast(offsets_o, "offsets must be a sequence of ints");
-    if (!seq)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != KL_BLOCKS + 1) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "offsets must give %d blocks and the size", KL_BLOCKS);
-        return -1;
-    }
     Py_ssize_t offsets[KL_BLOCKS + 1];
-    for (int i = 0; i <= KL_BLOCKS; i++) {
-        offsets[i] = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_OverflowError);
-        if (offsets[i] == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-    }
-    Py_DECREF(seq);
+    if (kl_offsets(offsets_o, offsets) < 0)
+        return -1;
     Py_ssize_t size = offsets[KL_BLOCKS];
     if (size < 1 || size > 100000) {
         PyErr_Format(PyExc_ValueError, "the observation size must be 1-100000, not %zd", size);
@@ -281,7 +267,7 @@ static int Net_init(NetObject *self, PyObject *args, PyObject *kwds) {
         }
     }
     kl_net_free(self);
-    seq = PySequence_Fast(trunk_o, "trunk must be a sequence of (weight, bias) pairs");
+    PyObject *seq = PySequence_Fast(trunk_o, "trunk must be a sequence of (weight, bias) pairs");
     if (!seq)
         return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -385,31 +371,42 @@ static PyObject *Net_observe(NetObject *self, PyObject *args) {
     return list;
 }
 
-static PyObject *Net_value(NetObject *self, PyObject *args) {
-    PyObject *state_o, *past_o;
-    if (!PyArg_ParseTuple(args, "O!O:value", &StateType, &state_o, &past_o))
-        return NULL;
+/* Net.value and Net.policy: the network on state_o for its seat to act, after the past
+ * past_o; the value into *value, and with prior the policy over legal (see
+ * kl_net_forward). 0, or -1 with an error. */
+static int kl_net_call(NetObject *self, PyObject *state_o, PyObject *past_o, uint64_t legal, double *prior,
+                       double *value) {
     if (kl_net_ready(self) < 0)
-        return NULL;
+        return -1;
     const KState *s = &((StateObject *)state_o)->k;
     if (s->phase == PH_OVER) {
         PyErr_SetString(PyExc_ValueError, "the hand is over: no seat is to act");
-        return NULL;
+        return -1;
     }
     KLRoot r;
     if (kl_root_parse(past_o, &r) < 0)
-        return NULL;
+        return -1;
     float *x = (float *)PyMem_RawMalloc((size_t)self->size * sizeof(float));
     float *h = (float *)PyMem_RawMalloc((size_t)(2 * self->width) * sizeof(float));
     if (!x || !h) {
         PyMem_RawFree(x);
         PyMem_RawFree(h);
-        return PyErr_NoMemory();
+        PyErr_NoMemory();
+        return -1;
     }
     kl_net_observe(self, &r, s, s->to_act, x);
-    double v = kl_net_forward(self, x, h, h + self->width, 0, NULL);
+    *value = kl_net_forward(self, x, h, h + self->width, legal, prior);
     PyMem_RawFree(x);
     PyMem_RawFree(h);
+    return 0;
+}
+
+static PyObject *Net_value(NetObject *self, PyObject *args) {
+    PyObject *state_o, *past_o;
+    double v;
+    if (!PyArg_ParseTuple(args, "O!O:value", &StateType, &state_o, &past_o) ||
+        kl_net_call(self, state_o, past_o, 0, NULL, &v) < 0)
+        return NULL;
     return PyFloat_FromDouble(v);
 }
 
@@ -417,33 +414,15 @@ static PyObject *Net_policy(NetObject *self, PyObject *args) {
     PyObject *state_o, *past_o;
     if (!PyArg_ParseTuple(args, "O!O:policy", &StateType, &state_o, &past_o))
         return NULL;
-    if (kl_net_ready(self) < 0)
-        return NULL;
-    if (!self->policy_w) {
+    if (self->value_w && !self->policy_w) {
         PyErr_SetString(PyExc_ValueError, "the network has no policy head");
         return NULL;
     }
     KState *s = &((StateObject *)state_o)->k;
-    if (s->phase == PH_OVER) {
-        PyErr_SetString(PyExc_ValueError, "the hand is over: no seat is to act");
+    uint64_t legal = s->phase == PH_OVER ? 0 : k_legal_mask(s);
+    double prior[NUM_CODES], v;
+    if (kl_net_call(self, state_o, past_o, legal, prior, &v) < 0)
         return NULL;
-    }
-    KLRoot r;
-    if (kl_root_parse(past_o, &r) < 0)
-        return NULL;
-    float *x = (float *)PyMem_RawMalloc((size_t)self->size * sizeof(float));
-    float *h = (float *)PyMem_RawMalloc((size_t)(2 * self->width) * sizeof(float));
-    if (!x || !h) {
-        PyMem_RawFree(x);
-        PyMem_RawFree(h);
-        return PyErr_NoMemory();
-    }
-    uint64_t legal = k_legal_mask(s);
-    double prior[NUM_CODES];
-    kl_net_observe(self, &r, s, s->to_act, x);
-    kl_net_forward(self, x, h, h + self->width, legal, prior);
-    PyMem_RawFree(x);
-    PyMem_RawFree(h);
     PyObject *list = PyList_New(NUM_CODES);
     int n = 0;
     for (int code = 0; list && code < NUM_CODES; code++) {
