@@ -167,6 +167,39 @@ class Clock:
                 return seat
         return None
 
+    def copy(self) -> Clock:
+        """An independent copy (to try a change before it is stored)."""
+        return Clock(self.control, list(self.left), self.running, self.since)
+
+    def to_json(self) -> dict[str, object]:
+        """The clock's state as JSON (the control is kept apart, as text).
+
+        >>> clock = Clock(TimeControl.parse("5+3"))
+        >>> clock.start(1, at=50.0)
+        >>> state = clock.to_json()
+        >>> state
+        {'left': [300.0, 300.0], 'running': 1, 'since': 50.0}
+        >>> Clock.from_json(clock.control, state) == clock
+        True
+        """
+        return {"left": list(self.left), "running": self.running, "since": self.since}
+
+    @classmethod
+    def from_json(cls, control: TimeControl, obj: object) -> Clock:
+        """A clock under ``control`` in the state :meth:`to_json` wrote."""
+        if not isinstance(obj, dict):
+            raise ClockError(f"a clock's state is an object, not {type(obj).__name__}")
+        left, running, since = obj.get("left"), obj.get("running"), obj.get("since", 0.0)
+        if not (isinstance(left, list) and len(left) == 2 and
+                all(isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+                    for x in left)):
+            raise ClockError(f"a clock's state gives two times left, not {left!r}")
+        if running not in (None, 0, 1) or isinstance(running, bool):
+            raise ClockError(f"a clock runs for seat 0, 1 or nobody, not {running!r}")
+        if not isinstance(since, int | float) or isinstance(since, bool) or not math.isfinite(since):
+            raise ClockError(f"a clock's start is a number of seconds, not {since!r}")
+        return cls(control, [float(x) for x in left], running, float(since))
+
     def deadline(self) -> float | None:
         """When the running seat's time runs out (the moment to check the flag), or ``None``."""
         if self.running is None:

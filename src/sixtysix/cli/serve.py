@@ -42,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--abandon-after", type=float, default=24.0, metavar="HOURS",
                         help="mark a game nobody has moved in for this many hours abandoned: it is "
                              "listed so and can no longer be played (default 24; 0: never)")
+    parser.add_argument("--grace", type=float, default=60.0, metavar="SECONDS",
+                        help="in a game between people, how long a player may be away (no connection) "
+                             "while the opponent waits, before losing the match (default 60)")
     parser.add_argument("--forwarded-allow-ips", default="", metavar="IPS",
                         help="comma-separated addresses of reverse proxies whose X-Forwarded-For and "
                              "X-Forwarded-Proto headers are trusted to give the client's address "
@@ -64,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--shard must be a number from 0 to 999")
     if args.message_rate <= 0 or args.connections_per_client < 1 or args.create_rate <= 0:
         raise ValueError("--message-rate, --connections-per-client and --create-rate must be positive")
+    if not 0 < args.grace <= 86_400:
+        raise ValueError("--grace must be more than 0 and at most 86400 seconds")
     engines = tuple(parse_engine(text) for text in args.engine)
     Opponents(engines)  # each engine checked (a clear EngineOptionError) before anything is opened
     url = args.database_url or default_database_url()
@@ -71,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                               message_burst=2 * args.message_rate,
                               connections_per_client=args.connections_per_client,
                               create_rate=args.create_rate, create_burst=max(40.0, args.create_rate),
-                              shard=args.shard, engines=engines,
+                              shard=args.shard, engines=engines, grace=args.grace,
                               abandoned_after=args.abandon_after * 3600 if args.abandon_after > 0 else None))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"Sixty-six server: open http://{shown}:{args.port}/ in a browser "

@@ -56,7 +56,16 @@ from sixtysix.lessons import LESSONS, Lesson, LessonError, check_json, step_json
 from sixtysix.record import MatchReplay, dumps, replay
 from sixtysix.review import judge
 from sixtysix.rules import Rules
-from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_rules
+from sixtysix.server.games import (
+    GRACE,
+    HAND_BREAK,
+    Connection,
+    Game,
+    GameError,
+    GameManager,
+    parse_clock,
+    parse_rules,
+)
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
 from sixtysix.server.middleware import BodyLimit, SecurityHeaders
 from sixtysix.server.opponents import Opponents
@@ -147,6 +156,11 @@ class Settings:
     #: External engines offered as computer opponents, ``(name, command)`` (``sixtysix serve
     #: --engine NAME=COMMAND``); each game against one runs ``make_bot("engine:" + command)``.
     engines: tuple[tuple[str, str], ...] = ()
+    #: Seconds a player of a game against a person may be away (no connection) while the
+    #: opponent is at the table before losing the match (``sixtysix serve --grace``).
+    grace: float = GRACE
+    #: Seconds after a deal before the first player's clock starts.
+    hand_break: float = HAND_BREAK
 
 
 #: Error codes of the framework's own refusals, by HTTP status.
@@ -164,6 +178,8 @@ class NewGame(BaseModel):
     name: str = Field("", max_length=100)
     #: Against the computer: the player may take actions back (the record says so).
     takeback: bool = False
+    #: A time control (``5+3``, ``20/move``: sixtysix.clock), or none.
+    clock: str | None = Field(None, max_length=16)
 
 
 class JoinGame(BaseModel):
@@ -181,7 +197,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     opponents = Opponents(settings.engines)  # checked before anything is opened
     storage = Storage(settings.database_url)
-    manager = GameManager(storage, shard=settings.shard, opponents=opponents)
+    manager = GameManager(storage, shard=settings.shard, opponents=opponents, grace=settings.grace,
+                          hand_break=settings.hand_break)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -317,9 +334,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not create_limit.allow(_client(request.client)):
             raise GameError("too many new games from your address: wait a little", "rate_limited", 429)
         rules = parse_rules(body.rules, body.target)
+        clock = parse_clock(body.clock)
         game, token = manager.create(rules=rules, kind=body.kind, level=body.level, name=body.name,
                                      creator=_client(request.client), limit=settings.unfinished_per_client,
-                                     takeback=body.takeback)
+                                     takeback=body.takeback, clock=clock)
         manager.wake_bot(game)
         return {"id": game.id, "seat": 0, "token": token, "link": f"/game/{game.id}", "game": game.info()}
 
@@ -346,7 +364,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                      # names them in words, in its language ("Classic, a match to 7 ...").
                      **_rules_parts(row.rules),
                      "players": [row.name0, row.name1], "score": [row.score0, row.score1],
-                     "status": row.status, "winner": row.winner}
+                     "status": row.status, "winner": row.winner, "clock": row.clock, "ended": row.ended}
                     for row in storage.listing(status=(status,), limit=limit, kind="person")]
 
         return {"open": rows("waiting", 50), "playing": rows("playing", 50), "finished": rows("finished", 20),

@@ -24,6 +24,7 @@ import hmac
 import logging
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Future
 from typing import Any
@@ -33,6 +34,7 @@ from sixtysix.analysis import Budget, analyse
 from sixtysix.bots import make_bot
 from sixtysix.bots.net_bot import shipped_network
 from sixtysix.cards import Card
+from sixtysix.clock import Clock, ClockError, Kind, TimeControl
 from sixtysix.errors import BotError, Forfeit, IllegalActionError, ParseError
 from sixtysix.hand import Hand, HandResult
 from sixtysix.match import Match
@@ -41,7 +43,7 @@ from sixtysix.record import MatchHand, MatchRecord, MatchReplay, record_from_mat
 from sixtysix.rules import Rules
 from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEVELS, Opponents
 from sixtysix.server.players import ComputerPlayer
-from sixtysix.server.protocol import Hello, Hint, Message, Ping, Rematch, TakeBack, error
+from sixtysix.server.protocol import Abort, Hello, Hint, Message, Ping, Rematch, Resign, TakeBack, error
 from sixtysix.server.storage import Storage, StoredGame
 from sixtysix.server.storage import now as storage_now
 from sixtysix.table import Table
@@ -56,6 +58,14 @@ log = logging.getLogger("sixtysix.server")
 KINDS = ("computer", "person")
 #: What a hint may cost: about a second of one core (the terminal game's hint budget).
 HINT_BUDGET = Budget(worlds=200, time=1.0)
+#: Seconds between a hand's deal (or the start of the match) and the moment the first
+#: player's clock starts: time to read the last hand's result.
+HAND_BREAK = 5.0
+#: Seconds a player of a game against a person may be away (no connection) while the
+#: opponent is at the table, before losing the match (``left``); a setting of the server.
+GRACE = 60.0
+#: How a match can end other than by a player reaching the target.
+ENDINGS = ("resigned", "time", "left", "aborted")
 
 
 class GameError(ValueError):
@@ -136,8 +146,22 @@ class Game:
 
     def __init__(self, game_id: str, *, rules: Rules, kind: str, level: str | None, match: Match,
                  tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
-                 rematch: str | None = None, takeback: bool = False, taken_back: int = 0) -> None:
+                 rematch: str | None = None, takeback: bool = False, taken_back: int = 0,
+                 clock: Clock | None = None, ended: str | None = None, winner: int | None = None,
+                 now: Callable[[], float] = time.time) -> None:
         self.id = game_id
+        #: The players' clock (``None``: the game has no time control), in seconds since the
+        #: epoch; only the seat to act's runs (sixtysix.clock).
+        self.clock = clock
+        #: How the match ended other than by the target (:data:`ENDINGS`), and its winner then.
+        self.ended = ended
+        self._ended_winner = winner
+        #: Seats of a game against a person that nobody holds a connection for, with the
+        #: moment they lose the match if still away (the opponent being at the table).
+        self.away: dict[int, float] = {}
+        #: The pending check of the clock or of an away player (see ``GameManager._schedule``).
+        self.timer: asyncio.TimerHandle | None = None
+        self.now = now
         #: When the last action was taken since the game was loaded (written to storage when
         #: the game leaves memory, and before each check for abandoned games).
         self.last_action_at: dt.datetime | None = None
@@ -194,8 +218,38 @@ class Game:
 
     @property
     def over(self) -> bool:
-        """Whether a player has reached the target (R9.3)."""
-        return max(self.score) >= self.rules.target
+        """Whether the match is over: a player reached the target (R9.3), or it ended
+        otherwise (resigned, out of time, left, aborted)."""
+        return self.ended is not None or max(self.score) >= self.rules.target
+
+    @property
+    def winner(self) -> int | None:
+        """The match's winner once it is over (``None`` while it goes on, or aborted)."""
+        if self.ended is not None:
+            return self._ended_winner
+        return self.match.winner if max(self.score) >= self.rules.target else None
+
+    @property
+    def abortable(self) -> bool:
+        """Whether the match may still be called off: being played (or waiting for the
+        second player) and its first trick not complete."""
+        if self.status == "waiting":
+            return True
+        hand = self.hand
+        return (self.status == "playing" and len(self.match.hands) == 1 and hand is not None
+                and not hand.is_over() and hand.tricks_won(0) + hand.tricks_won(1) == 0)
+
+    def clock_json(self, at: float | None = None) -> dict[str, Any] | None:
+        """The clock as a client shows it: the control, each seat's seconds left at ``at``,
+        the seat whose clock runs and in how many seconds it starts (after a deal)."""
+        clock = self.clock
+        if clock is None:
+            return None
+        at = self.now() if at is None else at
+        return {"control": str(clock.control), "kind": clock.control.kind.value,
+                "left": [round(max(clock.remaining(seat, at), 0.0), 2) for seat in (0, 1)],
+                "running": clock.running,
+                "starts_in": round(max(clock.since - at, 0.0), 2) if clock.running is not None else 0.0}
 
     @property
     def to_act(self) -> int | None:
@@ -223,7 +277,7 @@ class Game:
         ties = 0
         for r in results:
             ties = ties + 1 if r.winner is None else 0
-        over = max(score) >= self.rules.target
+        at = self.now()
         return {
             "id": self.id,
             "kind": self.kind,
@@ -239,7 +293,11 @@ class Game:
             "hand_number": len(self.match.hands),
             "actions": 0 if hand is None else len(hand.actions),
             "results": [r.to_json() for r in results],
-            "winner": self.match.winner if over else None,
+            "winner": self.winner,
+            "ended": self.ended,
+            "abortable": self.abortable,
+            "clock": self.clock_json(at),
+            "away": {str(seat): round(max(when - at, 0.0), 1) for seat, when in sorted(self.away.items())},
             "rematch": self.rematch,
             "spectators": sum(1 for c in self.connections if c.seat is None),
             "takeback": self.takeback,
@@ -285,6 +343,10 @@ class Game:
         extra: dict[str, Any] = {"players": list(self.names)}
         if self.takeback:
             extra["undo"] = {"allowed": True, "taken_back": self.taken_back}
+        if self.clock is not None:
+            extra["clock"] = str(self.clock.control)
+        if self.ended is not None:
+            extra["end"] = {"reason": self.ended, "winner": self._ended_winner}
         return record_from_match(self.match, **extra)
 
 
@@ -292,8 +354,17 @@ class GameManager:
     """Holds the live games in memory, backed by :class:`Storage`."""
 
     def __init__(self, storage: Storage, *, rng: random.Random | None = None,
-                 shard: int | None = None, opponents: Opponents | None = None) -> None:
+                 shard: int | None = None, opponents: Opponents | None = None,
+                 now: Callable[[], float] = time.time, grace: float = GRACE,
+                 hand_break: float = HAND_BREAK) -> None:
         self.storage = storage
+        #: The time, in seconds since the epoch (clocks are stored so and survive a restart);
+        #: a test passes its own.
+        self.now = now
+        #: Seconds an absent player of a game against a person has to come back (:data:`GRACE`).
+        self.grace = grace
+        #: Seconds before the first player's clock of a hand starts (:data:`HAND_BREAK`).
+        self.hand_break = hand_break
         #: The computer opponents offered: the levels and the operator's engines.
         self.opponents = opponents if opponents is not None else Opponents()
         #: With several server processes on one database, this process's number: the ids of
@@ -312,11 +383,13 @@ class GameManager:
     # Creating and joining -----------------------------------------------------------
     def create(self, *, rules: Rules, kind: str, level: str | None = None, name: str = "",
                rematch_of: Game | None = None, creator: str | None = None,
-               limit: int | None = None, takeback: bool = False) -> tuple[Game, str]:
+               limit: int | None = None, takeback: bool = False,
+               clock: TimeControl | None = None) -> tuple[Game, str]:
         """A new game with the creator in seat 0; returns it and the creator's token.
 
         ``creator`` is the client's address; with ``limit``, a creator who already has
-        that many games waiting or being played is refused (``too_many_games``)."""
+        that many games waiting or being played is refused (``too_many_games``). With
+        ``clock``, the players play under that time control."""
         if creator is not None and limit is not None and self.storage.unfinished_by(creator) >= limit:
             raise GameError(f"you have {limit} unfinished games: finish or abandon one first",
                             "too_many_games", 429)
@@ -333,6 +406,9 @@ class GameManager:
                 raise GameError("takebacks are only for games against the computer", "bad_takeback")
         if rematch_of is not None:
             takeback = rematch_of.takeback
+            clock = None if rematch_of.clock is None else rematch_of.clock.control
+        if takeback and clock is not None:
+            raise GameError("a game with a clock takes no takebacks", "bad_takeback")
         token = new_token()
         game_id = self.prefix + secrets.token_urlsafe(9)
         match = Match(rules, rng=self.rng)
@@ -344,13 +420,17 @@ class GameManager:
             tokens = (rematch_of.tokens[0], rematch_of.tokens[1])
         status = "playing" if kind == "computer" or tokens[1] is not None else "waiting"
         game = Game(game_id, rules=rules, kind=kind, level=level, match=match, tokens=tokens,
-                    names=names, status=status, takeback=takeback)
+                    names=names, status=status, takeback=takeback,
+                    clock=None if clock is None else Clock(clock), now=self.now)
         self.storage.create_game(game_id, rules=rules.to_json(), kind=kind, level=level,
                                  first_dealer=match.first_dealer, tokens=tokens, names=names,
                                  status=status, rematch_of=None if rematch_of is None else rematch_of.id,
-                                 creator=creator, takeback=takeback)
+                                 creator=creator, takeback=takeback,
+                                 clock=None if clock is None else str(clock),
+                                 clock_state=None if game.clock is None else game.clock.to_json())
         self.games[game_id] = game
         self._deal(game)
+        self._run_clock(game, self.now())
         return game, token
 
     def join(self, game_id: str, name: str = "") -> tuple[Game, int, str]:
@@ -361,12 +441,21 @@ class GameManager:
         token = new_token()
         digest = hash_token(token)
         shown = _clean_name(name) or "Player 2"
+        at = self.now()
+        clock = None
+        if game.clock is not None:
+            clock = game.clock.copy()  # starts now that both are seated
+            self._start_clock(game, clock, at)
         # Stored first: a failure changes nothing.
-        self.storage.take_seat(game.id, 1, digest, shown, "playing")
+        self.storage.take_seat(game.id, 1, digest, shown, "playing",
+                               clock_state=None if clock is None else clock.to_json())
         game.tokens[1] = digest
         game.names[1] = shown
         game.status = "playing"
+        game.clock = clock
+        self._update_away(game, at)
         game.broadcast()
+        self._schedule(game)
         return game, 1, token
 
     def get(self, game_id: str) -> Game:
@@ -382,7 +471,7 @@ class GameManager:
         stored = self.storage.load(game_id)
         if stored is None:
             raise GameError("no such game", "no_game", 404)
-        game = self._rebuild(stored)
+        game = self._rebuild(stored, restart=False)
         self.games[game_id] = game
         return game
 
@@ -401,7 +490,10 @@ class GameManager:
                 count += 1
         return count
 
-    def _rebuild(self, stored: StoredGame) -> Game:
+    def _rebuild(self, stored: StoredGame, restart: bool = True) -> Game:
+        """The game from its record. Its clock is as stored, and keeps running for a game
+        that was only out of memory; after a restart (``restart``) the seat to act's clock
+        starts again now: time the server was down is nobody's."""
         rules = Rules.from_json(stored.rules)
         record = MatchRecord(
             hands=[MatchHand(deck=tuple(Card.parse(c) for c in h.deck.split()),
@@ -413,13 +505,26 @@ class GameManager:
         assert isinstance(replayed, MatchReplay)
         match = replayed.match
         match.rng = self.rng
+        clock = None
+        if stored.clock is not None:
+            try:
+                control = TimeControl.parse(stored.clock)
+                clock = Clock(control) if stored.clock_state is None else \
+                    Clock.from_json(control, stored.clock_state)
+            except ClockError:
+                log.exception("game %s: its stored clock cannot be read; it goes on without", stored.id)
+        ended = stored.ended if stored.ended in ENDINGS else None
         game = Game(stored.id, rules=rules, kind=stored.kind, level=stored.level, match=match,
                     tokens=stored.tokens, names=stored.names, status=stored.status,
-                    rematch=stored.rematch, takeback=stored.takeback, taken_back=stored.taken_back)
-        if not match.is_over():
+                    rematch=stored.rematch, takeback=stored.takeback, taken_back=stored.taken_back,
+                    clock=clock, ended=ended, winner=stored.winner if ended else None, now=self.now)
+        if not match.is_over() and ended is None:
             hand = match.hand
             if hand is None or hand.is_over():
                 self._deal(game)  # stopped between the end of a hand and the next deal
+        if clock is not None and (restart or clock.running is None):
+            clock.running = None
+            self._run_clock(game, self.now())
         return game
 
     def _player(self, game: Game) -> ComputerPlayer | None:
@@ -449,6 +554,135 @@ class GameManager:
             self._closing = {f for f in self._closing if not f.done()}
             self._closing.add(player.close())
 
+    # Clocks and absent players ---------------------------------------------------------
+    def _start_clock(self, game: Game, clock: Clock, at: float) -> None:
+        """Start ``clock`` for the seat to act, if nobody's runs: after :data:`HAND_BREAK`
+        when the hand has just been dealt."""
+        seat = game.to_act
+        hand = game.hand
+        if seat is None or hand is None or clock.running is not None:
+            return
+        clock.start(seat, at + (self.hand_break if not hand.actions else 0.0))
+
+    def _run_clock(self, game: Game, at: float) -> None:
+        """After a change: the seat to act's clock runs (if the game has one and is played)."""
+        if game.clock is not None and game.status == "playing" and not game.over:
+            self._start_clock(game, game.clock, at)
+
+    def _update_away(self, game: Game, at: float) -> None:
+        """Note which players of a game against a person hold no connection (since ``at``,
+        for those newly gone) and forget the ones back."""
+        if game.kind != "person" or game.status != "playing" or game.over:
+            game.away.clear()
+            return
+        present = {conn.seat for conn in game.connections if not conn.closed}
+        for seat in (0, 1):
+            if seat in present:
+                game.away.pop(seat, None)
+            elif seat not in game.away:
+                game.away[seat] = at + self.grace
+
+    def _schedule(self, game: Game) -> None:
+        """Arrange for :meth:`check_time` to run when the next clock may fall or an absent
+        player's grace period ends (one timer per game, replaced at each change)."""
+        if game.timer is not None:
+            game.timer.cancel()
+            game.timer = None
+        if game.status != "playing" or game.over:
+            return
+        moments = list(game.away.values())
+        if game.clock is not None and (deadline := game.clock.deadline()) is not None:
+            moments.append(deadline)
+        if not moments:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving the manager): checks are called
+            return
+        delay = max(min(moments) - self.now(), 0.0) + 0.005
+        game.timer = loop.call_later(delay, self._timer_fired, game)
+
+    def _timer_fired(self, game: Game) -> None:
+        game.timer = None
+        if self.games.get(game.id) is game:
+            self.check_time(game)
+
+    def check_time(self, game: Game, at: float | None = None) -> bool:
+        """Apply what time decided by ``at`` (now): a player whose clock ran out loses the
+        match (a match clock) or the hand (a move clock); a player away past the grace
+        period while the opponent is at the table loses the match; either before the first
+        trick is complete calls the match off instead. Returns whether the game changed."""
+        at = self.now() if at is None else at
+        changed = False
+        if game.status == "playing" and not game.over and game.clock is not None:
+            seat = game.clock.flagged(at)
+            if seat is not None:
+                self._out_of_time(game, seat, at)
+                changed = True
+        if game.status == "playing" and not game.over:
+            present = {conn.seat for conn in game.connections if not conn.closed}
+            for seat, until in sorted(game.away.items()):
+                if at >= until and 1 - seat in present:
+                    log.info("game %s: seat %d did not come back in time", game.id, seat)
+                    self._end(game, "aborted" if game.abortable else "left", loser=seat, at=at)
+                    changed = True
+                    break
+        if changed:
+            game.broadcast()
+            self.wake_bot(game)
+        self._schedule(game)
+        return changed
+
+    def _out_of_time(self, game: Game, seat: int, at: float) -> None:
+        clock = game.clock
+        assert clock is not None
+        log.info("game %s: seat %d ran out of time (%s)", game.id, seat, clock.control)
+        if game.abortable:
+            self._end(game, "aborted", loser=seat, at=at)
+        elif clock.control.kind is Kind.MATCH:
+            self._end(game, "time", loser=seat, at=at)
+        else:
+            # A move clock: the hand is lost by forfeit (3 game points to the opponent, as
+            # for a failed program) and the match goes on.
+            clock.stop(at)
+            clock.left[seat] = clock.control.seconds
+            if not self._forfeit(game, seat):
+                raise GameError("the server could not save the end of the hand; try again", "storage", 503)
+
+    def _end(self, game: Game, ended: str, *, loser: int, at: float) -> None:
+        """The match ends as ``ended`` says (:data:`ENDINGS`): ``loser`` loses it, or
+        nobody wins if it was called off. Stored, then the computer player is closed."""
+        assert ended in ENDINGS
+        winner = None if ended == "aborted" else 1 - loser
+        clock = game.clock
+        if clock is not None and clock.running is not None:
+            clock.stop(at)
+        self.storage.finish_game(game.id, winner, game.score, (game.names[0], game.names[1]),
+                                 ended=ended, clock_state=None if clock is None else clock.to_json())
+        game.ended, game._ended_winner = ended, winner
+        game.status = "aborted" if ended == "aborted" else "finished"
+        game.away.clear()
+        task = game.bot_task
+        if task is not None and not task.done() and task is not _current_task():
+            task.cancel()  # the computer was thinking; its loop ends itself otherwise
+        self._close_player(game)
+        self._schedule(game)
+
+    def resign(self, game: Game, seat: int) -> None:
+        """``seat`` gives up the match: the opponent wins it (the score stays as it is)."""
+        if game.status != "playing" or game.over:
+            raise GameError("only a match being played can be resigned", "over")
+        self._end(game, "resigned", loser=seat, at=self.now())
+        game.broadcast()
+
+    def abort(self, game: Game, seat: int) -> None:
+        """Call the match off (before its first trick is complete): nobody wins."""
+        if not game.abortable:
+            raise GameError("a match can be called off only before its first trick is complete",
+                            "not_abortable")
+        self._end(game, "aborted", loser=seat, at=self.now())
+        game.broadcast()
+
     def _deal(self, game: Game) -> None:
         hand = game.match.deal()
         number = len(game.match.hands)
@@ -476,7 +710,11 @@ class GameManager:
         if isinstance(message, Hint):
             return error("a hint needs the connection to answer on", "bad_message")
         try:
-            if isinstance(message, TakeBack):
+            if isinstance(message, Resign):
+                self.resign(game, seat)
+            elif isinstance(message, Abort):
+                self.abort(game, seat)
+            elif isinstance(message, TakeBack):
                 self.take_back(game, seat, hand_number=message.hand, index=message.index)
             else:
                 self.act(game, seat, message.action, hand_number=message.hand, index=message.index)
@@ -561,7 +799,7 @@ class GameManager:
             raise GameError("the game has not started: the second player has not joined yet", "not_started")
         if game.status == "abandoned":
             raise GameError("the game was abandoned: nobody moved in it for too long", "abandoned")
-        if hand is None or game.over:
+        if hand is None or game.over or game.status != "playing":
             raise GameError("the match is over", "over")
         if (hand_number is not None and hand_number != len(game.match.hands)) or \
                 (index is not None and index != len(hand.actions)):
@@ -571,15 +809,29 @@ class GameManager:
         self._apply(game, seat, action)
         game.broadcast()
         self.wake_bot(game)
+        self._schedule(game)
 
     def _apply(self, game: Game, seat: int, action: Action) -> None:
         """Play ``action`` at the table: checked by the engine, stored, then every player told."""
         hand = game.hand
         assert hand is not None
         number, index = len(game.match.hands), len(hand.actions)
+        at = self.now()
+        clock: Clock | None = None
+        if game.clock is not None:
+            if game.clock.flagged(at) is not None:
+                self.check_time(game, at)  # too late: the clock's rule applies, not the action
+                raise GameError("your time ran out", "time")
+            clock = game.clock.copy()
+            if clock.running is not None:
+                clock.stop(at)
 
         def store(_: Event) -> None:
-            self.storage.add_action(game.id, number, index, str(action))
+            # The clock as the action leaves it (the next seat's running) goes with it.
+            if clock is not None:
+                self._start_clock(game, clock, at)
+            self.storage.add_action(game.id, number, index, str(action),
+                                    clock_state=None if clock is None else clock.to_json())
 
         try:
             game.table.play(action, commit=store)
@@ -588,6 +840,8 @@ class GameManager:
         except Exception:
             log.exception("could not store an action of game %s", game.id)
             raise GameError("the server could not save the action; try again", "storage", 503) from None
+        if clock is not None:
+            game.clock = clock
         game.last_action_at = storage_now()
         if hand.is_over():
             self._hand_over(game)
@@ -598,7 +852,8 @@ class GameManager:
         hand = game.hand
         assert hand is not None and not hand.is_over()
         try:
-            self.storage.add_forfeit(game.id, len(game.match.hands), seat)
+            self.storage.add_forfeit(game.id, len(game.match.hands), seat,
+                                     clock_state=None if game.clock is None else game.clock.to_json())
         except Exception:
             log.exception("could not store a forfeit of game %s", game.id)
             return False
@@ -612,12 +867,18 @@ class GameManager:
         score = game.score
         if game.over:
             game.status = "finished"
-            self.storage.finish_game(game.id, game.match.winner, score, (game.names[0], game.names[1]))
+            clock = game.clock
+            if clock is not None and clock.running is not None:
+                clock.stop(self.now())
+            self.storage.finish_game(game.id, game.match.winner, score, (game.names[0], game.names[1]),
+                                     clock_state=None if clock is None else clock.to_json())
             game.table.match_over(game.match.score)
             self._close_player(game)
+            game.away.clear()
         else:
             self.storage.set_score(game.id, score)
             self._deal(game)
+            self._run_clock(game, self.now())
 
     def wake_bot(self, game: Game) -> None:
         """Let the computer play if it is to act (at most one task per game)."""
@@ -655,6 +916,7 @@ class GameManager:
                 if game.hand is not hand or hand.is_over() or not self._forfeit(game, seat):
                     return
                 game.broadcast()
+                self._schedule(game)
                 continue
             except Exception:
                 log.exception("the computer failed in game %s", game.id)
@@ -665,11 +927,18 @@ class GameManager:
             try:
                 game.table.check(seat, action)  # a choice outside the legal ones: BotError
                 self._apply(game, seat, action)
-            except (BotError, GameError) as exc:
+            except GameError as exc:
+                if exc.code == "time":  # it thought too long: the clock's rule was applied
+                    continue
+                log.error("the computer's action %s was refused in game %s: %s", action, game.id, exc)
+                self._computer_stuck(game)
+                return
+            except BotError as exc:
                 log.error("the computer's action %s was refused in game %s: %s", action, game.id, exc)
                 self._computer_stuck(game)
                 return
             game.broadcast()
+            self._schedule(game)
 
     @staticmethod
     def _computer_stuck(game: Game) -> None:
@@ -681,7 +950,7 @@ class GameManager:
 
     def make_rematch(self, game: Game, seat: int) -> Game:
         """A new match with the same players and settings; both clients are told its id."""
-        if not game.over:
+        if not game.over or game.status == "aborted":
             raise GameError("a rematch can be asked for only when the match is over", "not_over")
         if game.rematch is not None:
             new = self.get(game.rematch)
@@ -696,8 +965,11 @@ class GameManager:
     # Connections ------------------------------------------------------------------
     def attach(self, game: Game, conn: Connection) -> None:
         game.connections.add(conn)
+        at = self.now()
+        self._update_away(game, at)
+        self.check_time(game, at)  # a clock that ran out while nobody was at the table
         conn.push(game.state_for(conn.seat))
-        game.broadcast()  # the spectator count changed
+        game.broadcast()  # the spectator count changed, a player came back
         if game.bot_seat is not None and game.level not in self.opponents and not game.over:
             conn.push(error(f"the computer opponent {game.level!r} is not offered by this server now: "
                             "the game goes on when it is again", "no_opponent"))
@@ -707,8 +979,11 @@ class GameManager:
         game.connections.discard(conn)
         conn.close()
         if game.connections:
-            if conn.seat is None:
-                game.broadcast()  # one spectator fewer
+            away = set(game.away)
+            self._update_away(game, self.now())
+            if conn.seat is None or set(game.away) != away:
+                game.broadcast()  # one spectator fewer, or a player left
+            self._schedule(game)
         else:
             self.release(game)
 
@@ -737,6 +1012,10 @@ class GameManager:
                 game.id not in self._arriving and self.games.get(game.id) is game:
             del self.games[game.id]
             self._close_player(game)
+            if game.timer is not None:
+                game.timer.cancel()
+                game.timer = None
+            game.away.clear()
             if game.last_action_at is not None:
                 self._touch(game)
 
@@ -762,6 +1041,7 @@ class GameManager:
                 if left.bot_task is not None:
                     left.bot_task.cancel()
                 self._close_player(left)
+                self._schedule(left)
                 left.broadcast()
         if expired:
             log.info("%d games nobody moved in for %s s marked abandoned", len(expired), age)
@@ -786,10 +1066,37 @@ class GameManager:
                              return_exceptions=True)
 
 
+def _current_task() -> asyncio.Task[Any] | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:
+        return None
+
+
 def _clean_name(name: object) -> str:
     if not isinstance(name, str):
         return ""
     return " ".join("".join(ch for ch in name if ch.isprintable()).split())[:40]
+
+
+def parse_clock(text: object) -> TimeControl | None:
+    """A time control from a request (``5+3``, ``20/move``), or ``None`` for no clock.
+    Each decision gets at least a second.
+
+    >>> parse_clock("3+2"), parse_clock(None)
+    (TimeControl(kind=<Kind.MATCH: 'match'>, seconds=180.0, increment=2.0), None)
+    """
+    if text is None or text == "":
+        return None
+    if not isinstance(text, str) or len(text) > 16:
+        raise GameError("clock must be text such as \"5+3\" or \"20/move\"", "bad_clock")
+    try:
+        control = TimeControl.parse(text)
+    except ClockError as exc:
+        raise GameError(str(exc), "bad_clock") from None
+    if control.seconds < 1:
+        raise GameError("a clock gives at least one second", "bad_clock")
+    return control
 
 
 def parse_rules(text: object, target: object = None) -> Rules:

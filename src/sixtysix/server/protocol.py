@@ -9,6 +9,9 @@ Client to server, one JSON object per message:
   then refused as stale if the game has moved on, so that a double click
   never plays twice.
 - ``{"type": "rematch"}``: after the match, ask for another with the same seats.
+- ``{"type": "resign"}``: give up the match (the opponent wins it).
+- ``{"type": "abort"}``: call the match off before its first trick is complete
+  (nobody wins, nothing is rated).
 - ``{"type": "ping", "id": ID}``: answered by ``{"type": "pong", "id": ID}`` (``id``
   optional: a small integer or a short string), after everything sent before it.
 
@@ -34,8 +37,8 @@ from typing import Any
 from sixtysix.actions import Action
 from sixtysix.errors import ParseError
 
-__all__ = ["MAX_MESSAGE_BYTES", "Act", "Hello", "Hint", "Message", "Ping", "ProtocolError", "Rematch",
-           "TakeBack", "error", "parse_message"]
+__all__ = ["MAX_MESSAGE_BYTES", "Abort", "Act", "Hello", "Hint", "Message", "Ping", "ProtocolError",
+           "Rematch", "Resign", "TakeBack", "error", "parse_message"]
 
 #: The largest message a client may send; actions are a few bytes.
 MAX_MESSAGE_BYTES = 1024
@@ -67,6 +70,16 @@ class Rematch:
 
 
 @dataclass(frozen=True)
+class Resign:
+    """Give up the match: the opponent wins it."""
+
+
+@dataclass(frozen=True)
+class Abort:
+    """Call the match off before its first trick is complete: nobody wins."""
+
+
+@dataclass(frozen=True)
 class TakeBack:
     """Take back the player's last action of the hand (games against the computer that
     allow it); ``hand`` and ``index`` name the position the player saw, as in :class:`Act`."""
@@ -85,7 +98,7 @@ class Ping:
     id: int | str | None = None
 
 
-Message = Hello | Act | Rematch | TakeBack | Hint | Ping
+Message = Hello | Act | Rematch | Resign | Abort | TakeBack | Hint | Ping
 
 
 def _optional_count(obj: dict[str, Any], name: str) -> int | None:
@@ -129,6 +142,10 @@ def parse_message(raw: str | bytes) -> Message:
         return Hello(token)
     if kind == "rematch":
         return Rematch()
+    if kind == "resign":
+        return Resign()
+    if kind == "abort":
+        return Abort()
     if kind == "hint":
         return Hint()
     if kind == "takeback":
@@ -141,10 +158,12 @@ def parse_message(raw: str | bytes) -> Message:
             raise ProtocolError("a ping's id must be a small integer or a short string")
         return Ping(ping_id)
     if not isinstance(kind, str):
-        raise ProtocolError("a message needs a type: hello, act, rematch, takeback, hint or ping")
+        raise ProtocolError("a message needs a type: " + _TYPES)
     shown = kind if len(kind) <= 20 else kind[:20] + "..."
-    raise ProtocolError(f"unknown message type {shown!r}: expected hello, act, rematch, takeback, "
-                        "hint or ping", "unknown_type")
+    raise ProtocolError(f"unknown message type {shown!r}: expected {_TYPES}", "unknown_type")
+
+
+_TYPES = "hello, act, rematch, resign, abort, takeback, hint or ping"
 
 
 def is_text(text: str) -> bool:

@@ -93,6 +93,15 @@ class GameRow(Base):
     #: how many times he did: the record says so (``"undo"``), as the terminal game's does.
     takeback: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     taken_back: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The time control (``5+3``, ``20/move``: sixtysix.clock), if the game has a clock, and
+    #: the clock as it stood after the last change (JSON: each seat's time left, the seat
+    #: whose clock runs and since when, in seconds since the epoch).
+    clock: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    clock_state: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: How a match ended other than by reaching the target: ``resigned``, ``time`` (a
+    #: match clock ran out), ``left`` (a player did not come back in time) or
+    #: ``aborted`` (called off before the first trick; the status is then ``aborted``).
+    ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class HandRow(Base):
@@ -169,6 +178,10 @@ class StoredGame:
     hands: list[StoredHand]
     takeback: bool = False
     taken_back: int = 0
+    clock: str | None = None
+    clock_state: dict[str, Any] | None = None
+    ended: str | None = None
+    winner: int | None = None
 
 
 class Storage:
@@ -204,7 +217,8 @@ class Storage:
             with self.engine.begin() as conn:
                 conn.execute(text("ALTER TABLE games ADD COLUMN creator VARCHAR(64)"))
                 conn.execute(text("CREATE INDEX IF NOT EXISTS ix_games_creator ON games (creator)"))
-        for name, kind in (("takeback", "BOOLEAN"), ("taken_back", "INTEGER")):
+        for name, kind in (("takeback", "BOOLEAN"), ("taken_back", "INTEGER"), ("clock", "VARCHAR(16)"),
+                           ("clock_state", "TEXT"), ("ended", "VARCHAR(16)")):
             if name not in present:
                 with self.engine.begin() as conn:
                     conn.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
@@ -221,18 +235,23 @@ class Storage:
     def create_game(self, game_id: str, *, rules: Any, kind: str, level: str | None, first_dealer: int,
                     tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
                     rematch_of: str | None = None, creator: str | None = None,
-                    takeback: bool = False) -> None:
+                    takeback: bool = False, clock: str | None = None,
+                    clock_state: dict[str, Any] | None = None) -> None:
         with self._session() as s:
             s.add(GameRow(id=game_id, rules=json.dumps(rules), kind=kind, level=level,
                           first_dealer=first_dealer, token0=tokens[0], token1=tokens[1],
                           name0=names[0], name1=names[1], status=status, rematch_of=rematch_of,
-                          creator=creator, takeback=takeback, taken_back=0))
+                          creator=creator, takeback=takeback, taken_back=0, clock=clock,
+                          clock_state=_json_or_none(clock_state)))
             if rematch_of is not None:
                 s.execute(update(GameRow).where(GameRow.id == rematch_of).values(rematch=game_id))
 
-    def take_seat(self, game_id: str, seat: int, token: str, name: str, status: str) -> None:
+    def take_seat(self, game_id: str, seat: int, token: str, name: str, status: str,
+                  clock_state: dict[str, Any] | None = None) -> None:
         values: dict[str, Any] = {f"token{seat}": token, f"name{seat}": name, "status": status,
                                   "updated": _now()}
+        if clock_state is not None:
+            values["clock_state"] = _json_or_none(clock_state)
         with self._session() as s:
             s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
@@ -241,18 +260,35 @@ class Storage:
             s.add(HandRow(game_id=game_id, number=number, deck=deck, dealer=dealer))
             s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=_now()))
 
-    def add_action(self, game_id: str, hand: int, index: int, action: str) -> None:
-        # The hot path (every action): one Core statement, no ORM unit of work. The game's
+    def add_action(self, game_id: str, hand: int, index: int, action: str,
+                   clock_state: dict[str, Any] | None = None) -> None:
+        """Store an action; with ``clock_state``, the game's clock after it, in the same
+        transaction (a restarted server finds the clock as the action left it)."""
+        # The hot path (every action): Core statements, no ORM unit of work. The game's
         # ``updated`` time moves with its hands (add_hand, set_score, finish_game).
         with self.engine.begin() as conn:
             conn.execute(insert(ActionRow), {"game_id": game_id, "hand": hand, "index": index,
                                              "action": action})
+            if clock_state is not None:
+                conn.execute(update(GameRow).where(GameRow.id == game_id)
+                             .values(clock_state=_json_or_none(clock_state)))
 
-    def add_forfeit(self, game_id: str, hand: int, seat: int) -> None:
-        """``seat`` lost hand ``hand`` by forfeit (after the actions stored for it)."""
+    def add_forfeit(self, game_id: str, hand: int, seat: int,
+                    clock_state: dict[str, Any] | None = None) -> None:
+        """``seat`` lost hand ``hand`` by forfeit (after the actions stored for it): its
+        program failed, or its move clock ran out."""
+        values: dict[str, Any] = {"updated": _now()}
+        if clock_state is not None:
+            values["clock_state"] = _json_or_none(clock_state)
         with self._session() as s:
             s.add(ForfeitRow(game_id=game_id, hand=hand, seat=seat))
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=_now()))
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+
+    def set_clock(self, game_id: str, clock_state: dict[str, Any]) -> None:
+        """The game's clock as it stands now (it started for a new hand, or was resumed)."""
+        with self._session() as s:
+            s.execute(update(GameRow).where(GameRow.id == game_id)
+                      .values(clock_state=_json_or_none(clock_state)))
 
     def remove_action(self, game_id: str, hand: int, index: int) -> None:
         """Undo :meth:`add_action` (used only when applying the action failed afterwards)."""
@@ -275,10 +311,20 @@ class Storage:
                       .values(score0=score[0], score1=score[1], updated=_now()))
 
     def finish_game(self, game_id: str, winner: int | None, score: tuple[int, int],
-                    names: tuple[str, str]) -> None:
+                    names: tuple[str, str], *, ended: str | None = None,
+                    clock_state: dict[str, Any] | None = None) -> None:
+        """The match is over: won by ``winner`` at ``score``, by reaching the target or as
+        ``ended`` says (resigned, time, left); ``ended="aborted"`` calls it off (status
+        ``aborted``, no winner, no results)."""
+        status = "aborted" if ended == "aborted" else "finished"
+        values: dict[str, Any] = {"status": status, "winner": winner, "score0": score[0],
+                                  "score1": score[1], "updated": _now(), "ended": ended}
+        if clock_state is not None:
+            values["clock_state"] = _json_or_none(clock_state)
         with self._session() as s:
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(
-                status="finished", winner=winner, score0=score[0], score1=score[1], updated=_now()))
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            if status == "aborted":
+                return
             for seat in (0, 1):
                 s.add(ResultRow(game_id=game_id, seat=seat, name=names[seat], game_points=score[seat],
                                 won=winner == seat))
@@ -357,7 +403,13 @@ class Storage:
             names=(row.name0, row.name1), status=row.status, rematch=row.rematch,
             hands=[hands[n] for n in sorted(hands)],
             takeback=bool(row.takeback), taken_back=row.taken_back or 0,
+            clock=row.clock, clock_state=None if row.clock_state is None else json.loads(row.clock_state),
+            ended=row.ended, winner=row.winner,
         )
+
+
+def _json_or_none(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
