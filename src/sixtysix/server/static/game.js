@@ -26,7 +26,12 @@ const settings = {
   // Sound effects: off unless the player turns them on.
   get sound() { return localStorage.getItem("sixtysix-sound") === "on"; },
   set sound(on) { localStorage.setItem("sixtysix-sound", on ? "on" : "off"); },
+  // A notification when it becomes the player's turn while the tab is hidden.
+  get notify() { return localStorage.getItem("sixtysix-notify") === "on"; },
+  set notify(on) { localStorage.setItem("sixtysix-notify", on ? "on" : "off"); },
 };
+let clockAt = 0;           // when the last state arrived (performance.now()), for the clocks
+let endingShown = false;   // whether the match's end (resigned, time, left, aborted) was shown
 
 // Sound effects, made in the page (Web Audio: no files): a card played, a trick taken,
 // the player's turn, a hand's end. Each is a few short tones.
@@ -103,7 +108,10 @@ function connect() {
   socket.addEventListener("message", (event) => {
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
-    if (message.type === "state") { hold(state, message); soundFor(state, message); state = message; render(); }
+    if (message.type === "state") {
+      hold(state, message); soundFor(state, message); notifyTurn(state, message);
+      state = message; clockAt = performance.now(); render();
+    }
     else if (message.type === "hint") { hint = message; render(); }
     else if (message.type === "error") onError(message);
     else if (message.type === "rematch") goToRematch(message.game);
@@ -131,7 +139,9 @@ function onError(message) {
     showToast(t("There is no such game."));
     return;
   }
-  showToast(serverError(message));
+  if (message.code === "time") showToast(t("Your time ran out."));
+  else if (message.code === "not_abortable") showToast(t("The first trick is complete: the match can no longer be called off."));
+  else showToast(serverError(message));
 }
 
 function goToRematch(newId) {
@@ -173,6 +183,17 @@ function risk(action, view, you) {
 // and the marriage shown with it: R8.1, R5.5).
 function declaredCount(action, view) {
   return view.declare_counts[action];
+}
+
+// Ask ``question`` ({title, text, yes}) in the confirmation dialog; ``then`` runs on "yes".
+function ask(question, then) {
+  const dialog = document.getElementById("confirm");
+  document.getElementById("confirm-title").textContent = question.title;
+  document.getElementById("confirm-text").textContent = question.text;
+  const yes = document.getElementById("confirm-yes");
+  yes.textContent = question.yes;
+  yes.onclick = () => { dialog.close(); then(); };
+  dialog.showModal();
 }
 
 // Send ``action``, after asking when it is one that can lose the hand (unless turned off).
@@ -265,6 +286,7 @@ function render() {
   // Where the game stands (hand and action count), for scripts and tests that follow the page.
   document.body.dataset.position = `${game.hand_number}:${game.actions}:${game.status}`;
   document.title = t("Sixty-six: {first} vs {second}", { first: n[0], second: n[1] });
+  turnTitle();
   document.getElementById("match-score").textContent =
     t("{me} {mine} \u2013 {theirs} {them} (to {target})",
       { me: n[bottom], mine: game.score[bottom], theirs: game.score[top], them: n[top], target: game.target }) +
@@ -294,8 +316,11 @@ function render() {
   renderChoices(view, you);
   renderHint(view, you);
   renderStatus(game, view, you, n);
+  renderMatchActions(game, you);
+  renderClocks();
   renderResult(game, you, n);
   if (ended) renderEnd(n, you);
+  renderEnding(game, you, n);
   document.body.dataset.held = ended ? "end" : held ? "yes" : "no";
 }
 
@@ -441,6 +466,7 @@ function renderStatus(game, view, you, n) {
   let text;
   if (game.status === "abandoned") text = t("This game was abandoned: nobody moved in it for too long.");
   else if (game.status === "waiting") text = t("Waiting for the second player to join.");
+  else if (game.status === "aborted") text = t("The match was called off.");
   else if (game.status === "finished") text = t("The match is over: {name} won.", { name: n[game.winner] });
   else if (view.to_act === null) text = t("The hand is over.");
   else if (held) text = settings.trickPause === "tap" ? t("Tap the trick or Go on to play on.") : t("The trick is taken\u2026");
@@ -549,6 +575,129 @@ function renderEnd(n, you) {
   status.classList.remove("your-turn");
 }
 
+// Clocks ---------------------------------------------------------------------------------
+// The server keeps the clocks; the page counts down from the last state it was sent.
+function clockText(seconds) {
+  const s = Math.max(0, seconds);
+  if (s < 10) return s.toFixed(1);
+  const whole = Math.ceil(s);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const sec = String(whole % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+function clockLeft(clock, seat) {
+  const passed = (performance.now() - clockAt) / 1000;
+  if (clock.running !== seat) return clock.left[seat];
+  return clock.left[seat] - Math.max(0, passed - clock.starts_in);
+}
+
+function renderClocks() {
+  if (!state) return;
+  const game = state.game;
+  const clock = game.clock;
+  const bottom = state.you === null ? 0 : state.you;
+  const nodes = [[document.getElementById("my-clock"), bottom], [document.getElementById("opponent-clock"), 1 - bottom]];
+  for (const [node, seat] of nodes) {
+    node.hidden = !clock;
+    if (!clock) continue;
+    const left = clockLeft(clock, seat);
+    node.textContent = clockText(left);
+    const running = clock.running === seat && game.status === "playing";
+    node.classList.toggle("running", running);
+    node.classList.toggle("low", running && left < 10);
+    node.setAttribute("aria-label", t("{name}'s clock: {time}", { name: names()[seat], time: clockText(left) }));
+  }
+  // A player away from the table: how long before he loses.
+  const away = Object.entries(game.away || {}).filter(([seat]) => Number(seat) !== state.you);
+  if (away.length && game.status === "playing" && !held && !ended) {
+    const [seat, seconds] = away[0];
+    const passed = (performance.now() - clockAt) / 1000;
+    const status = document.getElementById("status");
+    const words = { name: names()[Number(seat)], time: clockText(seconds - passed) };
+    status.textContent = game.abortable
+      ? t("{name} left the table. Unless {name} is back within {time}, the match is called off.", words)
+      : t("{name} left the table. Unless {name} is back within {time}, {name} loses the match.", words);
+  }
+}
+setInterval(renderClocks, 200);
+
+// Resign, abort, and how a match ended other than at its target --------------------------
+function renderMatchActions(game, you) {
+  const box = document.getElementById("match-actions");
+  const buttons = [];
+  if (you !== null && game.abortable && (game.status === "playing" || game.status === "waiting")) {
+    buttons.push(el("button", { type: "button", id: "abort", text: t("Abort"),
+      onclick: () => ask({ title: t("Call the match off?"),
+                           text: t("Before the first trick is complete a match may be called off: nobody wins and nothing is counted."),
+                           yes: t("Call it off") }, () => send({ type: "abort" })) }));
+  } else if (you !== null && game.status === "playing") {
+    buttons.push(el("button", { type: "button", id: "resign", text: t("Resign"),
+      onclick: () => ask({ title: t("Resign the match?"), text: t("{name} wins the match.", { name: names()[1 - you] }),
+                           yes: t("Resign") }, () => send({ type: "resign" })) }));
+  }
+  box.replaceChildren(...buttons);
+}
+
+function endingText(game, n) {
+  const loser = game.winner === null ? null : n[1 - game.winner];
+  switch (game.ended) {
+    case "resigned": return t("{name} resigned.", { name: loser });
+    case "time": return t("{name} ran out of time.", { name: loser });
+    case "left": return t("{name} left the table and did not come back in time.", { name: loser });
+    case "aborted": return t("The match was called off before its first trick was complete.");
+    default: return "";
+  }
+}
+
+function renderEnding(game, you, n) {
+  if (!game.ended || endingShown || held || ended) return;
+  endingShown = true;
+  const overlay = document.getElementById("result");
+  document.getElementById("result-title").textContent = game.winner === null ? t("The match was called off")
+    : t("{name} wins the match", { name: n[game.winner] });
+  document.getElementById("result-text").textContent = endingText(game, n);
+  document.getElementById("result-table").replaceChildren(
+    el("tr", {}, ...["", n[0], n[1]].map((cell) => el("th", { text: cell }))),
+    el("tr", {}, ...[t("Match score"), ...game.score].map((cell) => el("td", { text: String(cell) }))));
+  const buttons = document.getElementById("result-buttons");
+  buttons.replaceChildren();
+  if (you !== null && game.status === "finished") {
+    buttons.append(el("button", { type: "button", class: "primary", id: "rematch", text: t("Rematch"),
+                                  onclick: () => send({ type: "rematch" }) }));
+  }
+  buttons.append(el("a", { class: "button", href: `/api/games/${gameId}/record`, text: t("Download the record") }));
+  if (game.status === "finished") buttons.append(el("a", { class: "button", href: `/replay/${gameId}`, text: t("Replay") }));
+  buttons.append(el("a", { class: "button", href: "/", text: t("Lobby") }));
+  buttons.append(el("button", { type: "button", id: "result-close", text: t("Close"),
+                                onclick: () => { overlay.hidden = true; } }));
+  overlay.hidden = false;
+}
+
+// "Your turn", when the tab is hidden: a notification (if the player allowed them under
+// Settings) and the page's title.
+function notifyTurn(previous, next) {
+  const you = next.you;
+  if (you === null || !next.view || next.game.status !== "playing") return;
+  const mine = next.view.to_act === you && (!previous || !previous.view || previous.view.to_act !== you);
+  if (!mine || !document.hidden) return;
+  if (settings.notify && "Notification" in window && Notification.permission === "granted") {
+    const n = playerNames(next.game);
+    const note = new Notification(t("Your turn"), { body: t("Sixty-six: {first} vs {second}", { first: n[0], second: n[1] }),
+                                                     tag: `sixtysix-${gameId}`, icon: "/static/icon-192.png" });
+    note.onclick = () => { window.focus(); note.close(); };
+  }
+}
+
+function turnTitle() {
+  if (!state || !state.view) return;
+  const base = document.title.replace(/^\(\S[^)]*\) /, "");
+  const mine = state.you !== null && state.view.to_act === state.you && state.game.status === "playing";
+  document.title = mine && document.hidden ? `(${t("Your turn")}) ${base}` : base;
+}
+document.addEventListener("visibilitychange", turnTitle);
+
 async function start() {
   let info;
   try {
@@ -643,6 +792,18 @@ soundBox.addEventListener("change", () => {
   settings.sound = soundBox.checked;
   play("card");  // a sample, and the browser's leave to play sounds (given by this click)
 });
+const notifyBox = document.getElementById("setting-notify");
+notifyBox.addEventListener("change", async () => {
+  // The browser asks the player once, on this click.
+  if (notifyBox.checked && "Notification" in window && Notification.permission !== "granted") {
+    const answer = await Notification.requestPermission();
+    if (answer !== "granted") {
+      notifyBox.checked = false;
+      showToast(t("The browser does not allow notifications from this page."));
+    }
+  }
+  settings.notify = notifyBox.checked;
+});
 const fourBox = document.getElementById("setting-four-colours");
 const largeBox = document.getElementById("setting-large-cards");
 document.getElementById("settings-button").addEventListener("click", () => {
@@ -650,6 +811,7 @@ document.getElementById("settings-button").addEventListener("click", () => {
   pauseBox.value = settings.trickPause;
   fourBox.checked = cardLook.fourColours;
   soundBox.checked = settings.sound;
+  notifyBox.checked = settings.notify && "Notification" in window && Notification.permission === "granted";
   largeBox.checked = cardLook.large;
   settingsDialog.showModal();
 });
