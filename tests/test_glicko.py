@@ -59,3 +59,15 @@ def test_the_expected_score_is_the_logistic_of_the_difference() -> None:
 def test_numbers_that_are_no_rating_are_refused(make: object, message: str) -> None:
     with pytest.raises(RatingError, match=message):
         make()  # type: ignore[operator]
+
+
+def test_idle_periods_widen_the_deviation_as_the_paper_says() -> None:
+    # Glickman, step 6 for a player who does not compete: φ' = sqrt(φ² + σ²) a period.
+    phi, sigma = 50 / 173.7178, 0.06
+    assert Rating(1600, 50).idle(1).deviation == pytest.approx(math.sqrt(phi**2 + sigma**2) * 173.7178)
+    assert Rating(1600, 50).idle(4).deviation == pytest.approx(math.sqrt(phi**2 + 4 * sigma**2) * 173.7178)
+    assert Rating(1600, 50).idle(1).deviation == pytest.approx(Rating(1600, 50).update([]).deviation)
+    assert Rating(1600, 340).idle(1000).deviation == 350.0  # never past a new player's
+    assert Rating(1600, 50).idle(0) == Rating(1600, 50) and Rating(1600, 50).idle(9).rating == 1600
+    with pytest.raises(RatingError, match=r"idle periods must be zero or more, not -1"):
+        Rating().idle(-1)

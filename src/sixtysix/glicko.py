@@ -143,6 +143,24 @@ class Rating:
         new_mu = mu + new_phi * new_phi * gain
         return Rating(new_mu * SCALE + DEFAULT_RATING, new_phi * SCALE, new_sigma)
 
+    def idle(self, periods: float) -> Rating:
+        """The rating after ``periods`` rating periods without a game (a fraction counts
+        as such): the deviation grows as :meth:`update` with no results would, period
+        after period, up to a new player's.
+
+        >>> Rating(1600, 50).idle(0) == Rating(1600, 50)
+        True
+        >>> round(Rating(1600, 50).idle(30).deviation, 1)
+        75.9
+        """
+        if not periods >= 0 or not math.isfinite(periods):
+            raise RatingError(f"idle periods must be zero or more, not {periods}")
+        if periods == 0:
+            return self
+        phi = self.deviation / SCALE
+        grown = math.sqrt(phi * phi + periods * self.volatility * self.volatility) * SCALE
+        return Rating(self.rating, min(grown, max(DEFAULT_DEVIATION, self.deviation)), self.volatility)
+
     def __str__(self) -> str:
         """
         >>> str(Rating(1612.4, 61.2))
