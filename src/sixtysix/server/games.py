@@ -44,6 +44,7 @@ from sixtysix.rules import Rules
 from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEVELS, Opponents
 from sixtysix.server.players import ComputerPlayer
 from sixtysix.server.protocol import Abort, Hello, Hint, Message, Ping, Rematch, Resign, TakeBack, error
+from sixtysix.server.ratings import Computer, Person, Ratings, Side, pool_of
 from sixtysix.server.storage import Storage, StoredGame
 from sixtysix.server.storage import now as storage_now
 from sixtysix.table import Table
@@ -148,8 +149,16 @@ class Game:
                  tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
                  rematch: str | None = None, takeback: bool = False, taken_back: int = 0,
                  clock: Clock | None = None, ended: str | None = None, winner: int | None = None,
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time, users: tuple[int | None, int | None] = (None, None),
+                 rated: bool = False) -> None:
         self.id = game_id
+        #: The account holding each seat (an id of sixtysix.server.accounts), if any.
+        self.users = list(users)
+        #: Whether the match counts for the ratings; each player's rating before it (shown
+        #: beside the names) and, once rated, before and after.
+        self.rated = rated
+        self.ratings_before: dict[int, float] = {}
+        self.rating_changes: dict[int, tuple[float, float]] = {}
         #: The players' clock (``None``: the game has no time control), in seconds since the
         #: epoch; only the seat to act's runs (sixtysix.clock).
         self.clock = clock
@@ -302,6 +311,13 @@ class Game:
             "spectators": sum(1 for c in self.connections if c.seat is None),
             "takeback": self.takeback,
             "taken_back": self.taken_back,
+            "rated": self.rated,
+            # Which seats an account holds (its name is then the account's): a guest's name
+            # is only what he typed.
+            "accounts": [user is not None for user in self.users],
+            "ratings": {str(seat): round(r) for seat, r in sorted(self.ratings_before.items())},
+            "rating_changes": {str(seat): [round(a), round(b)]
+                               for seat, (a, b) in sorted(self.rating_changes.items())},
         }
 
     def view_for(self, seat: int | None) -> dict[str, Any] | None:
@@ -356,8 +372,10 @@ class GameManager:
     def __init__(self, storage: Storage, *, rng: random.Random | None = None,
                  shard: int | None = None, opponents: Opponents | None = None,
                  now: Callable[[], float] = time.time, grace: float = GRACE,
-                 hand_break: float = HAND_BREAK) -> None:
+                 hand_break: float = HAND_BREAK, ratings: Ratings | None = None) -> None:
         self.storage = storage
+        #: The players' ratings; ``None``: no game is rated.
+        self.ratings = ratings
         #: The time, in seconds since the epoch (clocks are stored so and survive a restart);
         #: a test passes its own.
         self.now = now
@@ -384,12 +402,15 @@ class GameManager:
     def create(self, *, rules: Rules, kind: str, level: str | None = None, name: str = "",
                rematch_of: Game | None = None, creator: str | None = None,
                limit: int | None = None, takeback: bool = False,
-               clock: TimeControl | None = None) -> tuple[Game, str]:
+               clock: TimeControl | None = None, user: tuple[int, str] | None = None,
+               rated: bool = False) -> tuple[Game, str]:
         """A new game with the creator in seat 0; returns it and the creator's token.
 
         ``creator`` is the client's address; with ``limit``, a creator who already has
         that many games waiting or being played is refused (``too_many_games``). With
-        ``clock``, the players play under that time control."""
+        ``clock``, the players play under that time control. ``user`` is the creator's
+        account (id and name), if he is logged in; a ``rated`` match needs one, a preset's
+        own rules, no takebacks, and against the computer a level with a rating."""
         if creator is not None and limit is not None and self.storage.unfinished_by(creator) >= limit:
             raise GameError(f"you have {limit} unfinished games: finish or abandon one first",
                             "too_many_games", 429)
@@ -409,10 +430,15 @@ class GameManager:
             clock = None if rematch_of.clock is None else rematch_of.clock.control
         if takeback and clock is not None:
             raise GameError("a game with a clock takes no takebacks", "bad_takeback")
+        users: tuple[int | None, int | None] = (None if user is None else user[0], None)
+        if rematch_of is not None:
+            rated, users = rematch_of.rated, (rematch_of.users[0], rematch_of.users[1])
+        elif rated:
+            self._check_rated(rules, kind, level, user, takeback)
         token = new_token()
         game_id = self.prefix + secrets.token_urlsafe(9)
         match = Match(rules, rng=self.rng)
-        names = (_clean_name(name) or "Player 1",
+        names = (user[1] if user is not None else _clean_name(name) or "Player 1",
                  f"Computer ({level})" if kind == "computer" else "")
         tokens: tuple[str | None, str | None] = (hash_token(token), None)
         if rematch_of is not None:
@@ -421,26 +447,35 @@ class GameManager:
         status = "playing" if kind == "computer" or tokens[1] is not None else "waiting"
         game = Game(game_id, rules=rules, kind=kind, level=level, match=match, tokens=tokens,
                     names=names, status=status, takeback=takeback,
-                    clock=None if clock is None else Clock(clock), now=self.now)
+                    clock=None if clock is None else Clock(clock), now=self.now, users=users, rated=rated)
         self.storage.create_game(game_id, rules=rules.to_json(), kind=kind, level=level,
                                  first_dealer=match.first_dealer, tokens=tokens, names=names,
                                  status=status, rematch_of=None if rematch_of is None else rematch_of.id,
                                  creator=creator, takeback=takeback,
                                  clock=None if clock is None else str(clock),
-                                 clock_state=None if game.clock is None else game.clock.to_json())
+                                 clock_state=None if game.clock is None else game.clock.to_json(),
+                                 users=users, rated=rated)
         self.games[game_id] = game
+        self._note_ratings(game)
         self._deal(game)
         self._run_clock(game, self.now())
         return game, token
 
-    def join(self, game_id: str, name: str = "") -> tuple[Game, int, str]:
-        """Take the free seat of a game against a person; returns the seat and its token."""
+    def join(self, game_id: str, name: str = "",
+             user: tuple[int, str] | None = None) -> tuple[Game, int, str]:
+        """Take the free seat of a game against a person; returns the seat and its token.
+        ``user`` is the account (id and name) of a logged-in player: a rated game needs one,
+        and not the creator's."""
         game = self.get(game_id)
         if game.kind != "person" or game.tokens[1] is not None:
             raise GameError("this game has no free seat: you can watch it", "no_seat", 409)
+        if game.rated and user is None:
+            raise GameError("a rated game needs an account: log in to take the seat", "needs_account", 403)
+        if game.rated and user is not None and user[0] == game.users[0]:
+            raise GameError("you cannot play yourself in a rated game", "same_player", 409)
         token = new_token()
         digest = hash_token(token)
-        shown = _clean_name(name) or "Player 2"
+        shown = user[1] if user is not None else _clean_name(name) or "Player 2"
         at = self.now()
         clock = None
         if game.clock is not None:
@@ -448,9 +483,12 @@ class GameManager:
             self._start_clock(game, clock, at)
         # Stored first: a failure changes nothing.
         self.storage.take_seat(game.id, 1, digest, shown, "playing",
-                               clock_state=None if clock is None else clock.to_json())
+                               clock_state=None if clock is None else clock.to_json(),
+                               user=None if user is None else user[0])
         game.tokens[1] = digest
         game.names[1] = shown
+        game.users[1] = None if user is None else user[0]
+        self._note_ratings(game)
         game.status = "playing"
         game.clock = clock
         self._update_away(game, at)
@@ -517,7 +555,9 @@ class GameManager:
         game = Game(stored.id, rules=rules, kind=stored.kind, level=stored.level, match=match,
                     tokens=stored.tokens, names=stored.names, status=stored.status,
                     rematch=stored.rematch, takeback=stored.takeback, taken_back=stored.taken_back,
-                    clock=clock, ended=ended, winner=stored.winner if ended else None, now=self.now)
+                    clock=clock, ended=ended, winner=stored.winner if ended else None, now=self.now,
+                    users=stored.users, rated=stored.rated)
+        self._note_ratings(game)
         if not match.is_over() and ended is None:
             hand = match.hand
             if hand is None or hand.is_over():
@@ -553,6 +593,71 @@ class GameManager:
             # Kept until done (pruned here, on the event loop: the set is never touched by a thread).
             self._closing = {f for f in self._closing if not f.done()}
             self._closing.add(player.close())
+
+    # Ratings ----------------------------------------------------------------------------
+    def _check_rated(self, rules: Rules, kind: str, level: str | None, user: tuple[int, str] | None,
+                     takeback: bool) -> None:
+        if self.ratings is None:
+            raise GameError("this server rates no games", "not_rated")
+        if user is None:
+            raise GameError("a rated game needs an account: log in first", "needs_account", 403)
+        if pool_of(rules) is None:
+            raise GameError("a rated game is played under a preset's own rules (only the target may "
+                            "differ)", "bad_rated")
+        if takeback:
+            raise GameError("a rated game takes no takebacks", "bad_takeback")
+        levels = self.ratings.levels
+        if kind == "computer" and (level is None or level not in levels):
+            rated = ", ".join(sorted(levels, key=lambda name: levels[name].rating))
+            raise GameError(f"the computer level {level!r} has no rating yet: rated levels are {rated}",
+                            "bad_rated")
+
+    def _sides(self, game: Game) -> tuple[Side, Side] | None:
+        sides: list[Side] = []
+        for seat in (0, 1):
+            user = game.users[seat]
+            if seat == game.bot_seat and game.level is not None:
+                sides.append(Computer(game.level))
+            elif user is not None:
+                sides.append(Person(user, game.names[seat]))
+            else:
+                return None
+        return sides[0], sides[1]
+
+    def _note_ratings(self, game: Game) -> None:
+        """Each side's rating as the match starts (shown beside the names), and for a
+        match rated already, how it moved them."""
+        pool = pool_of(game.rules)
+        sides = self._sides(game) if game.rated else None
+        if self.ratings is None or pool is None or sides is None:
+            return
+        try:
+            changes = self.ratings.changes(game.id)
+            for seat, side in enumerate(sides):
+                if isinstance(side, Person) and side.user_id in changes:
+                    game.rating_changes[seat] = changes[side.user_id]
+                    game.ratings_before[seat] = changes[side.user_id][0]
+                else:
+                    game.ratings_before[seat] = self.ratings.rating_of(side, pool).rating
+        except Exception:  # the ratings are shown, not needed: the game goes on
+            log.exception("could not read the ratings of game %s", game.id)
+
+    def _rate(self, game: Game) -> None:
+        """A rated match ended by the rules (its target, resigned, time, left): each
+        player's rating updated, once. Aborted and abandoned matches are never rated."""
+        pool = pool_of(game.rules)
+        sides = self._sides(game)
+        winner = game.winner
+        if not game.rated or self.ratings is None or pool is None or sides is None or winner is None:
+            return
+        try:
+            changes = self.ratings.rate(game.id, pool, sides, winner)
+        except Exception:
+            log.exception("could not rate game %s", game.id)
+            return
+        for change in changes:
+            seat = game.users.index(change.user_id)
+            game.rating_changes[seat] = (change.before.rating, change.after.rating)
 
     # Clocks and absent players ---------------------------------------------------------
     def _start_clock(self, game: Game, clock: Clock, at: float) -> None:
@@ -661,6 +766,8 @@ class GameManager:
                                  ended=ended, clock_state=None if clock is None else clock.to_json())
         game.ended, game._ended_winner = ended, winner
         game.status = "aborted" if ended == "aborted" else "finished"
+        if ended != "aborted":
+            self._rate(game)
         game.away.clear()
         task = game.bot_task
         if task is not None and not task.done() and task is not _current_task():
@@ -730,6 +837,8 @@ class GameManager:
         at the seat's turn, one at a time per game. Returns an error reply, or ``None``."""
         if seat is None:
             return error("spectators cannot ask for hints", "spectator")
+        if game.rated:
+            return error("no hints in a rated game", "no_hints")
         if game.kind != "computer":
             return error("hints are only for games against the computer", "no_hints")
         hand = game.hand
@@ -875,6 +984,7 @@ class GameManager:
             game.table.match_over(game.match.score)
             self._close_player(game)
             game.away.clear()
+            self._rate(game)
         else:
             self.storage.set_score(game.id, score)
             self._deal(game)

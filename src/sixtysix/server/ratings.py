@@ -257,6 +257,12 @@ class Ratings:
             return []  # rated already (by this process or another): nothing changes twice
         return changes
 
+    def changes(self, game_id: str) -> dict[int, tuple[float, float]]:
+        """How a rated match moved its players' ratings: user id -> (before, after)."""
+        with self._sessions() as s:
+            rows = s.scalars(select(RatedGameRow).where(RatedGameRow.game_id == game_id)).all()
+            return {row.user_id: (row.before, row.after) for row in rows}
+
     def leaderboard(self, pool: str, limit: int = 50) -> list[Standing]:
         """The best established ratings of ``pool`` (provisional ones are left off)."""
         at = _utc(self.now())

@@ -102,6 +102,11 @@ class GameRow(Base):
     #: match clock ran out), ``left`` (a player did not come back in time) or
     #: ``aborted`` (called off before the first trick; the status is then ``aborted``).
     ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: The account holding each seat (``users.id`` of sixtysix.server.accounts), if any.
+    user0: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    user1: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    #: Whether the match counts for the players' ratings (sixtysix.server.ratings).
+    rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class HandRow(Base):
@@ -182,6 +187,8 @@ class StoredGame:
     clock_state: dict[str, Any] | None = None
     ended: str | None = None
     winner: int | None = None
+    users: tuple[int | None, int | None] = (None, None)
+    rated: bool = False
 
 
 class Storage:
@@ -218,7 +225,8 @@ class Storage:
                 conn.execute(text("ALTER TABLE games ADD COLUMN creator VARCHAR(64)"))
                 conn.execute(text("CREATE INDEX IF NOT EXISTS ix_games_creator ON games (creator)"))
         for name, kind in (("takeback", "BOOLEAN"), ("taken_back", "INTEGER"), ("clock", "VARCHAR(16)"),
-                           ("clock_state", "TEXT"), ("ended", "VARCHAR(16)")):
+                           ("clock_state", "TEXT"), ("ended", "VARCHAR(16)"), ("user0", "INTEGER"),
+                           ("user1", "INTEGER"), ("rated", "BOOLEAN")):
             if name not in present:
                 with self.engine.begin() as conn:
                     conn.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
@@ -236,20 +244,22 @@ class Storage:
                     tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
                     rematch_of: str | None = None, creator: str | None = None,
                     takeback: bool = False, clock: str | None = None,
-                    clock_state: dict[str, Any] | None = None) -> None:
+                    clock_state: dict[str, Any] | None = None,
+                    users: tuple[int | None, int | None] = (None, None), rated: bool = False) -> None:
         with self._session() as s:
             s.add(GameRow(id=game_id, rules=json.dumps(rules), kind=kind, level=level,
                           first_dealer=first_dealer, token0=tokens[0], token1=tokens[1],
                           name0=names[0], name1=names[1], status=status, rematch_of=rematch_of,
                           creator=creator, takeback=takeback, taken_back=0, clock=clock,
-                          clock_state=_json_or_none(clock_state)))
+                          clock_state=_json_or_none(clock_state), user0=users[0], user1=users[1],
+                          rated=rated))
             if rematch_of is not None:
                 s.execute(update(GameRow).where(GameRow.id == rematch_of).values(rematch=game_id))
 
     def take_seat(self, game_id: str, seat: int, token: str, name: str, status: str,
-                  clock_state: dict[str, Any] | None = None) -> None:
+                  clock_state: dict[str, Any] | None = None, user: int | None = None) -> None:
         values: dict[str, Any] = {f"token{seat}": token, f"name{seat}": name, "status": status,
-                                  "updated": _now()}
+                                  "updated": _now(), f"user{seat}": user}
         if clock_state is not None:
             values["clock_state"] = _json_or_none(clock_state)
         with self._session() as s:
@@ -383,6 +393,13 @@ class Storage:
             rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
             return list(rows)
 
+    def games_of(self, user_id: int, limit: int = 50) -> list[GameRow]:
+        """The finished games a player with an account played, newest first."""
+        with self._session() as s:
+            query = select(GameRow).where((GameRow.user0 == user_id) | (GameRow.user1 == user_id),
+                                          GameRow.status == "finished")
+            return list(s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all())
+
     def results(self, game_id: str) -> list[ResultRow]:
         with self._session() as s:
             return list(s.scalars(select(ResultRow).where(ResultRow.game_id == game_id)
@@ -404,7 +421,7 @@ class Storage:
             hands=[hands[n] for n in sorted(hands)],
             takeback=bool(row.takeback), taken_back=row.taken_back or 0,
             clock=row.clock, clock_state=None if row.clock_state is None else json.loads(row.clock_state),
-            ended=row.ended, winner=row.winner,
+            ended=row.ended, winner=row.winner, users=(row.user0, row.user1), rated=bool(row.rated),
         )
 
 
