@@ -109,7 +109,7 @@ async function submitAccount(event) {
   button.disabled = true;
   try {
     const me = await api("POST", `/api/account/${accountMode === "register" ? "register" : "login"}`,
-                         { name: data.get("name") || "", password: data.get("password") || "" });
+                         { name: data.get("username") || "", password: data.get("password") || "" });
     account.name = me.name;
     account.csrf = me.csrf;
     accountDialog.close();
