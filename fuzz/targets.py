@@ -209,7 +209,12 @@ def _open_app() -> Iterator[Any]:
 
     settings = Settings(database_url="sqlite://", message_rate=1e6, message_burst=1e6, create_rate=1e6,
                         create_burst=1e6, unfinished_per_client=1_000_000)
-    with TestClient(create_app(settings), raise_server_exceptions=True) as client:
+    app = create_app(settings)
+    # Accounts' hashes with cheap argon2 parameters: the fuzzer registers and logs in a lot.
+    from argon2 import PasswordHasher
+
+    app.state.accounts.hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    with TestClient(app, raise_server_exceptions=True) as client:
         yield client
 
 
@@ -229,7 +234,11 @@ def app() -> Any:
 
 REST_PATHS = ["/api/games", "/api/games/{id}/join", "/api/games/{id}", "/api/games/{id}/record",
               "/api/games/{id}/replay", "/api/games/nope/join", "/api/games/{id}x", "/api/opponents",
-              "/cards/AS.svg", "/cards/../x.svg"]
+              "/cards/AS.svg", "/cards/../x.svg", "/api/account", "/api/account/register",
+              "/api/account/login", "/api/account/logout", "/api/account/password"]
+#: Names and passwords, some of them valid (the accounts' routes), some not.
+account_texts = st.sampled_from(["Ann", "ann", "Ａｎｎ", "guest", "correct horse", "x", "Ann\u0301"]) | \
+    st.text(max_size=30)
 CONTENT_TYPES = ["application/json", "text/plain", "application/x-www-form-urlencoded", ""]
 
 rest_requests = st.fixed_dictionaries({
@@ -241,7 +250,8 @@ rest_requests = st.fixed_dictionaries({
             "kind": st.sampled_from(["person", "computer", "x"]) | values,
             "level": st.sampled_from(["easy", "hard", "nope"]) | values,
             "rules": st.sampled_from(["classic", "santase,target=3", "x"]) | values,
-            "target": values, "name": values, "seat": values}).map(json.dumps),
+            "target": values, "name": values | account_texts, "seat": values,
+            "password": values | account_texts, "old": account_texts, "new": account_texts}).map(json.dumps),
         values.map(json.dumps),
         st.text(max_size=200),
         st.integers(1, 60).map(lambda n: nested_text(n * 20)),

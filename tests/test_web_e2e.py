@@ -1104,3 +1104,39 @@ def test_a_name_with_markup_is_shown_as_text_everywhere(browser: Any, server: Se
         assert page.locator(".name img, .name b, #match-score img").count() == 0
     first.close()
     second.close()
+
+
+def test_a_player_registers_logs_out_and_logs_in_from_the_lobby(browser: Any, server: Server) -> None:
+    """Accounts (issue 21): the header's dialog registers and logs in, errors are shown in
+    words, a new game's name is the account's, and the dialog passes the accessibility check."""
+    page = new_page(browser, viewport={"width": 390, "height": 844})
+    page.goto(server.base + "/")
+    page.click("#show-register")
+    page.fill("#account-name-input", "x")
+    page.fill("#account-password", "a long enough password")
+    page.click("#account-submit")
+    page.wait_for_function("() => document.getElementById('account-error').textContent !== ''")
+    assert "3 to 20 characters" in page.text_content("#account-error")
+    assert not accessibility_problems(page)
+    page.fill("#account-name-input", "Lobby_Reader")
+    page.click("#account-submit")
+    page.wait_for_selector("#account-user", state="visible")
+    assert page.text_content("#account-name") == "Signed in as Lobby_Reader"
+    assert page.input_value("input[name=name]") == "Lobby_Reader"
+    assert "sixtysix_session" not in page.evaluate("document.cookie")  # HttpOnly
+    page.reload()
+    page.wait_for_selector("#account-user", state="visible")  # the session outlives the page
+    page.click("#logout")
+    page.wait_for_selector("#account-guest", state="visible")
+    assert page.input_value("input[name=name]") == ""
+    page.click("#show-login")
+    page.fill("#account-name-input", "lobby_reader")
+    page.fill("#account-password", "not the password")
+    page.click("#account-submit")
+    page.wait_for_function("() => document.getElementById('account-error').textContent !== ''")
+    assert page.text_content("#account-error") == "Wrong name or password."
+    page.fill("#account-password", "a long enough password")
+    page.click("#account-submit")
+    page.wait_for_selector("#account-user", state="visible")
+    assert page.text_content("#account-name") == "Signed in as Lobby_Reader"
+    page.close()

@@ -15,6 +15,7 @@ REST (JSON):
 - ``GET /api/games/{id}``: a game's public facts.
 - ``GET /api/games/{id}/record``: the record (docs/design.md §4) of a finished game.
 - ``GET /api/games/{id}/replay``: every position of a finished game, cards face up, for the replay page.
+- ``/api/account/...``: optional player accounts (:mod:`sixtysix.server.account_api`).
 - ``GET /api/lessons/{name}?step=N&lang=de``: a guided game (:mod:`sixtysix.lessons`) after
   ``N`` scripted actions, as the learner's seat sees it, with the narration and the next prompt.
 - ``GET /api/lessons/{name}/check?step=N&action=KH&lang=de``: whether the learner's choice is
@@ -56,6 +57,8 @@ from sixtysix.lessons import LESSONS, Lesson, LessonError, check_json, step_json
 from sixtysix.record import MatchReplay, dumps, replay
 from sixtysix.review import judge
 from sixtysix.rules import Rules
+from sixtysix.server.account_api import account_error, account_router
+from sixtysix.server.accounts import AccountError, Accounts
 from sixtysix.server.games import (
     GRACE,
     HAND_BREAK,
@@ -161,6 +164,8 @@ class Settings:
     grace: float = GRACE
     #: Seconds after a deal before the first player's clock starts.
     hand_break: float = HAND_BREAK
+    #: Seconds a login lasts (accounts: sixtysix.server.account_api): 30 days.
+    session_lifetime: float = 30 * 24 * 3600.0
 
 
 #: Error codes of the framework's own refusals, by HTTP status.
@@ -230,6 +235,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager
     app.state.settings = settings
+    app.state.accounts = Accounts(storage.engine, session_lifetime=settings.session_lifetime)
+    app.exception_handler(AccountError)(account_error)
+    app.include_router(account_router(app.state.accounts))
     create_limit = BucketsByKey(settings.create_rate, settings.create_burst)
     connections = ConnectionCounter(settings.connections_per_client)
 

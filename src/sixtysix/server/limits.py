@@ -1,4 +1,17 @@
-"""Rate limits: token buckets for messages and game creation, a cap on connections."""
+"""Rate limits: token buckets for messages, game creation and logins, a cap on connections.
+
+A bucket's clock can be given, so that a test moves time on by hand instead of sleeping:
+
+>>> now = [0.0]
+>>> buckets = BucketsByKey(rate=0.25, burst=2, clock=lambda: now[0])
+>>> buckets.take("ann"), buckets.take("ann"), buckets.take("ann")
+(0.0, 0.0, 4.0)
+>>> now[0] = 3.0
+>>> buckets.take("ann")
+1.0
+>>> buckets.give_back("ann"); buckets.take("ann")
+0.0
+"""
 
 from __future__ import annotations
 
@@ -23,34 +36,69 @@ class TokenBucket:
         self._tokens = self.burst
         self._last = self.clock()
 
-    def allow(self) -> bool:
-        """Take one token if there is one."""
+    def _refill(self) -> None:
         now = self.clock()
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
         self._last = now
+
+    def allow(self) -> bool:
+        """Take one token if there is one."""
+        self._refill()
         if self._tokens >= 1:
             self._tokens -= 1
             return True
         return False
 
+    def wait(self) -> float:
+        """Seconds until a token is there (``0.0`` when one is; nothing is taken)."""
+        self._refill()
+        if self._tokens >= 1:
+            return 0.0
+        return (1 - self._tokens) / self.rate if self.rate > 0 else float("inf")
+
+    def give_back(self) -> None:
+        """Return a token taken by :meth:`allow` (what it was taken for did not count)."""
+        self._refill()
+        self._tokens = min(self.burst, self._tokens + 1)
+
 
 class BucketsByKey:
     """One token bucket per key (a client address), forgetting the oldest past ``size`` keys."""
 
-    def __init__(self, rate: float, burst: float, *, size: int = 10_000) -> None:
+    def __init__(self, rate: float, burst: float, *, size: int = 10_000,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.burst = burst
         self.size = size
+        self.clock = clock
         self._buckets: dict[str, TokenBucket] = {}
 
-    def allow(self, key: str) -> bool:
+    def _bucket(self, key: str) -> TokenBucket:
         bucket = self._buckets.pop(key, None)
         if bucket is None:
-            bucket = TokenBucket(self.rate, self.burst)
+            bucket = TokenBucket(self.rate, self.burst, self.clock)
             if len(self._buckets) >= self.size:
                 del self._buckets[next(iter(self._buckets))]
         self._buckets[key] = bucket  # most recently used last
-        return bucket.allow()
+        return bucket
+
+    def allow(self, key: str) -> bool:
+        return self._bucket(key).allow()
+
+    def take(self, key: str) -> float:
+        """Take a token of ``key``'s bucket: ``0.0`` if there was one, else the seconds
+        until there is (and nothing is taken)."""
+        bucket = self._bucket(key)
+        wait = bucket.wait()
+        if wait == 0.0:
+            bucket.allow()
+        return wait
+
+    def give_back(self, key: str) -> None:
+        """Return the token :meth:`take` took for ``key`` (a forgotten key has a full bucket)."""
+        bucket = self._buckets.get(key)
+        if bucket is not None:
+            bucket.give_back()
 
 
 class ConnectionCounter:

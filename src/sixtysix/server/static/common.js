@@ -244,10 +244,27 @@ function showToast(text) {
   showToast.timer = setTimeout(() => { toast.hidden = true; }, 5000);
 }
 
+// The player's account, if logged in (the session itself is an HttpOnly cookie): its
+// name, and the CSRF token every request that changes something must carry.
+const account = { name: null, csrf: null };
+
+async function loadAccount() {
+  try {
+    const me = await api("GET", "/api/account");
+    account.name = me.name || null;
+    account.csrf = me.csrf || null;
+  } catch (e) {
+    /* offline: a guest */
+  }
+  return account;
+}
+
 async function api(method, path, body) {
+  const headers = body ? { "Content-Type": "application/json" } : {};
+  if (method !== "GET" && account.csrf) headers["X-CSRF-Token"] = account.csrf;
   const response = await fetch(path, {
     method,
-    headers: body ? { "Content-Type": "application/json" } : {},
+    headers,
     body: body ? JSON.stringify(body) : undefined,
   });
   let data = null;
@@ -255,9 +272,32 @@ async function api(method, path, body) {
   if (!response.ok) {
     let reason = (data && (data.error || data.detail)) || response.statusText;
     if (Array.isArray(reason)) reason = reason.map((d) => d.msg).join("; ");
-    throw new Error(reason);
+    const error = new Error(reason);
+    // What the server's refusal says, for words of the page's own (accountError, serverError).
+    error.code = data && data.code;
+    error.status = response.status;
+    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw error;
   }
   return data;
+}
+
+// A refused account request in the page's words (the server's reason is for developers).
+function accountError(error) {
+  switch (error.code) {
+    case "bad_name": return t("A name has 3 to 20 characters: letters, digits, _ and -, starting with a letter. Names like Computer, Guest or Admin are kept for the server.");
+    case "name_taken": return t("This name is taken: choose another.");
+    case "bad_password": return t("A password has 8 to 128 characters and is not the name.");
+    case "wrong_password": return t("Wrong name or password.");
+    case "throttled": return error.retryAfter
+      ? nt("Too many attempts: try again in {n} second.", "Too many attempts: try again in {n} seconds.", error.retryAfter)
+      : t("Too many attempts: wait a little.");
+    case "bad_csrf":
+    case "bad_origin": return t("The page is out of date: reload it and try again.");
+    case "not_logged_in": return t("You are not logged in.");
+    case "bad_request": return t("Fill in the name and the password.");
+    default: return error.message;
+  }
 }
 
 // The computer's levels in words (an operator's engines keep their own names).

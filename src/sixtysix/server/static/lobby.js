@@ -69,9 +69,80 @@ async function fillOpponents() {
   }
 }
 
+// The account area in the header: log in or register (a dialog), or who is logged in.
+// Accounts are optional: a guest plays as before.
+const accountDialog = document.getElementById("account-dialog");
+let accountMode = "login";
+
+function showAccount() {
+  const nameInput = document.querySelector("#new-game-form input[name=name]");
+  document.getElementById("account-guest").hidden = Boolean(account.name);
+  document.getElementById("account-user").hidden = !account.name;
+  document.getElementById("account-name").textContent = account.name ? t("Signed in as {name}", { name: account.name }) : "";
+  // A new game's name is the account's, unless the player wrote another.
+  if (account.name && (!nameInput.value || nameInput.value === showAccount.filled)) nameInput.value = account.name;
+  if (!account.name && nameInput.value && nameInput.value === showAccount.filled) nameInput.value = "";
+  showAccount.filled = account.name;
+}
+
+function openAccountDialog(mode) {
+  accountMode = mode;
+  const register = mode === "register";
+  const title = register ? t("Register") : t("Log in");
+  document.getElementById("account-title").textContent = title;
+  document.getElementById("account-submit").textContent = title;
+  document.getElementById("account-why").hidden = !register;
+  document.getElementById("account-rules").hidden = !register;
+  document.getElementById("account-password").setAttribute("autocomplete", register ? "new-password" : "current-password");
+  document.getElementById("account-error").textContent = "";
+  document.getElementById("account-form").reset();
+  accountDialog.showModal();
+  document.getElementById("account-name-input").focus();
+}
+
+async function submitAccount(event) {
+  event.preventDefault();
+  const data = new FormData(event.target);
+  const errorBox = document.getElementById("account-error");
+  errorBox.textContent = "";
+  const button = document.getElementById("account-submit");
+  button.disabled = true;
+  try {
+    const me = await api("POST", `/api/account/${accountMode === "register" ? "register" : "login"}`,
+                         { name: data.get("username") || "", password: data.get("password") || "" });
+    account.name = me.name;
+    account.csrf = me.csrf;
+    accountDialog.close();
+    showAccount();
+  } catch (e) {
+    errorBox.textContent = accountError(e);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function logOut() {
+  try {
+    await api("POST", "/api/account/logout");
+  } catch (e) {
+    showToast(accountError(e));
+    return;
+  }
+  account.name = null;
+  account.csrf = null;
+  showAccount();
+}
+
+document.getElementById("show-login").addEventListener("click", () => openAccountDialog("login"));
+document.getElementById("show-register").addEventListener("click", () => openAccountDialog("register"));
+document.getElementById("account-cancel").addEventListener("click", () => accountDialog.close());
+document.getElementById("account-form").addEventListener("submit", submitAccount);
+document.getElementById("logout").addEventListener("click", logOut);
+
 document.getElementById("new-game-form").addEventListener("submit", createGame);
 ready.then(() => {
   fillOpponents();
   refresh();
   setInterval(refresh, 5000);
+  loadAccount().then(showAccount);
 });

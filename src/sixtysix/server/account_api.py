@@ -1,0 +1,221 @@
+"""The HTTP API of player accounts (:mod:`sixtysix.server.accounts`): a FastAPI router.
+
+- ``POST /api/account/register`` ``{"name", "password"}``: a new account, logged in
+  (201, ``{"name", "csrf"}`` and the session cookie).
+- ``POST /api/account/login`` ``{"name", "password"}``: a session (``{"name", "csrf"}``
+  and the cookie); ``wrong_password`` (401) for an unknown name as for a wrong password.
+- ``POST /api/account/logout``: ends the session and clears the cookie.
+- ``GET /api/account``: who the session's cookie belongs to, ``{"name", "csrf"}``, or
+  ``{"name": null}`` for a guest.
+- ``POST /api/account/password`` ``{"old", "new"}``: a new password; every session of the
+  account ends, and the answer brings a new one (``{"name", "csrf"}`` and the cookie).
+
+The cookie (:data:`SESSION_COOKIE`) is ``HttpOnly``, ``SameSite=Lax``, ``Path=/``, and
+``Secure`` when the request came over https (as uvicorn says, behind a proxy named
+with ``--forwarded-allow-ips``). A state-changing request that a session cookie
+authenticates must carry the session's CSRF token in ``X-CSRF-Token`` (else 403,
+``bad_csrf``); :func:`acting_user` checks it for later routes. A POST here that
+carries an ``Origin`` header must come from the server's own host (else 403,
+``bad_origin``): that guards login and registration, which have no session yet.
+
+Routes that want to know who is asking take a parameter ``user: CurrentUser``
+(:func:`current_user`, for reading) or ``user: ActingUser`` (:func:`acting_user`,
+for changing something); both are ``None`` for a guest.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from sixtysix.server.accounts import (
+    AccountError,
+    Accounts,
+    Login,
+    User,
+    check_name,
+    check_password,
+    throttled,
+)
+
+__all__ = ["CSRF_HEADER", "SESSION_COOKIE", "ActingUser", "CurrentUser", "account_error", "account_router",
+           "acting_user", "current_user", "session_of"]
+
+#: The session cookie's name; its value is the session's token.
+SESSION_COOKIE = "sixtysix_session"
+CSRF_HEADER = "X-CSRF-Token"
+#: Answers about accounts are never kept by a cache.
+NO_STORE = {"Cache-Control": "no-store"}
+_UNKNOWN = object()
+
+
+class Credentials(BaseModel):
+    # Strict, with room above the limits of accounts.py: a name or password too long
+    # is refused there, with its own code, rather than here as a bad request.
+    model_config = ConfigDict(strict=True)
+
+    name: str = Field(max_length=100)
+    password: str = Field(max_length=1000)
+
+
+class NewPassword(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    old: str = Field(max_length=1000)
+    new: str = Field(max_length=1000)
+
+
+async def account_error(request: Request, exc: AccountError) -> JSONResponse:
+    """The server's error form, ``{"error": reason, "code": code}``, for an :class:`AccountError`
+    (with ``Retry-After`` when throttled); the app registers it as an exception handler."""
+    headers = dict(NO_STORE)
+    if exc.retry_after is not None:
+        headers["Retry-After"] = str(exc.retry_after)
+    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status, headers=headers)
+
+
+def _accounts(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+def session_of(request: Request) -> Login | None:
+    """The live session of the request's cookie, looked up once per request."""
+    found: Login | object | None = getattr(request.state, "account_session", _UNKNOWN)
+    if found is _UNKNOWN:
+        token = request.cookies.get(SESSION_COOKIE)
+        found = _accounts(request).session(token) if token else None
+        request.state.account_session = found
+    return found if isinstance(found, Login) else None
+
+
+def current_user(request: Request) -> User | None:
+    """The account the request's session belongs to, or ``None`` (a guest): a dependency
+    for routes that only read (``user: User | None = Depends(current_user)``)."""
+    login = session_of(request)
+    return None if login is None else login.user
+
+
+def _check_csrf(request: Request, login: Login) -> None:
+    sent = request.headers.get(CSRF_HEADER, "")
+    if not hmac.compare_digest(sent.encode("utf-8", "surrogateescape"), login.csrf.encode("ascii")):
+        why = "no X-CSRF-Token header" if not sent else "a wrong X-CSRF-Token header"
+        raise AccountError(f"{why}: a request made with the session cookie must carry the session's "
+                           "CSRF token (GET /api/account gives it)", "bad_csrf", 403)
+
+
+def acting_user(request: Request) -> User | None:
+    """Like :func:`current_user`, for routes that change something: a request that its
+    session cookie authenticates must carry the CSRF token, else ``bad_csrf`` (403). A
+    guest (no live session) is ``None``, as before accounts."""
+    login = session_of(request)
+    if login is None:
+        return None
+    _check_csrf(request, login)
+    return login.user
+
+
+#: A route's parameter ``user: CurrentUser`` is :func:`current_user`'s answer.
+CurrentUser = Annotated[User | None, Depends(current_user)]
+#: A route's parameter ``user: ActingUser`` is :func:`acting_user`'s answer (CSRF checked).
+ActingUser = Annotated[User | None, Depends(acting_user)]
+
+
+def _check_origin(request: Request) -> None:
+    origin = request.headers.get("origin")
+    if origin is None:
+        return
+    host = request.headers.get("host", "").lower()
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or parts.netloc.lower() != host:
+        raise AccountError(f"the request came from another site ({origin[:100]!r}, not {host!r})",
+                           "bad_origin", 403)
+
+
+def _address(request: Request) -> str:
+    return str(getattr(request.client, "host", None) or "unknown")
+
+
+def account_router(accounts: Accounts) -> APIRouter:
+    """The routes above for ``accounts``; the app keeps ``accounts`` as ``app.state.accounts``
+    (where :func:`current_user` finds it) and registers :func:`account_error`. The cookie
+    lasts as long as the session (``accounts.session_lifetime``)."""
+    router = APIRouter(prefix="/api/account", dependencies=[Depends(_check_origin)])
+    lifetime = int(accounts.session_lifetime)
+
+    def signed_in(request: Request, login: Login, status: int = 200) -> JSONResponse:
+        response = JSONResponse({"name": login.user.name, "csrf": login.csrf}, status_code=status,
+                                headers=NO_STORE)
+        response.set_cookie(SESSION_COOKIE, login.token, max_age=lifetime, path="/", httponly=True,
+                            samesite="lax", secure=request.url.scheme == "https")
+        return response
+
+    def signed_out(request: Request) -> JSONResponse:
+        response = JSONResponse({"name": None}, headers=NO_STORE)
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
+                               secure=request.url.scheme == "https")
+        return response
+
+    def replace_session(request: Request) -> None:
+        # Logging in anew on a browser that had a session: the old one ends.
+        old = session_of(request)
+        if old is not None:
+            accounts.close_session(old.token)
+
+    @router.get("")
+    async def who_am_i(request: Request) -> Any:
+        login = session_of(request)
+        if login is None:
+            return signed_out(request) if SESSION_COOKIE in request.cookies else \
+                JSONResponse({"name": None}, headers=NO_STORE)
+        return JSONResponse({"name": login.user.name, "csrf": login.csrf}, headers=NO_STORE)
+
+    @router.post("/register")
+    async def register(body: Credentials, request: Request) -> JSONResponse:
+        check_password(body.password, check_name(body.name))  # a refused one costs no registration
+        wait = accounts.throttle.register(_address(request))
+        if wait:
+            raise throttled(wait)
+        user = await accounts.register(body.name, body.password)
+        replace_session(request)
+        return signed_in(request, accounts.open_session(user), 201)
+
+    @router.post("/login")
+    async def login(body: Credentials, request: Request) -> JSONResponse:
+        address = _address(request)
+        wait = accounts.throttle.login(body.name, address)
+        if wait:
+            raise throttled(wait)  # before any hashing
+        user = await accounts.authenticate(body.name, body.password)
+        accounts.throttle.succeeded(body.name, address)
+        replace_session(request)
+        return signed_in(request, accounts.open_session(user))
+
+    @router.post("/logout")
+    async def logout(request: Request) -> JSONResponse:
+        login = session_of(request)
+        if login is not None:
+            _check_csrf(request, login)
+            accounts.close_session(login.token)
+        return signed_out(request)
+
+    @router.post("/password")
+    async def change_password(body: NewPassword, request: Request) -> JSONResponse:
+        user = acting_user(request)
+        if user is None:
+            raise AccountError("not logged in: log in to change your password", "not_logged_in", 401)
+        check_password(body.new, user.name)  # a refused new password costs no attempt
+        address = _address(request)
+        wait = accounts.throttle.login(user.name, address)
+        if wait:
+            raise throttled(wait)
+        await accounts.change_password(user, body.old, body.new)
+        accounts.throttle.succeeded(user.name, address)
+        return signed_in(request, accounts.open_session(user))
+
+    return router

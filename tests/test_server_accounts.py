@@ -1,0 +1,449 @@
+"""Optional player accounts (issue 21, part 1): registration, login, sessions, CSRF.
+
+Each test talks to an app as a browser would, with its cookie jar, on SQLite and,
+when ``SIXTYSIX_TEST_POSTGRES_URL`` is set, on PostgreSQL. Hashing uses cheap
+argon2 parameters (the server's own are tested once, by the rehash at login);
+the throttle's clock is moved by hand: nothing sleeps, nothing is timed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from http.cookies import SimpleCookie
+from typing import Any
+
+import pytest
+
+from helpers import need_module
+
+need_module("fastapi", "the web extra")
+argon2 = need_module("argon2", "argon2-cffi, in the web extra")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from server_support import DATABASES, database_for  # noqa: E402
+from sixtysix.server import Settings, create_app  # noqa: E402
+from sixtysix.server.account_api import CSRF_HEADER, SESSION_COOKIE, ActingUser, CurrentUser  # noqa: E402
+from sixtysix.server.accounts import Accounts, Throttle, User, check_name, name_key  # noqa: E402
+
+#: Quick to compute, still argon2id: the tests hash many passwords.
+CHEAP = argon2.PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+PASSWORD = "correct horse battery"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=DATABASES)
+def database(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    yield from database_for(request.param, tmp_path)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def app(database: str, clock: Clock) -> Any:
+    app = create_app(Settings(database_url=database))
+    accounts: Accounts = app.state.accounts
+    accounts.hasher = CHEAP
+    accounts.throttle = Throttle(clock=clock)
+    return app
+
+
+@pytest.fixture
+def client(app: Any) -> Iterator[TestClient]:
+    with TestClient(app) as c:
+        yield c
+
+
+def accounts_of(client: TestClient) -> Accounts:
+    accounts: Accounts = client.app.state.accounts  # type: ignore[attr-defined]
+    return accounts
+
+
+def post(client: TestClient, path: str, body: Any, headers: dict[str, str]) -> Any:
+    # JSON as a browser sends it, ASCII-escaped: a lone surrogate goes as "\udfff".
+    return client.post(path, content=json.dumps(body),
+                       headers={"Content-Type": "application/json", **headers})
+
+
+def register(client: TestClient, name: str = "Ann", password: str = PASSWORD, **headers: str) -> Any:
+    return post(client, "/api/account/register", {"name": name, "password": password}, headers)
+
+
+def login(client: TestClient, name: str = "Ann", password: str = PASSWORD, **headers: str) -> Any:
+    return post(client, "/api/account/login", {"name": name, "password": password}, headers)
+
+
+def me(client: TestClient) -> dict[str, Any]:
+    answer = client.get("/api/account")
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def refused(answer: Any, status: int, code: str) -> str:
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert body["code"] == code, body
+    assert set(body) == {"error", "code"} and body["error"]
+    reason: str = body["error"]
+    return reason
+
+
+def fresh(client: TestClient) -> TestClient:
+    """Another browser on the same app (its own cookies)."""
+    return TestClient(client.app)
+
+
+# Register, log in, log out, who am I ----------------------------------------------
+
+def test_a_guest_is_nobody_and_plays_as_before(client: TestClient) -> None:
+    assert me(client) == {"name": None}
+    game = client.post("/api/games", json={"kind": "computer", "name": "Guest player"})
+    assert game.status_code == 201 and game.json()["token"]
+
+
+def test_register_logs_in_and_logout_logs_out(client: TestClient) -> None:
+    answer = register(client, "Ann")
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    assert body["name"] == "Ann" and set(body) == {"name", "csrf"}
+    assert me(client) == body
+    out = client.post("/api/account/logout", headers={CSRF_HEADER: body["csrf"]})
+    assert out.status_code == 200 and out.json() == {"name": None}
+    assert SESSION_COOKIE not in client.cookies
+    assert me(client) == {"name": None}
+    # Logging out twice (no session any more) is harmless.
+    assert client.post("/api/account/logout").json() == {"name": None}
+
+
+def test_login_opens_a_session_of_its_own(client: TestClient) -> None:
+    register(client, "Ann")
+    other = fresh(client)
+    assert me(other) == {"name": None}
+    answer = login(other, "ann")  # any case
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["name"] == "Ann"
+    assert me(other)["name"] == "Ann"
+    assert me(other)["csrf"] != me(client)["csrf"]
+    assert accounts_of(client).sessions_of(accounts_of(client).user_by_name("ANN") or User(0, "")) == 2
+
+
+def test_a_session_ends_when_it_expires(client: TestClient) -> None:
+    accounts = accounts_of(client)
+    register(client, "Ann")
+    assert me(client)["name"] == "Ann"
+    start = accounts.now()
+    accounts.now = lambda: start + __import__("datetime").timedelta(days=30, seconds=1)
+    assert me(client) == {"name": None}
+    assert SESSION_COOKIE not in client.cookies  # the stale cookie is cleared
+
+
+def test_a_forged_or_unknown_session_cookie_is_a_guest(client: TestClient) -> None:
+    client.cookies.set(SESSION_COOKIE, "not-a-session")
+    assert me(client) == {"name": None}
+    client.cookies.set(SESSION_COOKIE, "x" * 5000)
+    assert me(client) == {"name": None}
+
+
+# Names -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("taken", ["ann", "ANN", "Ａｎｎ", "ａｎｎ"])
+def test_a_name_is_taken_in_any_case_and_any_unicode_form(client: TestClient, taken: str) -> None:
+    assert register(client, "Ann").status_code == 201
+    reason = refused(register(fresh(client), taken), 409, "name_taken")
+    assert "taken" in reason
+
+
+def test_a_composed_and_a_decomposed_name_are_one_name(client: TestClient) -> None:
+    assert register(client, "Zoe\u0301").json()["name"] == "Zo\u00e9"  # shown composed
+    refused(register(fresh(client), "ZO\u00c9"), 409, "name_taken")
+
+
+def test_names_compare_by_case_folding() -> None:
+    assert name_key("Straße") == name_key("STRASSE") == "strasse"
+    assert check_name("Ｚoë") == "Zoë"  # the shown name is the NFKC form
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("Al", "3 to 20"), ("A" * 21, "3 to 20"), ("", "3 to 20"),
+    ("1ann", "starts with a letter"), ("_ann", "starts with a letter"), ("-ann", "starts with a letter"),
+    ("ann smith", "only letters"), ("ann.smith", "only letters"), ("ann@x", "only letters"),
+    ("ann\u200bx", "only letters"), ("ann\x00x", "only letters"), ("ann\u20ddx", "only letters"),
+    ("ann\u00bd", "only letters"),
+    ("computer", "kept for the server"), ("Computer_2", "kept for the server"), ("GUEST", "kept"),
+    ("Admin1", "kept"), ("ＡＤＭＩＮ", "kept"), ("SixtySix", "kept"), ("sixtysixer", "kept"),
+])
+def test_bad_names_are_refused_in_words(client: TestClient, name: str, words: str) -> None:
+    reason = refused(register(client, name), 422, "bad_name")
+    assert words in reason
+
+
+@pytest.mark.parametrize("name", ["Ann", "bob_42", "Zoë-Li", "Ивана", "Đorđe", "Ελένη", "山田太郎", "नमस्ते",
+                                  "Ádám", "a-_"])
+def test_names_in_any_script_are_welcome(client: TestClient, name: str) -> None:
+    answer = register(client, name)
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["name"] == name
+
+
+# Passwords -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("password", "words"), [
+    ("short", "8 to 128"), ("", "8 to 128"), ("x" * 129, "8 to 128"),
+    ("AnnSmith", "not be the name"), ("annsmith", "not be the name"), ("ＡＮＮＳＭＩＴＨ", "not be the name"),
+])
+def test_bad_passwords_are_refused_in_words(client: TestClient, password: str, words: str) -> None:
+    reason = refused(register(client, "AnnSmith", password), 422, "bad_password")
+    assert words in reason
+
+
+@pytest.mark.parametrize("password", ["12345678", "x" * 128, "пароль-пароль", "🂡🂮🂭🂫🂪🂩🂨🂧", "a b\tc\nd e"])
+def test_any_unicode_password_of_8_to_128_characters_works(client: TestClient, password: str) -> None:
+    assert register(client, "Ann", password).status_code == 201
+    assert login(fresh(client), "Ann", password).status_code == 200
+
+
+def test_a_password_is_the_same_in_any_unicode_normal_form(client: TestClient) -> None:
+    assert register(client, "Ann", "caf\u00e9 au lait").status_code == 201  # é composed
+    assert login(fresh(client), "Ann", "cafe\u0301 au lait").status_code == 200  # e + combining accent
+
+
+@pytest.mark.parametrize("body", [
+    {"name": "Ann"}, {"password": PASSWORD}, {"name": 7, "password": PASSWORD},
+    {"name": "Ann", "password": ["a"] * 9}, {"name": "Ann", "password": None},
+    {"name": "A" * 101, "password": PASSWORD}, {"name": "Ann", "password": "x" * 1001},
+])
+def test_everything_from_the_client_is_type_checked(client: TestClient, body: dict[str, Any]) -> None:
+    for path in ("/api/account/register", "/api/account/login"):
+        refused(client.post(path, json=body), 422, "bad_request")
+    refused(client.post("/api/account/login", content=b"{not json",
+                        headers={"Content-Type": "application/json"}), 422, "bad_request")
+
+
+def test_a_lone_surrogate_is_not_text(client: TestClient) -> None:
+    refused(register(client, "ann\ud800"), 422, "bad_request")
+    refused(register(client, "Ann", "abc\udfffdefgh"), 422, "bad_request")
+    refused(login(client, "Ann", "abc\udfffdefgh"), 422, "bad_request")
+
+
+def test_the_stored_hash_is_argon2_and_never_the_password(client: TestClient) -> None:
+    register(client, "Ann")
+    stored = accounts_of(client).password_hash("Ann")
+    assert stored is not None and stored.startswith("$argon2id$")
+    assert PASSWORD not in stored
+    assert argon2.PasswordHasher().verify(stored, PASSWORD)
+
+
+def test_an_old_hash_is_replaced_at_login(client: TestClient) -> None:
+    accounts = accounts_of(client)
+    register(client, "Ann")
+    before = accounts.password_hash("Ann")
+    assert before is not None and "m=1024,t=1,p=1" in before
+    accounts.hasher = argon2.PasswordHasher()  # the server's own parameters
+    assert login(fresh(client), "Ann").status_code == 200
+    after = accounts.password_hash("Ann")
+    assert after is not None and after != before
+    assert not accounts.hasher.check_needs_rehash(after)
+    assert login(fresh(client), "Ann").status_code == 200
+
+
+def test_an_unknown_name_and_a_wrong_password_get_the_same_answer(client: TestClient) -> None:
+    register(client, "Ann")
+    wrong = login(fresh(client), "Ann", "not the password")
+    unknown = login(fresh(client), "Nobody", PASSWORD)
+    malformed = login(fresh(client), "no such name!", PASSWORD)
+    for answer in (wrong, unknown, malformed):
+        refused(answer, 401, "wrong_password")
+        assert SESSION_COOKIE not in answer.cookies
+    assert wrong.json() == unknown.json() == malformed.json()
+    assert dict(wrong.headers) .keys() == dict(unknown.headers).keys()
+
+
+# Throttling ------------------------------------------------------------------------
+
+def test_failed_logins_are_throttled_per_name(client: TestClient, clock: Clock, monkeypatch: Any) -> None:
+    register(client, "Ann")
+    accounts = accounts_of(client)
+    for _ in range(5):
+        refused(login(fresh(client), "Ann", "wrong password"), 401, "wrong_password")
+    # The sixth attempt never reaches argon2, even with the right password.
+    calls: list[str] = []
+    monkeypatch.setattr(accounts, "_verify", lambda *a: calls.append("verify") or True)
+    answer = login(fresh(client), "ANN", PASSWORD)
+    refused(answer, 429, "throttled")
+    assert answer.headers["Retry-After"] == "10"
+    assert calls == []
+    monkeypatch.undo()
+    # Another name is not held up, the address has tries left.
+    register(client, "Bob")
+    assert login(fresh(client), "Bob").status_code == 200
+    clock.now += 4
+    assert login(fresh(client), "Ann").headers["Retry-After"] == "6"
+    clock.now += 6
+    refused(login(fresh(client), "Ann", "wrong again"), 401, "wrong_password")
+    refused(login(fresh(client), "Ann"), 429, "throttled")
+    clock.now += 10
+    assert login(fresh(client), "Ann").status_code == 200  # one per 10 seconds
+
+
+def test_a_successful_login_does_not_count(client: TestClient) -> None:
+    register(client, "Ann")
+    for _ in range(20):
+        assert login(fresh(client), "Ann").status_code == 200
+
+
+def test_failed_logins_are_throttled_per_address(client: TestClient, clock: Clock) -> None:
+    for n in range(20):
+        refused(login(client, f"Name{n}", "wrong password"), 401, "wrong_password")
+    answer = login(client, "Another", "wrong password")
+    refused(answer, 429, "throttled")
+    assert answer.headers["Retry-After"] == "2"
+    clock.now += 2
+    refused(login(client, "Another", "wrong password"), 401, "wrong_password")
+
+
+def test_registrations_are_limited_per_address(client: TestClient, clock: Clock) -> None:
+    for n in range(10):
+        assert register(client, f"Player{n}").status_code == 201
+    answer = register(client, "Player10")
+    refused(answer, 429, "throttled")
+    assert answer.headers["Retry-After"] == "60"
+    clock.now += 60
+    assert register(client, "Player10").status_code == 201
+
+
+def test_refused_names_cost_no_registration(client: TestClient) -> None:
+    for _ in range(30):
+        refused(register(client, "x"), 422, "bad_name")
+    assert register(client, "Ann").status_code == 201
+
+
+# CSRF and Origin ---------------------------------------------------------------------
+
+def test_a_cookie_authenticated_change_needs_the_csrf_token(client: TestClient) -> None:
+    csrf = register(client, "Ann").json()["csrf"]
+    body = {"old": PASSWORD, "new": "a new password"}
+    for headers in ({}, {CSRF_HEADER: ""}, {CSRF_HEADER: "wrong"}, {CSRF_HEADER: csrf + "x"},
+                    {CSRF_HEADER: csrf.upper()}):
+        reason = refused(client.post("/api/account/password", json=body, headers=headers), 403, "bad_csrf")
+        assert "X-CSRF-Token" in reason
+        refused(client.post("/api/account/logout", headers=headers), 403, "bad_csrf")
+    assert me(client)["name"] == "Ann"  # still logged in
+    assert client.post("/api/account/password", json=body, headers={CSRF_HEADER: csrf}).status_code == 200
+    assert client.post("/api/account/logout", headers={CSRF_HEADER: me(client)["csrf"]}).status_code == 200
+
+
+def test_the_csrf_token_of_another_session_is_refused(client: TestClient) -> None:
+    register(client, "Ann")
+    other = fresh(client)
+    register(other, "Bob")
+    refused(client.post("/api/account/logout", headers={CSRF_HEADER: me(other)["csrf"]}), 403, "bad_csrf")
+
+
+def test_login_and_register_from_another_site_are_refused(client: TestClient) -> None:
+    for origin in ("https://evil.example", "http://testserver.evil.example", "null", "http://testserver:81"):
+        reason = refused(register(client, "Ann", Origin=origin), 403, "bad_origin")
+        assert "another site" in reason
+        refused(login(client, "Ann", Origin=origin), 403, "bad_origin")
+    assert me(client) == {"name": None}
+    assert register(client, "Ann", Origin="http://testserver").status_code == 201
+    assert login(fresh(client), "Ann", Origin="http://TestServer").status_code == 200
+
+
+# Passwords changed, sessions ended -------------------------------------------------------
+
+def test_a_new_password_ends_every_other_session(client: TestClient) -> None:
+    register(client, "Ann")
+    phone = fresh(client)
+    login(phone, "Ann")
+    assert me(phone)["name"] == "Ann"
+    old_cookie = client.cookies[SESSION_COOKIE]
+    answer = client.post("/api/account/password", json={"old": PASSWORD, "new": "a new password"},
+                         headers={CSRF_HEADER: me(client)["csrf"]})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["name"] == "Ann"
+    assert me(phone) == {"name": None}
+    assert me(client)["name"] == "Ann"  # with a new session
+    assert client.cookies[SESSION_COOKIE] != old_cookie
+    refused(login(fresh(client), "Ann", PASSWORD), 401, "wrong_password")
+    assert login(fresh(client), "Ann", "a new password").status_code == 200
+
+
+def test_a_password_change_needs_the_old_password_and_a_good_new_one(client: TestClient) -> None:
+    csrf = register(client, "Ann").json()["csrf"]
+    change = lambda old, new: client.post(  # noqa: E731
+        "/api/account/password", json={"old": old, "new": new}, headers={CSRF_HEADER: csrf})
+    refused(change("not my password", "a new password"), 401, "wrong_password")
+    refused(change(PASSWORD, "short"), 422, "bad_password")
+    refused(change(PASSWORD, "ann"), 422, "bad_password")
+    assert me(client)["name"] == "Ann"
+    refused(fresh(client).post("/api/account/password", json={"old": PASSWORD, "new": "a new password"}),
+            401, "not_logged_in")
+
+
+# Cookies and what answers hold ---------------------------------------------------------
+
+def test_the_session_cookie_is_http_only_and_same_site_lax(client: TestClient) -> None:
+    answer = register(client, "Ann")
+    header = answer.headers["set-cookie"]
+    cookie = SimpleCookie()
+    cookie.load(header)
+    morsel = cookie[SESSION_COOKIE]
+    assert morsel["httponly"] is True
+    assert morsel["samesite"].lower() == "lax"
+    assert morsel["path"] == "/"
+    assert int(morsel["max-age"]) == 30 * 24 * 3600
+    assert not morsel["secure"]  # plain http here
+    assert answer.headers["cache-control"] == "no-store"
+
+
+def test_the_cookie_is_secure_over_https(app: Any) -> None:
+    with TestClient(app, base_url="https://testserver") as secure:
+        header = register(secure, "Ann").headers["set-cookie"]
+    assert "secure" in header.lower().split("; ")
+
+
+def test_no_answer_holds_a_hash_a_token_or_a_password(client: TestClient) -> None:
+    answers = [register(client, "Ann"), me(client), login(fresh(client), "Ann"),
+               login(fresh(client), "Ann", "wrong password"), register(fresh(client), "Ann")]
+    token = client.cookies[SESSION_COOKIE]
+    stored = accounts_of(client).password_hash("Ann")
+    assert stored is not None
+    for answer in answers:
+        text = answer if isinstance(answer, dict) else answer.json()
+        flat = json.dumps(text)
+        for secret in (PASSWORD, stored, stored.rsplit("$", 1)[1], token, "argon2"):
+            assert secret not in flat, (secret, flat)
+    # Nor does the lobby, nor a game.
+    assert "Ann" not in client.get("/api/games").text
+
+
+# The dependency later routes use ---------------------------------------------------------
+
+def test_current_user_and_acting_user_for_later_routes(app: Any) -> None:
+    @app.get("/test/whoami")
+    async def whoami(user: CurrentUser) -> dict[str, Any]:
+        return {"user": None if user is None else [user.id, user.name]}
+
+    @app.post("/test/act")
+    async def act(user: ActingUser) -> dict[str, Any]:
+        return {"user": None if user is None else user.name}
+
+    with TestClient(app) as client:
+        assert client.get("/test/whoami").json() == {"user": None}
+        assert client.post("/test/act").json() == {"user": None}  # a guest needs no token
+        csrf = register(client, "Ann").json()["csrf"]
+        user = client.get("/test/whoami").json()["user"]
+        assert user[1] == "Ann" and isinstance(user[0], int)
+        refused(client.post("/test/act"), 403, "bad_csrf")
+        assert client.post("/test/act", headers={CSRF_HEADER: csrf}).json() == {"user": "Ann"}
