@@ -306,6 +306,12 @@ class Accounts:
             row = s.scalars(select(UserRow).where(UserRow.name_key == name_key(name))).first()
             return None if row is None else User(row.id, row.name)
 
+    def name_of(self, user_id: int) -> str | None:
+        """The name an account is shown by, or ``None`` if there is no such account."""
+        with self._sessions() as s:
+            row = s.get(UserRow, user_id)
+            return None if row is None else row.name
+
     async def register(self, name: str, password: str) -> User:
         """A new account; ``bad_name``, ``bad_password`` or ``name_taken`` otherwise."""
         shown = check_name(name)

@@ -57,7 +57,7 @@ from sixtysix.lessons import LESSONS, Lesson, LessonError, check_json, step_json
 from sixtysix.record import MatchReplay, dumps, replay
 from sixtysix.review import judge
 from sixtysix.rules import Rules
-from sixtysix.server.account_api import account_error, account_router
+from sixtysix.server.account_api import ActingUser, account_error, account_router
 from sixtysix.server.accounts import AccountError, Accounts
 from sixtysix.server.games import (
     GRACE,
@@ -72,7 +72,9 @@ from sixtysix.server.games import (
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
 from sixtysix.server.middleware import BodyLimit, SecurityHeaders
 from sixtysix.server.opponents import Opponents
+from sixtysix.server.profiles import profile_router
 from sixtysix.server.protocol import Hello, Hint, ProtocolError, error, parse_message
+from sixtysix.server.ratings import Ratings
 from sixtysix.server.storage import Storage
 from sixtysix.svg import back_svg, card_svg
 from sixtysix.userdata import data_dir
@@ -185,6 +187,8 @@ class NewGame(BaseModel):
     takeback: bool = False
     #: A time control (``5+3``, ``20/move``: sixtysix.clock), or none.
     clock: str | None = Field(None, max_length=16)
+    #: Whether the match counts for the ratings (needs an account: sixtysix.server.ratings).
+    rated: bool = False
 
 
 class JoinGame(BaseModel):
@@ -202,8 +206,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     opponents = Opponents(settings.engines)  # checked before anything is opened
     storage = Storage(settings.database_url)
+    ratings = Ratings(storage.engine)
     manager = GameManager(storage, shard=settings.shard, opponents=opponents, grace=settings.grace,
-                          hand_break=settings.hand_break)
+                          hand_break=settings.hand_break, ratings=ratings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -238,6 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.accounts = Accounts(storage.engine, session_lifetime=settings.session_lifetime)
     app.exception_handler(AccountError)(account_error)
     app.include_router(account_router(app.state.accounts))
+    app.include_router(profile_router(app.state.accounts, ratings, storage))
     create_limit = BucketsByKey(settings.create_rate, settings.create_burst)
     connections = ConnectionCounter(settings.connections_per_client)
 
@@ -338,20 +344,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # REST -------------------------------------------------------------------------
     @app.post("/api/games", status_code=201)
-    async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
+    async def create_game(body: NewGame, request: Request, user: ActingUser) -> dict[str, Any]:
         if not create_limit.allow(_client(request.client)):
             raise GameError("too many new games from your address: wait a little", "rate_limited", 429)
         rules = parse_rules(body.rules, body.target)
         clock = parse_clock(body.clock)
         game, token = manager.create(rules=rules, kind=body.kind, level=body.level, name=body.name,
                                      creator=_client(request.client), limit=settings.unfinished_per_client,
-                                     takeback=body.takeback, clock=clock)
+                                     takeback=body.takeback, clock=clock, rated=body.rated,
+                                     user=None if user is None else (user.id, user.name))
         manager.wake_bot(game)
         return {"id": game.id, "seat": 0, "token": token, "link": f"/game/{game.id}", "game": game.info()}
 
     @app.post("/api/games/{game_id}/join")
-    async def join_game(game_id: str, body: JoinGame) -> dict[str, Any]:
-        game, seat, token = manager.join(game_id, body.name)
+    async def join_game(game_id: str, body: JoinGame, user: ActingUser) -> dict[str, Any]:
+        account = None if user is None else (user.id, user.name)
+        game, seat, token = manager.join(game_id, body.name, user=account)
         answer = {"id": game.id, "seat": seat, "token": token, "link": f"/game/{game.id}",
                   "game": game.info()}
         manager.release(game)
@@ -372,7 +380,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                      # names them in words, in its language ("Classic, a match to 7 ...").
                      **_rules_parts(row.rules),
                      "players": [row.name0, row.name1], "score": [row.score0, row.score1],
-                     "status": row.status, "winner": row.winner, "clock": row.clock, "ended": row.ended}
+                     "status": row.status, "winner": row.winner, "clock": row.clock, "ended": row.ended,
+                     "rated": bool(row.rated)}
                     for row in storage.listing(status=(status,), limit=limit, kind="person")]
 
         return {"open": rows("waiting", 50), "playing": rows("playing", 50), "finished": rows("finished", 20),

@@ -533,15 +533,7 @@ class GameManager:
         that was only out of memory; after a restart (``restart``) the seat to act's clock
         starts again now: time the server was down is nobody's."""
         rules = Rules.from_json(stored.rules)
-        record = MatchRecord(
-            hands=[MatchHand(deck=tuple(Card.parse(c) for c in h.deck.split()),
-                             actions=[Action.parse(a) for a in h.actions], dealer=h.dealer,
-                             extra={} if h.forfeit is None else {"forfeit": h.forfeit})
-                   for h in stored.hands],
-            first_dealer=stored.first_dealer, rules=rules)
-        replayed = replay(record)  # every action (and forfeit) checked again by the engine
-        assert isinstance(replayed, MatchReplay)
-        match = replayed.match
+        match = replay_stored(stored)
         match.rng = self.rng
         clock = None
         if stored.clock is not None:
@@ -1174,6 +1166,19 @@ class GameManager:
             self._close_player(game)
         await asyncio.gather(*(asyncio.wrap_future(f) for f in list(self._closing)),
                              return_exceptions=True)
+
+
+def replay_stored(stored: StoredGame) -> Match:
+    """The match a stored game holds, every action (and forfeit) checked again by the engine."""
+    record = MatchRecord(
+        hands=[MatchHand(deck=tuple(Card.parse(c) for c in h.deck.split()),
+                         actions=[Action.parse(a) for a in h.actions], dealer=h.dealer,
+                         extra={} if h.forfeit is None else {"forfeit": h.forfeit})
+               for h in stored.hands],
+        first_dealer=stored.first_dealer, rules=Rules.from_json(stored.rules))
+    replayed = replay(record)
+    assert isinstance(replayed, MatchReplay)
+    return replayed.match
 
 
 def _current_task() -> asyncio.Task[Any] | None:
