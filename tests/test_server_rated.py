@@ -108,9 +108,11 @@ def test_a_rated_match_between_two_accounts_moves_both_ratings_once(app: Any, an
         assert page["games"][0]["id"] == gid and page["games"][0]["won"] == (winner == seat)
     # The game, read back after it left memory, shows the same changes; nothing rates it again.
     assert anna.get(f"/api/games/{gid}").json()["rating_changes"] == info["rating_changes"]
-    # Provisional ratings are not on the leaderboard; the levels are, with their fixed ratings.
+    # Both are on the leaderboard, best first, marked provisional; the levels are there too,
+    # with their fixed ratings.
     board = guest.get("/api/leaderboard?pool=classic").json()
-    assert board["players"] == []
+    assert [p["name"] for p in board["players"]] == [["Anna", "Bob"][winner], ["Anna", "Bob"][1 - winner]]
+    assert all(p["provisional"] for p in board["players"])
     assert {row["level"]: row["rating"] for row in board["levels"]} == {
         level: round(r.rating) for level, r in LEVEL_RATINGS.items()}
     assert guest.get("/api/players/nobody").status_code == 404

@@ -126,13 +126,17 @@ def test_a_deviation_grows_a_period_a_day_without_games(ratings: Ratings, clock:
     assert later.deviation == pytest.approx(grown)
 
 
-def test_the_leaderboard_leaves_provisional_ratings_off(ratings: Ratings, clock: Time) -> None:
+def test_the_leaderboard_marks_provisional_ratings_or_leaves_them_off(ratings: Ratings, clock: Time) -> None:
     for user in (1, 2):
         for n in range(60 if user == 1 else 1):
             ratings.rate(f"g{user}-{n}", "classic", (Person(user, f"P{user}"), Computer("medium")),
                          winner=n % 2)
-    board = ratings.leaderboard("classic")
+    board = ratings.leaderboard("classic", established=True)
     assert [s.user_id for s in board] == [1]
+    everyone = ratings.leaderboard("classic")
+    assert {s.user_id for s in everyone} == {1, 2}
+    assert [s.provisional for s in everyone if s.user_id == 2] == [True]
+    assert [s.rating.rating for s in everyone] == sorted((s.rating.rating for s in everyone), reverse=True)
     assert board[0].rating.deviation <= PROVISIONAL and board[0].games == 60
     assert ratings.standing(2, "classic").provisional
 

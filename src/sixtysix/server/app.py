@@ -87,7 +87,7 @@ log = logging.getLogger("sixtysix.server")
 STATIC = Path(str(resources.files("sixtysix.server") / "static"))
 #: The pages, each written once with its own title and body; the lines every page's
 #: head shares are in ``static/head.part.html``, put in where the page says.
-PAGES = ("index", "game", "replay", "lesson", "rules")
+PAGES = ("index", "game", "replay", "lesson", "rules", "player")
 _HEAD_MARK = "<!-- head.part.html -->"
 
 
@@ -299,6 +299,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> HTMLResponse:
         return HTMLResponse(page("replay"))
+
+    @app.get("/player/{name}", include_in_schema=False)
+    async def player_page(name: str) -> HTMLResponse:
+        return HTMLResponse(page("player"))
 
     @app.get("/learn", include_in_schema=False)
     async def lesson_page() -> HTMLResponse:

@@ -43,8 +43,8 @@ from sixtysix.rules import PRESETS, Rules
 __all__ = ["LEVEL_RATINGS", "PROVISIONAL", "Change", "Computer", "Person", "Ratings", "Standing",
            "level_ratings", "pool_of"]
 
-#: A deviation above this marks a rating as provisional (shown with a "?" and left off
-#: the leaderboards), as lichess does.
+#: A deviation above this marks a rating as provisional (shown with a "?"), as lichess
+#: does.
 PROVISIONAL = 110.0
 #: Seconds in a rating period (a player's deviation grows for each one without a game).
 PERIOD = 86_400.0
@@ -263,8 +263,9 @@ class Ratings:
             rows = s.scalars(select(RatedGameRow).where(RatedGameRow.game_id == game_id)).all()
             return {row.user_id: (row.before, row.after) for row in rows}
 
-    def leaderboard(self, pool: str, limit: int = 50) -> list[Standing]:
-        """The best established ratings of ``pool`` (provisional ones are left off)."""
+    def leaderboard(self, pool: str, limit: int = 50, *, established: bool = False) -> list[Standing]:
+        """The best ratings of ``pool``, highest first; with ``established``, provisional
+        ones are left off (the page marks them instead)."""
         at = _utc(self.now())
         with self._sessions() as s:
             rows = s.scalars(select(RatingRow).where(RatingRow.pool == pool)
@@ -273,7 +274,7 @@ class Ratings:
             for row in rows:
                 rating, _ = self._current(s, row.user_id, pool, at)
                 standing = Standing(row.user_id, pool, rating, row.games, row.wins)
-                if not standing.provisional:
+                if not (established and standing.provisional):
                     out.append(standing)
             return out[:limit]
 

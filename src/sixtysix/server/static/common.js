@@ -320,12 +320,17 @@ function pointsText(points, tricks) {
 
 // Rules in words: the preset's name and the match's length ("Classic, a match to 7 game
 // points"); options changed from the preset are named after it.
-function rulesText(rules, target) {
-  const preset = typeof rules === "string" ? rules : rules.preset;
+// A preset's name in the page's language (a rating pool is a preset).
+function presetName(preset) {
   const names = { classic: t("Classic"), pagat: t("Pagat"), santase: t("Santase"), schnapsen: t("Schnapsen"),
                   course: t("Schnapsen, course platform rules") };
+  return names[preset] || preset;
+}
+
+function rulesText(rules, target) {
+  const preset = typeof rules === "string" ? rules : rules.preset;
   let text = nt("{rules}, a match to {n} game point", "{rules}, a match to {n} game points", target,
-                { rules: names[preset] || preset });
+                { rules: presetName(preset) });
   const changed = typeof rules === "string" ? [] : Object.keys(rules).filter((k) => k !== "preset" && k !== "target");
   if (changed.length) text += " " + t("(changed: {options})", { options: changed.join(", ") });
   return text;

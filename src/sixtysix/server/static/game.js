@@ -291,8 +291,11 @@ function render() {
     t("{me} {mine} \u2013 {theirs} {them} (to {target})",
       { me: n[bottom], mine: game.score[bottom], theirs: game.score[top], them: n[top], target: game.target }) +
     (game.pending_bonus ? " " + t("+{n} to the next winner", { n: game.pending_bonus }) : "");
-  document.getElementById("opponent-name").textContent = n[top] + (you === null ? "" : "");
-  document.getElementById("my-name").textContent = you === null ? n[bottom] : t("{name} (you)", { name: n[bottom] });
+  // A rated match shows each side's rating as it began, beside the name.
+  const rated = (seat) => game.ratings && game.ratings[seat] !== undefined ? ` (${game.ratings[seat]})` : "";
+  document.getElementById("opponent-name").textContent = n[top] + rated(top);
+  document.getElementById("my-name").textContent =
+    (you === null ? n[bottom] : t("{name} (you)", { name: n[bottom] })) + rated(bottom);
   document.getElementById("hand-number").textContent = t("Hand {n}", { n: game.hand_number }) +
     (game.spectators ? " \u00b7 " + nt("{n} watching", "{n} watching", game.spectators) : "") +
     // A match played with takebacks says so, as its record does.
@@ -512,7 +515,8 @@ function showResult(game, you, n, count) {
     : t("Hand {n}: {name} wins", { n: count, name: n[result.winner] });
   // Why, from the hand's explanation when this page saw the hand end (else the plain result).
   const why = ended && ended.number === count && ended.why ? ended.why : null;
-  document.getElementById("result-text").textContent = why ? explainResult(why, n) : resultSentence(result, n);
+  document.getElementById("result-text").textContent = (why ? explainResult(why, n) : resultSentence(result, n)) +
+    (finished ? ratingText(game, n) : "");
   const rows = [["", n[0], n[1]], [t("Points"), ...result.points], [t("Tricks"), ...result.tricks],
                 [t("Match score"), ...game.score]];
   document.getElementById("result-table").replaceChildren(...rows.map((row, i) =>
@@ -651,13 +655,20 @@ function endingText(game, n) {
   }
 }
 
+// How a rated match moved the players' ratings, in words (" Anna: 1500 → 1662.").
+function ratingText(game, n) {
+  const changes = game.rating_changes || {};
+  return Object.entries(changes).map(([seat, [before, after]]) =>
+    " " + t("{name}'s rating: {before} \u2192 {after}.", { name: n[Number(seat)], before, after })).join("");
+}
+
 function renderEnding(game, you, n) {
   if (!game.ended || endingShown || held || ended) return;
   endingShown = true;
   const overlay = document.getElementById("result");
   document.getElementById("result-title").textContent = game.winner === null ? t("The match was called off")
     : t("{name} wins the match", { name: n[game.winner] });
-  document.getElementById("result-text").textContent = endingText(game, n);
+  document.getElementById("result-text").textContent = endingText(game, n) + ratingText(game, n);
   document.getElementById("result-table").replaceChildren(
     el("tr", {}, ...["", n[0], n[1]].map((cell) => el("th", { text: cell }))),
     el("tr", {}, ...[t("Match score"), ...game.score].map((cell) => el("td", { text: String(cell) }))));
@@ -699,6 +710,7 @@ function turnTitle() {
 document.addEventListener("visibilitychange", turnTitle);
 
 async function start() {
+  await loadAccount();  // a logged-in player takes a seat with his account (and its CSRF token)
   let info;
   try {
     info = await api("GET", `/api/games/${encodeURIComponent(gameId)}`);

@@ -15,6 +15,8 @@ async function createGame(event) {
     body.level = data.get("level");
     body.takeback = data.get("takeback") === "on";
   }
+  if (data.get("clock")) body.clock = data.get("clock");
+  if (data.get("rated") === "on") body.rated = true;
   if (data.get("target")) body.target = Number(data.get("target"));
   const errorBox = document.getElementById("new-game-error");
   errorBox.textContent = "";
@@ -30,8 +32,10 @@ async function createGame(event) {
 function gameItem(game, label, href) {
   const [first, second] = game.players;
   const players = first && second ? t("{first} vs {second}", { first, second }) : first || second || "?";
+  const extras = [game.rated ? t("rated") : null, game.clock ? clockName(game.clock) : null].filter(Boolean);
   return el("li", {}, el("a", { href, text: label }), ` ${players} \u2014 ${(game.rules_json ? rulesText(game.rules_json, game.target) : game.rules)} `,
-            el("span", { class: "dim", text: `${game.score[0]}\u2013${game.score[1]}` }));
+            el("span", { class: "dim", text: `${game.score[0]}\u2013${game.score[1]}` }),
+            extras.length ? el("span", { class: "tag", text: ` ${extras.join(" \u00b7 ")}` }) : "");
 }
 
 async function refresh() {
@@ -49,6 +53,31 @@ async function refresh() {
       return item;
     }), t("None yet."));
     fill("abandoned-games", (lobby.abandoned || []).map((g) => gameItem(g, t("Look"), `/game/${g.id}`)), t("None."));
+  } catch (e) {
+    /* the next refresh tries again */
+  }
+}
+
+// A time control in words ("5+3", "20/move").
+function clockName(control) {
+  const move = /^(\d+(?:\.\d+)?)\/move$/.exec(control);
+  if (move) return t("{n} s a move", { n: move[1] });
+  const match = /^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(control);
+  return match ? t("{minutes} min + {seconds} s", { minutes: match[1], seconds: match[2] }) : control;
+}
+
+// The leaderboard of the rules chosen, and the computer levels' fixed ratings beside it.
+async function refreshLeaderboard() {
+  const pool = document.getElementById("pool").value;
+  try {
+    const board = await api("GET", `/api/leaderboard?pool=${encodeURIComponent(pool)}&limit=10`);
+    const list = document.getElementById("leaderboard-players");
+    list.replaceChildren(...(board.players.length ? board.players.map((p) => el("li", {},
+      el("a", { href: `/player/${encodeURIComponent(p.name)}`, text: p.name }),
+      ` ${p.rating}${p.provisional ? "?" : ""} `, el("span", { class: "dim", text: nt("{n} game", "{n} games", p.games) }))) :
+      [el("li", { class: "empty", text: t("Nobody has a rating yet: play rated games.") })]));
+    document.getElementById("leaderboard-levels").textContent =
+      board.levels.map((l) => `${levelName(l.level)} ${l.rating}`).join(" \u00b7 ");
   } catch (e) {
     /* the next refresh tries again */
   }
@@ -78,7 +107,12 @@ function showAccount() {
   const nameInput = document.querySelector("#new-game-form input[name=name]");
   document.getElementById("account-guest").hidden = Boolean(account.name);
   document.getElementById("account-user").hidden = !account.name;
-  document.getElementById("account-name").textContent = account.name ? t("Signed in as {name}", { name: account.name }) : "";
+  const me = document.getElementById("account-name");
+  me.textContent = account.name ? t("Signed in as {name}", { name: account.name }) : "";
+  if (account.name) me.href = `/player/${encodeURIComponent(account.name)}`;
+  const rated = document.getElementById("rated");
+  rated.disabled = !account.name;
+  if (!account.name) rated.checked = false;
   // A new game's name is the account's, unless the player wrote another.
   if (account.name && (!nameInput.value || nameInput.value === showAccount.filled)) nameInput.value = account.name;
   if (!account.name && nameInput.value && nameInput.value === showAccount.filled) nameInput.value = "";
@@ -143,6 +177,9 @@ document.getElementById("new-game-form").addEventListener("submit", createGame);
 ready.then(() => {
   fillOpponents();
   refresh();
+  refreshLeaderboard();
   setInterval(refresh, 5000);
+  setInterval(refreshLeaderboard, 30000);
+  document.getElementById("pool").addEventListener("change", refreshLeaderboard);
   loadAccount().then(showAccount);
 });
