@@ -1,0 +1,167 @@
+"""Online play as a community, in Chromium (issue 21): two registered players play a
+rated match from the lobby to its end and see their ratings change, on the game page,
+the leaderboard and their player pages; a clock runs out; a player who leaves loses
+after the grace period.
+
+The server runs with a short grace period (``--grace``), so that leaving is tested in
+seconds; every wait is for something the page shows, never a sleep."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers import need
+from server_support import Server
+from test_web_e2e import ARGS, CHROMIUM, NO_PAUSE, accessibility_problems, result_shown, take_turn
+
+GRACE = 3
+PASSWORD = "a long enough password"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    need(Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM} (.ci/run installs Debian's)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        need(False, "playwright is not installed")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("community")
+    s = Server(f"sqlite:///{folder / 'games.db'}", folder / "server.log", "--grace", str(GRACE))
+    yield s
+    s.kill()
+
+
+def person(browser: Any, server: Server, name: str | None) -> Any:
+    """A page in a browser context of its own (its own cookies), registered as ``name``."""
+    context = browser.new_context(viewport={"width": 1200, "height": 850})
+    context.add_init_script(NO_PAUSE)
+    page = context.new_page()
+    page.goto(server.base + "/")
+    if name is not None:
+        page.click("#show-register")
+        page.fill("#account-name-input", name)
+        page.fill("#account-password", PASSWORD)
+        page.click("#account-submit")
+        page.wait_for_selector("#account-user", state="visible")
+    return page
+
+
+def invite(page: Any, *, target: int | None = None, rated: bool = False, clock: str = "") -> str:
+    """From the lobby: a game against a friend; returns the link to send."""
+    if target is not None:
+        page.fill("input[name=target]", str(target))
+    if rated:
+        page.check("#rated")
+    if clock:
+        page.select_option("select[name=clock]", clock)
+    page.click("#play-person")
+    page.wait_for_url(re.compile(r"/game/"))
+    page.wait_for_selector("#share-link")
+    return str(page.url)
+
+
+def accept(page: Any, link: str) -> None:
+    page.goto(link)
+    page.click("#join-button")
+    page.wait_for_function("() => document.body.dataset.position !== undefined")
+
+
+def my_turn(page: Any) -> bool:
+    return bool(page.evaluate("document.getElementById('status').classList.contains('your-turn')"))
+
+
+def play_to_the_end(server: Server, link: str, pages: list[Any]) -> None:
+    """Both players take turns (as a person clicks) until the match is over. Whenever
+    neither page shows its turn, both are waited for until they show the position the
+    server holds (nobody else moves in a game between two people without a clock)."""
+    game_id = link.rsplit("/", 1)[1]
+    for _ in range(600):
+        for page in pages:
+            if result_shown(page):
+                if "match" in page.locator("#result-title").inner_text():
+                    return
+                page.click("#result-close")  # a hand's result: play on
+        step(server, game_id, pages)
+    raise AssertionError("the match did not end")
+
+
+def step(server: Server, game_id: str, pages: list[Any]) -> None:
+    """The player whose turn a page shows acts; if none does, both pages are waited for
+    until they show the position the server holds."""
+    mover = next((p for p in pages if my_turn(p)), None)
+    if mover is not None:
+        take_turn(mover)
+        return
+    info = server.get(f"/api/games/{game_id}")
+    held = f"{info['hand_number']}:{info['actions']}:{info['status']}"
+    for page in pages:
+        page.wait_for_function("p => document.body.dataset.position === p", arg=held)
+
+
+def test_a_rated_match_from_the_lobby_moves_both_ratings(browser: Any, server: Server) -> None:
+    anna, bob = person(browser, server, "Anna"), person(browser, server, "Bob")
+    link = invite(anna, target=1, rated=True)
+    accept(bob, link)
+    for page in (anna, bob):  # the ratings as the match starts, beside the names
+        page.wait_for_function("() => document.getElementById('my-name').textContent.includes('(1500)')")
+    play_to_the_end(server, link, [anna, bob])
+    texts = []
+    for page in (anna, bob):
+        page.wait_for_function(
+            "() => /rating: 1500 \u2192 \\d+/.test(document.getElementById('result-text').textContent)")
+        texts.append(page.locator("#result-text").inner_text())
+    up = [int(m) for m in re.findall(r"rating: 1500 \u2192 (\d+)", texts[0])]
+    assert len(up) == 2 and sorted(up)[0] < 1500 < sorted(up)[1]
+    # The leaderboard lists both, the winner first; each player page shows the rating.
+    anna.goto(server.base + "/")
+    anna.wait_for_function("() => document.querySelectorAll('#leaderboard-players a').length === 2")
+    board = anna.locator("#leaderboard-players").inner_text()
+    assert re.search(r"(Anna|Bob) \d+\?", board)
+    anna.click("#leaderboard-players a >> nth=0")
+    anna.wait_for_selector("#player-ratings td")
+    assert re.search(r"\d+\?", anna.locator("#player-ratings").inner_text())
+    assert re.search(r"[01] / 1 \((0|100)%\)", anna.locator("#player-statistics").inner_text())
+    assert not accessibility_problems(anna)
+
+
+def test_a_clock_that_runs_out_before_the_first_trick_calls_the_match_off(browser: Any,
+                                                                          server: Server) -> None:
+    anna, bob = person(browser, server, None), person(browser, server, None)
+    link = invite(anna, clock="20/move")
+    accept(bob, link)
+    for page in (anna, bob):
+        page.wait_for_selector("#my-clock:not([hidden])")
+        assert re.fullmatch(r"\d+(\.\d)?|0:\d\d", page.locator("#my-clock").inner_text())
+    # Nobody moves: 5 seconds of break, then 20 of the first player's clock.
+    anna.wait_for_selector("#result-title:has-text('called off')", timeout=40000)
+    assert "before its first trick" in anna.locator("#result-text").inner_text()
+
+
+def test_a_player_who_leaves_loses_after_the_grace_period(browser: Any, server: Server) -> None:
+    anna, bob = person(browser, server, None), person(browser, server, None)
+    link = invite(anna)
+    accept(bob, link)
+    # One trick, so that leaving loses the match rather than calling it off.
+    game_id = link.rsplit("/", 1)[1]
+    for _ in range(20):
+        if anna.locator("#resign").count():
+            break
+        step(server, game_id, [anna, bob])
+    anna.wait_for_selector("#resign")
+    bob.context.close()
+    anna.wait_for_function("() => /left the table/.test(document.getElementById('status').textContent)")
+    anna.wait_for_selector("#result-title:has-text('wins the match')", timeout=GRACE * 1000 + 15000)
+    assert "did not come back in time" in anna.locator("#result-text").inner_text()
