@@ -165,3 +165,27 @@ def test_a_player_who_leaves_loses_after_the_grace_period(browser: Any, server: 
     anna.wait_for_function("() => /left the table/.test(document.getElementById('status').textContent)")
     anna.wait_for_selector("#result-title:has-text('wins the match')", timeout=GRACE * 1000 + 15000)
     assert "did not come back in time" in anna.locator("#result-text").inner_text()
+
+
+def test_players_and_a_spectator_chat_each_in_their_own_room(browser: Any, server: Server) -> None:
+    anna, bob = person(browser, server, None), person(browser, server, None)
+    link = invite(anna)
+    accept(bob, link)
+    watcher = person(browser, server, None)
+    watcher.goto(link)  # both seats are taken: the page watches
+    watcher.wait_for_selector("#chat:not([hidden])")
+    assert watcher.locator("#chat-title").inner_text() == "Spectators' chat"
+    watcher.fill("#chat-input", "<img src=x onerror=alert(1)> nice lead")
+    watcher.press("#chat-input", "Enter")
+    watcher.wait_for_selector("#chat-lines li:has-text('nice lead')")
+    # Shown as text, not markup; the players do not see the spectators' chat.
+    assert watcher.locator("#chat-lines img").count() == 0
+    assert "<img src=x onerror=alert(1)> nice lead" in watcher.locator("#chat-lines").inner_text()
+    anna.fill("#chat-input", "good luck")
+    anna.click("#chat-form button")
+    bob.wait_for_selector("#chat-lines li:has-text('good luck')")
+    assert "nice lead" not in bob.locator("#chat-lines").inner_text()
+    assert "good luck" not in watcher.locator("#chat-lines").inner_text()
+    # Muting hides the other side's lines.
+    bob.check("#chat-mute")
+    assert not bob.locator("#chat-lines li:has-text('good luck')").is_visible()

@@ -73,7 +73,7 @@ from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
 from sixtysix.server.middleware import BodyLimit, SecurityHeaders
 from sixtysix.server.opponents import Opponents
 from sixtysix.server.profiles import profile_router
-from sixtysix.server.protocol import Hello, Hint, ProtocolError, error, parse_message
+from sixtysix.server.protocol import Chat, Hello, Hint, ProtocolError, error, parse_message
 from sixtysix.server.ratings import Ratings
 from sixtysix.server.storage import Storage
 from sixtysix.svg import back_svg, card_svg
@@ -553,8 +553,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     except ProtocolError as exc:
                         reply = error(str(exc), exc.code)
                     else:
-                        reply = (manager.ask_hint(game, seat, conn) if isinstance(parsed, Hint)
-                                 else manager.handle(game, seat, parsed))
+                        if isinstance(parsed, Hint):
+                            reply = manager.ask_hint(game, seat, conn)
+                        elif isinstance(parsed, Chat):
+                            reply = manager.say(game, seat, conn, parsed)
+                        else:
+                            reply = manager.handle(game, seat, parsed)
                 if reply is not None:
                     if reply["type"] == "error":
                         strikes += 1

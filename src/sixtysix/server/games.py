@@ -41,9 +41,10 @@ from sixtysix.match import Match
 from sixtysix.player import Event, Hooks
 from sixtysix.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
 from sixtysix.rules import Rules
+from sixtysix.server.limits import TokenBucket
 from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEVELS, Opponents
 from sixtysix.server.players import ComputerPlayer
-from sixtysix.server.protocol import Abort, Hello, Hint, Message, Ping, Rematch, Resign, TakeBack, error
+from sixtysix.server.protocol import Abort, Chat, Hello, Hint, Message, Ping, Rematch, Resign, TakeBack, error
 from sixtysix.server.ratings import Computer, Person, Ratings, Side, pool_of
 from sixtysix.server.storage import Storage, StoredGame
 from sixtysix.server.storage import now as storage_now
@@ -67,6 +68,11 @@ HAND_BREAK = 5.0
 GRACE = 60.0
 #: How a match can end other than by a player reaching the target.
 ENDINGS = ("resigned", "time", "left", "aborted")
+#: Lines of chat a game keeps for each room (sent to a client that connects).
+CHAT_KEPT = 50
+#: Lines of chat one connection may send: a burst, then one every ``1 / CHAT_RATE`` seconds.
+CHAT_BURST = 5.0
+CHAT_RATE = 0.5
 
 
 class GameError(ValueError):
@@ -105,6 +111,8 @@ class Connection:
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.QUEUE)
         self.closed = False
         self.overflowed = False
+        #: Lines of chat this connection may still send (see :data:`CHAT_RATE`).
+        self.chat_bucket = TokenBucket(CHAT_RATE, CHAT_BURST)
 
     def push(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -198,6 +206,9 @@ class Game:
             self.table.resume(match.hand)
         self.bot_task: asyncio.Task[None] | None = None
         self.connections: set[Connection] = set()
+        #: The latest lines of the players' chat and of the spectators' (in memory only).
+        self.chat: dict[str, collections.deque[dict[str, Any]]] = {
+            room: collections.deque(maxlen=CHAT_KEPT) for room in ("players", "spectators")}
         self._rules_json = rules.to_json()
         self._rules_text = str(rules)
         self._results: list[HandResult] = []
@@ -806,8 +817,8 @@ class GameManager:
             except GameError as exc:
                 return error(str(exc), exc.code)
             return None
-        if isinstance(message, Hint):
-            return error("a hint needs the connection to answer on", "bad_message")
+        if isinstance(message, Hint | Chat):
+            return error("this message needs the connection to answer on", "bad_message")
         try:
             if isinstance(message, Resign):
                 self.resign(game, seat)
@@ -819,6 +830,24 @@ class GameManager:
                 self.act(game, seat, message.action, hand_number=message.hand, index=message.index)
         except GameError as exc:
             return error(str(exc), exc.code)
+        return None
+
+    def say(self, game: Game, seat: int | None, conn: Connection, message: Chat) -> dict[str, Any] | None:
+        """A line of chat from ``conn``: a player's goes to the two players (only in a game
+        between people), a spectator's to the spectators. Players never see the
+        spectators' chat, so nobody at the table hears help from the gallery. Returns an
+        error reply, or ``None``."""
+        if seat is not None and game.kind != "person":
+            return error("the players' chat is between two people", "no_chat")
+        if not conn.chat_bucket.allow():
+            return error("too many lines of chat: wait a little", "chat_rate_limited")
+        room = "players" if seat is not None else "spectators"
+        line = {"type": "chat", "room": room, "seat": seat,
+                "name": game.names[seat] if seat is not None else None, "text": message.text}
+        game.chat[room].append(line)
+        for other in list(game.connections):
+            if (other.seat is not None) == (seat is not None):
+                other.push(line)
         return None
 
     def ask_hint(self, game: Game, seat: int | None, conn: Connection) -> dict[str, Any] | None:
@@ -1071,6 +1100,8 @@ class GameManager:
         self._update_away(game, at)
         self.check_time(game, at)  # a clock that ran out while nobody was at the table
         conn.push(game.state_for(conn.seat))
+        for line in game.chat["players" if conn.seat is not None else "spectators"]:
+            conn.push(line)
         game.broadcast()  # the spectator count changed, a player came back
         if game.bot_seat is not None and game.level not in self.opponents and not game.over:
             conn.push(error(f"the computer opponent {game.level!r} is not offered by this server now: "

@@ -9,6 +9,8 @@ Client to server, one JSON object per message:
   then refused as stale if the game has moved on, so that a double click
   never plays twice.
 - ``{"type": "rematch"}``: after the match, ask for another with the same seats.
+- ``{"type": "chat", "text": "..."}``: a line of chat (at most :data:`MAX_CHAT`
+  characters): the players' chat from a seat, the spectators' chat from a spectator.
 - ``{"type": "resign"}``: give up the match (the opponent wins it).
 - ``{"type": "abort"}``: call the match off before its first trick is complete
   (nobody wins, nothing is rated).
@@ -37,11 +39,13 @@ from typing import Any
 from sixtysix.actions import Action
 from sixtysix.errors import ParseError
 
-__all__ = ["MAX_MESSAGE_BYTES", "Abort", "Act", "Hello", "Hint", "Message", "Ping", "ProtocolError",
-           "Rematch", "Resign", "TakeBack", "error", "parse_message"]
+__all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "Abort", "Act", "Chat", "Hello", "Hint", "Message", "Ping",
+           "ProtocolError", "Rematch", "Resign", "TakeBack", "error", "parse_message"]
 
 #: The largest message a client may send; actions are a few bytes.
 MAX_MESSAGE_BYTES = 1024
+#: The longest line of chat, in characters.
+MAX_CHAT = 200
 
 
 class ProtocolError(ValueError):
@@ -67,6 +71,13 @@ class Hello:
 @dataclass(frozen=True)
 class Rematch:
     pass
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A line of chat, cleaned: control characters gone, runs of spaces one."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -98,7 +109,7 @@ class Ping:
     id: int | str | None = None
 
 
-Message = Hello | Act | Rematch | Resign | Abort | TakeBack | Hint | Ping
+Message = Hello | Act | Rematch | Resign | Abort | Chat | TakeBack | Hint | Ping
 
 
 def _optional_count(obj: dict[str, Any], name: str) -> int | None:
@@ -142,6 +153,16 @@ def parse_message(raw: str | bytes) -> Message:
         return Hello(token)
     if kind == "rematch":
         return Rematch()
+    if kind == "chat":
+        text = obj.get("text")
+        if not isinstance(text, str):
+            raise ProtocolError("a chat message needs its text (a string)", "bad_chat")
+        cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+        if not cleaned:
+            raise ProtocolError("a chat message needs some text", "bad_chat")
+        if len(cleaned) > MAX_CHAT:
+            raise ProtocolError(f"a chat message has at most {MAX_CHAT} characters", "bad_chat")
+        return Chat(cleaned)
     if kind == "resign":
         return Resign()
     if kind == "abort":
@@ -163,7 +184,7 @@ def parse_message(raw: str | bytes) -> Message:
     raise ProtocolError(f"unknown message type {shown!r}: expected {_TYPES}", "unknown_type")
 
 
-_TYPES = "hello, act, rematch, resign, abort, takeback, hint or ping"
+_TYPES = "hello, act, rematch, resign, abort, chat, takeback, hint or ping"
 
 
 def is_text(text: str) -> bool:

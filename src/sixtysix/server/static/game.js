@@ -103,6 +103,7 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 0;
     setConnection(t("connected"));
+    document.getElementById("chat-lines").replaceChildren();  // the server sends the latest lines again
     socket.send(JSON.stringify({ type: "hello", token: token || null }));
   });
   socket.addEventListener("message", (event) => {
@@ -113,6 +114,7 @@ function connect() {
       state = message; clockAt = performance.now(); render();
     }
     else if (message.type === "hint") { hint = message; render(); }
+    else if (message.type === "chat") addChatLine(message);
     else if (message.type === "error") onError(message);
     else if (message.type === "rematch") goToRematch(message.game);
   });
@@ -140,6 +142,8 @@ function onError(message) {
     return;
   }
   if (message.code === "time") showToast(t("Your time ran out."));
+  else if (message.code === "chat_rate_limited") showToast(t("Too many lines of chat: wait a little."));
+  else if (message.code === "bad_chat") showToast(t("A line of chat has 1 to 200 characters."));
   else if (message.code === "not_abortable") showToast(t("The first trick is complete: the match can no longer be called off."));
   else showToast(serverError(message));
 }
@@ -320,6 +324,7 @@ function render() {
   renderHint(view, you);
   renderStatus(game, view, you, n);
   renderMatchActions(game, you);
+  renderChat(game, you);
   renderClocks();
   renderResult(game, you, n);
   if (ended) renderEnd(n, you);
@@ -685,6 +690,44 @@ function renderEnding(game, you, n) {
                                 onclick: () => { overlay.hidden = true; } }));
   overlay.hidden = false;
 }
+
+// Chat: the players' between the two players of a game between people, the spectators'
+// among spectators. Lines are shown as text, never as markup.
+function renderChat(game, you) {
+  const box = document.getElementById("chat");
+  box.hidden = you !== null && game.kind !== "person";
+  document.getElementById("chat-title").textContent = you === null ? t("Spectators' chat") : t("Chat with your opponent");
+}
+
+function addChatLine(line) {
+  const mine = state && line.seat !== null && line.seat === state.you;
+  const muted = localStorage.getItem("sixtysix-chat-muted") === "on";
+  const item = el("li", { class: mine ? "mine" : "" },
+    el("b", { text: (line.seat === null ? t("A spectator") : line.name || "?") + ": " }), line.text);
+  item.hidden = muted && !mine;
+  item.dataset.mine = mine ? "yes" : "no";
+  const list = document.getElementById("chat-lines");
+  list.append(item);
+  while (list.children.length > 50) list.firstElementChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+document.getElementById("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("chat-input");
+  const text = input.value.trim();
+  if (!text) return;
+  send({ type: "chat", text });
+  input.value = "";
+});
+const muteBox = document.getElementById("chat-mute");
+muteBox.checked = localStorage.getItem("sixtysix-chat-muted") === "on";
+muteBox.addEventListener("change", () => {
+  localStorage.setItem("sixtysix-chat-muted", muteBox.checked ? "on" : "off");
+  for (const item of document.getElementById("chat-lines").children) {
+    item.hidden = muteBox.checked && item.dataset.mine !== "yes";
+  }
+});
 
 // "Your turn", when the tab is hidden: a notification (if the player allowed them under
 // Settings) and the page's title.

@@ -1,0 +1,86 @@
+"""Chat at the table (docs/web.md, "Chat"): the players' chat reaches the two players
+only, the spectators' chat the spectators only; lines are cleaned, limited in length
+and rate, kept for those who connect later, and never a way around a refusal."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from helpers import need_module
+
+need_module("fastapi", "the web extra")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from server_support import Client, connect  # noqa: E402
+from sixtysix.server import Settings, create_app  # noqa: E402
+from sixtysix.server.protocol import MAX_CHAT  # noqa: E402
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(database_url="sqlite://", message_rate=1e6, message_burst=1e6))) as c:
+        yield c
+
+
+def person_game(client: TestClient) -> tuple[str, str, str]:
+    game = client.post("/api/games", json={"kind": "person", "name": "Ann"}).json()
+    joined = client.post(f"/api/games/{game['id']}/join", json={"name": "Bob"}).json()
+    return game["id"], game["token"], joined["token"]
+
+
+def chats(client: Client) -> list[dict[str, Any]]:
+    client.sync()
+    return [m for m in client.messages if m["type"] == "chat"]
+
+
+def test_players_and_spectators_each_have_their_own_chat(client: TestClient) -> None:
+    gid, ann_token, bob_token = person_game(client)
+    seat = contextmanager(connect)
+    with seat(client, gid, ann_token, 0) as ann, seat(client, gid, bob_token, 1) as bob, \
+            seat(client, gid, None, None) as watcher, seat(client, gid, None, None) as other:
+        ann.send({"type": "chat", "text": "  good\tluck \u0007 <b>Bob</b>  "})
+        watcher.send({"type": "chat", "text": "Ann holds the ace, surely"})
+        heard = {name: [(m["room"], m["name"], m["text"]) for m in chats(c)]
+                 for name, c in (("ann", ann), ("bob", bob), ("watcher", watcher), ("other", other))}
+        # Cleaned (control characters and runs of spaces gone), not escaped: the page shows text.
+        line = ("players", "Ann", "good luck <b>Bob</b>")
+        assert heard["ann"] == heard["bob"] == [line]
+        assert heard["watcher"] == heard["other"] == [("spectators", None, "Ann holds the ace, surely")]
+        # Someone who connects later gets his room's latest lines, and only those.
+        with seat(client, gid, bob_token, 1) as again, seat(client, gid, None, None) as late:
+            assert [m["text"] for m in chats(again)] == ["good luck <b>Bob</b>"]
+            assert [m["text"] for m in chats(late)] == ["Ann holds the ace, surely"]
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("", "bad_chat"), ("   \n\t ", "bad_chat"), (7, "bad_chat"), (None, "bad_chat"),
+    ("x" * (MAX_CHAT + 1), "bad_chat"),
+])
+def test_a_bad_line_of_chat_is_refused_with_a_reason(client: TestClient, text: Any, code: str) -> None:
+    gid, ann_token, _ = person_game(client)
+    with contextmanager(connect)(client, gid, ann_token, 0) as ann:
+        body = {"type": "chat"} if text is None else {"type": "chat", "text": text}
+        reply = ann.request(body)
+        assert reply["code"] == code and reply["reason"]
+        assert chats(ann) == []
+
+
+def test_chat_is_rate_limited_and_the_players_chat_is_for_people(client: TestClient) -> None:
+    gid, ann_token, _ = person_game(client)
+    with contextmanager(connect)(client, gid, ann_token, 0) as ann:
+        replies = [ann.request({"type": "chat", "text": f"line {n}"}) if n >= 5 else
+                   ann.send({"type": "chat", "text": f"line {n}"}) for n in range(6)]
+        assert replies[5] is not None and replies[5]["code"] == "chat_rate_limited"
+        assert [m["text"] for m in chats(ann)] == [f"line {n}" for n in range(5)]
+    computer = client.post("/api/games", json={"kind": "computer", "level": "random"}).json()
+    with contextmanager(connect)(client, computer["id"], computer["token"], 0) as me:
+        assert me.request({"type": "chat", "text": "hello computer"})["code"] == "no_chat"
+    # A message that is too large is refused before it is read as chat.
+    with contextmanager(connect)(client, gid, None, None) as watcher:
+        assert watcher.request(json.dumps({"type": "chat", "text": "x" * 2000}))["code"] == "too_large"
