@@ -72,6 +72,8 @@ from sixtysix.server.games import (
 from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
 from sixtysix.server.middleware import BodyLimit, SecurityHeaders
 from sixtysix.server.opponents import Opponents
+from sixtysix.server.pairing import MAX_WAIT, Pairing
+from sixtysix.server.pairing import Request as PairingWish
 from sixtysix.server.profiles import profile_router
 from sixtysix.server.protocol import Chat, Hello, Hint, ProtocolError, error, parse_message
 from sixtysix.server.ratings import Ratings
@@ -189,6 +191,20 @@ class NewGame(BaseModel):
     clock: str | None = Field(None, max_length=16)
     #: Whether the match counts for the ratings (needs an account: sixtysix.server.ratings).
     rated: bool = False
+
+
+class PairingRequest(BaseModel):
+    """A quick pairing (sixtysix.server.pairing): the game wanted, and how long to wait
+    for a person before the computer is given."""
+
+    model_config = ConfigDict(strict=True)
+
+    rules: str = Field("classic", max_length=200)
+    target: int | None = Field(None, ge=1, le=100)
+    clock: str | None = Field(None, max_length=16)
+    rated: bool = False
+    name: str = Field("", max_length=100)
+    wait: float = Field(60.0, ge=0, le=MAX_WAIT)
 
 
 class JoinGame(BaseModel):
@@ -359,6 +375,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      user=None if user is None else (user.id, user.name))
         manager.wake_bot(game)
         return {"id": game.id, "seat": 0, "token": token, "link": f"/game/{game.id}", "game": game.info()}
+
+    pairing = Pairing(manager)
+    app.state.pairing = pairing
+
+    @app.post("/api/pairing")
+    async def quick_pairing(body: PairingRequest, request: Request, user: ActingUser) -> dict[str, Any]:
+        """Wait for a person who wants the same game, else the computer (the answer comes
+        when the game exists). A client that goes away leaves the queue."""
+        client = _client(request.client)
+        if not create_limit.allow(client):
+            raise GameError("too many new games from your address: wait a little", "rate_limited", 429)
+        wish = PairingWish(rules=parse_rules(body.rules, body.target), clock=parse_clock(body.clock),
+                           rated=body.rated, user=None if user is None else (user.id, user.name),
+                           name=body.name, creator=client)
+        seeking = asyncio.get_running_loop().create_task(pairing.seek(wish, body.wait))
+        while not seeking.done():
+            await asyncio.wait({seeking}, timeout=0.5)
+            if not seeking.done() and await request.is_disconnected():
+                seeking.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await seeking
+                raise GameError("the client went away", "gone", 499)
+        paired = seeking.result()
+        return {"id": paired.game.id, "seat": paired.seat, "token": paired.token,
+                "link": f"/game/{paired.game.id}", "opponent": paired.opponent, "game": paired.game.info()}
 
     @app.post("/api/games/{game_id}/join")
     async def join_game(game_id: str, body: JoinGame, user: ActingUser) -> dict[str, Any]:

@@ -1,0 +1,144 @@
+"""Quick pairing: a player asks for a game now, and gets the first person who asks for
+the same game and has a similar rating; if nobody comes within the wait he chose, the
+computer level whose rating is nearest his own.
+
+A request waits (``POST /api/pairing`` is answered when the game exists) in this
+process's queue. Two requests match when they ask for the same rules, target, clock
+and rated-or-not, their ratings (a guest counts as a new player, 1500) are at most
+:data:`RANGE` apart, and they are not the same account. The one who waited longer
+takes seat 0 and is told by the answer to his request, the newcomer by his own. A
+request whose client goes away leaves the queue. Several server processes each keep
+a queue of their own (see docs/web.md, "Running several server processes").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+
+from sixtysix.clock import TimeControl
+from sixtysix.rules import Rules
+from sixtysix.server.games import Game, GameError, GameManager
+from sixtysix.server.ratings import pool_of
+
+__all__ = ["MAX_WAIT", "RANGE", "Paired", "Pairing", "Request"]
+
+#: The largest rating difference between two people paired.
+RANGE = 300.0
+#: The longest wait a player may choose, in seconds.
+MAX_WAIT = 600.0
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a player asks for."""
+
+    rules: Rules
+    clock: TimeControl | None
+    rated: bool
+    #: The account (id and name), or ``None`` for a guest.
+    user: tuple[int, str] | None
+    name: str
+    creator: str
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return (self.rules, None if self.clock is None else str(self.clock), self.rated)
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A player's answer: the game, his seat and its token, and whom he plays."""
+
+    game: Game
+    seat: int
+    token: str
+    opponent: str  # "person" or "computer"
+
+
+@dataclass
+class _Waiting:
+    request: Request
+    rating: float
+    answer: asyncio.Future[Paired]
+    order: int = field(default=0)
+
+
+class Pairing:
+    """The queue of players waiting for an opponent (in one server process)."""
+
+    def __init__(self, manager: GameManager) -> None:
+        self.manager = manager
+        self.waiting: list[_Waiting] = []
+        self._order = itertools.count()
+
+    def rating_of(self, request: Request) -> float:
+        """The player's rating in the pool of the rules asked for (1500 for a guest)."""
+        ratings = self.manager.ratings
+        pool = pool_of(request.rules)
+        if ratings is None or request.user is None or pool is None:
+            return 1500.0
+        return ratings.standing(request.user[0], pool).rating.rating
+
+    def check(self, request: Request) -> None:
+        """Refuse at once what could never be paired: a rated request without an account
+        or under other rules than a preset's."""
+        if request.rated:
+            if request.user is None:
+                raise GameError("a rated game needs an account: log in first", "needs_account", 403)
+            if pool_of(request.rules) is None:
+                raise GameError("a rated game is played under a preset's own rules (only the target may "
+                                "differ)", "bad_rated")
+
+    async def seek(self, request: Request, wait: float) -> Paired:
+        """A game for ``request``: with a person who asks for the same game, else after
+        ``wait`` seconds with the computer level rated nearest the player."""
+        self.check(request)
+        wait = min(max(wait, 0.0), MAX_WAIT)
+        rating = self.rating_of(request)
+        for other in self.waiting:
+            if self._matches(other, request, rating):
+                self.waiting.remove(other)
+                return self._pair(other, request)
+        waiting = _Waiting(request, rating, asyncio.get_running_loop().create_future(), next(self._order))
+        self.waiting.append(waiting)
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiting.answer), wait)
+        except TimeoutError:
+            if waiting.answer.done():  # paired in the very moment the wait ended
+                return waiting.answer.result()
+            return self._computer(request, rating)
+        finally:
+            if waiting in self.waiting:
+                self.waiting.remove(waiting)  # answered, gone, or given the computer
+
+    @staticmethod
+    def _matches(other: _Waiting, request: Request, rating: float) -> bool:
+        mine, theirs = request.user, other.request.user
+        return (other.request.key == request.key and not other.answer.done()
+                and abs(other.rating - rating) <= RANGE
+                and (mine is None or theirs is None or mine[0] != theirs[0]))
+
+    def _pair(self, first: _Waiting, second: Request) -> Paired:
+        request = first.request
+        game, token = self.manager.create(rules=request.rules, kind="person", name=request.name,
+                                          user=request.user, clock=request.clock, rated=request.rated,
+                                          creator=request.creator)
+        _, seat, other_token = self.manager.join(game.id, second.name, user=second.user)
+        first.answer.set_result(Paired(game, 0, token, "person"))
+        return Paired(game, seat, other_token, "person")
+
+    def _computer(self, request: Request, rating: float) -> Paired:
+        manager = self.manager
+        levels = {} if manager.ratings is None else manager.ratings.levels
+        offered = [level for level in levels if level in manager.opponents]
+        if not offered:
+            raise GameError("nobody came, and no computer level has a rating to pair with",
+                            "no_opponent", 503)
+        level = min(offered, key=lambda name: abs(levels[name].rating - rating))
+        game, token = manager.create(rules=request.rules, kind="computer", level=level, name=request.name,
+                                     user=request.user, clock=request.clock, rated=request.rated,
+                                     creator=request.creator)
+        manager.wake_bot(game)
+        return Paired(game, 0, token, "computer")
