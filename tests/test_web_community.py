@@ -189,3 +189,21 @@ def test_players_and_a_spectator_chat_each_in_their_own_room(browser: Any, serve
     # Muting hides the other side's lines.
     bob.check("#chat-mute")
     assert not bob.locator("#chat-lines li:has-text('good luck')").is_visible()
+
+
+def test_two_players_pressing_quick_pairing_meet_at_one_table(browser: Any, server: Server) -> None:
+    anna, bob = person(browser, server, "Pairer_A"), person(browser, server, "Pairer_B")
+    for page in (anna, bob):
+        page.select_option("select[name=rules]", "santase")
+        page.select_option("select[name=clock]", "10+5")
+    anna.click("#quick-pairing")
+    anna.wait_for_selector("#pairing-status:not([hidden])")
+    bob.click("#quick-pairing")
+    for page in (anna, bob):
+        page.wait_for_url(re.compile(r"/game/"))
+    assert anna.url == bob.url
+    for page in (anna, bob):
+        page.wait_for_function("() => document.body.dataset.position !== undefined")
+        page.wait_for_selector("#opponent-clock:not([hidden])")
+    assert "Pairer_B" in anna.locator("#opponent-name").inner_text()
+    assert "Pairer_A" in bob.locator("#opponent-name").inner_text()

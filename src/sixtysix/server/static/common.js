@@ -259,13 +259,14 @@ async function loadAccount() {
   return account;
 }
 
-async function api(method, path, body) {
+async function api(method, path, body, signal) {
   const headers = body ? { "Content-Type": "application/json" } : {};
   if (method !== "GET" && account.csrf) headers["X-CSRF-Token"] = account.csrf;
   const response = await fetch(path, {
     method,
     headers,
     body: body ? JSON.stringify(body) : undefined,
+    signal,
   });
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }

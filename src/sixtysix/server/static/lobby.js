@@ -5,10 +5,13 @@ function rememberToken(id, token) {
   localStorage.setItem(`sixtysix-token-${id}`, token);
 }
 
+let pairingRequest = null;  // the quick pairing being waited for (an AbortController)
+
 async function createGame(event) {
   event.preventDefault();
   const form = event.target;
   const kind = event.submitter ? event.submitter.value : "computer";
+  if (kind === "pairing") { quickPairing(form); return; }
   const data = new FormData(form);
   const body = { kind, rules: data.get("rules"), name: data.get("name") || "" };
   if (kind === "computer") {
@@ -26,6 +29,33 @@ async function createGame(event) {
     location.href = game.link;
   } catch (e) {
     errorBox.textContent = e.message;
+  }
+}
+
+// Quick pairing: the server answers when a person who wants the same game came, or
+// after the wait chosen with the computer level rated nearest the player.
+async function quickPairing(form) {
+  const data = new FormData(form);
+  const body = { rules: data.get("rules"), name: data.get("name") || "", wait: Number(data.get("wait")) };
+  if (data.get("target")) body.target = Number(data.get("target"));
+  if (data.get("clock")) body.clock = data.get("clock");
+  if (data.get("rated") === "on") body.rated = true;
+  const errorBox = document.getElementById("new-game-error");
+  const status = document.getElementById("pairing-status");
+  errorBox.textContent = "";
+  pairingRequest = new AbortController();
+  status.hidden = false;
+  document.getElementById("quick-pairing").disabled = true;
+  try {
+    const game = await api("POST", "/api/pairing", body, pairingRequest.signal);
+    rememberToken(game.id, game.token);
+    location.href = game.link;
+  } catch (e) {
+    if (e.name !== "AbortError") errorBox.textContent = e.message;
+  } finally {
+    status.hidden = true;
+    document.getElementById("quick-pairing").disabled = false;
+    pairingRequest = null;
   }
 }
 
@@ -174,6 +204,7 @@ document.getElementById("account-form").addEventListener("submit", submitAccount
 document.getElementById("logout").addEventListener("click", logOut);
 
 document.getElementById("new-game-form").addEventListener("submit", createGame);
+document.getElementById("pairing-cancel").addEventListener("click", () => pairingRequest && pairingRequest.abort());
 ready.then(() => {
   fillOpponents();
   refresh();
