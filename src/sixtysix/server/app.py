@@ -57,7 +57,7 @@ from sixtysix.lessons import LESSONS, Lesson, LessonError, check_json, step_json
 from sixtysix.record import MatchReplay, dumps, replay
 from sixtysix.review import judge
 from sixtysix.rules import Rules
-from sixtysix.server.account_api import ActingUser, account_error, account_router
+from sixtysix.server.account_api import ActingUser, CurrentUser, account_error, account_router
 from sixtysix.server.accounts import AccountError, Accounts
 from sixtysix.server.games import (
     GRACE,
@@ -191,6 +191,8 @@ class NewGame(BaseModel):
     clock: str | None = Field(None, max_length=16)
     #: Whether the match counts for the ratings (needs an account: sixtysix.server.ratings).
     rated: bool = False
+    #: A challenge: the name of the only player (an account) who may take the free seat.
+    opponent: str | None = Field(None, max_length=64)
 
 
 class PairingRequest(BaseModel):
@@ -369,10 +371,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise GameError("too many new games from your address: wait a little", "rate_limited", 429)
         rules = parse_rules(body.rules, body.target)
         clock = parse_clock(body.clock)
+        invited = None
+        if body.opponent is not None:
+            found = app.state.accounts.user_by_name(body.opponent)
+            if found is None:
+                raise GameError("no player has that name", "no_player", 404)
+            invited = (found.id, found.name)
         game, token = manager.create(rules=rules, kind=body.kind, level=body.level, name=body.name,
                                      creator=_client(request.client), limit=settings.unfinished_per_client,
                                      takeback=body.takeback, clock=clock, rated=body.rated,
-                                     user=None if user is None else (user.id, user.name))
+                                     user=None if user is None else (user.id, user.name), invited=invited)
         manager.wake_bot(game)
         return {"id": game.id, "seat": 0, "token": token, "link": f"/game/{game.id}", "game": game.info()}
 
@@ -400,6 +408,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         paired = seeking.result()
         return {"id": paired.game.id, "seat": paired.seat, "token": paired.token,
                 "link": f"/game/{paired.game.id}", "opponent": paired.opponent, "game": paired.game.info()}
+
+    @app.get("/api/challenges")
+    async def challenges(user: CurrentUser) -> dict[str, Any]:
+        """The logged-in player's challenges waiting for an answer: to him, and his own."""
+        if user is None:
+            raise GameError("log in to see your challenges", "not_logged_in", 401)
+        incoming, outgoing = storage.challenges(user.id)
+
+        def shown(row: Any) -> dict[str, Any]:
+            return {"id": row.id, "players": [row.name0, row.name1], **_rules_parts(row.rules),
+                    "clock": row.clock, "rated": bool(row.rated)}
+
+        return {"incoming": [shown(r) for r in incoming], "outgoing": [shown(r) for r in outgoing]}
+
+    @app.post("/api/games/{game_id}/decline")
+    async def decline(game_id: str, user: ActingUser) -> dict[str, Any]:
+        """The player challenged says no, or the challenger takes it back."""
+        if user is None:
+            raise GameError("log in to answer a challenge", "not_logged_in", 401)
+        game = manager.get(game_id)
+        manager.decline(game, user.id)
+        info = game.info()
+        manager.release(game)
+        return info
 
     @app.post("/api/games/{game_id}/join")
     async def join_game(game_id: str, body: JoinGame, user: ActingUser) -> dict[str, Any]:

@@ -158,8 +158,10 @@ class Game:
                  rematch: str | None = None, takeback: bool = False, taken_back: int = 0,
                  clock: Clock | None = None, ended: str | None = None, winner: int | None = None,
                  now: Callable[[], float] = time.time, users: tuple[int | None, int | None] = (None, None),
-                 rated: bool = False) -> None:
+                 rated: bool = False, invited: int | None = None) -> None:
         self.id = game_id
+        #: A challenge: the only account that may take the free seat.
+        self.invited = invited
         #: The account holding each seat (an id of sixtysix.server.accounts), if any.
         self.users = list(users)
         #: Whether the match counts for the ratings; each player's rating before it (shown
@@ -326,6 +328,7 @@ class Game:
             # Which seats an account holds (its name is then the account's): a guest's name
             # is only what he typed.
             "accounts": [user is not None for user in self.users],
+            "challenge": self.invited is not None,
             "ratings": {str(seat): round(r) for seat, r in sorted(self.ratings_before.items())},
             "rating_changes": {str(seat): [round(a), round(b)]
                                for seat, (a, b) in sorted(self.rating_changes.items())},
@@ -414,14 +417,16 @@ class GameManager:
                rematch_of: Game | None = None, creator: str | None = None,
                limit: int | None = None, takeback: bool = False,
                clock: TimeControl | None = None, user: tuple[int, str] | None = None,
-               rated: bool = False) -> tuple[Game, str]:
+               rated: bool = False, invited: tuple[int, str] | None = None) -> tuple[Game, str]:
         """A new game with the creator in seat 0; returns it and the creator's token.
 
         ``creator`` is the client's address; with ``limit``, a creator who already has
         that many games waiting or being played is refused (``too_many_games``). With
         ``clock``, the players play under that time control. ``user`` is the creator's
         account (id and name), if he is logged in; a ``rated`` match needs one, a preset's
-        own rules, no takebacks, and against the computer a level with a rating."""
+        own rules, no takebacks, and against the computer a level with a rating. With
+        ``invited`` (an account's id and name), the game is a challenge: only that player
+        may take the free seat."""
         if creator is not None and limit is not None and self.storage.unfinished_by(creator) >= limit:
             raise GameError(f"you have {limit} unfinished games: finish or abandon one first",
                             "too_many_games", 429)
@@ -446,11 +451,20 @@ class GameManager:
             rated, users = rematch_of.rated, (rematch_of.users[0], rematch_of.users[1])
         elif rated:
             self._check_rated(rules, kind, level, user, takeback)
+        if invited is not None and rematch_of is None:
+            if kind != "person":
+                raise GameError("a challenge is a game between people", "bad_kind")
+            if user is None:
+                raise GameError("a challenge needs an account: log in first", "needs_account", 403)
+            if invited[0] == user[0]:
+                raise GameError("you cannot challenge yourself", "same_player", 409)
+        elif rematch_of is not None:
+            invited = None
         token = new_token()
         game_id = self.prefix + secrets.token_urlsafe(9)
         match = Match(rules, rng=self.rng)
         names = (user[1] if user is not None else _clean_name(name) or "Player 1",
-                 f"Computer ({level})" if kind == "computer" else "")
+                 f"Computer ({level})" if kind == "computer" else "" if invited is None else invited[1])
         tokens: tuple[str | None, str | None] = (hash_token(token), None)
         if rematch_of is not None:
             names = (rematch_of.names[0], rematch_of.names[1])
@@ -458,14 +472,15 @@ class GameManager:
         status = "playing" if kind == "computer" or tokens[1] is not None else "waiting"
         game = Game(game_id, rules=rules, kind=kind, level=level, match=match, tokens=tokens,
                     names=names, status=status, takeback=takeback,
-                    clock=None if clock is None else Clock(clock), now=self.now, users=users, rated=rated)
+                    clock=None if clock is None else Clock(clock), now=self.now, users=users, rated=rated,
+                    invited=None if invited is None else invited[0])
         self.storage.create_game(game_id, rules=rules.to_json(), kind=kind, level=level,
                                  first_dealer=match.first_dealer, tokens=tokens, names=names,
                                  status=status, rematch_of=None if rematch_of is None else rematch_of.id,
                                  creator=creator, takeback=takeback,
                                  clock=None if clock is None else str(clock),
                                  clock_state=None if game.clock is None else game.clock.to_json(),
-                                 users=users, rated=rated)
+                                 users=users, rated=rated, invited=game.invited)
         self.games[game_id] = game
         self._note_ratings(game)
         self._deal(game)
@@ -478,8 +493,10 @@ class GameManager:
         ``user`` is the account (id and name) of a logged-in player: a rated game needs one,
         and not the creator's."""
         game = self.get(game_id)
-        if game.kind != "person" or game.tokens[1] is not None:
+        if game.kind != "person" or game.tokens[1] is not None or game.status != "waiting":
             raise GameError("this game has no free seat: you can watch it", "no_seat", 409)
+        if game.invited is not None and (user is None or user[0] != game.invited):
+            raise GameError("this game is a challenge to another player", "not_invited", 403)
         if game.rated and user is None:
             raise GameError("a rated game needs an account: log in to take the seat", "needs_account", 403)
         if game.rated and user is not None and user[0] == game.users[0]:
@@ -559,7 +576,7 @@ class GameManager:
                     tokens=stored.tokens, names=stored.names, status=stored.status,
                     rematch=stored.rematch, takeback=stored.takeback, taken_back=stored.taken_back,
                     clock=clock, ended=ended, winner=stored.winner if ended else None, now=self.now,
-                    users=stored.users, rated=stored.rated)
+                    users=stored.users, rated=stored.rated, invited=stored.invited)
         self._note_ratings(game)
         if not match.is_over() and ended is None:
             hand = match.hand
@@ -783,6 +800,16 @@ class GameManager:
         if game.status != "playing" or game.over:
             raise GameError("only a match being played can be resigned", "over")
         self._end(game, "resigned", loser=seat, at=self.now())
+        game.broadcast()
+
+    def decline(self, game: Game, user_id: int) -> None:
+        """The player challenged says no, or the challenger takes the challenge back: the
+        game is called off."""
+        if game.invited is None or game.status != "waiting":
+            raise GameError("there is no challenge waiting in this game", "no_challenge", 409)
+        if user_id not in (game.invited, game.users[0]):
+            raise GameError("this challenge is not yours to answer", "not_invited", 403)
+        self._end(game, "aborted", loser=0, at=self.now())
         game.broadcast()
 
     def abort(self, game: Game, seat: int) -> None:

@@ -107,6 +107,8 @@ class GameRow(Base):
     user1: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
     #: Whether the match counts for the players' ratings (sixtysix.server.ratings).
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    #: A challenge: the account only which may take the free seat (the game is not listed).
+    invited: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
 
 
 class HandRow(Base):
@@ -189,6 +191,7 @@ class StoredGame:
     winner: int | None = None
     users: tuple[int | None, int | None] = (None, None)
     rated: bool = False
+    invited: int | None = None
 
 
 class Storage:
@@ -226,7 +229,7 @@ class Storage:
                 conn.execute(text("CREATE INDEX IF NOT EXISTS ix_games_creator ON games (creator)"))
         for name, kind in (("takeback", "BOOLEAN"), ("taken_back", "INTEGER"), ("clock", "VARCHAR(16)"),
                            ("clock_state", "TEXT"), ("ended", "VARCHAR(16)"), ("user0", "INTEGER"),
-                           ("user1", "INTEGER"), ("rated", "BOOLEAN")):
+                           ("user1", "INTEGER"), ("rated", "BOOLEAN"), ("invited", "INTEGER")):
             if name not in present:
                 with self.engine.begin() as conn:
                     conn.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
@@ -245,14 +248,15 @@ class Storage:
                     rematch_of: str | None = None, creator: str | None = None,
                     takeback: bool = False, clock: str | None = None,
                     clock_state: dict[str, Any] | None = None,
-                    users: tuple[int | None, int | None] = (None, None), rated: bool = False) -> None:
+                    users: tuple[int | None, int | None] = (None, None), rated: bool = False,
+                    invited: int | None = None) -> None:
         with self._session() as s:
             s.add(GameRow(id=game_id, rules=json.dumps(rules), kind=kind, level=level,
                           first_dealer=first_dealer, token0=tokens[0], token1=tokens[1],
                           name0=names[0], name1=names[1], status=status, rematch_of=rematch_of,
                           creator=creator, takeback=takeback, taken_back=0, clock=clock,
                           clock_state=_json_or_none(clock_state), user0=users[0], user1=users[1],
-                          rated=rated))
+                          rated=rated, invited=invited))
             if rematch_of is not None:
                 s.execute(update(GameRow).where(GameRow.id == rematch_of).values(rematch=game_id))
 
@@ -387,7 +391,8 @@ class Storage:
     def listing(self, *, status: Sequence[str], limit: int = 50, kind: str | None = None) -> list[GameRow]:
         """Recent games with one of the given statuses (and of ``kind``, if given), newest first."""
         with self._session() as s:
-            query = select(GameRow).where(GameRow.status.in_(list(status)))
+            # A challenge is for the one player invited: never listed.
+            query = select(GameRow).where(GameRow.status.in_(list(status)), GameRow.invited.is_(None))
             if kind is not None:
                 query = query.where(GameRow.kind == kind)
             rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
@@ -399,6 +404,14 @@ class Storage:
             query = select(GameRow).where((GameRow.user0 == user_id) | (GameRow.user1 == user_id),
                                           GameRow.status == "finished")
             return list(s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all())
+
+    def challenges(self, user_id: int) -> tuple[list[GameRow], list[GameRow]]:
+        """The challenges waiting for an answer: those to ``user_id``, and his own."""
+        with self._session() as s:
+            waiting = select(GameRow).where(GameRow.status == "waiting", GameRow.invited.is_not(None))
+            incoming = s.scalars(waiting.where(GameRow.invited == user_id).order_by(GameRow.created)).all()
+            outgoing = s.scalars(waiting.where(GameRow.user0 == user_id).order_by(GameRow.created)).all()
+            return list(incoming), list(outgoing)
 
     def results(self, game_id: str) -> list[ResultRow]:
         with self._session() as s:
@@ -422,6 +435,7 @@ class Storage:
             takeback=bool(row.takeback), taken_back=row.taken_back or 0,
             clock=row.clock, clock_state=None if row.clock_state is None else json.loads(row.clock_state),
             ended=row.ended, winner=row.winner, users=(row.user0, row.user1), rated=bool(row.rated),
+            invited=row.invited,
         )
 
 
