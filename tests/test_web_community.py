@@ -207,3 +207,18 @@ def test_two_players_pressing_quick_pairing_meet_at_one_table(browser: Any, serv
         page.wait_for_selector("#opponent-clock:not([hidden])")
     assert "Pairer_B" in anna.locator("#opponent-name").inner_text()
     assert "Pairer_A" in bob.locator("#opponent-name").inner_text()
+
+
+def test_a_player_challenges_another_by_name_who_accepts_from_the_lobby(browser: Any, server: Server) -> None:
+    anna, bob = person(browser, server, "Challenger"), person(browser, server, "Challenged")
+    anna.fill("#challenge-name", "challenged")
+    anna.click("#challenge")
+    anna.wait_for_url(re.compile(r"/game/"))
+    bob.reload()
+    bob.wait_for_selector("#challenges-incoming li:has-text('Challenger challenges you')")
+    bob.click("#challenges-incoming a:has-text('Accept')")
+    bob.click("#join-button")
+    for page in (anna, bob):
+        page.wait_for_function("() => document.body.dataset.position !== undefined && "
+                               "document.body.dataset.position.endsWith(':playing')")
+    assert "Challenged" in anna.locator("#opponent-name").inner_text()

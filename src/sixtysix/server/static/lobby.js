@@ -12,6 +12,7 @@ async function createGame(event) {
   const form = event.target;
   const kind = event.submitter ? event.submitter.value : "computer";
   if (kind === "pairing") { quickPairing(form); return; }
+  if (kind === "challenge") { challenge(form); return; }
   const data = new FormData(form);
   const body = { kind, rules: data.get("rules"), name: data.get("name") || "" };
   if (kind === "computer") {
@@ -56,6 +57,48 @@ async function quickPairing(form) {
     status.hidden = true;
     document.getElementById("quick-pairing").disabled = false;
     pairingRequest = null;
+  }
+}
+
+// A challenge: a game for the player named only (an account).
+async function challenge(form) {
+  const data = new FormData(form);
+  const body = { kind: "person", rules: data.get("rules"), opponent: (data.get("opponent") || "").trim() };
+  if (data.get("target")) body.target = Number(data.get("target"));
+  if (data.get("clock")) body.clock = data.get("clock");
+  if (data.get("rated") === "on") body.rated = true;
+  const errorBox = document.getElementById("new-game-error");
+  errorBox.textContent = "";
+  if (!body.opponent) { errorBox.textContent = t("Write the name of the player to challenge."); return; }
+  try {
+    const game = await api("POST", "/api/games", body);
+    rememberToken(game.id, game.token);
+    location.href = game.link;
+  } catch (e) {
+    errorBox.textContent = e.code === "no_player" ? t("No player has that name.") : e.message;
+  }
+}
+
+// The logged-in player's challenges: to him (take the seat or decline), and his own.
+async function refreshChallenges() {
+  const box = document.getElementById("challenges");
+  if (!account.name) { box.hidden = true; return; }
+  try {
+    const mine = await api("GET", "/api/challenges");
+    box.hidden = !mine.incoming.length && !mine.outgoing.length;
+    const decline = (id) => async () => {
+      try { await api("POST", `/api/games/${encodeURIComponent(id)}/decline`); } catch (e) { showToast(e.message); }
+      refreshChallenges();
+    };
+    document.getElementById("challenges-incoming").replaceChildren(...mine.incoming.map((g) => el("li", {},
+      t("{name} challenges you", { name: g.players[0] }), ` \u2014 ${rulesText(g.rules_json, g.target)} `,
+      el("a", { class: "button", href: `/game/${g.id}`, text: t("Accept") }), " ",
+      el("button", { type: "button", text: t("Decline"), onclick: decline(g.id) }))));
+    document.getElementById("challenges-outgoing").replaceChildren(...mine.outgoing.map((g) => el("li", {},
+      el("a", { href: `/game/${g.id}`, text: t("You challenged {name}", { name: g.players[1] }) }), " ",
+      el("button", { type: "button", text: t("Take back"), onclick: decline(g.id) }))));
+  } catch (e) {
+    /* the next refresh tries again */
   }
 }
 
@@ -142,6 +185,8 @@ function showAccount() {
   if (account.name) me.href = `/player/${encodeURIComponent(account.name)}`;
   const rated = document.getElementById("rated");
   rated.disabled = !account.name;
+  document.getElementById("challenge-row").hidden = !account.name;
+  refreshChallenges();
   if (!account.name) rated.checked = false;
   // A new game's name is the account's, unless the player wrote another.
   if (account.name && (!nameInput.value || nameInput.value === showAccount.filled)) nameInput.value = account.name;
@@ -210,6 +255,7 @@ ready.then(() => {
   refresh();
   refreshLeaderboard();
   setInterval(refresh, 5000);
+  setInterval(refreshChallenges, 5000);
   setInterval(refreshLeaderboard, 30000);
   document.getElementById("pool").addEventListener("change", refreshLeaderboard);
   loadAccount().then(showAccount);
