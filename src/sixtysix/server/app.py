@@ -78,6 +78,7 @@ from sixtysix.server.profiles import profile_router
 from sixtysix.server.protocol import Chat, Hello, Hint, ProtocolError, error, parse_message
 from sixtysix.server.ratings import Ratings
 from sixtysix.server.storage import Storage
+from sixtysix.server.tournaments import Tournaments, tournament_router
 from sixtysix.svg import back_svg, card_svg
 from sixtysix.userdata import data_dir
 from sixtysix.wire import public_view_json
@@ -89,7 +90,7 @@ log = logging.getLogger("sixtysix.server")
 STATIC = Path(str(resources.files("sixtysix.server") / "static"))
 #: The pages, each written once with its own title and body; the lines every page's
 #: head shares are in ``static/head.part.html``, put in where the page says.
-PAGES = ("index", "game", "replay", "lesson", "rules", "player")
+PAGES = ("index", "game", "replay", "lesson", "rules", "player", "tournaments", "tournament")
 _HEAD_MARK = "<!-- head.part.html -->"
 
 
@@ -262,6 +263,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.exception_handler(AccountError)(account_error)
     app.include_router(account_router(app.state.accounts))
     app.include_router(profile_router(app.state.accounts, ratings, storage))
+    app.state.tournaments = Tournaments(storage.engine, manager)
+    app.include_router(tournament_router(app.state.tournaments))
     create_limit = BucketsByKey(settings.create_rate, settings.create_burst)
     connections = ConnectionCounter(settings.connections_per_client)
 
@@ -317,6 +320,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> HTMLResponse:
         return HTMLResponse(page("replay"))
+
+    @app.get("/tournaments", include_in_schema=False)
+    async def tournaments_page() -> HTMLResponse:
+        return HTMLResponse(page("tournaments"))
+
+    @app.get("/tournament/{tid}", include_in_schema=False)
+    async def tournament_page(tid: str) -> HTMLResponse:
+        return HTMLResponse(page("tournament"))
 
     @app.get("/player/{name}", include_in_schema=False)
     async def player_page(name: str) -> HTMLResponse:

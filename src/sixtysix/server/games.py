@@ -390,6 +390,9 @@ class GameManager:
         self.storage = storage
         #: The players' ratings; ``None``: no game is rated.
         self.ratings = ratings
+        #: Called with each game whose match has ended (by the rules or called off), after
+        #: it is stored and rated: tournaments score their matches so.
+        self.finished_hooks: list[Callable[[Game], None]] = []
         #: The time, in seconds since the epoch (clocks are stored so and survive a restart);
         #: a test passes its own.
         self.now = now
@@ -450,7 +453,7 @@ class GameManager:
         if rematch_of is not None:
             rated, users = rematch_of.rated, (rematch_of.users[0], rematch_of.users[1])
         elif rated:
-            self._check_rated(rules, kind, level, user, takeback)
+            self.check_rated(rules, kind, level, user, takeback)
         if invited is not None and rematch_of is None:
             if kind != "person":
                 raise GameError("a challenge is a game between people", "bad_kind")
@@ -615,7 +618,7 @@ class GameManager:
             self._closing.add(player.close())
 
     # Ratings ----------------------------------------------------------------------------
-    def _check_rated(self, rules: Rules, kind: str, level: str | None, user: tuple[int, str] | None,
+    def check_rated(self, rules: Rules, kind: str, level: str | None, user: tuple[int, str] | None,
                      takeback: bool) -> None:
         if self.ratings is None:
             raise GameError("this server rates no games", "not_rated")
@@ -631,6 +634,13 @@ class GameManager:
             rated = ", ".join(sorted(levels, key=lambda name: levels[name].rating))
             raise GameError(f"the computer level {level!r} has no rating yet: rated levels are {rated}",
                             "bad_rated")
+
+    def _finished(self, game: Game) -> None:
+        for hook in self.finished_hooks:
+            try:
+                hook(game)
+            except Exception:  # a tournament's bookkeeping never stops a game
+                log.exception("a hook failed at the end of game %s", game.id)
 
     def _sides(self, game: Game) -> tuple[Side, Side] | None:
         sides: list[Side] = []
@@ -788,6 +798,7 @@ class GameManager:
         game.status = "aborted" if ended == "aborted" else "finished"
         if ended != "aborted":
             self._rate(game)
+        self._finished(game)
         game.away.clear()
         task = game.bot_task
         if task is not None and not task.done() and task is not _current_task():
@@ -1033,6 +1044,7 @@ class GameManager:
             self._close_player(game)
             game.away.clear()
             self._rate(game)
+            self._finished(game)
         else:
             self.storage.set_score(game.id, score)
             self._deal(game)

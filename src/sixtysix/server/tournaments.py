@@ -1,0 +1,389 @@
+"""Tournaments on the game server: arenas and round robins, people and computer levels.
+
+- **Arena**: for a time window (``minutes`` from its start), entrants play as many
+  matches as they can. A player who asks for his next match is paired with a waiting
+  entrant of the nearest score, else with a computer entrant, else waits. A match won
+  scores 2 points, a match lost 0; a match called off (aborted) counts nothing. Matches
+  still being played when the window closes count when they end.
+- **Round robin**: every entrant plays every other once; a player asking for his next
+  match meets a waiting entrant he has not played, or a computer entrant he has not
+  played. It is over when every pair has played (or was called off).
+
+Computer entrants are the server's levels, named when the tournament is made; they
+play any number of matches at once and never against each other. Standings: points,
+then matches won, then fewer matches played. A tournament's matches are ordinary
+games (rated if the tournament is), so each opens in the analysis board afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Boolean, DateTime, Integer, String, Text, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from sixtysix.clock import TimeControl
+from sixtysix.rules import Rules
+from sixtysix.server.account_api import ActingUser
+from sixtysix.server.games import Game, GameError, GameManager, parse_clock, parse_rules
+
+__all__ = ["KINDS", "POINTS_FOR_A_WIN", "Next", "Tournaments", "tournament_router"]
+
+KINDS = ("arena", "round_robin")
+POINTS_FOR_A_WIN = 2
+#: The longest arena, and the latest start, in minutes.
+MAX_MINUTES = 24 * 60
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TournamentRow(Base):
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[str] = mapped_column(Text)
+    clock: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    starts: Mapped[dt.datetime] = mapped_column(DateTime)
+    #: When an arena's window closes (``None`` for a round robin).
+    ends: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    creator: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Set when a round robin has played every pair.
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class EntrantRow(Base):
+    __tablename__ = "tournament_entrants"
+
+    tournament_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    #: ``u:ID`` for a player with an account, ``c:LEVEL`` for a computer level.
+    key: Mapped[str] = mapped_column(String(48), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class MatchRow(Base):
+    __tablename__ = "tournament_games"
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(String(16), index=True)
+    key0: Mapped[str] = mapped_column(String(48))
+    key1: Mapped[str] = mapped_column(String(48))
+    #: ``playing``, ``won0``, ``won1`` or ``aborted``.
+    result: Mapped[str] = mapped_column(String(8), default="playing")
+
+
+@dataclass(frozen=True)
+class Next:
+    """A player's next match: the game, his seat and its token."""
+
+    game: Game
+    seat: int
+    token: str
+
+
+@dataclass
+class _Waiting:
+    key: str
+    user: tuple[int, str]
+    answer: asyncio.Future[Next]
+
+
+def _utc(seconds: float) -> dt.datetime:
+    return dt.datetime.fromtimestamp(seconds, dt.UTC).replace(tzinfo=None)
+
+
+class Tournaments:
+    """The tournaments in a database beside the games, played through ``manager``."""
+
+    def __init__(self, engine: Engine, manager: GameManager, *, now: Callable[[], float] = time.time) -> None:
+        self.manager = manager
+        self.now = now
+        Base.metadata.create_all(engine)
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._waiting: dict[str, list[_Waiting]] = {}
+        manager.finished_hooks.append(self.game_over)
+
+    # Making and joining ----------------------------------------------------------
+    def create(self, *, name: str, kind: str, rules: Rules, clock: TimeControl | None, rated: bool,
+               starts_in: float, minutes: float | None, creator: tuple[int, str],
+               computers: list[str]) -> str:
+        """A new tournament starting in ``starts_in`` minutes; returns its id."""
+        shown = " ".join("".join(ch for ch in name if ch.isprintable()).split())[:60]
+        if not shown:
+            raise GameError("a tournament needs a name", "bad_tournament")
+        if kind not in KINDS:
+            raise GameError(f"a tournament is one of {', '.join(KINDS)}", "bad_tournament")
+        if not 0 <= starts_in <= MAX_MINUTES:
+            raise GameError(f"a tournament starts within {MAX_MINUTES} minutes", "bad_tournament")
+        if kind == "arena" and (minutes is None or not 1 <= minutes <= MAX_MINUTES):
+            raise GameError(f"an arena lasts 1 to {MAX_MINUTES} minutes", "bad_tournament")
+        for level in computers:
+            if level not in self.manager.opponents or self.manager.opponents.is_engine(level):
+                raise GameError(f"{level!r} is not a computer level of this server", "bad_level")
+            if rated and (self.manager.ratings is None or level not in self.manager.ratings.levels):
+                raise GameError(f"the computer level {level!r} has no rating for a rated tournament",
+                                "bad_rated")
+        if rated:
+            self.manager.check_rated(rules, "person", None, creator, False)
+        tid = secrets.token_urlsafe(6)
+        start = self.now() + starts_in * 60.0
+        with self._sessions.begin() as s:
+            s.add(TournamentRow(id=tid, name=shown, kind=kind, rules=json.dumps(rules.to_json()),
+                                clock=None if clock is None else str(clock), rated=rated, starts=_utc(start),
+                                ends=_utc(start + minutes * 60.0) if kind == "arena" and minutes else None,
+                                creator=creator[0], finished=False))
+            for level in dict.fromkeys(computers):
+                s.add(EntrantRow(tournament_id=tid, key=f"c:{level}", name=f"Computer ({level})",
+                                 points=0, played=0, won=0))
+        return tid
+
+    def _row(self, s: Session, tid: str) -> TournamentRow:
+        row = s.get(TournamentRow, tid) if isinstance(tid, str) and len(tid) <= 16 else None
+        if row is None:
+            raise GameError("no such tournament", "no_tournament", 404)
+        return row
+
+    def status(self, row: TournamentRow) -> str:
+        """``upcoming``, ``running`` or ``finished``."""
+        at = _utc(self.now())
+        if at < row.starts:
+            return "upcoming"
+        if row.finished or (row.ends is not None and at >= row.ends):
+            return "finished"
+        return "running"
+
+    def join(self, tid: str, user: tuple[int, str]) -> None:
+        with self._sessions.begin() as s:
+            row = self._row(s, tid)
+            if self.status(row) == "finished":
+                raise GameError("the tournament is over", "over", 409)
+            if row.kind == "round_robin" and self.status(row) == "running":
+                raise GameError("a round robin takes no entrants once it has started", "started", 409)
+            if s.get(EntrantRow, (tid, f"u:{user[0]}")) is None:
+                s.add(EntrantRow(tournament_id=tid, key=f"u:{user[0]}", name=user[1], points=0, played=0,
+                                 won=0))
+
+    # Reading ------------------------------------------------------------------------
+    def to_json(self, tid: str) -> dict[str, Any]:
+        with self._sessions() as s:
+            row = self._row(s, tid)
+            entrants = s.scalars(select(EntrantRow).where(EntrantRow.tournament_id == tid)).all()
+            matches = s.scalars(select(MatchRow).where(MatchRow.tournament_id == tid)).all()
+            names = {e.key: e.name for e in entrants}
+            standings = sorted(entrants, key=lambda e: (-e.points, -e.won, e.played, e.name))
+            at = _utc(self.now())
+            return {
+                "id": row.id, "name": row.name, "kind": row.kind, "rules": json.loads(row.rules),
+                "clock": row.clock, "rated": row.rated, "status": self.status(row),
+                "starts": row.starts.isoformat() + "Z",
+                "ends": None if row.ends is None else row.ends.isoformat() + "Z",
+                "seconds_to_start": max(0.0, (row.starts - at).total_seconds()),
+                "seconds_left": None if row.ends is None else max(0.0, (row.ends - at).total_seconds()),
+                "standings": [{"name": e.name, "computer": e.key.startswith("c:"), "points": e.points,
+                               "played": e.played, "won": e.won} for e in standings],
+                "games": [{"id": m.game_id, "players": [names.get(m.key0, "?"), names.get(m.key1, "?")],
+                           "result": m.result} for m in matches],
+            }
+
+    def listing(self) -> dict[str, list[dict[str, Any]]]:
+        with self._sessions() as s:
+            rows = s.scalars(select(TournamentRow).order_by(TournamentRow.starts.desc()).limit(100)).all()
+            out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
+            for row in rows:
+                out[self.status(row)].append({"id": row.id, "name": row.name, "kind": row.kind,
+                                              "rules": json.loads(row.rules), "clock": row.clock,
+                                              "rated": row.rated})
+            return out
+
+    # Playing --------------------------------------------------------------------------
+    async def next_match(self, tid: str, user: tuple[int, str], wait: float) -> Next | None:
+        """The player's next match: with a waiting entrant (nearest score in an arena, not
+        yet met in a round robin), else a computer entrant, else after waiting up to
+        ``wait`` seconds for one; ``None`` if nobody came."""
+        key = f"u:{user[0]}"
+        with self._sessions() as s:
+            row = self._row(s, tid)
+            if self.status(row) != "running":
+                raise GameError("the tournament is not being played now", "not_running", 409)
+            if s.get(EntrantRow, (tid, key)) is None:
+                raise GameError("join the tournament first", "not_entered", 403)
+            busy = s.scalars(select(MatchRow).where(
+                MatchRow.tournament_id == tid, MatchRow.result == "playing",
+                (MatchRow.key0 == key) | (MatchRow.key1 == key))).first()
+            if busy is not None:
+                raise GameError(f"finish your match first: /game/{busy.game_id}", "in_a_match", 409)
+            opponent = self._opponent(s, row, key)
+        if opponent is not None:
+            return self._start(tid, key, user, opponent)
+        queue = self._waiting.setdefault(tid, [])
+        if any(w.key == key for w in queue):
+            raise GameError("you are already waiting for a match", "waiting", 409)
+        waiting = _Waiting(key, user, asyncio.get_running_loop().create_future())
+        queue.append(waiting)
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiting.answer), max(0.0, min(wait, 600.0)))
+        except TimeoutError:
+            return waiting.answer.result() if waiting.answer.done() else None
+        finally:
+            if waiting in queue:
+                queue.remove(waiting)
+
+    def _met(self, s: Session, tid: str, key: str) -> set[str]:
+        rows = s.scalars(select(MatchRow).where(MatchRow.tournament_id == tid,
+                                                (MatchRow.key0 == key) | (MatchRow.key1 == key))).all()
+        return {r.key1 if r.key0 == key else r.key0 for r in rows}
+
+    def _opponent(self, s: Session, row: TournamentRow, key: str) -> _Waiting | str | None:
+        """A waiting person, or a computer entrant's key, or ``None``."""
+        met = self._met(s, row.id, key) if row.kind == "round_robin" else set()
+        entrants = {e.key: e for e in s.scalars(select(EntrantRow).where(EntrantRow.tournament_id == row.id))}
+        mine = entrants[key].points
+        people = [w for w in self._waiting.get(row.id, []) if w.key != key and w.key not in met
+                  and not w.answer.done()]
+        if people:
+            return min(people, key=lambda w: abs(entrants[w.key].points - mine) if w.key in entrants else 0)
+        computers = [k for k in entrants if k.startswith("c:") and k not in met]
+        if computers:
+            return min(computers, key=lambda k: (abs(entrants[k].points - mine), k))
+        return None
+
+    def _start(self, tid: str, key: str, user: tuple[int, str], opponent: _Waiting | str) -> Next:
+        with self._sessions() as s:
+            row = self._row(s, tid)
+            rules = Rules.from_json(json.loads(row.rules))
+            clock = None if row.clock is None else TimeControl.parse(row.clock)
+            rated = row.rated
+        manager = self.manager
+        if isinstance(opponent, str):
+            level = opponent[2:]
+            game, token = manager.create(rules=rules, kind="computer", level=level, user=user, clock=clock,
+                                         rated=rated)
+            self._record(tid, game.id, key, opponent)
+            manager.wake_bot(game)
+            return Next(game, 0, token)
+        game, token = manager.create(rules=rules, kind="person", user=opponent.user, clock=clock, rated=rated)
+        _, seat, mine = manager.join(game.id, user=user)
+        self._record(tid, game.id, opponent.key, key)
+        opponent.answer.set_result(Next(game, 0, token))
+        return Next(game, seat, mine)
+
+    def _record(self, tid: str, game_id: str, key0: str, key1: str) -> None:
+        with self._sessions.begin() as s:
+            s.add(MatchRow(game_id=game_id, tournament_id=tid, key0=key0, key1=key1, result="playing"))
+
+    def game_over(self, game: Game) -> None:
+        """A game ended (the manager's hook): if it is a tournament's match, score it."""
+        with self._sessions.begin() as s:
+            match = s.get(MatchRow, game.id)
+            if match is None or match.result != "playing":
+                return
+            winner = game.winner
+            match.result = "aborted" if game.status == "aborted" or winner is None else f"won{winner}"
+            if match.result == "aborted":
+                return
+            for seat, key in enumerate((match.key0, match.key1)):
+                entrant = s.get(EntrantRow, (match.tournament_id, key))
+                if entrant is not None:
+                    entrant.played += 1
+                    if seat == winner:
+                        entrant.won += 1
+                        entrant.points += POINTS_FOR_A_WIN
+            row = s.get(TournamentRow, match.tournament_id)
+            if row is not None and row.kind == "round_robin":
+                self._maybe_finished(s, row)
+
+    @staticmethod
+    def _maybe_finished(s: Session, row: TournamentRow) -> None:
+        keys = [e.key for e in s.scalars(select(EntrantRow).where(EntrantRow.tournament_id == row.id))]
+        matches = s.scalars(select(MatchRow).where(MatchRow.tournament_id == row.id)).all()
+        done = {frozenset((m.key0, m.key1)) for m in matches if m.result != "playing"}
+        pairs = {frozenset((a, b)) for i, a in enumerate(keys) for b in keys[i + 1:]
+                 if not (a.startswith("c:") and b.startswith("c:"))}
+        if pairs and pairs <= done:
+            row.finished = True
+
+
+class NewTournament(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    name: str = Field(max_length=100)
+    kind: str = Field("arena", max_length=16)
+    rules: str = Field("classic", max_length=200)
+    target: int | None = Field(None, ge=1, le=100)
+    clock: str | None = Field(None, max_length=16)
+    rated: bool = False
+    starts_in: float = Field(0.0, ge=0, le=MAX_MINUTES)
+    minutes: float | None = Field(None, ge=1, le=MAX_MINUTES)
+    computers: list[str] = Field(default_factory=list, max_length=5)
+
+
+class NextMatch(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    wait: float = Field(60.0, ge=0, le=600)
+
+
+def tournament_router(tournaments: Tournaments) -> APIRouter:
+    """The HTTP routes: ``GET /api/tournaments``, ``POST /api/tournaments`` (logged in),
+    ``GET /api/tournaments/{id}``, ``POST /api/tournaments/{id}/join`` and
+    ``POST /api/tournaments/{id}/next`` (the player's next match, when it exists)."""
+    router = APIRouter()
+
+    def account(user: Any) -> tuple[int, str]:
+        if user is None:
+            raise GameError("log in to take part in tournaments", "needs_account", 403)
+        return int(user.id), str(user.name)
+
+    @router.get("/api/tournaments")
+    async def listing() -> dict[str, Any]:
+        return tournaments.listing()
+
+    @router.post("/api/tournaments", status_code=201)
+    async def create(body: NewTournament, user: ActingUser) -> dict[str, Any]:
+        tid = tournaments.create(name=body.name, kind=body.kind, rules=parse_rules(body.rules, body.target),
+                                 clock=parse_clock(body.clock), rated=body.rated, starts_in=body.starts_in,
+                                 minutes=body.minutes, creator=account(user), computers=body.computers)
+        return tournaments.to_json(tid)
+
+    @router.get("/api/tournaments/{tid}")
+    async def one(tid: str) -> dict[str, Any]:
+        return tournaments.to_json(tid)
+
+    @router.post("/api/tournaments/{tid}/join")
+    async def join(tid: str, user: ActingUser) -> dict[str, Any]:
+        tournaments.join(tid, account(user))
+        return tournaments.to_json(tid)
+
+    @router.post("/api/tournaments/{tid}/next")
+    async def next_match(tid: str, body: NextMatch, request: Request, user: ActingUser) -> dict[str, Any]:
+        me = account(user)
+        task = asyncio.get_running_loop().create_task(tournaments.next_match(tid, me, body.wait))
+        while not task.done():
+            await asyncio.wait({task}, timeout=0.5)
+            if not task.done() and await request.is_disconnected():
+                task.cancel()
+                return {"waiting": False}
+        found = task.result()
+        if found is None:
+            return {"waiting": True}
+        return {"id": found.game.id, "seat": found.seat, "token": found.token,
+                "link": f"/game/{found.game.id}", "game": found.game.info()}
+
+    return router

@@ -1,0 +1,163 @@
+"""Tournaments (sixtysix.server.tournaments, docs/web.md "Tournaments"): an arena scores
+2 a match won within its window, a round robin pairs everyone once and ends, computer
+entrants play people, called-off matches count nothing. Time is the test's own."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from helpers import need_module
+
+need_module("sqlalchemy", "the web extra")
+need_module("fastapi", "the web extra")
+
+from sixtysix.rules import Rules  # noqa: E402
+from sixtysix.server.games import Game, GameError, GameManager  # noqa: E402
+from sixtysix.server.storage import Storage  # noqa: E402
+from sixtysix.server.tournaments import POINTS_FOR_A_WIN, Tournaments  # noqa: E402
+
+ANNA, BOB, CLEO = (1, "Anna"), (2, "Bob"), (3, "Cleo")
+
+
+class Time:
+    def __init__(self) -> None:
+        self.t = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def setup() -> tuple[GameManager, Tournaments, Time]:
+    clock = Time()
+    storage = Storage("sqlite://")
+    manager = GameManager(storage, rng=random.Random(8), now=clock)
+    return manager, Tournaments(storage.engine, manager, now=clock), clock
+
+
+def play_out(manager: GameManager, game: Game, rng: random.Random) -> None:
+    """Both seats of a game between people play random legal actions to the match's end."""
+    while game.status == "playing":
+        hand = game.hand
+        assert hand is not None and hand.to_act is not None
+        manager.act(game, hand.to_act, rng.choice(hand.legal_actions()))
+
+
+def standings(t: Tournaments, tid: str) -> dict[str, tuple[int, int, int]]:
+    return {e["name"]: (e["points"], e["played"], e["won"]) for e in t.to_json(tid)["standings"]}
+
+
+def test_an_arena_pairs_waiting_players_and_scores_matches_won_in_its_window() -> None:
+    manager, t, clock = setup()
+    tid = t.create(name="Friday arena", kind="arena", rules=Rules.parse("classic,target=1"), clock=None,
+                   rated=False, starts_in=5, minutes=30, creator=ANNA, computers=[])
+    assert t.to_json(tid)["status"] == "upcoming"
+    for who in (ANNA, BOB):
+        t.join(tid, who)
+
+    with pytest.raises(GameError) as early:
+        asyncio.run(t.next_match(tid, ANNA, wait=1))
+    assert early.value.code == "not_running"
+    clock.t += 5 * 60
+    assert t.to_json(tid)["status"] == "running"
+
+    async def both() -> tuple[Any, Any]:
+        first = asyncio.create_task(t.next_match(tid, ANNA, wait=60))
+        await asyncio.sleep(0)  # Anna waits
+        second = await t.next_match(tid, BOB, wait=60)
+        return await first, second
+
+    rng = random.Random(2)
+    for _ in range(3):
+        anna, bob = asyncio.run(both())
+        assert anna.game is bob.game and {anna.seat, bob.seat} == {0, 1}
+        play_out(manager, anna.game, rng)
+    table = standings(t, tid)
+    assert table["Anna"][1] == table["Bob"][1] == 3
+    assert table["Anna"][0] + table["Bob"][0] == 3 * POINTS_FOR_A_WIN
+    assert table["Anna"][0] == POINTS_FOR_A_WIN * table["Anna"][2]
+    # The window closes: no new match, and the tournament is finished.
+    clock.t += 30 * 60
+    assert t.to_json(tid)["status"] == "finished"
+    with pytest.raises(GameError):
+        asyncio.run(t.next_match(tid, ANNA, wait=0))
+
+
+def test_a_round_robin_takes_no_entrant_once_started() -> None:
+    _, t, clock = setup()
+    tid = t.create(name="Closed", kind="round_robin", rules=Rules(), clock=None, rated=False, starts_in=1,
+                   minutes=None, creator=ANNA, computers=[])
+    t.join(tid, ANNA)
+    clock.t += 60
+    with pytest.raises(GameError) as late:
+        t.join(tid, BOB)
+    assert late.value.code == "started"
+
+
+def test_a_round_robin_with_a_computer_entrant_plays_every_pair_once_and_ends() -> None:
+    manager, t, clock = setup()
+    tid = t.create(name="Club round robin", kind="round_robin", rules=Rules.parse("classic,target=1"),
+                   clock=None, rated=False, starts_in=1, minutes=None, creator=ANNA, computers=["random"])
+    for who in (ANNA, BOB):
+        t.join(tid, who)
+    clock.t += 60
+    rng = random.Random(4)
+
+    async def scenario() -> None:
+        # Anna asks first: nobody waits, so the computer entrant plays her.
+        vs_computer = await t.next_match(tid, ANNA, wait=0)
+        assert vs_computer is not None and vs_computer.game.kind == "computer"
+        with pytest.raises(GameError) as busy:
+            await t.next_match(tid, ANNA, wait=0)
+        assert busy.value.code == "in_a_match"
+        # Bob too; then Anna and Bob meet.
+        bob_vs_computer = await t.next_match(tid, BOB, wait=0)
+        assert bob_vs_computer is not None and bob_vs_computer.game.kind == "computer"
+        for found in (vs_computer, bob_vs_computer):
+            game = found.game
+            # The person plays his seat; the computer plays its own, in its worker thread.
+            while game.status == "playing":
+                hand = game.hand
+                assert hand is not None and hand.to_act is not None
+                if hand.to_act == found.seat:
+                    manager.act(game, found.seat, rng.choice(hand.legal_actions()))
+                else:
+                    manager.wake_bot(game)
+                    assert game.bot_task is not None
+                    await game.bot_task
+        first = asyncio.create_task(t.next_match(tid, ANNA, wait=60))
+        await asyncio.sleep(0)
+        second = await t.next_match(tid, BOB, wait=60)
+        anna = await first
+        assert anna is not None and second is not None and anna.game is second.game
+        play_out(manager, anna.game, rng)
+        # Every pair has played: nothing left for Anna, and the tournament is over.
+        assert t.to_json(tid)["status"] == "finished"
+
+    asyncio.run(scenario())
+    table = standings(t, tid)
+    assert table["Anna"][1] == table["Bob"][1] == 2 and table["Computer (random)"][1] == 2
+    assert sum(points for points, _, _ in table.values()) == 3 * POINTS_FOR_A_WIN
+
+
+def test_a_called_off_match_counts_nothing_and_bad_tournaments_are_refused() -> None:
+    manager, t, _ = setup()
+    tid = t.create(name="A", kind="arena", rules=Rules(), clock=None, rated=False, starts_in=0, minutes=10,
+                   creator=ANNA, computers=["easy"])
+    t.join(tid, ANNA)
+    found = asyncio.run(t.next_match(tid, ANNA, wait=0))
+    assert found is not None
+    manager.abort(found.game, 0)
+    assert standings(t, tid)["Anna"] == (0, 0, 0) and t.to_json(tid)["games"][0]["result"] == "aborted"
+    with pytest.raises(GameError) as entered:
+        asyncio.run(t.next_match(tid, CLEO, wait=0))
+    assert entered.value.code == "not_entered"
+    for bad in ({"name": "  "}, {"kind": "swiss"}, {"minutes": None}, {"computers": ["mybot"]},
+                {"starts_in": -1}, {"rated": True, "rules": Rules.parse("classic,tie_bonus=0")}):
+        args: dict[str, Any] = {"name": "B", "kind": "arena", "rules": Rules(), "clock": None, "rated": False,
+                                "starts_in": 0, "minutes": 10, "creator": ANNA, "computers": [], **bad}
+        with pytest.raises(GameError):
+            t.create(**args)
