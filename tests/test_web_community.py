@@ -222,3 +222,29 @@ def test_a_player_challenges_another_by_name_who_accepts_from_the_lobby(browser:
         page.wait_for_function("() => document.body.dataset.position !== undefined && "
                                "document.body.dataset.position.endsWith(':playing')")
     assert "Challenged" in anna.locator("#opponent-name").inner_text()
+
+
+def test_an_arena_with_a_computer_entrant_from_its_page(browser: Any, server: Server) -> None:
+    anna = person(browser, server, "Arena_Anna")
+    anna.goto(server.base + "/tournaments")
+    anna.wait_for_selector("#tournament-form:not([hidden])")
+    anna.fill("input[name=name]", "Evening arena")
+    anna.fill("input[name=starts_in]", "0")
+    anna.check("input[name=computers][value=easy]")
+    anna.click("#tournament-form button[type=submit]")
+    anna.wait_for_url(re.compile(r"/tournament/"))
+    tournament = anna.url
+    anna.click("#join-tournament")
+    anna.wait_for_selector("#standings td:has-text('Arena_Anna')")
+    anna.click("#next-match")
+    anna.wait_for_url(re.compile(r"/game/"))
+    anna.wait_for_function("() => document.body.dataset.position !== undefined")
+    assert "Computer (easy)" in anna.locator("#opponent-name").inner_text()
+    anna.click("#abort")  # before the first trick: called off, counts nothing
+    anna.click("#confirm-yes")
+    anna.wait_for_selector("#result-title:has-text('called off')")
+    anna.goto(tournament)
+    anna.wait_for_selector("#tournament-games li:has-text('called off')")
+    rows = anna.locator("#standings").inner_text()
+    assert re.search(r"Arena_Anna\s+0\s+0\s+0", rows)
+    assert not accessibility_problems(anna)
