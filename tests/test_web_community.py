@@ -113,8 +113,13 @@ def step(server: Server, game_id: str, pages: list[Any]) -> None:
 
 def test_a_rated_match_from_the_lobby_moves_both_ratings(browser: Any, server: Server) -> None:
     anna, bob = person(browser, server, "Anna"), person(browser, server, "Bob")
+    # Anna posts a seek (an open rated game); Bob accepts it from the lobby's list.
     link = invite(anna, target=1, rated=True)
-    accept(bob, link)
+    game_id = link.rsplit("/", 1)[1]
+    bob.reload()
+    bob.click(f"#open-games a[href='/game/{game_id}']")
+    bob.click("#join-button")
+    bob.wait_for_function("() => document.body.dataset.position !== undefined")
     for page in (anna, bob):  # the ratings as the match starts, beside the names
         page.wait_for_function("() => document.getElementById('my-name').textContent.includes('(1500)')")
     play_to_the_end(server, link, [anna, bob])
