@@ -42,6 +42,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--abandon-after", type=float, default=24.0, metavar="HOURS",
                         help="mark a game nobody has moved in for this many hours abandoned: it is "
                              "listed so and can no longer be played (default 24; 0: never)")
+    parser.add_argument("--redis-url", default=None, metavar="URL",
+                        help="with several processes (--shard), Redis for clients of one game on "
+                             "different processes: redis://host:6379/0 (docs/web.md)")
     parser.add_argument("--grace", type=float, default=60.0, metavar="SECONDS",
                         help="in a game between people, how long a player may be away (no connection) "
                              "while the opponent waits, before losing the match (default 60)")
@@ -76,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                               message_burst=2 * args.message_rate,
                               connections_per_client=args.connections_per_client,
                               create_rate=args.create_rate, create_burst=max(40.0, args.create_rate),
-                              shard=args.shard, engines=engines, grace=args.grace,
+                              shard=args.shard, engines=engines, grace=args.grace, redis_url=args.redis_url,
                               abandoned_after=args.abandon_after * 3600 if args.abandon_after > 0 else None))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"Sixty-six server: open http://{shown}:{args.port}/ in a browser "

@@ -77,6 +77,7 @@ from sixtysix.server.pairing import Request as PairingWish
 from sixtysix.server.profiles import profile_router
 from sixtysix.server.protocol import Chat, Hello, Hint, ProtocolError, error, parse_message
 from sixtysix.server.ratings import Ratings
+from sixtysix.server.relay import Relay, owner_shard
 from sixtysix.server.storage import Storage
 from sixtysix.server.tournaments import Tournaments, tournament_router
 from sixtysix.svg import back_svg, card_svg
@@ -169,6 +170,8 @@ class Settings:
     grace: float = GRACE
     #: Seconds after a deal before the first player's clock starts.
     hand_break: float = HAND_BREAK
+    #: Redis, for clients of one game on different processes (sixtysix.server.relay).
+    redis_url: str | None = None
     #: Seconds a login lasts (accounts: sixtysix.server.account_api): 30 days.
     session_lifetime: float = 30 * 24 * 3600.0
 
@@ -237,7 +240,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for game in list(manager.games.values()):
             manager.wake_bot(game)
         sweeper = asyncio.get_running_loop().create_task(expire_idle_games())
+        if relay is not None:
+            await relay.start()
         yield
+        if relay is not None:
+            await relay.close()
         sweeper.cancel()
         await manager.close()
         storage.close()
@@ -394,6 +401,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      user=None if user is None else (user.id, user.name), invited=invited)
         manager.wake_bot(game)
         return {"id": game.id, "seat": 0, "token": token, "link": f"/game/{game.id}", "game": game.info()}
+
+    def answer(game: Game, seat: int | None, conn: Connection, data: str | bytes) -> dict[str, Any] | None:
+        """What one message of a client does (a connection of this process's, or one
+        relayed from another): an error or a direct reply, or ``None``."""
+        try:
+            parsed = parse_message(data)
+        except ProtocolError as exc:
+            return error(str(exc), exc.code)
+        if isinstance(parsed, Hint):
+            return manager.ask_hint(game, seat, conn)
+        if isinstance(parsed, Chat):
+            return manager.say(game, seat, conn, parsed)
+        return manager.handle(game, seat, parsed)
+
+    relay = None if settings.redis_url is None else Relay(
+        settings.redis_url, manager, settings.shard, answer, max_strikes=settings.max_strikes,
+        message_rate=settings.message_rate, message_burst=settings.message_burst,
+        hello_timeout=settings.hello_timeout)
 
     pairing = Pairing(manager)
     app.state.pairing = pairing
@@ -587,6 +612,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return hello
 
     async def _session(websocket: WebSocket, game_id: str) -> None:
+        owner = owner_shard(game_id)
+        if relay is not None and owner is not None and owner != settings.shard:
+            # Another process's game: this one carries the client's messages to it.
+            hello = await _hello(websocket)
+            if hello is not None:
+                await relay.relay(websocket, game_id, hello.token, owner)
+            return
         try:
             manager.get(game_id)  # an unknown game is refused at once
         except GameError as exc:
@@ -632,17 +664,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if not bucket.allow():
                     reply = error("too many messages: slow down", "rate_limited")
                 else:
-                    try:
-                        parsed = parse_message(data)
-                    except ProtocolError as exc:
-                        reply = error(str(exc), exc.code)
-                    else:
-                        if isinstance(parsed, Hint):
-                            reply = manager.ask_hint(game, seat, conn)
-                        elif isinstance(parsed, Chat):
-                            reply = manager.say(game, seat, conn, parsed)
-                        else:
-                            reply = manager.handle(game, seat, parsed)
+                    reply = answer(game, seat, conn, data)
                 if reply is not None:
                     if reply["type"] == "error":
                         strikes += 1

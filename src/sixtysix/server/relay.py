@@ -1,0 +1,218 @@
+"""Players of one game on different server processes: Redis pub/sub between them.
+
+With several processes (``sixtysix serve --shard K``), each game belongs to the
+process of its id's prefix, which alone applies its actions. With ``--redis-url``, a
+client may connect to *any* process: one that does not own the game relays.
+
+- The relaying process checks nothing of the game itself. It reads the client's hello
+  and publishes ``open`` (the connection's id, the token) on the owner's inbox
+  channel, ``sixtysix:inbox:K``; then every message of the client as ``message``, and
+  ``close`` when the client goes. It enforces the message rate and size limits, as
+  for a game of its own.
+- The owner treats each relayed client as a connection of its own: it checks the
+  token, seats it (or makes it a spectator), and queues for it exactly the messages a
+  local connection gets: its own seat's view, replies, chat. They go to the channel
+  of that connection alone, ``sixtysix:conn:ID``, which the relaying process copies
+  to the client. No channel carries another seat's cards.
+- If the owner does not answer the ``open`` within the hello timeout (the process is
+  down), the relaying process closes the client's connection with 1013 ("try again
+  later"); the page reconnects by itself.
+
+Redis is only a pipe here: the database is still the one source of truth, and every
+game is still written by one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from sixtysix.server.games import Connection, Game, GameError, GameManager
+from sixtysix.server.limits import TokenBucket
+from sixtysix.server.protocol import error
+
+__all__ = ["Relay", "owner_shard"]
+
+log = logging.getLogger("sixtysix.server")
+
+PREFIX = "sixtysix"
+#: What the owner does with one message of a client: an error or a reply, or ``None``.
+Answer = Callable[[Game, int | None, Connection, str | bytes], "dict[str, Any] | None"]
+
+
+def owner_shard(game_id: str) -> int | None:
+    """The shard of the process that owns ``game_id`` (its ``sK-`` prefix), if any.
+
+    >>> owner_shard("s12-abc"), owner_shard("abc"), owner_shard("sx-abc")
+    (12, None, None)
+    """
+    head, sep, _ = game_id.partition("-")
+    if not sep or len(head) < 2 or head[0] != "s" or not head[1:].isdigit():
+        return None
+    return int(head[1:])
+
+
+class Relay:
+    """This process's side of the pub/sub: the owner of the games of ``shard``, and the
+    relay for clients of other processes' games."""
+
+    def __init__(self, url: str, manager: GameManager, shard: int | None, answer: Answer, *,
+                 max_strikes: int = 200, message_rate: float = 20.0, message_burst: float = 40.0,
+                 hello_timeout: float = 10.0) -> None:
+        import redis.asyncio as redis
+
+        self.redis = redis.from_url(url)
+        self.manager = manager
+        self.shard = shard
+        self.answer = answer
+        self.max_strikes = max_strikes
+        self.message_rate = message_rate
+        self.message_burst = message_burst
+        self.hello_timeout = hello_timeout
+        #: Relayed clients this process owns the games of: connection id -> (game, connection).
+        self.remote: dict[str, tuple[Game, Connection, list[int]]] = {}
+        self._listener: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        if self.shard is None:
+            return
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(f"{PREFIX}:inbox:{self.shard}")
+        self._listener = asyncio.get_running_loop().create_task(self._listen(pubsub))
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._listener
+        for game, conn, _ in list(self.remote.values()):
+            self.manager.detach(game, conn)
+        self.remote.clear()
+        await self.redis.aclose()
+
+    # The owner's side -------------------------------------------------------------------
+    async def _listen(self, pubsub: Any) -> None:
+        async for item in pubsub.listen():
+            if item.get("type") != "message":
+                continue
+            try:
+                note = json.loads(item["data"])
+                await self._on_note(note)
+            except Exception:  # one bad note never stops the listener
+                log.exception("a relayed message could not be handled")
+
+    async def _send_to(self, conn_id: str, message: dict[str, Any]) -> None:
+        await self.redis.publish(f"{PREFIX}:conn:{conn_id}", json.dumps(message, ensure_ascii=False))
+
+    async def _on_note(self, note: dict[str, Any]) -> None:
+        kind, conn_id = note.get("kind"), str(note.get("conn", ""))
+        if kind == "open":
+            await self._open(conn_id, str(note.get("game", "")), note.get("token"))
+        elif kind == "message" and conn_id in self.remote:
+            game, conn, strikes = self.remote[conn_id]
+            reply = self.answer(game, conn.seat, conn, note.get("text", ""))
+            if reply is not None:
+                if reply.get("type") == "error":
+                    strikes[0] += 1
+                conn.push(reply)
+            if strikes[0] > self.max_strikes:
+                conn.push(error("too many refused messages: closing", "too_many_errors"))
+                conn.push({"type": "_close", "code": 1008})
+        elif kind == "close" and conn_id in self.remote:
+            game, conn, _ = self.remote.pop(conn_id)
+            self.manager.detach(game, conn)
+
+    async def _open(self, conn_id: str, game_id: str, token: Any) -> None:
+        try:
+            game = self.manager.get(game_id)
+        except GameError as exc:
+            await self._send_to(conn_id, error(str(exc), exc.code))
+            await self._send_to(conn_id, {"type": "_close", "code": 4404})
+            return
+        seat = game.seat_of(token if isinstance(token, str) else None)
+        if token is not None and seat is None:
+            self.manager.release(game)
+            await self._send_to(conn_id, error("this token holds no seat in this game", "bad_token"))
+            await self._send_to(conn_id, {"type": "_close", "code": 4403})
+            return
+
+        async def send(message: dict[str, Any]) -> None:
+            await self._send_to(conn_id, message)
+
+        conn = Connection(send, seat)
+        asyncio.get_running_loop().create_task(conn.run_writer())
+        self.remote[conn_id] = (game, conn, [0])
+        self.manager.attach(game, conn)
+
+    # The relaying side ---------------------------------------------------------------
+    async def relay(self, websocket: Any, game_id: str, token: str | None, owner: int) -> None:
+        """Carry a client's connection to a game another process owns, until either side
+        ends it."""
+        conn_id = secrets.token_hex(12)
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(f"{PREFIX}:conn:{conn_id}")
+        inbox = f"{PREFIX}:inbox:{owner}"
+
+        async def note(kind: str, **fields: Any) -> None:
+            await self.redis.publish(inbox, json.dumps({"kind": kind, "conn": conn_id, **fields}))
+
+        async def downstream() -> int:
+            """The owner's messages to the client; returns the close code it asked for."""
+            first = True
+            while True:
+                timeout = self.hello_timeout if first else None
+                item = await asyncio.wait_for(pubsub.get_message(ignore_subscribe_messages=True,
+                                                                 timeout=None), timeout)
+                if item is None:
+                    continue
+                first = False
+                message = json.loads(item["data"])
+                if message.get("type") == "_close":
+                    return int(message.get("code", 1000))
+                await websocket.send_json(message)
+
+        async def upstream() -> None:
+            bucket = TokenBucket(self.message_rate, self.message_burst)
+            while True:
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    return
+                data = received.get("text")
+                if data is None:
+                    data = (received.get("bytes") or b"").decode("utf-8", "replace")
+                if not bucket.allow():
+                    await websocket.send_json(error("too many messages: slow down", "rate_limited"))
+                    continue
+                await note("message", text=data)
+
+        await note("open", game=game_id, token=token)
+        down = asyncio.get_running_loop().create_task(downstream())
+        up = asyncio.get_running_loop().create_task(upstream())
+        code = 1000
+        try:
+            done, _ = await asyncio.wait({down, up}, return_when=asyncio.FIRST_COMPLETED)
+            if down in done:
+                try:
+                    code = down.result()
+                except TimeoutError:
+                    code = 1013
+                    with contextlib.suppress(Exception):
+                        await websocket.send_json(error("the game's server process is not answering: "
+                                                        "try again in a moment", "unavailable"))
+        finally:
+            for task in (down, up):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            with contextlib.suppress(Exception):
+                await note("close")
+            with contextlib.suppress(Exception):
+                await pubsub.unsubscribe()
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+            with contextlib.suppress(Exception):
+                await websocket.close(code=code)
