@@ -2,6 +2,7 @@
 
 Run:  python benchmarks/server_load.py [--games 200] [--seconds 30] [--think 0.5]
           [--database-url URL] [--url http://127.0.0.1:PORT]
+          [--processes N [--redis-url URL [--cross]]]
 
 Without ``--url`` the script starts ``sixtysix serve`` as a child process on a
 free port (a SQLite file in a temporary folder unless ``--database-url`` is
@@ -9,6 +10,13 @@ given) with the limits raised for one address, and stops it at the end. Each
 game gets two WebSocket connections; each seat plays a random legal action
 when it is to act, after thinking ``--think`` seconds (a random time between
 half and one and a half times that; 0 plays as fast as the server answers).
+
+With ``--processes N`` it starts N processes (``--shard 1`` to ``N``) on one
+database (give a PostgreSQL ``--database-url``: SQLite serialises the writers),
+each with ``--redis-url`` if given; games are made on the processes in turn, and
+each seat connects to its game's process, as a load balancer routing by the
+id's prefix would send it; with ``--cross`` the second seat connects to the next
+process instead, so that every game's actions also cross Redis.
 
 Reported: actions per second over the run, and the latency of an action:
 from sending it to receiving the state that shows it (p50, p99, max). Games
@@ -23,6 +31,7 @@ import asyncio
 import json
 import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -119,37 +128,44 @@ async def seat(base: str, game_id: str, token: str, me: int, args: argparse.Name
     return None
 
 
-async def game_loop(base: str, n: int, args: argparse.Namespace, stats: Stats, stop: asyncio.Event) -> None:
+async def game_loop(bases: list[str], n: int, args: argparse.Namespace, stats: Stats,
+                    stop: asyncio.Event) -> None:
     rng = random.Random(n)
-    created = await asyncio.to_thread(post, base, "/api/games",
+    home = bases[n % len(bases)]  # the process that owns the game (its id's prefix)
+    other = bases[(n + 1) % len(bases)] if args.cross else home
+    await asyncio.sleep(n * args.ramp / max(args.games, 1))  # the games arrive over the ramp
+    created = await asyncio.to_thread(post, home, "/api/games",
                                       {"kind": "person", "rules": args.rules, "name": f"bot{n}a"})
-    joined = await asyncio.to_thread(post, base, f"/api/games/{created['id']}/join", {"name": f"bot{n}b"})
+    joined = await asyncio.to_thread(post, home, f"/api/games/{created['id']}/join", {"name": f"bot{n}b"})
     game_id: str | None = created["id"]
     tokens = (created["token"], joined["token"])
     while game_id is not None and not stop.is_set():
-        results = await asyncio.gather(*(seat(base, game_id, tokens[s], s, args, stats, rng, stop)
-                                         for s in (0, 1)))
+        results = await asyncio.gather(*(seat(home if s == 0 else other, game_id, tokens[s], s, args, stats,
+                                              rng, stop) for s in (0, 1)))
         game_id = results[0] or results[1]
 
 
-async def run(base: str, args: argparse.Namespace, server_pid: int | None) -> Stats:
+async def run(bases: list[str], args: argparse.Namespace, server_pids: list[int]) -> Stats:
     stats = Stats()
     stop = asyncio.Event()
-    tasks = [asyncio.create_task(game_loop(base, n, args, stats, stop)) for n in range(args.games)]
-    await asyncio.sleep(args.warmup)
+    tasks = [asyncio.create_task(game_loop(bases, n, args, stats, stop)) for n in range(args.games)]
+    await asyncio.sleep(args.ramp + args.warmup)
     stats.recording = True
     started = time.perf_counter()
-    cpu_before = cpu_seconds(server_pid)
+    cpu_before = [cpu_seconds(pid) for pid in server_pids]
     await asyncio.sleep(args.seconds)
     stats.recording = False
     elapsed = time.perf_counter() - started
-    cpu_after = cpu_seconds(server_pid)
-    if cpu_before is not None and cpu_after is not None:
-        stats.server_cpu = cpu_after - cpu_before
+    cpu_after = [cpu_seconds(pid) for pid in server_pids]
+    if server_pids and None not in cpu_before and None not in cpu_after:
+        stats.server_cpu = sum(b - a for a, b in zip(cpu_before, cpu_after, strict=True))  # type: ignore[operator]
     stop.set()
     for task in tasks:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    failures = [r for r in await asyncio.gather(*tasks, return_exceptions=True)
+                if isinstance(r, Exception) and not isinstance(r, asyncio.CancelledError)]
+    if failures:
+        print(f"{len(failures)} games failed, the first: {failures[0]!r}")
     stats.elapsed = elapsed  # type: ignore[attr-defined]
     return stats
 
@@ -169,41 +185,61 @@ def main() -> int:
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--url", default=None, help="a running server (default: start one)")
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--processes", type=int, default=0,
+                        help="start this many server processes (shards 1..N) on one database")
+    parser.add_argument("--redis-url", default=None, help="Redis for the processes (--processes)")
+    parser.add_argument("--cross", action="store_true",
+                        help="the second seat connects to another process than its game's (needs Redis)")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="seconds over which the games arrive (default 0: all at once)")
     args = parser.parse_args()
-    server = None
-    base = args.url
-    if base is None:
+    # Thousands of sockets: as many open files as the system lets this process (and the
+    # servers it starts, which inherit it) have.
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    servers: list[subprocess.Popen[bytes]] = []
+    bases = [args.url] if args.url else []
+    if not bases:
         folder = tempfile.mkdtemp(prefix="sixtysix-load-")
         url = args.database_url or f"sqlite:///{os.path.join(folder, 'games.db')}"
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        log = open(os.path.join(folder, "server.log"), "w")  # noqa: SIM115
-        server = subprocess.Popen(
-            [sys.executable, "-m", "sixtysix", "serve", "--port", str(port), "--database-url", url,
-             "--message-rate", "100000", "--connections-per-client", "100000", "--create-rate", "100000"],
-            stdout=log, stderr=subprocess.STDOUT)
-        for _ in range(400):
-            try:
-                with urllib.request.urlopen(base + "/api/games", timeout=5):
-                    break
-            except OSError:
-                time.sleep(0.05)
+        shards = list(range(1, args.processes + 1)) or [None]
+        for shard in shards:
+            port = free_port()
+            bases.append(f"http://127.0.0.1:{port}")
+            extra = [] if shard is None else ["--shard", str(shard)]
+            if shard is not None and args.redis_url:
+                extra += ["--redis-url", args.redis_url]
+            log = open(os.path.join(folder, f"server-{shard}.log"), "w")  # noqa: SIM115
+            servers.append(subprocess.Popen(
+                [sys.executable, "-m", "sixtysix", "serve", "--port", str(port), "--database-url", url,
+                 "--message-rate", "100000", "--connections-per-client", "100000", "--create-rate", "100000",
+                 "--unfinished-per-client", "100000", *extra], stdout=log, stderr=subprocess.STDOUT))
+        for base in bases:
+            for _ in range(400):
+                try:
+                    with urllib.request.urlopen(base + "/api/games", timeout=5):
+                        break
+                except OSError:
+                    time.sleep(0.05)
+    pids = [server.pid for server in servers]
     try:
         try:  # the faster event loop that uvicorn[standard] brings, for the clients too
             import uvloop
 
-            stats = uvloop.run(run(base, args, None if server is None else server.pid))
+            stats = uvloop.run(run(bases, args, pids))
         except ImportError:
-            stats = asyncio.run(run(base, args, None if server is None else server.pid))
+            stats = asyncio.run(run(bases, args, pids))
     finally:
-        if server is not None:
+        for server in servers:
             server.terminate()
-            server.wait(timeout=30)
+        for server in servers:
+            server.wait(timeout=60)
     elapsed: float = stats.elapsed  # type: ignore[attr-defined]
     lat = stats.latencies
     print(f"machine: {machine()}")
     print(f"{args.games} games, 2 WebSocket connections each, think {args.think} s, "
-          f"{args.seconds:.0f} s measured")
+          f"{args.seconds:.0f} s measured, {max(len(bases), 1)} server process(es)"
+          + (", second seats through another process (Redis)" if args.cross else ""))
     if not lat:
         print("no action was measured")
         return 1
@@ -212,7 +248,7 @@ def main() -> int:
     print(f"action latency: p50 {1000 * statistics.median(lat):.1f} ms, "
           f"p99 {1000 * percentile(lat, 99):.1f} ms, max {1000 * max(lat):.1f} ms")
     if stats.server_cpu is not None:
-        print(f"server CPU: {100 * stats.server_cpu / elapsed:.0f}% of one core, "
+        print(f"server CPU (all processes): {100 * stats.server_cpu / elapsed:.0f}% of one core, "
               f"{1000 * stats.server_cpu / len(lat):.2f} ms per action")
     return 0
 

@@ -57,6 +57,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from sixtysix.server.limits import BucketsByKey
+from sixtysix.server.storage import create_tables
 
 __all__ = ["NAME_MAX", "NAME_MIN", "PASSWORD_MAX", "PASSWORD_MIN", "RESERVED", "SESSION_LIFETIME",
            "AccountError", "Accounts", "Login", "Throttle", "User", "check_name", "check_password",
@@ -278,7 +279,7 @@ class Accounts:
         self.throttle = Throttle()
         self._hashing = threading.BoundedSemaphore(max_hashing)
         self._dummy: str | None = None
-        Base.metadata.create_all(engine)
+        create_tables(Base.metadata, engine)
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     # Hashing, in a worker thread -----------------------------------------------------

@@ -39,6 +39,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 
 from sixtysix.glicko import DEFAULT_VOLATILITY, Rating
 from sixtysix.rules import PRESETS, Rules
+from sixtysix.server.storage import create_tables
 
 __all__ = ["LEVEL_RATINGS", "PROVISIONAL", "Change", "Computer", "Person", "Ratings", "Standing",
            "level_ratings", "pool_of"]
@@ -175,7 +176,7 @@ class Ratings:
         self.engine = engine
         self.now = now if now is not None else time.time
         self.levels = dict(LEVEL_RATINGS if levels is None else levels)
-        Base.metadata.create_all(engine)
+        create_tables(Base.metadata, engine)
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     def rateable(self, side: Side) -> bool:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    MetaData,
     String,
     Text,
     create_engine,
@@ -33,6 +35,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -215,8 +218,8 @@ class Storage:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
-        self._add_missing_columns()
+        create_tables(Base.metadata, self.engine)
+        _again_if_raced(self._add_missing_columns)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def _add_missing_columns(self) -> None:
@@ -441,6 +444,24 @@ class Storage:
 
 def _json_or_none(value: dict[str, Any] | None) -> str | None:
     return None if value is None else json.dumps(value)
+
+
+def create_tables(metadata: MetaData, engine: Engine) -> None:
+    """Create the tables of ``metadata`` that are missing. Several server processes
+    starting at once on a new database race to create them: the losers' statements fail
+    (a name already taken) and they look again."""
+    _again_if_raced(lambda: metadata.create_all(engine))
+
+
+def _again_if_raced(make: Callable[[], None], attempts: int = 5) -> None:
+    for attempt in range(attempts):
+        try:
+            make()
+            return
+        except (IntegrityError, OperationalError, ProgrammingError):
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))  # the other process is finishing its own
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

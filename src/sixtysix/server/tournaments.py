@@ -36,6 +36,7 @@ from sixtysix.clock import TimeControl
 from sixtysix.rules import Rules
 from sixtysix.server.account_api import ActingUser
 from sixtysix.server.games import Game, GameError, GameManager, parse_clock, parse_rules
+from sixtysix.server.storage import create_tables
 
 __all__ = ["KINDS", "POINTS_FOR_A_WIN", "Next", "Tournaments", "tournament_router"]
 
@@ -115,7 +116,7 @@ class Tournaments:
     def __init__(self, engine: Engine, manager: GameManager, *, now: Callable[[], float] = time.time) -> None:
         self.manager = manager
         self.now = now
-        Base.metadata.create_all(engine)
+        create_tables(Base.metadata, engine)
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self._waiting: dict[str, list[_Waiting]] = {}
         manager.finished_hooks.append(self.game_over)
