@@ -11,9 +11,10 @@ client may connect to *any* process: one that does not own the game relays.
   for a game of its own.
 - The owner treats each relayed client as a connection of its own: it checks the
   token, seats it (or makes it a spectator), and queues for it exactly the messages a
-  local connection gets: its own seat's view, replies, chat. They go to the channel
-  of that connection alone, ``sixtysix:conn:ID``, which the relaying process copies
-  to the client. No channel carries another seat's cards.
+  local connection gets: its own seat's view, replies, chat. They go to the relaying
+  process's own channel, ``sixtysix:relay:PROCESS``, each marked with the connection
+  it is for, and that process hands each to its client alone. Each process holds one
+  subscription for all of this, however many clients it relays.
 - If the owner does not answer the ``open`` within the hello timeout (the process is
   down), the relaying process closes the client's connection with 1013 ("try again
   later"); the page reconnects by itself.
@@ -66,7 +67,11 @@ class Relay:
                  hello_timeout: float = 10.0) -> None:
         import redis.asyncio as redis
 
-        self.redis = redis.from_url(url)
+        # Callers wait for a free connection rather than fail when many publish at once.
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=30)
+        self.redis = redis.Redis(connection_pool=pool)
+        #: This process's name on the relay channels.
+        self.process = secrets.token_hex(8)
         self.manager = manager
         self.shard = shard
         self.answer = answer
@@ -74,15 +79,23 @@ class Relay:
         self.message_rate = message_rate
         self.message_burst = message_burst
         self.hello_timeout = hello_timeout
-        #: Relayed clients this process owns the games of: connection id -> (game, connection).
-        self.remote: dict[str, tuple[Game, Connection, list[int]]] = {}
+        #: Relayed clients this process owns the games of: connection id -> (game, connection,
+        #: refused messages, the relaying process's channel).
+        self.remote: dict[str, tuple[Game, Connection, list[int], str]] = {}
+        #: Clients this process relays: connection id -> the owner's messages for it.
+        self.local: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._listener: asyncio.Task[None] | None = None
 
+    @property
+    def channel(self) -> str:
+        return f"{PREFIX}:relay:{self.process}"
+
     async def start(self) -> None:
-        if self.shard is None:
-            return
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(f"{PREFIX}:inbox:{self.shard}")
+        channels = [self.channel]
+        if self.shard is not None:
+            channels.append(f"{PREFIX}:inbox:{self.shard}")
+        await pubsub.subscribe(*channels)
         self._listener = asyncio.get_running_loop().create_task(self._listen(pubsub))
 
     async def close(self) -> None:
@@ -90,7 +103,7 @@ class Relay:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._listener
-        for game, conn, _ in list(self.remote.values()):
+        for game, conn, _, _ in list(self.remote.values()):
             self.manager.detach(game, conn)
         self.remote.clear()
         await self.redis.aclose()
@@ -102,19 +115,27 @@ class Relay:
                 continue
             try:
                 note = json.loads(item["data"])
-                await self._on_note(note)
+                channel = item["channel"].decode() if isinstance(item["channel"], bytes) else item["channel"]
+                if channel == self.channel:
+                    queue = self.local.get(str(note.get("conn", "")))
+                    if queue is not None:
+                        queue.put_nowait(note["message"])
+                else:
+                    await self._on_note(note)
             except Exception:  # one bad note never stops the listener
                 log.exception("a relayed message could not be handled")
 
-    async def _send_to(self, conn_id: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(f"{PREFIX}:conn:{conn_id}", json.dumps(message, ensure_ascii=False))
+    async def _send_to(self, reply: str, conn_id: str, message: dict[str, Any]) -> None:
+        await self.redis.publish(reply, json.dumps({"conn": conn_id, "message": message},
+                                                   ensure_ascii=False))
 
     async def _on_note(self, note: dict[str, Any]) -> None:
         kind, conn_id = note.get("kind"), str(note.get("conn", ""))
         if kind == "open":
-            await self._open(conn_id, str(note.get("game", "")), note.get("token"))
+            reply, game_id = str(note.get("reply", "")), str(note.get("game", ""))
+            await self._open(conn_id, reply, game_id, note.get("token"))
         elif kind == "message" and conn_id in self.remote:
-            game, conn, strikes = self.remote[conn_id]
+            game, conn, strikes, _ = self.remote[conn_id]
             reply = self.answer(game, conn.seat, conn, note.get("text", ""))
             if reply is not None:
                 if reply.get("type") == "error":
@@ -124,29 +145,31 @@ class Relay:
                 conn.push(error("too many refused messages: closing", "too_many_errors"))
                 conn.push({"type": "_close", "code": 1008})
         elif kind == "close" and conn_id in self.remote:
-            game, conn, _ = self.remote.pop(conn_id)
+            game, conn, _, _ = self.remote.pop(conn_id)
             self.manager.detach(game, conn)
 
-    async def _open(self, conn_id: str, game_id: str, token: Any) -> None:
+    async def _open(self, conn_id: str, reply: str, game_id: str, token: Any) -> None:
+        if not reply.startswith(f"{PREFIX}:relay:"):
+            return
         try:
             game = self.manager.get(game_id)
         except GameError as exc:
-            await self._send_to(conn_id, error(str(exc), exc.code))
-            await self._send_to(conn_id, {"type": "_close", "code": 4404})
+            await self._send_to(reply, conn_id, error(str(exc), exc.code))
+            await self._send_to(reply, conn_id, {"type": "_close", "code": 4404})
             return
         seat = game.seat_of(token if isinstance(token, str) else None)
         if token is not None and seat is None:
             self.manager.release(game)
-            await self._send_to(conn_id, error("this token holds no seat in this game", "bad_token"))
-            await self._send_to(conn_id, {"type": "_close", "code": 4403})
+            await self._send_to(reply, conn_id, error("this token holds no seat in this game", "bad_token"))
+            await self._send_to(reply, conn_id, {"type": "_close", "code": 4403})
             return
 
         async def send(message: dict[str, Any]) -> None:
-            await self._send_to(conn_id, message)
+            await self._send_to(reply, conn_id, message)
 
         conn = Connection(send, seat)
         asyncio.get_running_loop().create_task(conn.run_writer())
-        self.remote[conn_id] = (game, conn, [0])
+        self.remote[conn_id] = (game, conn, [0], reply)
         self.manager.attach(game, conn)
 
     # The relaying side ---------------------------------------------------------------
@@ -154,8 +177,8 @@ class Relay:
         """Carry a client's connection to a game another process owns, until either side
         ends it."""
         conn_id = secrets.token_hex(12)
-        pubsub = self.redis.pubsub()
-        await pubsub.subscribe(f"{PREFIX}:conn:{conn_id}")
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.local[conn_id] = queue
         inbox = f"{PREFIX}:inbox:{owner}"
 
         async def note(kind: str, **fields: Any) -> None:
@@ -166,12 +189,8 @@ class Relay:
             first = True
             while True:
                 timeout = self.hello_timeout if first else None
-                item = await asyncio.wait_for(pubsub.get_message(ignore_subscribe_messages=True,
-                                                                 timeout=None), timeout)
-                if item is None:
-                    continue
+                message = await asyncio.wait_for(queue.get(), timeout)
                 first = False
-                message = json.loads(item["data"])
                 if message.get("type") == "_close":
                     return int(message.get("code", 1000))
                 await websocket.send_json(message)
@@ -190,7 +209,7 @@ class Relay:
                     continue
                 await note("message", text=data)
 
-        await note("open", game=game_id, token=token)
+        await note("open", game=game_id, token=token, reply=self.channel)
         down = asyncio.get_running_loop().create_task(downstream())
         up = asyncio.get_running_loop().create_task(upstream())
         code = 1000
@@ -209,10 +228,8 @@ class Relay:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+            self.local.pop(conn_id, None)
             with contextlib.suppress(Exception):
                 await note("close")
-            with contextlib.suppress(Exception):
-                await pubsub.unsubscribe()
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
             with contextlib.suppress(Exception):
                 await websocket.close(code=code)
