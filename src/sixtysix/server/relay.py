@@ -132,8 +132,8 @@ class Relay:
     async def _on_note(self, note: dict[str, Any]) -> None:
         kind, conn_id = note.get("kind"), str(note.get("conn", ""))
         if kind == "open":
-            reply, game_id = str(note.get("reply", "")), str(note.get("game", ""))
-            await self._open(conn_id, reply, game_id, note.get("token"))
+            channel, game_id = str(note.get("reply", "")), str(note.get("game", ""))
+            await self._open(conn_id, channel, game_id, note.get("token"))
         elif kind == "message" and conn_id in self.remote:
             game, conn, strikes, _ = self.remote[conn_id]
             reply = self.answer(game, conn.seat, conn, note.get("text", ""))
