@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -162,6 +163,27 @@ def connect(client: Any, game_id: str, token: str | None, seat: int | None) -> I
         conn = Client(ws, seat)
         conn.recv()
         yield conn
+
+
+@contextlib.contextmanager
+def real_socket(base: str, game_id: str) -> Iterator[RealSocket]:
+    """A WebSocket to ``/ws/GAME`` of the server at ``base`` (``http://host:port``)."""
+    sock = RealSocket(base.replace("http://", "ws://") + f"/ws/{game_id}")
+    try:
+        yield sock
+    finally:
+        sock.close()
+
+
+@contextlib.contextmanager
+def real_seat(server: Any, game_id: str, token: str | None, seat: int | None) -> Iterator[Client]:
+    """A :class:`Client` over a real WebSocket to ``server`` (a :class:`Server`, or
+    anything with a ``base``), introduced with ``token``."""
+    with real_socket(server.base, game_id) as sock:
+        sock.send_json({"type": "hello", "token": token})
+        client = Client(sock, seat)
+        client.recv()
+        yield client
 
 
 def finished(state: dict[str, Any]) -> bool:

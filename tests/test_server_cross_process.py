@@ -4,15 +4,12 @@ its end; the relayed spectator sees no hidden card, the relayed player only his 
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,41 +18,8 @@ from helpers import need, need_module
 need_module("redis", "the scale extra")
 need_module("websockets", "the test extra")
 
-from server_support import Client, Server, cards_mentioned, finished, free_port  # noqa: E402
+from server_support import Server, cards_mentioned, finished, free_port, real_seat, real_socket  # noqa: E402
 from sixtysix.cards import Card  # noqa: E402
-
-
-class Socket:
-    """A real WebSocket, with the two calls :class:`server_support.Client` makes."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-
-    def receive_json(self) -> Any:
-        return json.loads(self.ws.recv(timeout=60))
-
-    def send_json(self, message: Any) -> None:
-        self.ws.send(json.dumps(message))
-
-    def send_text(self, text: str) -> None:
-        self.ws.send(text)
-
-
-@contextmanager
-def socket_to(server: Server, game_id: str) -> Iterator[Socket]:
-    from websockets.sync.client import connect
-
-    with connect(server.base.replace("http", "ws") + f"/ws/{game_id}", open_timeout=30) as ws:
-        yield Socket(ws)
-
-
-@contextmanager
-def seat(server: Server, game_id: str, token: str | None, seat: int | None) -> Iterator[Client]:
-    with socket_to(server, game_id) as sock:
-        sock.send_json({"type": "hello", "token": token})
-        client = Client(sock, seat)
-        client.recv()
-        yield client
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +66,9 @@ def test_players_and_a_spectator_on_two_processes_play_one_match(servers: tuple[
     game = one.post("/api/games", {"kind": "person", "rules": "classic,target=3", "name": "Ann"})
     assert game["id"].startswith("s1-")
     joined = one.post(f"/api/games/{game['id']}/join", {"name": "Bob"})
-    with seat(one, game["id"], game["token"], 0) as ann, seat(two, game["id"], joined["token"], 1) as bob, \
-            seat(two, game["id"], None, None) as watcher:
+    gid = game["id"]
+    with real_seat(one, gid, game["token"], 0) as ann, real_seat(two, gid, joined["token"], 1) as bob, \
+            real_seat(two, gid, None, None) as watcher:
         assert bob.state is not None and bob.state["you"] == 1  # seated through process 2
         # Chat and errors cross too.
         assert bob.request({"type": "act", "action": "66", "hand": 99})["code"] == "stale"
@@ -142,7 +107,7 @@ def test_a_bad_token_through_the_other_process_is_refused(servers: tuple[Server,
     game = one.post("/api/games", {"kind": "person", "name": "Ann"})
     from websockets.exceptions import ConnectionClosed
 
-    with socket_to(two, game["id"]) as sock:
+    with real_socket(two.base, game["id"]) as sock:
         sock.send_json({"type": "hello", "token": "forged-token"})
         assert sock.receive_json()["code"] == "bad_token"
         with pytest.raises(ConnectionClosed) as closed:
