@@ -38,7 +38,7 @@ TARGET = ROOT / "src" / "sixtysix" / "server" / "level_ratings.json"
 ANCHOR = "medium"
 #: Elo points per unit of Bradley-Terry strength.
 ELO = 400.0 / math.log(10.0)
-PAIRS = "random:easy,easy:medium,random:medium,medium:hard,medium:expert,hard:expert"
+PAIRS = "random:easy,easy:medium,random:medium,medium:net,medium:hard,medium:expert"
 
 
 def play(a: str, b: str, args: argparse.Namespace, runs: Path) -> Path:

@@ -7,7 +7,7 @@ from a request.
 
 >>> opponents = Opponents({"mybot": "sh mybot.sh"})
 >>> opponents.names
-('random', 'easy', 'medium', 'hard', 'expert', 'mybot')
+('random', 'easy', 'medium', 'net', 'hard', 'expert', 'mybot')
 >>> opponents.spec("hard"), opponents.spec("mybot")
 ('hard:workers=1', 'engine:sh mybot.sh')
 >>> parse_engine("fast=cmd='python mybot.py',time=0.5")
@@ -27,8 +27,10 @@ from sixtysix.errors import ParseError
 __all__ = ["COMPUTER_LEVELS", "DEFAULT_LEVEL", "SEARCH_LEVELS", "EngineOptionError", "Opponents",
            "parse_engine"]
 
-#: The computer levels a game may be played against (see :mod:`sixtysix.bots.levels`).
-COMPUTER_LEVELS = ("random", "easy", "medium", "hard", "expert")
+#: The computer levels a game may be played against (see :mod:`sixtysix.bots.levels`), and
+#: ``net``, the learned player (the shipped network alone, :class:`sixtysix.bots.NetBot`),
+#: in the order of their ratings (``level_ratings.json``).
+COMPUTER_LEVELS = ("random", "easy", "medium", "net", "hard", "expert")
 #: Levels that search (and take a ``workers`` option).
 SEARCH_LEVELS = ("hard", "expert")
 #: The level of a game that names none.

@@ -303,7 +303,8 @@ function accountError(error) {
 
 // The computer's levels in words (an operator's engines keep their own names).
 function levelName(name) {
-  const names = { random: t("random"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") };
+  const names = { random: t("random"), easy: t("easy"), medium: t("medium"), net: t("learned"), hard: t("hard"),
+                  expert: t("expert") };
   return names[name] || name;
 }
 
