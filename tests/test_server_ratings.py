@@ -146,3 +146,36 @@ def test_unrateable_sides_and_bad_winners_are_refused(ratings: Ratings) -> None:
         ratings.rate("x", "classic", (Person(1, "A"), Computer("mybot")), winner=0)
     with pytest.raises(ValueError, match="the winner is seat 0 or 1"):
         ratings.rate("x", "classic", (Person(1, "A"), Person(2, "B")), winner=None)  # type: ignore[arg-type]
+
+
+def test_a_match_ended_but_not_rated_when_the_process_stopped_is_rated_at_start_up(
+        database_url: str, clock: Time) -> None:
+    import random
+
+    from sixtysix.server.games import GameManager
+
+    storage = Storage(database_url)
+    levels = {"medium": Rating(1500, 30)}
+    before = Ratings(storage.engine, now=clock, levels=levels)
+    first = GameManager(storage, rng=random.Random(2), ratings=before)
+    first._rate = lambda game: None  # type: ignore[method-assign]  # the process stops before rating
+    game, _ = first.create(rules=Rules.parse("classic,target=1"), kind="person", user=(1, "Anna"), rated=True)
+    first.join(game.id, user=(2, "Bob"))
+    rng = random.Random(3)
+    while game.status == "playing":
+        hand = game.hand
+        assert hand is not None and hand.to_act is not None
+        first.act(game, hand.to_act, rng.choice(hand.legal_actions()))
+    winner = game.winner
+    assert winner in (0, 1)
+    ratings = Ratings(storage.engine, now=clock, levels=levels)
+    assert ratings.changes(game.id) == {}
+    second = GameManager(storage, rng=random.Random(4), ratings=ratings)
+    second.resume_all()
+    after = ratings.changes(game.id)
+    expected = {1 + winner: Rating().update([(Rating(), 1.0)]).rating,
+                2 - winner: Rating().update([(Rating(), 0.0)]).rating}
+    assert {user: round(b, 6) for user, (_, b) in after.items()} == \
+        {user: round(r, 6) for user, r in expected.items()}
+    assert second.rate_missing() == 0 and ratings.standing(1, "classic").games == 1  # never twice
+    storage.close()

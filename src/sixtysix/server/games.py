@@ -21,6 +21,7 @@ import contextlib
 import datetime as dt
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -557,7 +558,37 @@ class GameManager:
             if stored.id not in self.games:
                 self.games[stored.id] = self._rebuild(stored)
                 count += 1
+        self.rate_missing()
         return count
+
+    def rate_missing(self, limit: int = 200) -> int:
+        """Rate the latest rated matches that finished but were never rated (the process
+        stopped between storing the end and rating it); returns how many. Each match is
+        rated once however often this runs (sixtysix.server.ratings)."""
+        ratings = self.ratings
+        if ratings is None:
+            return 0
+        done = 0
+        for row in self.storage.rated_finished(prefix=self.prefix, limit=limit):
+            pool = pool_of(Rules.from_json(json.loads(row.rules)))
+            if pool is None or row.winner not in (0, 1) or ratings.changes(row.id):
+                continue
+            sides: list[Side] = []
+            for seat, user, name in ((0, row.user0, row.name0), (1, row.user1, row.name1)):
+                if row.kind == "computer" and seat == 1 and row.level is not None:
+                    sides.append(Computer(row.level))
+                elif user is not None:
+                    sides.append(Person(user, name))
+            if len(sides) != 2 or not all(ratings.rateable(side) for side in sides):
+                continue
+            try:
+                if ratings.rate(row.id, pool, (sides[0], sides[1]), row.winner):
+                    done += 1
+            except Exception:
+                log.exception("could not rate game %s", row.id)
+        if done:
+            log.info("%d finished rated matches rated at start-up", done)
+        return done
 
     def _rebuild(self, stored: StoredGame, restart: bool = True) -> Game:
         """The game from its record. Its clock is as stored, and keeps running for a game

@@ -401,6 +401,14 @@ class Storage:
             rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()
             return list(rows)
 
+    def rated_finished(self, prefix: str = "", limit: int = 200) -> list[GameRow]:
+        """The latest finished rated games (whose id starts with ``prefix``), newest first."""
+        with self._session() as s:
+            query = select(GameRow).where(GameRow.status == "finished", GameRow.rated.is_(True))
+            if prefix:
+                query = query.where(GameRow.id.startswith(prefix, autoescape=True))
+            return list(s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all())
+
     def games_of(self, user_id: int, limit: int = 50) -> list[GameRow]:
         """The finished games a player with an account played, newest first."""
         with self._session() as s:
