@@ -231,7 +231,25 @@ def free_port() -> int:
         return port
 
 
-class Server:
+class Http:
+    """JSON over HTTP to a server at ``base`` (``http://host:port``): a process, or a proxy."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(self.base + path, json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as r:
+            data: dict[str, Any] = json.load(r)
+            return data
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=30) as r:
+            return json.load(r)
+
+
+class Server(Http):
     """``sixtysix serve`` as a child process."""
 
     def __init__(self, database_url: str, log: Path, *extra: str) -> None:
@@ -259,17 +277,6 @@ class Server:
             except (urllib.error.URLError, ConnectionError, OSError):
                 time.sleep(0.05)
         raise AssertionError("the server did not start")
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        request = urllib.request.Request(self.base + path, json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=30) as r:
-            data: dict[str, Any] = json.load(r)
-            return data
-
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.base + path, timeout=30) as r:
-            return json.load(r)
 
     def get_text(self, path: str) -> str:
         with urllib.request.urlopen(self.base + path, timeout=30) as r:

@@ -1,6 +1,6 @@
 """The docker-free recipe in deploy/ (docs/web.md, "Running several server processes"),
 tried as an operator would run it: the Procfile's processes (their ports moved to free
-ones), Redis, and nginx with deploy/nginx.conf in front. Through nginx, games made on
+ones), Redis, and nginx with deploy/nginx.conf in front. Http nginx, games made on
 any process are joined, played to the end over WebSockets and their records fetched:
 each request that names a game reaches the process of its id's prefix."""
 
@@ -17,7 +17,6 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,35 +25,13 @@ from helpers import need, need_module
 need_module("redis", "the scale extra")
 need_module("websockets", "the test extra")
 
-from server_support import Server, finished, free_port, real_seat  # noqa: E402
+from server_support import Http, Server, finished, free_port, real_seat  # noqa: E402
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 
 
-class Through:
-    """What the tests need of a server, at nginx's address."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        import json
-
-        request = urllib.request.Request(self.base + path, json.dumps(body).encode(), method="POST",
-                                         headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=30) as r:
-            data: dict[str, Any] = json.load(r)
-            return data
-
-    def get(self, path: str) -> Any:
-        import json
-
-        with urllib.request.urlopen(self.base + path, timeout=30) as r:
-            return json.load(r)
-
-
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Through]:
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Http]:
     nginx, redis_server = shutil.which("nginx") or "/usr/sbin/nginx", shutil.which("redis-server")
     need(Path(nginx).exists(), "no nginx (.ci/run installs Debian's)")
     need(redis_server is not None, "no redis-server (.ci/run installs Debian's)")
@@ -106,7 +83,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Through]:
                     break
             except (urllib.error.URLError, OSError):
                 time.sleep(0.05)
-        yield Through(base)
+        yield Http(base)
     finally:
         if proxy is not None:
             proxy.terminate()
@@ -117,7 +94,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Through]:
         redis.wait(timeout=30)
 
 
-def test_games_made_anywhere_are_played_through_nginx_on_their_process(stack: Through) -> None:
+def test_games_made_anywhere_are_played_through_nginx_on_their_process(stack: Http) -> None:
     games = [stack.post("/api/games", {"kind": "person", "rules": "classic,target=1", "name": f"A{n}"})
              for n in range(6)]
     shards = {g["id"].split("-")[0] for g in games}

@@ -10,30 +10,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from helpers import need
+import test_web_e2e
 from server_support import Server
-from test_web_e2e import ARGS, CHROMIUM, NO_PAUSE, accessibility_problems, result_shown, take_turn
+from test_web_e2e import NO_PAUSE, accessibility_problems, result_shown, take_turn
+
+#: The same Chromium as the other browser tests.
+browser = test_web_e2e.browser
 
 GRACE = 3
 PASSWORD = "a long enough password"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    need(Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM} (.ci/run installs Debian's)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        need(False, "playwright is not installed")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
