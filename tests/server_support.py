@@ -285,3 +285,89 @@ class Server(Http):
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        """Stop the process as an operator does (SIGTERM): it ends properly."""
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(timeout=60)
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A ``redis-server`` of its own for a test (Debian's, installed by ``.ci/run``): its URL."""
+    import shutil
+
+    binary = shutil.which("redis-server")
+    need(binary is not None, "no redis-server (.ci/run installs Debian's)")
+    assert binary is not None
+    need_module("redis", "the scale extra")
+    import redis
+
+    port = free_port()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        client = redis.Redis(port=port)
+        for _ in range(600):  # until it answers (bounded)
+            try:
+                if client.ping():
+                    break
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        else:
+            raise AssertionError("redis-server did not start")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+
+
+# Processes stopping and games taken over (sixtysix.server.shards) -------------------------
+def seated(server: Http, game_id: str, token: str | None, seat: int | None) -> Client:
+    """A client seated through ``server`` once some process serves the game: while its shard
+    is being taken over the process says so and closes, and the client tries again (as the
+    page does)."""
+    for _ in range(600):
+        client = real_client(server.base, game_id, token, seat)
+        if client.state is not None:
+            return client
+        assert client.errors and client.errors[-1]["code"] in ("unavailable", "misdirected"), client.messages
+        client.ws.close()
+        time.sleep(0.05)
+    raise AssertionError(f"nobody serves game {game_id}")
+
+
+def closed_with(client: Client) -> int | None:
+    """Read until the server closes the connection; its close code (``None``: no close frame)."""
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        for _ in range(10_000):
+            client.recv()
+    except ConnectionClosed as closed:
+        return None if closed.rcvd is None else closed.rcvd.code
+    raise AssertionError("the connection stayed open")
+
+
+def play(clients: tuple[Client, Client], rng: random.Random, moves: int) -> None:
+    """Up to ``moves`` actions by whoever is to act (fewer if the match ends)."""
+    mover: Client | None = None
+    for _ in range(moves + 1):
+        # The last mover first: his answer comes once the owner has applied his action (a
+        # relayed player's messages take the longer way); then the other.
+        for client in sorted(clients, key=lambda c: c is not mover):
+            client.sync()
+        if finished(clients[0].state or {}) or _ == moves:
+            return
+        mover = clients[0] if clients[0].my_turn else clients[1]
+        assert mover.my_turn
+        # No declaring at random: a false declaration ends a hand at once.
+        legal = mover.view["legal"]
+        mover.act(rng.choice([a for a in legal if a != "66"] or legal))
+
+
+def position(client: Client) -> tuple[Any, ...]:
+    assert client.state is not None
+    game = client.state["game"]
+    return game["hand_number"], game["actions"], tuple(client.view["hand"]), tuple(game["score"])

@@ -65,6 +65,17 @@ def test_a_move_clock_gives_each_decision_its_whole_time_and_keeps_nothing() -> 
     assert clock.flagged(at=43.9) is None and clock.flagged(at=44.0) == 1
 
 
+def test_a_pause_charges_the_time_spent_and_adds_no_increment() -> None:
+    clock = Clock(TimeControl.parse("1+2"))
+    clock.start(0, at=10.0)
+    clock.pause(at=25.0)  # a server hands the game over: 15 s spent, no decision made
+    assert clock.running is None and clock.remaining(0, at=90.0) == 45.0
+    clock.start(0, at=100.0)  # taken up again later: the time between is nobody's
+    assert clock.remaining(0, at=105.0) == 40.0
+    with pytest.raises(ClockError, match=r"no clock runs"):
+        Clock(TimeControl.parse("1+2")).pause(at=1.0)
+
+
 def test_a_clock_is_used_in_turn() -> None:
     clock = Clock(TimeControl.parse("5+0"))
     with pytest.raises(ClockError, match=r"no clock runs"):

@@ -1,6 +1,6 @@
 """The docker-free recipe in deploy/ (docs/web.md, "Running several server processes"),
 tried as an operator would run it: the Procfile's processes (their ports moved to free
-ones), Redis, and nginx with deploy/nginx.conf in front. Http nginx, games made on
+ones), Redis, and nginx with deploy/nginx.conf in front. Through nginx, games made on
 any process are joined, played to the end over WebSockets and their records fetched:
 each request that names a game reaches the process of its id's prefix."""
 
@@ -25,23 +25,42 @@ from helpers import need, need_module
 need_module("redis", "the scale extra")
 need_module("websockets", "the test extra")
 
-from server_support import Http, Server, finished, free_port, real_seat  # noqa: E402
+from server_support import (  # noqa: E402
+    Http,
+    Server,
+    closed_with,
+    finished,
+    free_port,
+    play,
+    position,
+    real_seat,
+    redis_server,
+    seated,
+)
+from sixtysix.record import from_json, replay  # noqa: E402
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 
 
+class Front(Http):
+    """nginx in front, and the server processes behind it (in deploy/Procfile's order)."""
+
+    def __init__(self, base: str, servers: list[Server]) -> None:
+        super().__init__(base)
+        self.servers = servers
+
+
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Http]:
-    nginx, redis_server = shutil.which("nginx") or "/usr/sbin/nginx", shutil.which("redis-server")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Front]:
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     need(Path(nginx).exists(), "no nginx (.ci/run installs Debian's)")
-    need(redis_server is not None, "no redis-server (.ci/run installs Debian's)")
-    assert redis_server is not None
     folder = tmp_path_factory.mktemp("deploy")
-    redis_port = free_port()
-    redis = subprocess.Popen([redis_server, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-                              "--appendonly", "no", "--dir", str(folder)],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'games.db'}", "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0"}
+    with redis_server(folder) as redis_url:
+        yield from _stack(nginx, folder, redis_url)
+
+
+def _stack(nginx: str, folder: Path, redis_url: str) -> Iterator[Front]:
+    env = {"DATABASE_URL": f"sqlite:///{folder / 'games.db'}", "REDIS_URL": redis_url}
     config = (DEPLOY / "nginx.conf").read_text()
     servers: list[Server] = []
     proxy: subprocess.Popen[bytes] | None = None
@@ -56,10 +75,11 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Http]:
             args = [env.get(w[1:], w) if w.startswith("$") else w for w in words[2:]]
             del args[args.index("--port"):args.index("--port") + 2]
             del args[args.index("--database-url"):args.index("--database-url") + 2]
-            server = Server(env["DATABASE_URL"], folder / f"{name}.log", *args)
+            # A short lease: the test below waits for a killed process's games to be taken over.
+            server = Server(env["DATABASE_URL"], folder / f"{name}.log", *args, "--lease", "1")
             servers.append(server)
-            config = config.replace(f"127.0.0.1:{port};", f"127.0.0.1:{server.port};")
-        assert len(servers) == 3 and not re.search(r"127\.0\.0\.1:810\d;", config)
+            config = re.sub(rf"127\.0\.0\.1:{port}\b", f"127.0.0.1:{server.port}", config)
+        assert len(servers) == 3 and not re.search(r"127\.0\.0\.1:810\d\b", config)
         listen = free_port()
         config = config.replace("listen 8066;", f"listen 127.0.0.1:{listen};")
         (folder / "sixtysix.conf").write_text(config)
@@ -83,18 +103,16 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Http]:
                     break
             except (urllib.error.URLError, OSError):
                 time.sleep(0.05)
-        yield Http(base)
+        yield Front(base, servers)
     finally:
         if proxy is not None:
             proxy.terminate()
             proxy.wait(timeout=30)
         for server in servers:
             server.kill()
-        redis.kill()
-        redis.wait(timeout=30)
 
 
-def test_games_made_anywhere_are_played_through_nginx_on_their_process(stack: Http) -> None:
+def test_games_made_anywhere_are_played_through_nginx_on_their_process(stack: Front) -> None:
     games = [stack.post("/api/games", {"kind": "person", "rules": "classic,target=1", "name": f"A{n}"})
              for n in range(6)]
     shards = {g["id"].split("-")[0] for g in games}
@@ -115,3 +133,32 @@ def test_games_made_anywhere_are_played_through_nginx_on_their_process(stack: Ht
         assert record["players"] == [f"A{games.index(game)}", "B"]
     # Every process's games are in every lobby.
     assert {g["id"] for g in games[:3]} <= {g["id"] for g in stack.get("/api/games")["finished"]}
+
+
+def test_a_killed_process_s_game_goes_on_through_nginx(stack: Front) -> None:
+    """Last in this file: it kills the first process for good."""
+    for _ in range(60):  # new games go to any process: make one on the first
+        game = stack.post("/api/games", {"kind": "person", "rules": "classic,target=3", "name": "Ann"})
+        if game["id"].startswith("s1-"):
+            break
+    else:
+        raise AssertionError("nginx never chose the first process")
+    gid = game["id"]
+    joined = stack.post(f"/api/games/{gid}/join", {"name": "Bob"})
+    tokens = (game["token"], joined["token"])
+    rng = random.Random(8)
+    ann, bob = seated(stack, gid, tokens[0], 0), seated(stack, gid, tokens[1], 1)
+    play((ann, bob), rng, 5)
+    at = (position(ann), position(bob))
+    stack.servers[0].kill()
+    closed_with(ann), closed_with(bob)
+    # Through nginx again: process 1 refuses the connection, the next process serves the
+    # game once its lease ran out, or relays to the one that does.
+    ann, bob = seated(stack, gid, tokens[0], 0), seated(stack, gid, tokens[1], 1)
+    assert (position(ann), position(bob)) == at
+    play((ann, bob), rng, 3000)
+    assert finished(ann.state or {}) and finished(bob.state or {})
+    record = stack.get(f"/api/games/{gid}/record")  # nginx tries the processes until one serves it
+    assert record["players"] == ["Ann", "Bob"] and replay(from_json(record)).finished
+    for client in (ann, bob):
+        client.ws.close()

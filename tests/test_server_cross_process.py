@@ -4,49 +4,42 @@ its end; the relayed spectator sees no hidden card, the relayed player only his 
 
 from __future__ import annotations
 
+import json
 import random
-import shutil
-import subprocess
-import time
+import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import need, need_module
+from helpers import need_module
 
 need_module("redis", "the scale extra")
 need_module("websockets", "the test extra")
 
-from server_support import Server, cards_mentioned, finished, free_port, real_seat, real_socket  # noqa: E402
+from server_support import (  # noqa: E402
+    DATABASES,
+    Server,
+    cards_mentioned,
+    closed_with,
+    database_for,
+    finished,
+    play,
+    position,
+    real_client,
+    real_seat,
+    real_socket,
+    redis_server,
+    seated,
+)
 from sixtysix.cards import Card  # noqa: E402
+from sixtysix.record import from_json, replay  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    binary = shutil.which("redis-server")
-    need(binary is not None, "no redis-server (.ci/run installs Debian's)")
-    assert binary is not None
-    port = free_port()
-    folder = tmp_path_factory.mktemp("redis")
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(folder)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    import redis
-
-    client = redis.Redis(port=port)
-    for _ in range(600):  # until it answers (bounded)
-        try:
-            if client.ping():
-                break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    else:
-        proc.kill()
-        raise AssertionError("redis-server did not start")
-    yield f"redis://127.0.0.1:{port}/0"
-    proc.kill()
-    proc.wait(timeout=30)
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -113,3 +106,97 @@ def test_a_bad_token_through_the_other_process_is_refused(servers: tuple[Server,
         with pytest.raises(ConnectionClosed) as closed:
             sock.receive_json()
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
+
+# A process killed, its games taken over, then handed back --------------------------------
+@pytest.fixture(params=DATABASES)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database_for(request.param, tmp_path)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[str]:
+    """A Redis of the test's own: the module's processes listen on the same shards' channels."""
+    with redis_server(tmp_path) as url:
+        yield url
+
+
+def test_a_killed_process_s_games_are_taken_over_and_handed_back(database: str, own_redis: str,
+                                                                tmp_path: Path) -> None:
+    args = ("--redis-url", own_redis, "--lease", "3")
+    one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
+    two = Server(database, tmp_path / "two.log", "--shard", "2", *args)
+    try:
+        game = one.post("/api/games", {"kind": "person", "rules": "classic,target=3", "name": "Ann",
+                                       "clock": "5+3"})
+        gid = game["id"]
+        joined = one.post(f"/api/games/{gid}/join", {"name": "Bob"})
+        tokens = (game["token"], joined["token"])
+        computer = one.post("/api/games", {"kind": "computer", "level": "random",
+                                           "rules": "classic,target=3", "name": "Cleo"})
+        rng = random.Random(11)
+        ann = real_client(one.base, gid, tokens[0], 0)
+        bob = real_client(two.base, gid, tokens[1], 1)  # relayed by process 2
+        play((ann, bob), rng, 6)
+        before = (position(ann), position(bob))
+
+        one.kill()  # kill -9: nothing released, nothing said
+        assert closed_with(ann) in (None, 1006, 1011, 1012)
+        # Process 2 takes shard 1 over once the lease runs out, and closes the clients it
+        # relayed to the killed process (1012: they reconnect).
+        assert closed_with(bob) == 1012
+        ann, bob = seated(two, gid, tokens[0], 0), seated(two, gid, tokens[1], 1)
+        assert (position(ann), position(bob)) == before  # where it stood, nothing lost
+        assert two.get(f"/api/games/{gid}")["status"] == "playing"  # served by process 2 now
+        play((ann, bob), rng, 6)
+
+        # Process 1 comes back: process 2 hands shard 1 back (its clients reconnect).
+        one = Server(database, tmp_path / "one-again.log", "--shard", "1", *args)
+        assert closed_with(ann) == 1012 and closed_with(bob) == 1012
+        ann, bob = seated(two, gid, tokens[0], 0), seated(one, gid, tokens[1], 1)
+        play((ann, bob), rng, 3000)
+        assert finished(ann.state or {}) and finished(bob.state or {})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            two.get(f"/api/games/{gid}/record")  # not process 2's any more: the next one is tried
+        assert refused.value.code == 503 and json.load(refused.value)["code"] == "misdirected"
+        record = one.get(f"/api/games/{gid}/record")
+        replayed = replay(from_json(record))
+        assert ann.state is not None
+        assert list(replayed.score) == ann.state["game"]["score"] and replayed.winner in (0, 1)
+        assert record["clock"] == "5+3"
+
+        # The game against the computer went with its shard: it is played to its end.
+        alone = seated(two, computer["id"], computer["token"], 0)
+        for _ in range(3000):
+            alone.sync()
+            if finished(alone.state or {}):
+                break
+            if alone.my_turn:
+                alone.act_random(rng)
+            else:
+                alone.recv()  # the computer's move comes
+        assert finished(alone.state or {})
+        for client in (ann, bob, alone):
+            client.ws.close()
+    finally:
+        one.kill()
+        two.kill()
+
+
+def test_a_stopped_process_s_games_are_taken_over_at_once(database: str, own_redis: str,
+                                                        tmp_path: Path) -> None:
+    args = ("--redis-url", own_redis, "--lease", "60")  # a long lease: only the release hands over
+    one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
+    two = Server(database, tmp_path / "two.log", "--shard", "2", *args)
+    try:
+        game = two.post("/api/games", {"kind": "computer", "level": "random", "name": "Ann"})
+        ann = real_client(one.base, game["id"], game["token"], 0)  # relayed to process 2
+        at = position(ann)
+        two.stop()  # SIGTERM: its shard is released, its clients told to reconnect
+        assert closed_with(ann) == 1012
+        ann = seated(one, game["id"], game["token"], 0)
+        assert position(ann) == at
+        ann.ws.close()
+    finally:
+        one.kill()
+        two.kill()

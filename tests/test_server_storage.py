@@ -122,7 +122,7 @@ def test_processes_sharing_a_database_each_serve_only_their_own_games(database_u
     assert mine.id.startswith("s1-") and theirs.id.startswith("s2-")
     with pytest.raises(GameError) as refused:
         two.get(mine.id)
-    assert refused.value.status == 421
+    assert refused.value.status == 503 and refused.value.code == "misdirected"
     # Restarted, each process resumes only its own games.
     one_again = GameManager(Storage(database_url), shard=1)
     assert one_again.resume_all() == 1 and list(one_again.games) == [mine.id]

@@ -150,6 +150,15 @@ class Clock:
         self.running = None
         return self.left[seat]
 
+    def pause(self, at: float) -> None:
+        """Stop the running clock at ``at`` without a decision (no increment): the time
+        spent so far is charged, and :meth:`start` goes on from there."""
+        seat = self.running
+        if seat is None:
+            raise ClockError("no clock runs")
+        self.left[seat] -= max(at - self.since, 0.0)
+        self.running = None
+
     def remaining(self, seat: int, at: float) -> float:
         """``seat``'s time left at ``at`` (at most 0 once it ran out)."""
         if seat == self.running:

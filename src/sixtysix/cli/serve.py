@@ -45,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--redis-url", default=None, metavar="URL",
                         help="with several processes (--shard), Redis for clients of one game on "
                              "different processes: redis://host:6379/0 (docs/web.md)")
+    parser.add_argument("--lease", type=float, default=10.0, metavar="SECONDS",
+                        help="with --shard: how long a process's hold on its games lasts unrenewed, so how "
+                             "soon another process takes the games of one that was killed (default 10)")
     parser.add_argument("--unfinished-per-client", type=int, default=20, metavar="N",
                         help="games waiting or being played that one address may have made at once "
                              "(default 20)")
@@ -75,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--message-rate, --connections-per-client and --create-rate must be positive")
     if args.unfinished_per_client < 1:
         raise ValueError("--unfinished-per-client must be at least 1")
+    if not 0.5 <= args.lease <= 3600:
+        raise ValueError("--lease must be from 0.5 to 3600 seconds")
     if not 0 < args.grace <= 86_400:
         raise ValueError("--grace must be more than 0 and at most 86400 seconds")
     engines = tuple(parse_engine(text) for text in args.engine)
@@ -85,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
                               connections_per_client=args.connections_per_client,
                               create_rate=args.create_rate, create_burst=max(40.0, args.create_rate),
                               shard=args.shard, engines=engines, grace=args.grace, redis_url=args.redis_url,
+                              lease=args.lease,
                               unfinished_per_client=args.unfinished_per_client,
                               abandoned_after=args.abandon_after * 3600 if args.abandon_after > 0 else None))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host

@@ -66,6 +66,7 @@ from sixtysix.server.games import (
     Game,
     GameError,
     GameManager,
+    owner_shard,
     parse_clock,
     parse_rules,
 )
@@ -77,7 +78,8 @@ from sixtysix.server.pairing import Request as PairingWish
 from sixtysix.server.profiles import profile_router
 from sixtysix.server.protocol import Chat, Hello, Hint, ProtocolError, error, parse_message
 from sixtysix.server.ratings import Ratings
-from sixtysix.server.relay import Relay, owner_shard
+from sixtysix.server.relay import Relay
+from sixtysix.server.shards import Keeper, Shards
 from sixtysix.server.storage import Storage
 from sixtysix.server.tournaments import Tournaments, tournament_router
 from sixtysix.svg import back_svg, card_svg
@@ -172,6 +174,10 @@ class Settings:
     hand_break: float = HAND_BREAK
     #: Redis, for clients of one game on different processes (sixtysix.server.relay).
     redis_url: str | None = None
+    #: With a ``shard``: seconds a shard's lease lasts unrenewed (it is renewed five times
+    #: in that time), so how long the games of a killed process wait before another
+    #: process takes them over (sixtysix.server.shards).
+    lease: float = 10.0
     #: Seconds a login lasts (accounts: sixtysix.server.account_api): 30 days.
     session_lifetime: float = 30 * 24 * 3600.0
 
@@ -232,17 +238,42 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     manager = GameManager(storage, shard=settings.shard, opponents=opponents, grace=settings.grace,
                           hand_break=settings.hand_break, ratings=ratings)
 
+    async def adopt(shard: int) -> None:
+        resumed = manager.resume_shard(shard, settings.abandoned_after)
+        if resumed:
+            log.info("shard %d: resumed %d unfinished game(s)", shard, len(resumed))
+        for game in resumed:
+            manager.wake_bot(game)
+        if relay is not None:
+            await relay.take(shard)
+
+    async def give_up(shard: int) -> None:
+        if relay is not None:
+            await relay.leave(shard)
+        manager.give_up(shard)
+
+    keeper = None
+    if settings.shard is not None:
+        manager.held.clear()  # each shard served only while its lease says so
+        keeper = Keeper(Shards(storage.engine), settings.shard, adopt=adopt, give_up=give_up,
+                        valid=manager.held.__setitem__, heartbeat=settings.lease / 5, lease=settings.lease)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        resumed = manager.resume_all(settings.abandoned_after)
-        if resumed:
-            log.info("resumed %d unfinished game(s)", resumed)
-        for game in list(manager.games.values()):
-            manager.wake_bot(game)
-        sweeper = asyncio.get_running_loop().create_task(expire_idle_games())
         if relay is not None:
             await relay.start()
+        if keeper is not None:
+            await keeper.start()  # its own shard's games resumed once it holds the lease
+        else:
+            resumed = manager.resume_all(settings.abandoned_after)
+            if resumed:
+                log.info("resumed %d unfinished game(s)", resumed)
+            for game in list(manager.games.values()):
+                manager.wake_bot(game)
+        sweeper = asyncio.get_running_loop().create_task(expire_idle_games())
         yield
+        if keeper is not None:
+            await keeper.close()  # the other processes take its games over
         if relay is not None:
             await relay.close()
         sweeper.cancel()
@@ -613,7 +644,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def _session(websocket: WebSocket, game_id: str) -> None:
         owner = owner_shard(game_id)
-        if relay is not None and owner is not None and owner != settings.shard:
+        if relay is not None and owner is not None and not manager.holds(owner):
             # Another process's game: this one carries the client's messages to it.
             hello = await _hello(websocket)
             if hello is not None:
@@ -647,7 +678,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def hang_up() -> None:
             await websocket.close(code=1008, reason="too far behind")
 
-        conn = Connection(websocket.send_json, seat, hang_up)
+        async def end(code: int) -> None:
+            await websocket.close(code=code)
+
+        conn = Connection(websocket.send_json, seat, hang_up, end)
         writer = asyncio.get_running_loop().create_task(conn.run_writer())
         manager.attach(game, conn)
         bucket = TokenBucket(settings.message_rate, settings.message_burst)

@@ -23,6 +23,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import random
 import secrets
 import time
@@ -105,9 +106,14 @@ class Connection:
     QUEUE = 256
 
     def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], seat: int | None,
-                 hang_up: Callable[[], Awaitable[None]] | None = None) -> None:
+                 hang_up: Callable[[], Awaitable[None]] | None = None,
+                 end: Callable[[int], Awaitable[None]] | None = None) -> None:
         self._send = send
         self._hang_up = hang_up
+        #: Closes the client's connection with a WebSocket close code, when the server
+        #: queues ``{"type": "_close", "code": ...}``; without it, that message is sent on
+        #: (a relayed client's process closes it: sixtysix.server.relay).
+        self._end = end
         self.seat = seat
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.QUEUE)
         self.closed = False
@@ -143,6 +149,11 @@ class Connection:
                 if self.overflowed and self._hang_up is not None:
                     with contextlib.suppress(Exception):
                         await self._hang_up()
+                return
+            if message.get("type") == "_close" and self._end is not None:
+                self.closed = True
+                with contextlib.suppress(Exception):
+                    await self._end(int(message.get("code", 1000)))
                 return
             try:
                 await self._send(message)
@@ -408,6 +419,10 @@ class GameManager:
         #: naming a game to the process of its prefix, and each process serves only its own.
         self.shard = shard
         self.prefix = "" if shard is None else f"s{shard}-"
+        #: The shards this process serves, each until a :func:`time.monotonic` moment: its
+        #: own for ever, unless leases decide (sixtysix.server.shards: then also those it
+        #: took over from a stopped process, each while its lease is valid).
+        self.held: dict[int, float] = {} if shard is None else {shard: math.inf}
         #: Deals come from the operating system's generator: nobody can predict a deck.
         self.rng = rng if rng is not None else random.SystemRandom()
         self.games: dict[str, Game] = {}
@@ -431,6 +446,8 @@ class GameManager:
         own rules, no takebacks, and against the computer a level with a rating. With
         ``invited`` (an account's id and name), the game is a challenge: only that player
         may take the free seat."""
+        if not self.holds(self.shard):
+            raise GameError("this server process is starting: try again in a moment", "starting", 503)
         if creator is not None and limit is not None and self.storage.unfinished_by(creator) >= limit:
             raise GameError(f"you have {limit} unfinished games: finish or abandon one first",
                             "too_many_games", 429)
@@ -497,6 +514,7 @@ class GameManager:
         ``user`` is the account (id and name) of a logged-in player: a rated game needs one,
         and not the creator's."""
         game = self.get(game_id)
+        self._check_serving(game)
         if game.kind != "person" or game.tokens[1] is not None or game.status != "waiting":
             raise GameError("this game has no free seat: you can watch it", "no_seat", 409)
         if game.invited is not None and (user is None or user[0] != game.invited):
@@ -528,6 +546,70 @@ class GameManager:
         self._schedule(game)
         return game, 1, token
 
+    # Shards -----------------------------------------------------------------------
+    def holds(self, shard: int | None) -> bool:
+        """Whether this process may serve (write) the games of ``shard`` now."""
+        if self.shard is None:
+            return True
+        return shard is not None and self.held.get(shard, 0.0) > time.monotonic()
+
+    def serves(self, game_id: str) -> bool:
+        """Whether this process serves the game ``game_id`` now (its shard's lease is valid)."""
+        return self.shard is None or self.holds(owner_shard(game_id))
+
+    def _check_serving(self, game: Game) -> None:
+        if not self.serves(game.id):
+            # Never two processes writing one game: its shard's lease is no longer valid here.
+            raise GameError("this game moved to another server process: reconnect", "moved", 503)
+
+    def resume_shard(self, shard: int, abandoned_after: float | None = None) -> list[Game]:
+        """Start serving the games of ``shard`` (its lease was just taken): its unfinished
+        games are rebuilt from storage, the clock of each seat to act starting now.
+        Returns them."""
+        prefix = f"s{shard}-"
+        if abandoned_after is not None:
+            self.storage.expire(abandoned_after, prefix=prefix)
+        resumed = []
+        for stored in self.storage.unfinished(prefix=prefix):
+            if stored.id not in self.games:
+                game = self.games[stored.id] = self._rebuild(stored)
+                resumed.append(game)
+        self.rate_missing(prefix=prefix)
+        return resumed
+
+    def give_up(self, shard: int) -> list[str]:
+        """Stop serving the games of ``shard`` (handed to another process): each game's
+        running clock is stored as it stands, its clients are told to reconnect (they
+        reach the new holder), and it leaves memory. Returns the games' ids."""
+        self.held.pop(shard, None)
+        prefix = f"s{shard}-"
+        at = self.now()
+        gone = [game for game in self.games.values() if game.id.startswith(prefix)]
+        for game in gone:
+            if game.bot_task is not None and not game.bot_task.done():
+                game.bot_task.cancel()
+            clock = game.clock
+            if clock is not None and clock.running is not None and game.status == "playing" and not game.over:
+                stopped = clock.copy()
+                stopped.pause(at)
+                try:
+                    self.storage.set_clock(game.id, stopped.to_json())
+                except Exception:
+                    log.exception("could not store the clock of game %s", game.id)
+            for conn in list(game.connections):
+                conn.push(error("this game moves to another server process: reconnecting", "moved"))
+                conn.push({"type": "_close", "code": 1012})
+            game.connections.clear()
+            del self.games[game.id]
+            self._close_player(game)
+            if game.timer is not None:
+                game.timer.cancel()
+                game.timer = None
+            game.away.clear()
+            if game.last_action_at is not None:
+                self._touch(game)
+        return [game.id for game in gone]
+
     def get(self, game_id: str) -> Game:
         """A game by id, from memory or rebuilt from storage; unknown ids raise :class:`GameError`."""
         game = self.games.get(game_id)
@@ -535,9 +617,10 @@ class GameManager:
             return game
         if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
             raise GameError("no such game", "no_game", 404)
-        if not game_id.startswith(self.prefix):
-            # Never two processes writing one game: this one is another process's.
-            raise GameError("this game is served by another server process", "misdirected", 421)
+        if not self.serves(game_id):
+            # Never two processes writing one game: this one is another process's. A load
+            # balancer may try the next process (deploy/nginx.conf).
+            raise GameError("this game is served by another server process", "misdirected", 503)
         stored = self.storage.load(game_id)
         if stored is None:
             raise GameError("no such game", "no_game", 404)
@@ -561,7 +644,7 @@ class GameManager:
         self.rate_missing()
         return count
 
-    def rate_missing(self, limit: int = 200) -> int:
+    def rate_missing(self, limit: int = 200, prefix: str | None = None) -> int:
         """Rate the latest rated matches that finished but were never rated (the process
         stopped between storing the end and rating it); returns how many. Each match is
         rated once however often this runs (sixtysix.server.ratings)."""
@@ -569,7 +652,8 @@ class GameManager:
         if ratings is None:
             return 0
         done = 0
-        for row in self.storage.rated_finished(prefix=self.prefix, limit=limit):
+        prefix = self.prefix if prefix is None else prefix
+        for row in self.storage.rated_finished(prefix=prefix, limit=limit):
             pool = pool_of(Rules.from_json(json.loads(row.rules)))
             if pool is None or row.winner not in (0, 1) or ratings.changes(row.id):
                 continue
@@ -780,6 +864,8 @@ class GameManager:
         trick is complete calls the match off instead. Returns whether the game changed."""
         at = self.now() if at is None else at
         changed = False
+        if not self.serves(game.id):
+            return False
         if game.status == "playing" and not game.over and game.clock is not None:
             seat = game.clock.flagged(at)
             if seat is not None:
@@ -819,6 +905,7 @@ class GameManager:
         """The match ends as ``ended`` says (:data:`ENDINGS`): ``loser`` loses it, or
         nobody wins if it was called off. Stored, then the computer player is closed."""
         assert ended in ENDINGS
+        self._check_serving(game)
         winner = None if ended == "aborted" else 1 - loser
         clock = game.clock
         if clock is not None and clock.running is not None:
@@ -977,6 +1064,7 @@ class GameManager:
         if seat not in actors:
             raise GameError("there is nothing of yours to take back in this hand", "nothing_to_take_back")
         keep = max(i for i, who in enumerate(actors) if who == seat)
+        self._check_serving(game)
         try:
             self.storage.take_back(game.id, len(game.match.hands), keep)
         except Exception:
@@ -1014,6 +1102,7 @@ class GameManager:
         """Play ``action`` at the table: checked by the engine, stored, then every player told."""
         hand = game.hand
         assert hand is not None
+        self._check_serving(game)
         number, index = len(game.match.hands), len(hand.actions)
         at = self.now()
         clock: Clock | None = None
@@ -1050,6 +1139,8 @@ class GameManager:
         stored, applied, the next hand dealt. Returns whether it could be stored."""
         hand = game.hand
         assert hand is not None and not hand.is_over()
+        if not self.serves(game.id):
+            return False
         try:
             self.storage.add_forfeit(game.id, len(game.match.hands), seat,
                                      clock_state=None if game.clock is None else game.clock.to_json())
@@ -1131,6 +1222,8 @@ class GameManager:
             except GameError as exc:
                 if exc.code == "time":  # it thought too long: the clock's rule was applied
                     continue
+                if exc.code == "moved":  # another process serves the game now
+                    return
                 log.error("the computer's action %s was refused in game %s: %s", action, game.id, exc)
                 self._computer_stuck(game)
                 return
@@ -1236,7 +1329,10 @@ class GameManager:
         for game in list(self.games.values()):
             if game.last_action_at is not None and game.status in ("waiting", "playing"):
                 self._touch(game)
-        expired = self.storage.expire(age, prefix=self.prefix)
+        expired = []
+        for shard in sorted(self.held) if self.shard is not None else [None]:
+            if self.holds(shard):
+                expired += self.storage.expire(age, prefix="" if shard is None else f"s{shard}-")
         for game_id in expired:
             left = self.games.get(game_id)
             if left is not None and left.status in ("waiting", "playing"):
@@ -1267,6 +1363,18 @@ class GameManager:
             self._close_player(game)
         await asyncio.gather(*(asyncio.wrap_future(f) for f in list(self._closing)),
                              return_exceptions=True)
+
+
+def owner_shard(game_id: str) -> int | None:
+    """The shard a game belongs to (its id's ``sK-`` prefix), if any.
+
+    >>> owner_shard("s12-abc"), owner_shard("abc"), owner_shard("sx-abc")
+    (12, None, None)
+    """
+    head, sep, _ = game_id.partition("-")
+    if not sep or len(head) < 2 or head[0] != "s" or not head[1:].isdigit():
+        return None
+    return int(head[1:])
 
 
 def replay_stored(stored: StoredGame) -> Match:

@@ -135,7 +135,7 @@ class Pairing:
         offered = [level for level in levels if level in manager.opponents]
         if not offered:
             raise GameError("nobody came, and no computer level has a rating to pair with",
-                            "no_opponent", 503)
+                            "no_opponent", 409)  # not 503: a load balancer would try again
         level = min(offered, key=lambda name: abs(levels[name].rating - rating))
         game, token = manager.create(rules=request.rules, kind="computer", level=level, name=request.name,
                                      user=request.user, clock=request.clock, rated=request.rated,

@@ -1,8 +1,10 @@
 """Players of one game on different server processes: Redis pub/sub between them.
 
 With several processes (``sixtysix serve --shard K``), each game belongs to the
-process of its id's prefix, which alone applies its actions. With ``--redis-url``, a
-client may connect to *any* process: one that does not own the game relays.
+shard of its id's prefix, and the process holding that shard's lease (its own
+process, or the one that took it over: sixtysix.server.shards) alone applies its
+actions. With ``--redis-url``, a client may connect to *any* process: one that does
+not hold the game's shard relays.
 
 - The relaying process checks nothing of the game itself. It reads the client's hello
   and publishes ``open`` (the connection's id, the token) on the owner's inbox
@@ -15,9 +17,12 @@ client may connect to *any* process: one that does not own the game relays.
   process's own channel, ``sixtysix:relay:PROCESS``, each marked with the connection
   it is for, and that process hands each to its client alone. Each process holds one
   subscription for all of this, however many clients it relays.
-- If the owner does not answer the ``open`` within the hello timeout (the process is
-  down), the relaying process closes the client's connection with 1013 ("try again
-  later"); the page reconnects by itself.
+- If no process listens on the inbox (the shard is being taken over) or the owner does
+  not answer the ``open`` within the hello timeout, the relaying process closes the
+  client's connection with 1013 ("try again later"); the page reconnects by itself.
+- A process that takes a shard over says so on ``sixtysix:moved``: every process
+  closes (1012) the clients it relayed to that shard, which reconnect and reach the
+  new holder. A process handing a shard back closes its own clients of it alike.
 
 Redis is only a pipe here: the database is still the one source of truth, and every
 game is still written by one process.
@@ -33,7 +38,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from sixtysix.server.games import Connection, Game, GameError, GameManager
+from sixtysix.server.games import Connection, Game, GameError, GameManager, owner_shard
 from sixtysix.server.limits import TokenBucket
 from sixtysix.server.protocol import error
 
@@ -44,18 +49,6 @@ log = logging.getLogger("sixtysix.server")
 PREFIX = "sixtysix"
 #: What the owner does with one message of a client: an error or a reply, or ``None``.
 Answer = Callable[[Game, int | None, Connection, str | bytes], "dict[str, Any] | None"]
-
-
-def owner_shard(game_id: str) -> int | None:
-    """The shard of the process that owns ``game_id`` (its ``sK-`` prefix), if any.
-
-    >>> owner_shard("s12-abc"), owner_shard("abc"), owner_shard("sx-abc")
-    (12, None, None)
-    """
-    head, sep, _ = game_id.partition("-")
-    if not sep or len(head) < 2 or head[0] != "s" or not head[1:].isdigit():
-        return None
-    return int(head[1:])
 
 
 class Relay:
@@ -82,21 +75,44 @@ class Relay:
         #: Relayed clients this process owns the games of: connection id -> (game, connection,
         #: refused messages, the relaying process's channel).
         self.remote: dict[str, tuple[Game, Connection, list[int], str]] = {}
-        #: Clients this process relays: connection id -> the owner's messages for it.
+        #: Clients this process relays: connection id -> the owner's messages for it, and the
+        #: shard of the client's game.
         self.local: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        self.local_shard: dict[str, int] = {}
         self._listener: asyncio.Task[None] | None = None
+        self._pubsub: Any = None
 
     @property
     def channel(self) -> str:
         return f"{PREFIX}:relay:{self.process}"
 
     async def start(self) -> None:
-        pubsub = self.redis.pubsub()
-        channels = [self.channel]
-        if self.shard is not None:
-            channels.append(f"{PREFIX}:inbox:{self.shard}")
-        await pubsub.subscribe(*channels)
-        self._listener = asyncio.get_running_loop().create_task(self._listen(pubsub))
+        """Listen on this process's channel; the inboxes of the shards it serves are added
+        by :meth:`take` as this process takes each (sixtysix.server.shards)."""
+        self._pubsub = self.redis.pubsub()
+        await self._pubsub.subscribe(self.channel, self.moved_channel)
+        self._listener = asyncio.get_running_loop().create_task(self._listen(self._pubsub))
+
+    @property
+    def moved_channel(self) -> str:
+        return f"{PREFIX}:moved"
+
+    async def take(self, shard: int) -> None:
+        """Receive the clients of the games of ``shard``, now served here. Every process
+        is told, and closes the clients it relayed to the shard's previous holder (a killed
+        process never answers them again): they reconnect, and reach this one."""
+        await self._pubsub.subscribe(f"{PREFIX}:inbox:{shard}")
+        await self.redis.publish(self.moved_channel, json.dumps({"shard": shard, "to": self.process}))
+
+    async def leave(self, shard: int) -> None:
+        """Stop receiving the clients of ``shard`` (handed over): the games left memory,
+        and their relayed clients were told to reconnect."""
+        with contextlib.suppress(Exception):
+            await self._pubsub.unsubscribe(f"{PREFIX}:inbox:{shard}")
+        prefix = f"s{shard}-"
+        for conn_id, (game, _, _, _) in list(self.remote.items()):
+            if game.id.startswith(prefix):
+                del self.remote[conn_id]
 
     async def close(self) -> None:
         if self._listener is not None:
@@ -120,10 +136,18 @@ class Relay:
                     queue = self.local.get(str(note.get("conn", "")))
                     if queue is not None:
                         queue.put_nowait(note["message"])
+                elif channel == self.moved_channel:
+                    self._moved(int(note["shard"]))
                 else:
                     await self._on_note(note)
             except Exception:  # one bad note never stops the listener
                 log.exception("a relayed message could not be handled")
+
+    def _moved(self, shard: int) -> None:
+        """Another process took ``shard`` over: the clients relayed to it reconnect."""
+        for conn_id, queue in self.local.items():
+            if self.local_shard.get(conn_id) == shard:
+                queue.put_nowait({"type": "_close", "code": 1012})
 
     async def _send_to(self, reply: str, conn_id: str, message: dict[str, Any]) -> None:
         await self.redis.publish(reply, json.dumps({"conn": conn_id, "message": message},
@@ -179,10 +203,14 @@ class Relay:
         conn_id = secrets.token_hex(12)
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.local[conn_id] = queue
+        self.local_shard[conn_id] = owner
         inbox = f"{PREFIX}:inbox:{owner}"
 
-        async def note(kind: str, **fields: Any) -> None:
-            await self.redis.publish(inbox, json.dumps({"kind": kind, "conn": conn_id, **fields}))
+        async def note(kind: str, **fields: Any) -> int:
+            """Publish; returns how many processes listen on the inbox (its holder: 1)."""
+            listening: int = await self.redis.publish(inbox, json.dumps({"kind": kind, "conn": conn_id,
+                                                                         **fields}))
+            return listening
 
         async def downstream() -> int:
             """The owner's messages to the client; returns the close code it asked for."""
@@ -209,7 +237,16 @@ class Relay:
                     continue
                 await note("message", text=data)
 
-        await note("open", game=game_id, token=token, reply=self.channel)
+        if not await note("open", game=game_id, token=token, reply=self.channel):
+            # No process serves the game's shard at this moment (one stopped, and its games
+            # are being taken over): the page tries again by itself.
+            self.local.pop(conn_id, None)
+            self.local_shard.pop(conn_id, None)
+            with contextlib.suppress(Exception):
+                await websocket.send_json(error("the game's server process is not answering: "
+                                                "try again in a moment", "unavailable"))
+                await websocket.close(code=1013)
+            return
         down = asyncio.get_running_loop().create_task(downstream())
         up = asyncio.get_running_loop().create_task(upstream())
         code = 1000
@@ -229,6 +266,7 @@ class Relay:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
             self.local.pop(conn_id, None)
+            self.local_shard.pop(conn_id, None)
             with contextlib.suppress(Exception):
                 await note("close")
             with contextlib.suppress(Exception):
