@@ -371,3 +371,30 @@ def position(client: Client) -> tuple[Any, ...]:
     assert client.state is not None
     game = client.state["game"]
     return game["hand_number"], game["actions"], tuple(client.view["hand"]), tuple(game["score"])
+
+
+class LobbyEvents:
+    """``GET /api/lobby/events`` of a server at ``base``, read as a browser's EventSource does."""
+
+    def __init__(self, base: str) -> None:
+        self.response = urllib.request.urlopen(base + "/api/lobby/events", timeout=60)
+        assert self.response.headers["Content-Type"].startswith("text/event-stream")
+        assert self.next_event() == "retry"
+
+    def next_event(self) -> str:
+        """The next event's name (``retry`` for the first, reconnection delay), skipping
+        comments; the socket's timeout only stops a broken test from hanging."""
+        lines: list[str] = []
+        while True:
+            line = self.response.readline().decode("utf-8")
+            assert line, "the stream ended"
+            if line.strip():
+                lines.append(line.strip())
+                continue
+            if lines and not all(x.startswith(":") for x in lines):
+                named = [x.partition(":")[2].strip() for x in lines if x.startswith("event:")]
+                return named[0] if named else lines[0].partition(":")[0]
+            lines = []
+
+    def close(self) -> None:
+        self.response.close()

@@ -19,6 +19,7 @@ need_module("websockets", "the test extra")
 
 from server_support import (  # noqa: E402
     DATABASES,
+    LobbyEvents,
     Server,
     cards_mentioned,
     closed_with,
@@ -200,3 +201,14 @@ def test_a_stopped_process_s_games_are_taken_over_at_once(database: str, own_red
     finally:
         one.kill()
         two.kill()
+
+
+def test_a_game_made_on_one_process_is_pushed_to_lobbies_on_the_other(servers: tuple[Server, Server]) -> None:
+    one, two = servers
+    events = LobbyEvents(two.base)
+    try:
+        game = one.post("/api/games", {"kind": "person", "name": "Dora"})
+        assert events.next_event() == "lobby"  # pushed, not polled: the page reads the lobby again
+        assert game["id"] in [g["id"] for g in two.get("/api/games")["open"]]
+    finally:
+        events.close()

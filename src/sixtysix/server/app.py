@@ -43,9 +43,10 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.background import BackgroundTask
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
@@ -59,6 +60,7 @@ from sixtysix.review import judge
 from sixtysix.rules import Rules
 from sixtysix.server.account_api import ActingUser, CurrentUser, account_error, account_router
 from sixtysix.server.accounts import AccountError, Accounts
+from sixtysix.server.feed import LobbyFeed
 from sixtysix.server.games import (
     GRACE,
     HAND_BREAK,
@@ -237,6 +239,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ratings = Ratings(storage.engine)
     manager = GameManager(storage, shard=settings.shard, opponents=opponents, grace=settings.grace,
                           hand_break=settings.hand_break, ratings=ratings)
+    feed = LobbyFeed()
 
     async def adopt(shard: int) -> None:
         resumed = manager.resume_shard(shard, settings.abandoned_after)
@@ -251,6 +254,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if relay is not None:
             await relay.leave(shard)
         manager.give_up(shard)
+
+    manager.lobby_hooks.append(feed.changed)
 
     keeper = None
     if settings.shard is not None:
@@ -271,7 +276,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for game in list(manager.games.values()):
                 manager.wake_bot(game)
         sweeper = asyncio.get_running_loop().create_task(expire_idle_games())
+        feeder = asyncio.get_running_loop().create_task(
+            feed.run(None if relay is None else relay.publish_lobby))
         yield
+        feeder.cancel()
         if keeper is not None:
             await keeper.close()  # the other processes take its games over
         if relay is not None:
@@ -449,7 +457,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     relay = None if settings.redis_url is None else Relay(
         settings.redis_url, manager, settings.shard, answer, max_strikes=settings.max_strikes,
         message_rate=settings.message_rate, message_burst=settings.message_burst,
-        hello_timeout=settings.hello_timeout)
+        hello_timeout=settings.hello_timeout, on_lobby=feed.deliver)
 
     pairing = Pairing(manager)
     app.state.pairing = pairing
@@ -512,6 +520,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/opponents")
     async def computer_opponents() -> dict[str, Any]:
         return opponents.to_json()
+
+    @app.get("/api/lobby/events")
+    async def lobby_events(request: Request) -> Response:
+        """The lobby's live feed (sixtysix.server.feed): server-sent events."""
+        client = _client(request.client)
+        if feed.full() or not connections.acquire(client):
+            raise GameError("too many open pages: close one and try again", "too_many_connections", 429)
+
+        # No buffering on the way (nginx would hold the events back), no caching; the
+        # connection counted until the stream ends, however it ends.
+        return StreamingResponse(feed.stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+                                 background=BackgroundTask(connections.release, client))
 
     @app.get("/api/games")
     async def lobby() -> dict[str, Any]:

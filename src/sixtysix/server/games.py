@@ -405,6 +405,10 @@ class GameManager:
         #: Called with each game whose match has ended (by the rules or called off), after
         #: it is stored and rated: tournaments score their matches so.
         self.finished_hooks: list[Callable[[Game], None]] = []
+        #: Called when the lobby's lists change: a game between people made, joined, its
+        #: score changed, ended or abandoned (the lobby pushes it to its pages: it says
+        #: only that something changed, never what).
+        self.lobby_hooks: list[Callable[[], None]] = []
         #: The time, in seconds since the epoch (clocks are stored so and survive a restart);
         #: a test passes its own.
         self.now = now
@@ -506,6 +510,7 @@ class GameManager:
         self._note_ratings(game)
         self._deal(game)
         self._run_clock(game, self.now())
+        self.lobby_changed(game)
         return game, token
 
     def join(self, game_id: str, name: str = "",
@@ -544,6 +549,7 @@ class GameManager:
         self._update_away(game, at)
         game.broadcast()
         self._schedule(game)
+        self.lobby_changed(game)
         return game, 1, token
 
     # Shards -----------------------------------------------------------------------
@@ -750,7 +756,19 @@ class GameManager:
             raise GameError(f"the computer level {level!r} has no rating yet: rated levels are {rated}",
                             "bad_rated")
 
+    def lobby_changed(self, game: Game | None = None) -> None:
+        """Tell the lobby hooks (``game``: the one that changed; only games between people
+        are listed)."""
+        if game is not None and game.kind != "person":
+            return
+        for hook in self.lobby_hooks:
+            try:
+                hook()
+            except Exception:  # the lobby never stops a game
+                log.exception("a lobby hook failed")
+
     def _finished(self, game: Game) -> None:
+        self.lobby_changed(game)
         for hook in self.finished_hooks:
             try:
                 hook(game)
@@ -1171,6 +1189,7 @@ class GameManager:
             self.storage.set_score(game.id, score)
             self._deal(game)
             self._run_clock(game, self.now())
+            self.lobby_changed(game)
 
     def wake_bot(self, game: Game) -> None:
         """Let the computer play if it is to act (at most one task per game)."""
@@ -1344,6 +1363,7 @@ class GameManager:
                 left.broadcast()
         if expired:
             log.info("%d games nobody moved in for %s s marked abandoned", len(expired), age)
+            self.lobby_changed()
         return expired
 
     async def close(self) -> None:

@@ -20,6 +20,8 @@ not hold the game's shard relays.
 - If no process listens on the inbox (the shard is being taken over) or the owner does
   not answer the ``open`` within the hello timeout, the relaying process closes the
   client's connection with 1013 ("try again later"); the page reconnects by itself.
+- Any process whose lobby changed says so on ``sixtysix:lobby``, and every process
+  tells its lobby pages (sixtysix.server.feed).
 - A process that takes a shard over says so on ``sixtysix:moved``: every process
   closes (1012) the clients it relayed to that shard, which reconnect and reach the
   new holder. A process handing a shard back closes its own clients of it alike.
@@ -57,7 +59,7 @@ class Relay:
 
     def __init__(self, url: str, manager: GameManager, shard: int | None, answer: Answer, *,
                  max_strikes: int = 200, message_rate: float = 20.0, message_burst: float = 40.0,
-                 hello_timeout: float = 10.0) -> None:
+                 hello_timeout: float = 10.0, on_lobby: Callable[[], None] | None = None) -> None:
         import redis.asyncio as redis
 
         # Callers wait for a free connection rather than fail when many publish at once.
@@ -81,6 +83,8 @@ class Relay:
         self.local_shard: dict[str, int] = {}
         self._listener: asyncio.Task[None] | None = None
         self._pubsub: Any = None
+        #: Called when any process's lobby changed (sixtysix.server.feed).
+        self.on_lobby = on_lobby
 
     @property
     def channel(self) -> str:
@@ -90,12 +94,20 @@ class Relay:
         """Listen on this process's channel; the inboxes of the shards it serves are added
         by :meth:`take` as this process takes each (sixtysix.server.shards)."""
         self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(self.channel, self.moved_channel)
+        await self._pubsub.subscribe(self.channel, self.moved_channel, self.lobby_channel)
         self._listener = asyncio.get_running_loop().create_task(self._listen(self._pubsub))
 
     @property
     def moved_channel(self) -> str:
         return f"{PREFIX}:moved"
+
+    @property
+    def lobby_channel(self) -> str:
+        return f"{PREFIX}:lobby"
+
+    async def publish_lobby(self) -> None:
+        """Tell every process (this one too) that the lobby changed."""
+        await self.redis.publish(self.lobby_channel, "{}")
 
     async def take(self, shard: int) -> None:
         """Receive the clients of the games of ``shard``, now served here. Every process
@@ -138,6 +150,9 @@ class Relay:
                         queue.put_nowait(note["message"])
                 elif channel == self.moved_channel:
                     self._moved(int(note["shard"]))
+                elif channel == self.lobby_channel:
+                    if self.on_lobby is not None:
+                        self.on_lobby()
                 else:
                     await self._on_note(note)
             except Exception:  # one bad note never stops the listener

@@ -131,6 +131,23 @@ async function refresh() {
   }
 }
 
+// The lobby live: the server says when its lists change (server-sent events, gathered
+// at most once a second), and the page reads them again. Without the stream (an old
+// proxy, the server restarting) it reads them every 5 s meanwhile, as a fallback.
+let polling = null;
+function followLobby() {
+  const poll = (on) => {
+    if (on && !polling) polling = setInterval(() => { refresh(); refreshChallenges(); }, 5000);
+    if (!on && polling) { clearInterval(polling); polling = null; }
+  };
+  poll(true);
+  if (!window.EventSource) return;
+  const events = new EventSource("/api/lobby/events");
+  events.addEventListener("open", () => { poll(false); refresh(); refreshChallenges(); });
+  events.addEventListener("lobby", () => { refresh(); refreshChallenges(); });
+  events.addEventListener("error", () => poll(true));  // the browser reconnects by itself
+}
+
 // A time control in words ("5+3", "20/move").
 function clockName(control) {
   const move = /^(\d+(?:\.\d+)?)\/move$/.exec(control);
@@ -254,8 +271,7 @@ ready.then(() => {
   fillOpponents();
   refresh();
   refreshLeaderboard();
-  setInterval(refresh, 5000);
-  setInterval(refreshChallenges, 5000);
+  followLobby();
   setInterval(refreshLeaderboard, 30000);
   document.getElementById("pool").addEventListener("change", refreshLeaderboard);
   loadAccount().then(showAccount);
