@@ -12,6 +12,8 @@ REST (JSON):
 - ``GET /api/opponents``: the computer opponents offered (the levels, then the
   operator's engines by name) and the default one.
 - ``GET /api/games``: the lobby (open games, games being played) and recently finished games.
+- ``GET /api/lobby/events``: server-sent ``lobby`` events, one when the lobby changed
+  (:mod:`sixtysix.server.feed`): the page then reads ``/api/games`` again.
 - ``GET /api/games/{id}``: a game's public facts.
 - ``GET /api/games/{id}/record``: the record (docs/design.md §4) of a finished game.
 - ``GET /api/games/{id}/replay``: every position of a finished game, cards face up, for the replay page.
