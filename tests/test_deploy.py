@@ -12,6 +12,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -133,6 +134,24 @@ def test_games_made_anywhere_are_played_through_nginx_on_their_process(stack: Fr
         assert record["players"] == [f"A{games.index(game)}", "B"]
     # Every process's games are in every lobby.
     assert {g["id"] for g in games[:3]} <= {g["id"] for g in stack.get("/api/games")["finished"]}
+
+
+def test_two_players_asking_for_a_quick_pairing_meet_whichever_process_they_reach(stack: Front) -> None:
+    """Players waiting for an opponent are sent to one process (deploy/nginx.conf), so two
+    arriving through nginx are paired together, not each with the computer."""
+    answers: list[dict[str, object]] = []
+
+    def ask(name: str) -> None:
+        answers.append(stack.post("/api/pairing", {"name": name, "rules": "classic", "wait": 30.0}))
+
+    threads = [threading.Thread(target=ask, args=(name,)) for name in ("Ann", "Bob")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(answers) == 2
+    assert answers[0]["id"] == answers[1]["id"] and {a["opponent"] for a in answers} == {"person"}
+    assert {a["seat"] for a in answers} == {0, 1}
 
 
 def test_a_killed_process_s_game_goes_on_through_nginx(stack: Front) -> None:
