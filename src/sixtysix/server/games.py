@@ -967,10 +967,12 @@ class GameManager:
         self._end(game, "aborted", loser=seat, at=self.now())
         game.broadcast()
 
-    def _deal(self, game: Game) -> None:
+    def _deal(self, game: Game, score: tuple[int, int] | None = None) -> None:
+        """Deal the next hand and store it (with ``score``, the match's score after the
+        hands before, in the same transaction)."""
         hand = game.match.deal()
         number = len(game.match.hands)
-        self.storage.add_hand(game.id, number, " ".join(str(c) for c in hand.deck), hand.dealer)
+        self.storage.add_hand(game.id, number, " ".join(str(c) for c in hand.deck), hand.dealer, score)
         game.table.start(hand)
 
     # Playing ----------------------------------------------------------------------
@@ -1186,8 +1188,7 @@ class GameManager:
             self._rate(game)
             self._finished(game)
         else:
-            self.storage.set_score(game.id, score)
-            self._deal(game)
+            self._deal(game, score)
             self._run_clock(game, self.now())
             self.lobby_changed(game)
 

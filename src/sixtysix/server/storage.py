@@ -269,20 +269,28 @@ class Storage:
                                   "updated": _now(), f"user{seat}": user}
         if clock_state is not None:
             values["clock_state"] = _json_or_none(clock_state)
-        with self._session() as s:
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+        with self.engine.begin() as conn:
+            conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
-    def add_hand(self, game_id: str, number: int, deck: str, dealer: int) -> None:
-        with self._session() as s:
-            s.add(HandRow(game_id=game_id, number=number, deck=deck, dealer=dealer))
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=_now()))
+    def add_hand(self, game_id: str, number: int, deck: str, dealer: int,
+                 score: tuple[int, int] | None = None) -> None:
+        """Store a new deal; with ``score``, the match's score after the hands before it,
+        in the same transaction."""
+        values: dict[str, Any] = {"updated": _now()}
+        if score is not None:
+            values.update(score0=score[0], score1=score[1])
+        # Core statements, as for actions: the end of every hand comes here.
+        with self.engine.begin() as conn:
+            conn.execute(insert(HandRow), {"game_id": game_id, "number": number, "deck": deck,
+                                           "dealer": dealer})
+            conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
     def add_action(self, game_id: str, hand: int, index: int, action: str,
                    clock_state: dict[str, Any] | None = None) -> None:
         """Store an action; with ``clock_state``, the game's clock after it, in the same
         transaction (a restarted server finds the clock as the action left it)."""
         # The hot path (every action): Core statements, no ORM unit of work. The game's
-        # ``updated`` time moves with its hands (add_hand, set_score, finish_game).
+        # ``updated`` time moves with its hands (add_hand, finish_game).
         with self.engine.begin() as conn:
             conn.execute(insert(ActionRow), {"game_id": game_id, "hand": hand, "index": index,
                                              "action": action})
@@ -297,15 +305,15 @@ class Storage:
         values: dict[str, Any] = {"updated": _now()}
         if clock_state is not None:
             values["clock_state"] = _json_or_none(clock_state)
-        with self._session() as s:
-            s.add(ForfeitRow(game_id=game_id, hand=hand, seat=seat))
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+        with self.engine.begin() as conn:
+            conn.execute(insert(ForfeitRow), {"game_id": game_id, "hand": hand, "seat": seat})
+            conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
 
     def set_clock(self, game_id: str, clock_state: dict[str, Any]) -> None:
         """The game's clock as it stands now (it started for a new hand, or was resumed)."""
-        with self._session() as s:
-            s.execute(update(GameRow).where(GameRow.id == game_id)
-                      .values(clock_state=_json_or_none(clock_state)))
+        with self.engine.begin() as conn:
+            conn.execute(update(GameRow).where(GameRow.id == game_id)
+                         .values(clock_state=_json_or_none(clock_state)))
 
     def remove_action(self, game_id: str, hand: int, index: int) -> None:
         """Undo :meth:`add_action` (used only when applying the action failed afterwards)."""
@@ -322,11 +330,6 @@ class Storage:
             s.execute(update(GameRow).where(GameRow.id == game_id).values(
                 taken_back=func.coalesce(GameRow.taken_back, 0) + 1, updated=_now()))
 
-    def set_score(self, game_id: str, score: tuple[int, int]) -> None:
-        with self._session() as s:
-            s.execute(update(GameRow).where(GameRow.id == game_id)
-                      .values(score0=score[0], score1=score[1], updated=_now()))
-
     def finish_game(self, game_id: str, winner: int | None, score: tuple[int, int],
                     names: tuple[str, str], *, ended: str | None = None,
                     clock_state: dict[str, Any] | None = None) -> None:
@@ -338,13 +341,13 @@ class Storage:
                                   "score1": score[1], "updated": _now(), "ended": ended}
         if clock_state is not None:
             values["clock_state"] = _json_or_none(clock_state)
-        with self._session() as s:
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+        with self.engine.begin() as conn:
+            conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
             if status == "aborted":
                 return
-            for seat in (0, 1):
-                s.add(ResultRow(game_id=game_id, seat=seat, name=names[seat], game_points=score[seat],
-                                won=winner == seat))
+            conn.execute(insert(ResultRow), [{"game_id": game_id, "seat": seat, "name": names[seat],
+                                              "game_points": score[seat], "won": winner == seat}
+                                             for seat in (0, 1)])
 
     # Reading --------------------------------------------------------------------
     def load(self, game_id: str) -> StoredGame | None:
