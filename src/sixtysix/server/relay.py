@@ -77,9 +77,9 @@ class Relay:
         #: Relayed clients this process owns the games of: connection id -> (game, connection,
         #: refused messages, the relaying process's channel).
         self.remote: dict[str, tuple[Game, Connection, list[int], str]] = {}
-        #: Clients this process relays: connection id -> the owner's messages for it, and the
-        #: shard of the client's game.
-        self.local: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        #: Clients this process relays: connection id -> the owner's messages for it (JSON
+        #: text, or a close code), and the shard of the client's game.
+        self.local: dict[str, asyncio.Queue[str | int]] = {}
         self.local_shard: dict[str, int] = {}
         self._listener: asyncio.Task[None] | None = None
         self._pubsub: Any = None
@@ -142,13 +142,18 @@ class Relay:
             if item.get("type") != "message":
                 continue
             try:
-                note = json.loads(item["data"])
                 channel = item["channel"].decode() if isinstance(item["channel"], bytes) else item["channel"]
+                data = item["data"].decode() if isinstance(item["data"], bytes) else str(item["data"])
                 if channel == self.channel:
-                    queue = self.local.get(str(note.get("conn", "")))
+                    # "CONN TEXT": the message's JSON text, handed to the client as it is, or
+                    # "CONN !CODE": close the client's connection with that code.
+                    conn_id, _, text = data.partition(" ")
+                    queue = self.local.get(conn_id)
                     if queue is not None:
-                        queue.put_nowait(note["message"])
-                elif channel == self.moved_channel:
+                        queue.put_nowait(int(text[1:]) if text.startswith("!") else text)
+                    continue
+                note = json.loads(data)
+                if channel == self.moved_channel:
                     self._moved(int(note["shard"]))
                 elif channel == self.lobby_channel:
                     if self.on_lobby is not None:
@@ -162,11 +167,14 @@ class Relay:
         """Another process took ``shard`` over: the clients relayed to it reconnect."""
         for conn_id, queue in self.local.items():
             if self.local_shard.get(conn_id) == shard:
-                queue.put_nowait({"type": "_close", "code": 1012})
+                queue.put_nowait(1012)
 
     async def _send_to(self, reply: str, conn_id: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(reply, json.dumps({"conn": conn_id, "message": message},
-                                                   ensure_ascii=False))
+        if message.get("type") == "_close":
+            text = f"!{int(message.get('code', 1000))}"
+        else:  # as the client's own process would send it (compact JSON, UTF-8)
+            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        await self.redis.publish(reply, f"{conn_id} {text}")
 
     async def _on_note(self, note: dict[str, Any]) -> None:
         kind, conn_id = note.get("kind"), str(note.get("conn", ""))
@@ -216,7 +224,7 @@ class Relay:
         """Carry a client's connection to a game another process owns, until either side
         ends it."""
         conn_id = secrets.token_hex(12)
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        queue: asyncio.Queue[str | int] = asyncio.Queue()
         self.local[conn_id] = queue
         self.local_shard[conn_id] = owner
         inbox = f"{PREFIX}:inbox:{owner}"
@@ -234,9 +242,9 @@ class Relay:
                 timeout = self.hello_timeout if first else None
                 message = await asyncio.wait_for(queue.get(), timeout)
                 first = False
-                if message.get("type") == "_close":
-                    return int(message.get("code", 1000))
-                await websocket.send_json(message)
+                if isinstance(message, int):
+                    return message
+                await websocket.send_text(message)
 
         async def upstream() -> None:
             bucket = TokenBucket(self.message_rate, self.message_burst)
