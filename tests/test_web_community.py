@@ -237,7 +237,8 @@ def test_an_arena_with_a_computer_entrant_from_its_page(browser: Any, server: Se
     anna.click("#abort")  # before the first trick: called off, counts nothing
     anna.click("#confirm-yes")
     anna.wait_for_selector("#result-title:has-text('called off')")
-    anna.goto(tournament)
+    anna.click("#back-to-tournament")  # the game page offers the way back
+    anna.wait_for_url(tournament)
     anna.wait_for_selector("#tournament-games li:has-text('called off')")
     rows = anna.locator("#standings").inner_text()
     assert re.search(r"Arena_Anna\s+0\s+0\s+0", rows)

@@ -4,6 +4,9 @@
 
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const tokenKey = `sixtysix-token-${gameId}`;
+// A tournament's match is opened from its page with ?tournament=ID: the way back is offered.
+const tournamentId = ((id) => (id && /^[A-Za-z0-9_-]{1,32}$/.test(id) ? id : null))(
+  new URLSearchParams(location.search).get("tournament"));
 let token = localStorage.getItem(tokenKey);
 let socket = null;
 let state = null;          // the last state message
@@ -536,6 +539,7 @@ function showResult(game, you, n, count) {
     buttons.append(el("a", { class: "button", href: `/api/games/${gameId}/record`, text: t("Download the record") }));
     buttons.append(el("a", { class: "button", href: `/replay/${gameId}`, text: t("Replay") }));
     buttons.append(el("a", { class: "button", href: "/", text: t("Lobby") }));
+    if (tournamentId) buttons.append(tournamentLink());
   }
   buttons.append(el("button", { type: "button", id: "result-close", text: finished ? t("Close") : t("Next hand"),
                                 onclick: () => { overlay.hidden = true; ended = null; render(); } }));
@@ -686,9 +690,15 @@ function renderEnding(game, you, n) {
   buttons.append(el("a", { class: "button", href: `/api/games/${gameId}/record`, text: t("Download the record") }));
   if (game.status === "finished") buttons.append(el("a", { class: "button", href: `/replay/${gameId}`, text: t("Replay") }));
   buttons.append(el("a", { class: "button", href: "/", text: t("Lobby") }));
+  if (tournamentId) buttons.append(tournamentLink());
   buttons.append(el("button", { type: "button", id: "result-close", text: t("Close"),
                                 onclick: () => { overlay.hidden = true; } }));
   overlay.hidden = false;
+}
+
+function tournamentLink() {
+  return el("a", { class: "button", id: "back-to-tournament", href: `/tournament/${encodeURIComponent(tournamentId)}`,
+                   text: t("Back to the tournament") });
 }
 
 // Chat: the players' between the two players of a game between people, the spectators'

@@ -59,7 +59,7 @@ async function nextMatch() {
       const found = await api("POST", `/api/tournaments/${encodeURIComponent(tournamentId)}/next`, { wait: 60 });
       if (found.id) {
         localStorage.setItem(`sixtysix-token-${found.id}`, found.token);
-        location.href = found.link;
+        location.href = `${found.link}?tournament=${encodeURIComponent(tournamentId)}`;
         return;
       }
     }
