@@ -111,3 +111,17 @@ def test_a_page_is_told_of_a_new_game_and_pages_count_as_connections(tmp_path: P
         for page in pages:
             page.close()
         server.kill()
+
+
+def test_a_server_with_pages_following_its_lobby_stops_when_told(tmp_path: Path) -> None:
+    """The event streams never end by themselves: a stop (SIGTERM) cuts them after a
+    moment instead of waiting for them for ever."""
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", tmp_path / "server.log")
+    page = LobbyEvents(server.base)
+    try:
+        server.stop()
+        assert server.proc.returncode == 0
+    finally:
+        page.close()
+        if server.proc.poll() is None:
+            server.kill()

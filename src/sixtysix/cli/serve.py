@@ -62,6 +62,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
+#: Seconds a stopping server waits for open requests before cutting them.
+GRACEFUL_STOP = 3
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -105,7 +109,10 @@ def run(args: argparse.Namespace) -> int:
     limit_malloc_arenas()
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65536, ws_per_message_deflate=False,
                 proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
-                log_level=os.environ.get("SIXTYSIX_LOG_LEVEL", "warning"))
+                log_level=os.environ.get("SIXTYSIX_LOG_LEVEL", "warning"),
+                # Lobby pages' event streams and quick-pairing waits never end by themselves:
+                # a stop waits this long for them, then cuts them (the pages reconnect).
+                timeout_graceful_shutdown=GRACEFUL_STOP)
     return 0
 
 
