@@ -28,6 +28,7 @@ need_module("websockets", "the test extra")
 
 from server_support import (  # noqa: E402
     Http,
+    LobbyEvents,
     Server,
     closed_with,
     finished,
@@ -152,6 +153,18 @@ def test_two_players_asking_for_a_quick_pairing_meet_whichever_process_they_reac
     assert len(answers) == 2
     assert answers[0]["id"] == answers[1]["id"] and {a["opponent"] for a in answers} == {"person"}
     assert {a["seat"] for a in answers} == {0, 1}
+
+
+def test_lobby_pages_behind_nginx_hear_of_games_made_on_any_process(stack: Front) -> None:
+    pages = [LobbyEvents(stack.base) for _ in range(3)]  # nginx spreads them over the processes
+    try:
+        for n in range(3):  # and the games too
+            stack.post("/api/games", {"kind": "person", "name": f"Lobby{n}"})
+            for page in pages:  # nothing held back by nginx; every process tells its pages
+                assert page.next_event() == "lobby"
+    finally:
+        for page in pages:
+            page.close()
 
 
 def test_a_killed_process_s_game_goes_on_through_nginx(stack: Front) -> None:
