@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/server_load.py [--games 200] [--seconds 30] [--think 0.5]
           [--database-url URL] [--url http://127.0.0.1:PORT]
-          [--processes N [--redis-url URL [--cross]]]
+          [--processes N [--redis-url URL [--cross]] [--kill SECONDS]]
 
 Without ``--url`` the script starts ``sixtysix serve`` as a child process on a
 free port (a SQLite file in a temporary folder unless ``--database-url`` is
@@ -16,7 +16,12 @@ database (give a PostgreSQL ``--database-url``: SQLite serialises the writers),
 each with ``--redis-url`` if given; games are made on the processes in turn, and
 each seat connects to its game's process, as a load balancer routing by the
 id's prefix would send it; with ``--cross`` the second seat connects to the next
-process instead, so that every game's actions also cross Redis.
+process instead, so that every game's actions also cross Redis. With ``--kill S``,
+the first process is killed (SIGKILL) S seconds into the measured time: its games
+are taken over by the others (sixtysix.server.shards), and each of their seats
+reconnects to the next process, as the page does; reported is how long each such
+seat waited from the kill to its game's state again (start the processes with a
+``--lease``: the script passes ``--lease 5``).
 
 Reported: actions per second over the run, and the latency of an action:
 from sending it to receiving the state that shows it (p50, p99, max). Games
@@ -32,6 +37,7 @@ import json
 import os
 import random
 import resource
+import signal
 import socket
 import statistics
 import subprocess
@@ -78,15 +84,39 @@ class Stats:
         self.errors = 0
         self.matches = 0
         self.recording = False
+        #: When the first process was killed (``--kill``), and each reconnected seat's wait.
+        self.killed_at: float | None = None
+        self.outages: list[float] = []
+        self.stuck = 0
 
 
-async def seat(base: str, game_id: str, token: str, me: int, args: argparse.Namespace, stats: Stats,
-               rng: random.Random, stop: asyncio.Event) -> str | None:
-    """Play one seat until the match ends (returns the rematch's id) or the run stops."""
+async def seat(bases: list[str], base: str, game_id: str, token: str, me: int, args: argparse.Namespace,
+               stats: Stats, rng: random.Random, stop: asyncio.Event) -> str | None:
+    """Play one seat until the match ends (returns the rematch's id) or the run stops; a
+    connection lost (its process killed, its game moved) is made again, to the next process."""
+    import websockets
+
+    lost_at: float | None = None
+    for attempt in range(2000):
+        try:
+            return await play_seat(base, game_id, token, me, args, stats, rng, stop, lost_at)
+        except (OSError, websockets.exceptions.ConnectionClosed, websockets.exceptions.InvalidHandshake):
+            if stop.is_set():
+                return None
+            if lost_at is None:
+                lost_at = time.perf_counter()
+            base = bases[(bases.index(base) + 1) % len(bases)] if attempt % 3 == 2 else base
+            await asyncio.sleep(0.2)
+    stats.stuck += 1
+    return None
+
+
+async def play_seat(base: str, game_id: str, token: str, me: int, args: argparse.Namespace, stats: Stats,
+                    rng: random.Random, stop: asyncio.Event, lost_at: float | None) -> str | None:
     import websockets
 
     url = base.replace("http://", "ws://") + f"/ws/{game_id}"
-    async with websockets.connect(url, max_size=2**22) as ws:
+    async with websockets.connect(url, max_size=2**22, open_timeout=10) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         sent_for: tuple[int, int] | None = None  # the position of the last action sent
@@ -96,11 +126,16 @@ async def seat(base: str, game_id: str, token: str, me: int, args: argparse.Name
             if kind == "rematch":
                 return str(message["game"])
             if kind == "error":
+                if message.get("code") in ("unavailable", "misdirected", "moved"):
+                    continue  # the game is being taken over: the connection is closed next
                 stats.errors += 1
                 sent_at = None
                 continue
             if kind != "state":
                 continue
+            if lost_at is not None:
+                stats.outages.append(time.perf_counter() - lost_at)
+                lost_at = None
             game, view = message["game"], message["view"]
             if sent_at is not None:
                 if stats.recording:
@@ -140,8 +175,8 @@ async def game_loop(bases: list[str], n: int, args: argparse.Namespace, stats: S
     game_id: str | None = created["id"]
     tokens = (created["token"], joined["token"])
     while game_id is not None and not stop.is_set():
-        results = await asyncio.gather(*(seat(home if s == 0 else other, game_id, tokens[s], s, args, stats,
-                                              rng, stop) for s in (0, 1)))
+        results = await asyncio.gather(*(seat(bases, home if s == 0 else other, game_id, tokens[s], s, args,
+                                              stats, rng, stop) for s in (0, 1)))
         game_id = results[0] or results[1]
 
 
@@ -153,10 +188,18 @@ async def run(bases: list[str], args: argparse.Namespace, server_pids: list[int]
     stats.recording = True
     started = time.perf_counter()
     cpu_before = [cpu_seconds(pid) for pid in server_pids]
-    await asyncio.sleep(args.seconds)
+    if args.kill is not None and server_pids:
+        await asyncio.sleep(args.kill)
+        os.kill(server_pids[0], signal.SIGKILL)
+        stats.killed_at = time.perf_counter()
+        await asyncio.sleep(max(args.seconds - args.kill, 0.0))
+    else:
+        await asyncio.sleep(args.seconds)
     stats.recording = False
     elapsed = time.perf_counter() - started
     cpu_after = [cpu_seconds(pid) for pid in server_pids]
+    if stats.killed_at is not None:  # the killed process's time is gone with it
+        cpu_before, cpu_after = cpu_before[1:], cpu_after[1:]
     if server_pids and None not in cpu_before and None not in cpu_after:
         stats.server_cpu = sum(b - a for a, b in zip(cpu_before, cpu_after, strict=True))  # type: ignore[operator]
     stop.set()
@@ -190,6 +233,8 @@ def main() -> int:
     parser.add_argument("--redis-url", default=None, help="Redis for the processes (--processes)")
     parser.add_argument("--cross", action="store_true",
                         help="the second seat connects to another process than its game's (needs Redis)")
+    parser.add_argument("--kill", type=float, default=None, metavar="SECONDS",
+                        help="kill the first process this long into the measured time (--processes)")
     parser.add_argument("--ramp", type=float, default=0.0,
                         help="seconds over which the games arrive (default 0: all at once)")
     args = parser.parse_args()
@@ -206,7 +251,7 @@ def main() -> int:
         for shard in shards:
             port = free_port()
             bases.append(f"http://127.0.0.1:{port}")
-            extra = [] if shard is None else ["--shard", str(shard)]
+            extra = [] if shard is None else ["--shard", str(shard), "--lease", "5"]
             if shard is not None and args.redis_url:
                 extra += ["--redis-url", args.redis_url]
             log = open(os.path.join(folder, f"server-{shard}.log"), "w")  # noqa: SIM115
@@ -214,8 +259,14 @@ def main() -> int:
                 [sys.executable, "-m", "sixtysix", "serve", "--port", str(port), "--database-url", url,
                  "--message-rate", "100000", "--connections-per-client", "100000", "--create-rate", "100000",
                  "--unfinished-per-client", "100000", *extra], stdout=log, stderr=subprocess.STDOUT))
-        for base in bases:
+        for base, server in zip(bases, servers, strict=True):
             for _ in range(400):
+                if server.poll() is not None:
+                    for other in servers:
+                        if other.poll() is None:
+                            other.terminate()
+                    print(f"a server process exited at start (its log is in {folder})", file=sys.stderr)
+                    return 1
                 try:
                     with urllib.request.urlopen(base + "/api/games", timeout=5):
                         break
@@ -231,7 +282,8 @@ def main() -> int:
             stats = asyncio.run(run(bases, args, pids))
     finally:
         for server in servers:
-            server.terminate()
+            if server.poll() is None:
+                server.terminate()
         for server in servers:
             server.wait(timeout=60)
     elapsed: float = stats.elapsed  # type: ignore[attr-defined]
@@ -248,8 +300,15 @@ def main() -> int:
     print(f"action latency: p50 {1000 * statistics.median(lat):.1f} ms, "
           f"p99 {1000 * percentile(lat, 99):.1f} ms, max {1000 * max(lat):.1f} ms")
     if stats.server_cpu is not None:
-        print(f"server CPU (all processes): {100 * stats.server_cpu / elapsed:.0f}% of one core, "
+        print(f"server CPU (all processes{', the killed one aside' if args.kill is not None else ''}): "
+              f"{100 * stats.server_cpu / elapsed:.0f}% of one core, "
               f"{1000 * stats.server_cpu / len(lat):.2f} ms per action")
+    if args.kill is not None:
+        waits = stats.outages
+        print(f"process 1 killed {args.kill:.0f} s in: {len(waits)} reconnections, "
+              + (f"waiting p50 {statistics.median(waits):.1f} s, max {max(waits):.1f} s" if waits else "")
+              + f"; {stats.stuck} seats never served again")
+        print("(a reconnection's wait: from losing the connection to the game's state again)")
     return 0
 
 
