@@ -351,6 +351,8 @@ function serverError(message) {
     case "rate_limited": return t("Too many requests: wait a little.");
     case "no_seat": return t("This game has no free seat: you can watch it.");
     case "no_game": return t("There is no such game.");
+    case "moved": case "misdirected": case "unavailable": case "starting":
+      return t("The game is moving to another server: reconnecting\u2026");
     default: return message.reason || message.error || "";
   }
 }
