@@ -147,6 +147,22 @@ def test_keepers_take_over_a_killed_process_s_shard_and_hand_it_back(shards: Sha
     asyncio.run(scenario())
 
 
+def test_a_process_started_again_at_once_after_a_kill_waits_for_the_old_lease(shards: Shards) -> None:
+    async def scenario() -> None:
+        first = Process(shards, 6)
+        await first.keeper.start()
+        first.kill()
+        held = shards.holder(6)
+        assert held is not None and held.home
+        again = Process(shards, 6)
+        await asyncio.wait_for(again.keeper.start(), 30)
+        assert time.time() >= held.until  # not before the killed process's lease ran out
+        assert again.keeper.held == {6} and [e[:2] for e in again.events] == [("adopt", 6)]
+        await again.keeper.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_second_process_for_one_shard_is_refused(shards: Shards) -> None:
     async def scenario() -> None:
         first = Process(shards, 5)
