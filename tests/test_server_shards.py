@@ -269,3 +269,22 @@ def test_a_lease_run_out_stops_every_write_at_once(database: str) -> None:
         manager.create(rules=Rules(), kind="person", name="Cleo")
     assert starting.value.code == "starting"
     assert Storage(database).load(game.id).hands[-1].actions == []  # type: ignore[union-attr]
+
+
+def test_a_game_asked_for_before_its_turn_to_be_resumed_restarts_its_clock_too(database: str) -> None:
+    clock = FakeTime()
+    one = GameManager(Storage(database), shard=1, now=clock, hand_break=0.0)
+    game, _ = one.create(rules=Rules(), kind="person", name="Ann", clock=TimeControl.parse("5+3"))
+    one.join(game.id, "Bob")
+    seat = game.to_act
+    assert seat is not None and game.clock is not None
+    clock.now += 10.0
+    before = game.clock.remaining(seat, clock.now)
+    one.give_up(1)
+    clock.now += 120.0  # two minutes with no process serving the game
+    two = GameManager(Storage(database), shard=2, now=clock, hand_break=0.0)
+    two.held[1] = float("inf")
+    (stored,) = two.take_shard(1)
+    asked = two.get(game.id)  # a client came first
+    assert asked.clock is not None and asked.clock.remaining(seat, clock.now) == pytest.approx(before)
+    assert two.resume(stored) is None and two.games[game.id] is asked  # not rebuilt twice

@@ -244,13 +244,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     feed = LobbyFeed()
 
     async def adopt(shard: int) -> None:
-        resumed = manager.resume_shard(shard, settings.abandoned_after)
-        if resumed:
-            log.info("shard %d: resumed %d unfinished game(s)", shard, len(resumed))
-        for game in resumed:
-            manager.wake_bot(game)
+        stored = manager.take_shard(shard, settings.abandoned_after)
         if relay is not None:
-            await relay.take(shard)
+            await relay.take(shard)  # clients may come at once: a game asked for is rebuilt first
+        for n, one in enumerate(stored):
+            game = manager.resume(one)
+            if game is not None:
+                manager.wake_bot(game)
+            if n % 10 == 9:
+                await asyncio.sleep(0)  # the clients of the games already here are answered between
+        if stored:
+            log.info("shard %d: resumed %d unfinished game(s)", shard, len(stored))
 
     async def give_up(shard: int) -> None:
         if relay is not None:

@@ -432,6 +432,9 @@ class GameManager:
         self.games: dict[str, Game] = {}
         #: Games with clients connecting (see :meth:`arriving`), and how many.
         self._arriving: collections.Counter[str] = collections.Counter()
+        #: Games of a shard just taken over and not rebuilt yet: whoever rebuilds one first
+        #: (:meth:`resume`, or a client asking for it) restarts its clock (see :meth:`_rebuild`).
+        self._restart: set[str] = set()
         #: Computer players being closed (their last calls still running): waited for at shutdown.
         self._closing: set[Future[None]] = set()
 
@@ -568,20 +571,32 @@ class GameManager:
             # Never two processes writing one game: its shard's lease is no longer valid here.
             raise GameError("this game moved to another server process: reconnect", "moved", 503)
 
-    def resume_shard(self, shard: int, abandoned_after: float | None = None) -> list[Game]:
-        """Start serving the games of ``shard`` (its lease was just taken): its unfinished
-        games are rebuilt from storage, the clock of each seat to act starting now.
-        Returns them."""
+    def take_shard(self, shard: int, abandoned_after: float | None = None) -> list[StoredGame]:
+        """Start serving the games of ``shard`` (its lease was just taken): returns its
+        unfinished games as stored, each to be rebuilt by :meth:`resume` (a server taking
+        over hundreds of games rebuilds them a few at a time, answering its clients
+        between). Until then a game asked for is rebuilt at once, the same way."""
         prefix = f"s{shard}-"
         if abandoned_after is not None:
             self.storage.expire(abandoned_after, prefix=prefix)
-        resumed = []
-        for stored in self.storage.unfinished(prefix=prefix):
-            if stored.id not in self.games:
-                game = self.games[stored.id] = self._rebuild(stored)
-                resumed.append(game)
+        stored = [one for one in self.storage.unfinished(prefix=prefix) if one.id not in self.games]
+        self._restart.update(one.id for one in stored)
         self.rate_missing(prefix=prefix)
-        return resumed
+        return stored
+
+    def resume(self, stored: StoredGame) -> Game | None:
+        """Rebuild a game :meth:`take_shard` returned, the clock of its seat to act starting
+        now (time with no server is nobody's); ``None`` if a client had it rebuilt already."""
+        if stored.id not in self._restart or stored.id in self.games:
+            return None
+        self._restart.discard(stored.id)
+        game = self.games[stored.id] = self._rebuild(stored)
+        return game
+
+    def resume_shard(self, shard: int, abandoned_after: float | None = None) -> list[Game]:
+        """:meth:`take_shard` and every game rebuilt at once; returns them."""
+        return [game for stored in self.take_shard(shard, abandoned_after)
+                if (game := self.resume(stored)) is not None]
 
     def give_up(self, shard: int) -> list[str]:
         """Stop serving the games of ``shard`` (handed to another process): each game's
@@ -589,6 +604,7 @@ class GameManager:
         reach the new holder), and it leaves memory. Returns the games' ids."""
         self.held.pop(shard, None)
         prefix = f"s{shard}-"
+        self._restart = {game_id for game_id in self._restart if not game_id.startswith(prefix)}
         at = self.now()
         gone = [game for game in self.games.values() if game.id.startswith(prefix)]
         for game in gone:
@@ -630,7 +646,9 @@ class GameManager:
         stored = self.storage.load(game_id)
         if stored is None:
             raise GameError("no such game", "no_game", 404)
-        game = self._rebuild(stored, restart=False)
+        restart = game_id in self._restart  # of a shard just taken over, not rebuilt yet
+        self._restart.discard(game_id)
+        game = self._rebuild(stored, restart=restart)
         self.games[game_id] = game
         return game
 
