@@ -37,6 +37,7 @@ import json
 import logging
 import os
 import random
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from importlib import resources
@@ -244,9 +245,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     feed = LobbyFeed()
 
     async def adopt(shard: int) -> None:
-        stored = manager.take_shard(shard, settings.abandoned_after)
-        if relay is not None:
-            await relay.take(shard)  # clients may come at once: a game asked for is rebuilt first
+        started = time.perf_counter()
+        # Read in a thread (hundreds of games' records): the games already here go on meanwhile.
+        stored = manager.take_shard(shard, stored=await asyncio.to_thread(
+            manager.read_shard, shard, settings.abandoned_after))
+        read = time.perf_counter() - started
         for n, one in enumerate(stored):
             game = manager.resume(one)
             if game is not None:
@@ -254,7 +257,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if n % 10 == 9:
                 await asyncio.sleep(0)  # the clients of the games already here are answered between
         if stored:
-            log.info("shard %d: resumed %d unfinished game(s)", shard, len(stored))
+            log.log(logging.INFO if shard == settings.shard else logging.WARNING,
+                    "shard %d: %d unfinished game(s) resumed in %.2f s (%.2f s reading them)",
+                    shard, len(stored), time.perf_counter() - started, read)
+        if relay is not None:
+            # Only now: hundreds of relayed clients arriving at once would each have their game
+            # loaded from the database on its own while the whole shard is being read.
+            await relay.take(shard)
 
     async def give_up(shard: int) -> None:
         if relay is not None:

@@ -571,17 +571,27 @@ class GameManager:
             # Never two processes writing one game: its shard's lease is no longer valid here.
             raise GameError("this game moved to another server process: reconnect", "moved", 503)
 
-    def take_shard(self, shard: int, abandoned_after: float | None = None) -> list[StoredGame]:
-        """Start serving the games of ``shard`` (its lease was just taken): returns its
-        unfinished games as stored, each to be rebuilt by :meth:`resume` (a server taking
-        over hundreds of games rebuilds them a few at a time, answering its clients
-        between). Until then a game asked for is rebuilt at once, the same way."""
+    def read_shard(self, shard: int, abandoned_after: float | None = None) -> list[StoredGame]:
+        """The unfinished games of ``shard`` as stored (those untouched for
+        ``abandoned_after`` seconds marked abandoned first). Storage only: a server may
+        run it in a thread while it goes on answering."""
         prefix = f"s{shard}-"
         if abandoned_after is not None:
             self.storage.expire(abandoned_after, prefix=prefix)
-        stored = [one for one in self.storage.unfinished(prefix=prefix) if one.id not in self.games]
+        return self.storage.unfinished(prefix=prefix)
+
+    def take_shard(self, shard: int, abandoned_after: float | None = None,
+                   stored: list[StoredGame] | None = None) -> list[StoredGame]:
+        """Start serving the games of ``shard`` (its lease was just taken): returns its
+        unfinished games as stored (``stored``, if :meth:`read_shard` was called already),
+        each to be rebuilt by :meth:`resume` (a server taking over hundreds of games
+        rebuilds them a few at a time, answering its clients between). Until then a game
+        asked for is rebuilt at once, the same way."""
+        if stored is None:
+            stored = self.read_shard(shard, abandoned_after)
+        stored = [one for one in stored if one.id not in self.games]
         self._restart.update(one.id for one in stored)
-        self.rate_missing(prefix=prefix)
+        self.rate_missing(prefix=f"s{shard}-")
         return stored
 
     def resume(self, stored: StoredGame) -> Game | None:

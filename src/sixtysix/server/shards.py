@@ -177,6 +177,7 @@ class Keeper:
         #: The shards this process serves now.
         self.held: set[int] = set()
         self._task: asyncio.Task[None] | None = None
+        self._managing: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Claim the home shard, waiting for an adopter to hand it back or for the lease of
@@ -209,38 +210,63 @@ class Keeper:
         self._task = asyncio.get_running_loop().create_task(self._keep())
 
     async def _keep(self) -> None:
+        """Renew every heartbeat, whatever else is going on: taking a big shard over
+        takes seconds, and must never let this process's own leases run out. Hand-backs
+        and takeovers run beside it, one round at a time."""
         while True:
             await asyncio.sleep(self.heartbeat)
             try:
-                await self.tick()
+                wanted, now, started = await self.renew()
             except asyncio.CancelledError:
                 raise
             except Exception:  # the database hiccupped: leases run out by themselves
                 log.exception("the shard leases could not be renewed")
+                continue
+            if self._managing is None or self._managing.done():
+                self._managing = asyncio.get_running_loop().create_task(
+                    self._manage_logged(wanted, now=now, started=started))
 
     async def tick(self) -> None:
-        """One heartbeat: renew, hand back, take the home shard back, adopt."""
+        """One heartbeat, all of it in turn: renew, hand back, take the home shard back, adopt."""
+        wanted, now, started = await self.renew()
+        await self.manage(wanted, now=now, started=started)
+
+    async def renew(self) -> tuple[set[int], float, float]:
+        """Renew this process's leases; a shard found lost (this process stalled past its
+        lease and another took it) is given up at once. Returns the shards held that their
+        home wants back, the wall time and the monotonic moment the renewal started."""
         started = time.monotonic()
         now = self.wall()
         held, wanted = self.shards.renew(self.me, now=now, lease=self.lease)
         valid_until = started + self.lease - self.heartbeat
-        for shard in sorted(self.held - held):  # lost (this process stalled): stop at once
+        for shard in sorted(self.held - held):
             log.warning("shard %d: the lease was lost; its games are no longer served here", shard)
             self.held.discard(shard)
             await self._give_up(shard)
-        for shard in sorted(held):
+        for shard in sorted(held & self.held):  # not one being handed back meanwhile
             self._valid(shard, valid_until)
+        return wanted & self.held, now, started
+
+    async def manage(self, wanted: set[int], *, now: float, started: float) -> None:
+        """Hand back what is wanted, take the home shard back, adopt free shards."""
         for shard in sorted(wanted):
+            if shard not in self.held:
+                continue
             log.info("shard %d: handed back to its own process", shard)
             self.held.discard(shard)
             await self._give_up(shard)
             self.shards.release(shard, self.me)
-        self.held = held - wanted
         if self.home not in self.held:
             await self._take(self.home, home=True, now=now, started=started)
         for shard in self.shards.free(now=now):
             if shard not in self.held and shard != self.home:
                 await self._take(shard, home=False, now=now, started=started)
+
+    async def _manage_logged(self, wanted: set[int], *, now: float, started: float) -> None:
+        try:
+            await self.manage(wanted, now=now, started=started)
+        except Exception:
+            log.exception("the shards could not be handed back or taken over")
 
     async def _take(self, shard: int, *, home: bool, now: float, started: float) -> None:
         if not self.shards.claim(shard, self.me, home=home, now=now, lease=self.lease):
@@ -258,10 +284,11 @@ class Keeper:
     async def close(self) -> None:
         """Stop renewing and release every shard (the games are all in the database):
         the other processes take them over at their next heartbeat."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._managing):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         for shard in sorted(self.held):
             with contextlib.suppress(Exception):
                 await self._give_up(shard)
