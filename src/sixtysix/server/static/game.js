@@ -103,9 +103,8 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(gameId)}`);
   setConnection(t("connecting\u2026"));
+  let served = false;  // connected is said once the game's state came, not when the socket opened
   socket.addEventListener("open", () => {
-    retry = 0;
-    setConnection(t("connected"));
     document.getElementById("chat-lines").replaceChildren();  // the server sends the latest lines again
     socket.send(JSON.stringify({ type: "hello", token: token || null }));
   });
@@ -113,6 +112,7 @@ function connect() {
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
     if (message.type === "state") {
+      if (!served) { served = true; retry = 0; setConnection(t("connected")); }
       hold(state, message); soundFor(state, message); notifyTurn(state, message);
       state = message; clockAt = performance.now(); render();
     }
