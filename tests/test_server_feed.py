@@ -69,6 +69,24 @@ def test_with_redis_a_change_is_published_instead_and_an_idle_page_kept_alive() 
     asyncio.run(scenario())
 
 
+def test_with_redis_down_this_process_s_pages_are_still_told() -> None:
+    async def scenario() -> None:
+        feed = LobbyFeed(interval=0.01)
+
+        async def publish() -> None:
+            raise ConnectionError("Redis is down")
+
+        page = feed.stream()
+        assert await anext(page) == "retry: 3000\n\n"
+        feed.changed()
+        runner = asyncio.get_running_loop().create_task(feed.run(publish))
+        assert await asyncio.wait_for(anext(page), 30) == EVENT
+        runner.cancel()
+        await page.aclose()
+
+    asyncio.run(scenario())
+
+
 def test_the_lobby_hooks_follow_games_between_people_only(tmp_path: Path) -> None:
     manager = GameManager(Storage(f"sqlite:///{tmp_path / 'games.db'}"))
     calls: list[int] = []

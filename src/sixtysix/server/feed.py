@@ -16,7 +16,6 @@ another.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 __all__ = ["LobbyFeed"]
@@ -58,9 +57,11 @@ class LobbyFeed:
             self._dirty = False
             if publish is None:
                 self.deliver()
-            else:
-                with contextlib.suppress(Exception):  # Redis down: the pages' own polling still runs
-                    await publish()
+                continue
+            try:
+                await publish()
+            except Exception:  # Redis down: at least this process's pages are told
+                self.deliver()
 
     def full(self) -> bool:
         return len(self._pages) >= self.max_pages
