@@ -632,14 +632,7 @@ class GameManager:
                 conn.push(error("this game moves to another server process: reconnecting", "moved"))
                 conn.push({"type": "_close", "code": 1012})
             game.connections.clear()
-            del self.games[game.id]
-            self._close_player(game)
-            if game.timer is not None:
-                game.timer.cancel()
-                game.timer = None
-            game.away.clear()
-            if game.last_action_at is not None:
-                self._touch(game)
+            self._drop(game)
         return [game.id for game in gone]
 
     def get(self, game_id: str) -> Game:
@@ -1354,14 +1347,19 @@ class GameManager:
         when asked for. Never while the computer is thinking, which would leave two copies."""
         if not game.connections and (game.bot_task is None or game.bot_task.done()) and \
                 game.id not in self._arriving and self.games.get(game.id) is game:
-            del self.games[game.id]
-            self._close_player(game)
-            if game.timer is not None:
-                game.timer.cancel()
-                game.timer = None
-            game.away.clear()
-            if game.last_action_at is not None:
-                self._touch(game)
+            self._drop(game)
+
+    def _drop(self, game: Game) -> None:
+        """Take a game out of memory: its computer player closed, its timer stopped, when it
+        was last played stored."""
+        del self.games[game.id]
+        self._close_player(game)
+        if game.timer is not None:
+            game.timer.cancel()
+            game.timer = None
+        game.away.clear()
+        if game.last_action_at is not None:
+            self._touch(game)
 
     def _touch(self, game: Game) -> None:
         assert game.last_action_at is not None

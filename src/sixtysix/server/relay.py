@@ -40,11 +40,11 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from sixtysix.server.games import Connection, Game, GameError, GameManager, owner_shard
+from sixtysix.server.games import Connection, Game, GameError, GameManager
 from sixtysix.server.limits import TokenBucket
 from sixtysix.server.protocol import error
 
-__all__ = ["Relay", "owner_shard"]
+__all__ = ["Relay"]
 
 log = logging.getLogger("sixtysix.server")
 
