@@ -192,6 +192,8 @@ def test_a_stopped_process_s_games_are_taken_over_at_once(database: str, own_red
     try:
         game = two.post("/api/games", {"kind": "computer", "level": "random", "name": "Ann"})
         ann = real_client(one.base, game["id"], game["token"], 0)  # relayed to process 2
+        # Her turn (the computer may lead first): nothing moves until she does.
+        ann.until(lambda state: state["view"]["to_act"] == 0)
         at = position(ann)
         two.stop()  # SIGTERM: its shard is released, its clients told to reconnect
         assert closed_with(ann) == 1012
