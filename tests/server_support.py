@@ -287,9 +287,25 @@ class Server(Http):
         self.proc.wait(timeout=30)
 
     def stop(self) -> None:
-        """Stop the process as an operator does (SIGTERM): it ends properly."""
+        """Stop the process as an operator does (SIGTERM): it ends properly. One that
+        does not fails the test with its threads' and tasks' stacks."""
         self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(timeout=60)
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"the server did not stop:\n{self.stacks()}") from None
+
+    def stacks(self) -> str:
+        """What the running process is doing (``serve`` dumps its stacks on SIGUSR1 and
+        SIGUSR2), then killed: the end of its log."""
+        for sig in (signal.SIGUSR1, signal.SIGUSR2):
+            self.proc.send_signal(sig)
+        for _ in range(100):  # bounded: the dumps are written within moments
+            if "asyncio task(s)" in self.log.read_text():
+                break
+            time.sleep(0.05)
+        self.kill()
+        return self.log.read_text()[-20_000:]
 
 
 @contextlib.contextmanager

@@ -146,3 +146,15 @@ def test_an_oversized_frame_closes_only_its_own_connection(tmp_path: Path, serve
     me.sync()  # the player's connection and the game are untouched
     assert me.state is not None and me.state["game"]["status"] == "playing"
     me.ws.close()
+
+
+def test_a_running_server_shows_its_threads_and_tasks_on_a_signal(tmp_path: Path,
+                                                                  servers: list[Server]) -> None:
+    # How an operator (and a test whose server does not stop) sees what a server is doing.
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", tmp_path / "server.log")
+    servers.append(server)
+    server.post("/api/games", {"kind": "computer", "level": "random"})
+    shown = server.stacks()
+    assert "Current thread" in shown or "Thread 0x" in shown  # faulthandler's dump of the threads
+    assert "asyncio task(s):" in shown
+    assert "expire_idle_games" in shown  # the server's own background task, with its stack

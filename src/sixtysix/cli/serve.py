@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ctypes
+import faulthandler
 import os
+import signal
 import sys
 
 __all__ = ["register", "run"]
@@ -107,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
     # cannot pose as other addresses to escape the per-address limits.
     proxies = args.forwarded_allow_ips.strip()
     limit_malloc_arenas()
+    dump_stacks_on_signal()
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65536, ws_per_message_deflate=False,
                 proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
                 log_level=os.environ.get("SIXTYSIX_LOG_LEVEL", "warning"),
@@ -135,6 +139,30 @@ def limit_malloc_arenas(count: int = 2) -> bool:
     except (OSError, AttributeError):
         return False
     return bool(mallopt(_M_ARENA_MAX, count))
+
+
+def dump_stacks_on_signal() -> bool:
+    """Let an operator see what a server that does not answer, or does not stop, is
+    doing (POSIX): ``kill -USR1`` writes every thread's stack to standard error (also
+    while the event loop is stuck in a call), ``kill -USR2`` every asyncio task's.
+    Returns whether the signals were set up."""
+    if not hasattr(signal, "SIGUSR1"):
+        return False
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
+    signal.signal(signal.SIGUSR2, _dump_tasks)
+    return True
+
+
+def _dump_tasks(_signum: int, _frame: object) -> None:
+    try:
+        tasks = asyncio.all_tasks()
+    except RuntimeError:  # no event loop running (yet)
+        print("no event loop running", file=sys.stderr, flush=True)
+        return
+    print(f"{len(tasks)} asyncio task(s):", file=sys.stderr)
+    for task in tasks:
+        task.print_stack(limit=20, file=sys.stderr)
+    sys.stderr.flush()
 
 
 def _safe_url(url: str) -> str:

@@ -150,10 +150,15 @@ class Connection:
                     with contextlib.suppress(Exception):
                         await self._hang_up()
                 return
-            if message.get("type") == "_close" and self._end is not None:
+            if message.get("type") == "_close":
+                # Nothing follows a close: the writer ends (also for a relayed client, whose
+                # process is sent the close and closes it).
                 self.closed = True
                 with contextlib.suppress(Exception):
-                    await self._end(int(message.get("code", 1000)))
+                    if self._end is not None:
+                        await self._end(int(message.get("code", 1000)))
+                    else:
+                        await self._send(message)
                 return
             try:
                 await self._send(message)

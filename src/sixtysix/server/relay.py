@@ -37,7 +37,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sixtysix.server.games import Connection, Game, GameError, GameManager
@@ -56,6 +56,9 @@ Answer = Callable[[Game, int | None, Connection, str | bytes], "dict[str, Any] |
 class Relay:
     """This process's side of the pub/sub: the owner of the games of ``shard``, and the
     relay for clients of other processes' games."""
+
+    #: Seconds the relayed clients' writers are given at shutdown to send what they hold.
+    closing_time = 2.0
 
     def __init__(self, url: str, manager: GameManager, shard: int | None, answer: Answer, *,
                  max_strikes: int = 200, message_rate: float = 20.0, message_burst: float = 40.0,
@@ -83,6 +86,9 @@ class Relay:
         self.local_shard: dict[str, int] = {}
         self._listener: asyncio.Task[None] | None = None
         self._pubsub: Any = None
+        #: The writers of the relayed clients' connections (sending their messages on):
+        #: given a moment at shutdown to send what they hold, a close above all.
+        self._writers: set[asyncio.Task[None]] = set()
         #: Called when any process's lobby changed (sixtysix.server.feed).
         self.on_lobby = on_lobby
 
@@ -105,16 +111,27 @@ class Relay:
     def lobby_channel(self) -> str:
         return f"{PREFIX}:lobby"
 
+    async def _publish(self, channel: str, text: str) -> int:
+        """Publish; returns how many processes listen on ``channel``.
+
+        redis-py may finish a command its task was cancelled in and return as if nothing
+        happened, the cancellation lost (measured: about one cancellation in five that
+        lands in a ``PUBLISH``); a task then never ends, and holds up the process's stop.
+        The cancellation is raised here as asyncio expects."""
+        listening: int = await self.redis.publish(channel, text)
+        _raise_if_cancelled()
+        return listening
+
     async def publish_lobby(self) -> None:
         """Tell every process (this one too) that the lobby changed."""
-        await self.redis.publish(self.lobby_channel, "{}")
+        await self._publish(self.lobby_channel, "{}")
 
     async def take(self, shard: int) -> None:
         """Receive the clients of the games of ``shard``, now served here. Every process
         is told, and closes the clients it relayed to the shard's previous holder (a killed
         process never answers them again): they reconnect, and reach this one."""
         await self._pubsub.subscribe(f"{PREFIX}:inbox:{shard}")
-        await self.redis.publish(self.moved_channel, json.dumps({"shard": shard, "to": self.process}))
+        await self._publish(self.moved_channel, json.dumps({"shard": shard, "to": self.process}))
 
     async def leave(self, shard: int) -> None:
         """Stop receiving the clients of ``shard`` (handed over): the games left memory,
@@ -128,17 +145,21 @@ class Relay:
 
     async def close(self) -> None:
         if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._listener
+            await stop([self._listener], self.closing_time)
         for game, conn, _, _ in list(self.remote.values()):
             self.manager.detach(game, conn)
         self.remote.clear()
+        if self._writers:
+            # Each ends after its last message (a close, or the end detach queued); one that
+            # Redis holds up is cut, never left to hold up the process's exit.
+            _, late = await asyncio.wait(set(self._writers), timeout=self.closing_time)
+            await stop(late, self.closing_time)
         await self.redis.aclose()
 
     # The owner's side -------------------------------------------------------------------
     async def _listen(self, pubsub: Any) -> None:
         async for item in pubsub.listen():
+            _raise_if_cancelled()  # one redis-py lost (see _publish)
             if item.get("type") != "message":
                 continue
             try:
@@ -174,7 +195,7 @@ class Relay:
             text = f"!{int(message.get('code', 1000))}"
         else:  # as the client's own process would send it (compact JSON, UTF-8)
             text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-        await self.redis.publish(reply, f"{conn_id} {text}")
+        await self._publish(reply, f"{conn_id} {text}")
 
     async def _on_note(self, note: dict[str, Any]) -> None:
         kind, conn_id = note.get("kind"), str(note.get("conn", ""))
@@ -215,7 +236,9 @@ class Relay:
             await self._send_to(reply, conn_id, message)
 
         conn = Connection(send, seat)
-        asyncio.get_running_loop().create_task(conn.run_writer())
+        writer = asyncio.get_running_loop().create_task(conn.run_writer())
+        self._writers.add(writer)
+        writer.add_done_callback(self._writers.discard)
         self.remote[conn_id] = (game, conn, [0], reply)
         self.manager.attach(game, conn)
 
@@ -231,9 +254,7 @@ class Relay:
 
         async def note(kind: str, **fields: Any) -> int:
             """Publish; returns how many processes listen on the inbox (its holder: 1)."""
-            listening: int = await self.redis.publish(inbox, json.dumps({"kind": kind, "conn": conn_id,
-                                                                         **fields}))
-            return listening
+            return await self._publish(inbox, json.dumps({"kind": kind, "conn": conn_id, **fields}))
 
         async def downstream() -> int:
             """The owner's messages to the client; returns the close code it asked for."""
@@ -284,13 +305,38 @@ class Relay:
                         await websocket.send_json(error("the game's server process is not answering: "
                                                         "try again in a moment", "unavailable"))
         finally:
-            for task in (down, up):
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
             self.local.pop(conn_id, None)
             self.local_shard.pop(conn_id, None)
+            # Bounded: one that lost its cancellation in Redis still waits on the client, whose
+            # connection is closed below.
+            await stop([down, up], self.closing_time)
             with contextlib.suppress(Exception):
                 await note("close")
             with contextlib.suppress(Exception):
                 await websocket.close(code=code)
+
+
+def _raise_if_cancelled() -> None:
+    """Raise :class:`asyncio.CancelledError` if the current task was asked to stop and the
+    request got lost on the way (see :meth:`Relay._publish`)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
+async def stop(tasks: Iterable[asyncio.Task[Any]], timeout: float) -> bool:
+    """Cancel ``tasks`` and wait for them to end, at most ``timeout`` seconds: a task
+    in a Redis call may outlive its cancellation, and must not hold up its caller.
+    Returns whether all ended; one still running is logged."""
+    tasks = set(tasks)
+    for task in tasks:
+        task.cancel()
+    if not tasks:
+        return True
+    _, running = await asyncio.wait(tasks, timeout=timeout)
+    for task in tasks - running:
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("a relay task ended with %r", task.exception())
+    for task in running:
+        log.warning("a relay task did not stop when cancelled: %r", task)
+    return not running
