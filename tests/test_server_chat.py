@@ -84,3 +84,45 @@ def test_chat_is_rate_limited_and_the_players_chat_is_for_people(client: TestCli
     # A message that is too large is refused before it is read as chat.
     with contextmanager(connect)(client, gid, None, None) as watcher:
         assert watcher.request(json.dumps({"type": "chat", "text": "x" * 2000}))["code"] == "too_large"
+
+
+def test_chat_outlives_the_server_process(tmp_path: Any) -> None:
+    # Stored line by line: a game read back after a restart (or taken over by another
+    # process) shows each room its latest lines, as before.
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    settings = Settings(database_url=url, message_rate=1e6, message_burst=1e6)
+    seat = contextmanager(connect)
+    with TestClient(create_app(settings)) as first:
+        gid, ann_token, bob_token = person_game(first)
+        with seat(first, gid, ann_token, 0) as ann, seat(first, gid, None, None) as watcher:
+            ann.send({"type": "chat", "text": "good luck"})
+            watcher.send({"type": "chat", "text": "what a hand"})
+            ann.sync()
+            watcher.sync()
+    with TestClient(create_app(settings)) as second, seat(second, gid, bob_token, 1) as bob, \
+            seat(second, gid, None, None) as late:
+        assert [(m["room"], m["seat"], m["name"], m["text"]) for m in chats(bob)] == [
+            ("players", 0, "Ann", "good luck")]
+        assert [(m["room"], m["seat"], m["text"]) for m in chats(late)] == [
+            ("spectators", None, "what a hand")]
+
+
+def test_storage_reads_back_each_room_s_latest_lines_in_order(tmp_path: Any) -> None:
+    from sixtysix.rules import Rules
+    from sixtysix.server.storage import CHAT_KEPT, Storage
+
+    storage = Storage(f"sqlite:///{tmp_path / 'games.db'}")
+    storage.create_game("g1", rules=Rules().to_json(), kind="person", level=None, first_dealer=0,
+                        tokens=("a", None), names=("Ann", ""), status="waiting")
+    for n in range(CHAT_KEPT + 7):
+        storage.add_chat("g1", "spectators", None, None, f"watcher {n}")
+        if n % 10 == 0:
+            storage.add_chat("g1", "players", 0, "Ann", f"ann {n}")
+    stored = storage.load("g1")
+    assert stored is not None
+    players = [line["text"] for line in stored.chat if line["room"] == "players"]
+    watchers = [line["text"] for line in stored.chat if line["room"] == "spectators"]
+    # A room's lines never crowd out the other's; each room's latest, oldest first.
+    assert players == [f"ann {n}" for n in range(0, CHAT_KEPT + 7, 10)]
+    assert watchers == [f"watcher {n}" for n in range(7, CHAT_KEPT + 7)]
+    storage.close()

@@ -139,6 +139,9 @@ def test_a_killed_process_s_games_are_taken_over_and_handed_back(database: str, 
         ann = real_client(one.base, gid, tokens[0], 0)
         bob = real_client(two.base, gid, tokens[1], 1)  # relayed by process 2
         play((ann, bob), rng, 6)
+        ann.send({"type": "chat", "text": "well played"})
+        bob.sync()
+        assert [m["text"] for m in bob.messages if m["type"] == "chat"] == ["well played"]
         before = (position(ann), position(bob))
 
         one.kill()  # kill -9: nothing released, nothing said
@@ -148,6 +151,8 @@ def test_a_killed_process_s_games_are_taken_over_and_handed_back(database: str, 
         assert closed_with(bob) == 1012
         ann, bob = seated(two, gid, tokens[0], 0), seated(two, gid, tokens[1], 1)
         assert (position(ann), position(bob)) == before  # where it stood, nothing lost
+        bob.sync()
+        assert [m["text"] for m in bob.messages if m["type"] == "chat"] == ["well played"]  # chat too
         assert two.get(f"/api/games/{gid}")["status"] == "playing"  # served by process 2 now
         play((ann, bob), rng, 6)
 

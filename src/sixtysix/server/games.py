@@ -48,7 +48,7 @@ from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEV
 from sixtysix.server.players import ComputerPlayer
 from sixtysix.server.protocol import Abort, Chat, Hello, Hint, Message, Ping, Rematch, Resign, TakeBack, error
 from sixtysix.server.ratings import Computer, Person, Ratings, Side, pool_of
-from sixtysix.server.storage import Storage, StoredGame
+from sixtysix.server.storage import CHAT_KEPT, CHAT_ROOMS, Storage, StoredGame
 from sixtysix.server.storage import now as storage_now
 from sixtysix.table import Table
 from sixtysix.views import View
@@ -70,8 +70,6 @@ HAND_BREAK = 5.0
 GRACE = 60.0
 #: How a match can end other than by a player reaching the target.
 ENDINGS = ("resigned", "time", "left", "aborted")
-#: Lines of chat a game keeps for each room (sent to a client that connects).
-CHAT_KEPT = 50
 #: Lines of chat one connection may send: a burst, then one every ``1 / CHAT_RATE`` seconds.
 CHAT_BURST = 5.0
 CHAT_RATE = 0.5
@@ -225,9 +223,9 @@ class Game:
             self.table.resume(match.hand)
         self.bot_task: asyncio.Task[None] | None = None
         self.connections: set[Connection] = set()
-        #: The latest lines of the players' chat and of the spectators' (in memory only).
+        #: The latest lines of the players' chat and of the spectators' (each line stored too).
         self.chat: dict[str, collections.deque[dict[str, Any]]] = {
-            room: collections.deque(maxlen=CHAT_KEPT) for room in ("players", "spectators")}
+            room: collections.deque(maxlen=CHAT_KEPT) for room in CHAT_ROOMS}
         self._rules_json = rules.to_json()
         self._rules_text = str(rules)
         self._results: list[HandResult] = []
@@ -727,6 +725,9 @@ class GameManager:
                     rematch=stored.rematch, takeback=stored.takeback, taken_back=stored.taken_back,
                     clock=clock, ended=ended, winner=stored.winner if ended else None, now=self.now,
                     users=stored.users, rated=stored.rated, invited=stored.invited)
+        for line in stored.chat:
+            if line["room"] in game.chat:
+                game.chat[line["room"]].append({"type": "chat", **line})
         self._note_ratings(game)
         if not match.is_over() and ended is None:
             hand = match.hand
@@ -1043,9 +1044,17 @@ class GameManager:
             return error("the players' chat is between two people", "no_chat")
         if not conn.chat_bucket.allow():
             return error("too many lines of chat: wait a little", "chat_rate_limited")
+        try:
+            self._check_serving(game)
+        except GameError as exc:
+            return error(str(exc), exc.code)
         room = "players" if seat is not None else "spectators"
-        line = {"type": "chat", "room": room, "seat": seat,
-                "name": game.names[seat] if seat is not None else None, "text": message.text}
+        name = game.names[seat] if seat is not None else None
+        line = {"type": "chat", "room": room, "seat": seat, "name": name, "text": message.text}
+        try:  # kept for a restart or another process taking the game over
+            self.storage.add_chat(game.id, room, seat, name, message.text)
+        except Exception:  # said all the same: a line of chat is not worth a refusal
+            log.exception("could not store a line of chat of game %s", game.id)
         game.chat[room].append(line)
         for other in list(game.connections):
             if (other.seat is not None) == (seat is not None):

@@ -163,6 +163,28 @@ class ResultRow(Base):
     finished: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
 
 
+#: Lines of chat kept for each room of a game (sent to a client that connects).
+CHAT_KEPT = 50
+#: The rooms of a game's chat: the two players', and the spectators' (which players never see).
+CHAT_ROOMS = ("players", "spectators")
+
+
+class ChatRow(Base):
+    """A line of a game's chat, so that a game resumed after a restart, or taken over by
+    another process, shows its latest lines as before. Never in any public answer."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    room: Mapped[str] = mapped_column(String(16))
+    #: The player's seat; ``None`` for a spectator's line.
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    text: Mapped[str] = mapped_column(String(1000))
+    said: Mapped[dt.datetime] = mapped_column(DateTime, default=_now)
+
+
 @dataclass
 class StoredHand:
     deck: str
@@ -195,6 +217,9 @@ class StoredGame:
     users: tuple[int | None, int | None] = (None, None)
     rated: bool = False
     invited: int | None = None
+    #: The latest lines of chat (at most :data:`CHAT_KEPT` a room), oldest first: each with
+    #: its ``room``, ``seat``, ``name`` and ``text``.
+    chat: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Storage:
@@ -308,6 +333,12 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(insert(ForfeitRow), {"game_id": game_id, "hand": hand, "seat": seat})
             conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+
+    def add_chat(self, game_id: str, room: str, seat: int | None, name: str | None, text: str) -> None:
+        """Store a line of chat of ``room`` (one of :data:`CHAT_ROOMS`)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(ChatRow), {"game_id": game_id, "room": room, "seat": seat, "name": name,
+                                           "text": text, "said": _now()})
 
     def set_clock(self, game_id: str, clock_state: dict[str, Any]) -> None:
         """The game's clock as it stands now (it started for a new hand, or was resumed)."""
@@ -441,6 +472,12 @@ class Storage:
             hands[a.hand].actions.append(a.action)
         for f in s.scalars(select(ForfeitRow).where(ForfeitRow.game_id == row.id)):
             hands[f.hand].forfeit = f.seat
+        chat = []
+        for room in CHAT_ROOMS:
+            latest = s.scalars(select(ChatRow).where(ChatRow.game_id == row.id, ChatRow.room == room)
+                               .order_by(ChatRow.id.desc()).limit(CHAT_KEPT)).all()
+            chat += [{"room": c.room, "seat": c.seat, "name": c.name, "text": c.text}
+                     for c in reversed(latest)]
         return StoredGame(
             id=row.id, rules=json.loads(row.rules), kind=row.kind, level=row.level,
             first_dealer=row.first_dealer, tokens=(row.token0, row.token1),
@@ -449,7 +486,7 @@ class Storage:
             takeback=bool(row.takeback), taken_back=row.taken_back or 0,
             clock=row.clock, clock_state=None if row.clock_state is None else json.loads(row.clock_state),
             ended=row.ended, winner=row.winner, users=(row.user0, row.user1), rated=bool(row.rated),
-            invited=row.invited,
+            invited=row.invited, chat=chat,
         )
 
 
