@@ -191,7 +191,9 @@ def test_a_killed_process_s_games_are_taken_over_and_handed_back(database: str, 
 
 def test_a_stopped_process_s_games_are_taken_over_at_once(database: str, own_redis: str,
                                                         tmp_path: Path) -> None:
-    args = ("--redis-url", own_redis, "--lease", "60")  # a long lease: only the release hands over
+    # Leases of an hour (a heartbeat every 12 minutes): only the stopping process's word on
+    # Redis that it released its shard can make the other take the game over in time.
+    args = ("--redis-url", own_redis, "--lease", "3600")
     one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
     two = Server(database, tmp_path / "two.log", "--shard", "2", *args)
     try:

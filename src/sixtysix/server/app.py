@@ -297,6 +297,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         feeder.cancel()
         if keeper is not None:
             await keeper.close()  # the other processes take its games over
+            if relay is not None:
+                with contextlib.suppress(Exception):
+                    await relay.publish_released()  # at once, not at their next heartbeat
         if relay is not None:
             await relay.close()
         sweeper.cancel()
@@ -473,6 +476,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settings.redis_url, manager, settings.shard, answer, max_strikes=settings.max_strikes,
         message_rate=settings.message_rate, message_burst=settings.message_burst,
         hello_timeout=settings.hello_timeout, on_lobby=feed.deliver)
+
+    if relay is not None and keeper is not None:
+        relay.on_released = keeper.wake
 
     pairing = Pairing(manager)
     app.state.pairing = pairing

@@ -91,6 +91,8 @@ class Relay:
         self._writers: set[asyncio.Task[None]] = set()
         #: Called when any process's lobby changed (sixtysix.server.feed).
         self.on_lobby = on_lobby
+        #: Called when another process released its shards (sixtysix.server.shards).
+        self.on_released: Callable[[], None] | None = None
 
     @property
     def channel(self) -> str:
@@ -100,7 +102,8 @@ class Relay:
         """Listen on this process's channel; the inboxes of the shards it serves are added
         by :meth:`take` as this process takes each (sixtysix.server.shards)."""
         self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(self.channel, self.moved_channel, self.lobby_channel)
+        await self._pubsub.subscribe(self.channel, self.moved_channel, self.lobby_channel,
+                                     self.released_channel)
         self._listener = asyncio.get_running_loop().create_task(self._listen(self._pubsub))
 
     @property
@@ -110,6 +113,15 @@ class Relay:
     @property
     def lobby_channel(self) -> str:
         return f"{PREFIX}:lobby"
+
+    @property
+    def released_channel(self) -> str:
+        return f"{PREFIX}:released"
+
+    async def publish_released(self) -> None:
+        """Tell the other processes that this one released its shards (it is stopping):
+        they look for free shards at once rather than at their next heartbeat."""
+        await self._publish(self.released_channel, json.dumps({"process": self.process}))
 
     async def _publish(self, channel: str, text: str) -> int:
         """Publish; returns how many processes listen on ``channel``.
@@ -179,6 +191,9 @@ class Relay:
                 elif channel == self.lobby_channel:
                     if self.on_lobby is not None:
                         self.on_lobby()
+                elif channel == self.released_channel:
+                    if self.on_released is not None and note.get("process") != self.process:
+                        self.on_released()
                 else:
                     await self._on_note(note)
             except Exception:  # one bad note never stops the listener

@@ -262,6 +262,21 @@ class Keeper:
             if shard not in self.held and shard != self.home:
                 await self._take(shard, home=False, now=now, started=started)
 
+    def wake(self) -> None:
+        """Look for free shards now rather than at the next heartbeat (another process
+        said it released its own: its players wait for whoever takes them)."""
+        if self._task is None or (self._managing is not None and not self._managing.done()):
+            return  # not started yet, or a round is under way (it reads the shards afresh)
+        self._managing = asyncio.get_running_loop().create_task(self._round())
+
+    async def _round(self) -> None:
+        try:
+            wanted, now, started = await self.renew()
+        except Exception:
+            log.exception("the shard leases could not be renewed")
+            return
+        await self._manage_logged(wanted, now=now, started=started)
+
     async def _manage_logged(self, wanted: set[int], *, now: float, started: float) -> None:
         try:
             await self.manage(wanted, now=now, started=started)
