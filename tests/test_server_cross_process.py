@@ -189,10 +189,10 @@ def test_a_killed_process_s_games_are_taken_over_and_handed_back(database: str, 
         two.kill()
 
 
-def test_a_stopped_process_s_games_are_taken_over_at_once(database: str, own_redis: str,
-                                                        tmp_path: Path) -> None:
-    # Leases of an hour (a heartbeat every 12 minutes): only the stopping process's word on
-    # Redis that it released its shard can make the other take the game over in time.
+def test_a_stopped_process_s_games_are_taken_over_at_once_and_handed_back_at_once(
+        database: str, own_redis: str, tmp_path: Path) -> None:
+    # Leases of an hour (a heartbeat every 12 minutes): only the processes' word on Redis
+    # (a shard released, a shard wanted back) can move the game in time.
     args = ("--redis-url", own_redis, "--lease", "3600")
     one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
     two = Server(database, tmp_path / "two.log", "--shard", "2", *args)
@@ -206,6 +206,16 @@ def test_a_stopped_process_s_games_are_taken_over_at_once(database: str, own_red
         assert closed_with(ann) == 1012
         ann = seated(one, game["id"], game["token"], 0)
         assert position(ann) == at
+
+        # Process 2 starts again (it is ready only once it holds its shard): process 1
+        # hands the game back, and its player reconnects to where it stood.
+        two = Server(database, tmp_path / "two-again.log", "--shard", "2", *args)
+        assert closed_with(ann) == 1012
+        ann = seated(one, game["id"], game["token"], 0)  # relayed to process 2 again
+        assert position(ann) == at
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            one.get(f"/api/games/{game['id']}/record")
+        assert json.load(refused.value)["code"] == "misdirected"  # not process 1's any more
         ann.ws.close()
     finally:
         one.kill()

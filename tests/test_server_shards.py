@@ -147,6 +147,43 @@ def test_keepers_take_over_a_killed_process_s_shard_and_hand_it_back(shards: Sha
     asyncio.run(scenario())
 
 
+def test_keepers_told_of_a_release_or_a_wish_act_at_once(shards: Shards) -> None:
+    # Heartbeats of ten minutes: nothing below can happen in time unless the keepers tell
+    # each other (as the server does through Redis) and act on it.
+    async def scenario() -> None:
+        one, two = Process(shards, 1), Process(shards, 2)
+        for process in (one, two):
+            process.keeper.heartbeat, process.keeper.lease = 600.0, 3600.0
+        others: dict[Keeper, list[Keeper]] = {}
+
+        def wire(process: Process) -> None:
+            async def announce() -> None:
+                for other in others[process.keeper]:
+                    other.wake()
+            process.keeper.announce = announce
+
+        others[one.keeper], others[two.keeper] = [two.keeper], [one.keeper]
+        wire(one)
+        wire(two)
+        await one.keeper.start()
+        await two.keeper.start()
+        await one.keeper.close()  # a proper stop, told: two takes shard 1 over
+        await until(lambda: two.keeper.held == {1, 2})
+        # One comes back and says it wants its shard: two hands it back, and says so.
+        again = Process(shards, 1)
+        again.keeper.heartbeat, again.keeper.lease = 600.0, 3600.0
+        others[again.keeper], others[two.keeper] = [two.keeper], [again.keeper]
+        wire(again)
+        await asyncio.wait_for(again.keeper.start(), 30)
+        assert again.keeper.held == {1}
+        await until(lambda: two.keeper.held == {2})
+        for keeper in (two.keeper, again.keeper):
+            others[keeper] = []
+            await keeper.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_process_started_again_at_once_after_a_kill_waits_for_the_old_lease(shards: Shards) -> None:
     async def scenario() -> None:
         first = Process(shards, 6)

@@ -296,10 +296,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         feeder.cancel()
         if keeper is not None:
-            await keeper.close()  # the other processes take its games over
-            if relay is not None:
-                with contextlib.suppress(Exception):
-                    await relay.publish_released()  # at once, not at their next heartbeat
+            await keeper.close()  # the other processes take its games over (told through Redis)
         if relay is not None:
             await relay.close()
         sweeper.cancel()
@@ -478,7 +475,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hello_timeout=settings.hello_timeout, on_lobby=feed.deliver)
 
     if relay is not None and keeper is not None:
-        relay.on_released = keeper.wake
+        relay.on_shards = keeper.wake
+        keeper.announce = relay.publish_shards
 
     pairing = Pairing(manager)
     app.state.pairing = pairing

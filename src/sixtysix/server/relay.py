@@ -91,8 +91,9 @@ class Relay:
         self._writers: set[asyncio.Task[None]] = set()
         #: Called when any process's lobby changed (sixtysix.server.feed).
         self.on_lobby = on_lobby
-        #: Called when another process released its shards (sixtysix.server.shards).
-        self.on_released: Callable[[], None] | None = None
+        #: Called when another process released its shards or wants its own back
+        #: (sixtysix.server.shards).
+        self.on_shards: Callable[[], None] | None = None
 
     @property
     def channel(self) -> str:
@@ -103,7 +104,7 @@ class Relay:
         by :meth:`take` as this process takes each (sixtysix.server.shards)."""
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(self.channel, self.moved_channel, self.lobby_channel,
-                                     self.released_channel)
+                                     self.shards_channel)
         self._listener = asyncio.get_running_loop().create_task(self._listen(self._pubsub))
 
     @property
@@ -115,13 +116,14 @@ class Relay:
         return f"{PREFIX}:lobby"
 
     @property
-    def released_channel(self) -> str:
-        return f"{PREFIX}:released"
+    def shards_channel(self) -> str:
+        return f"{PREFIX}:shards"
 
-    async def publish_released(self) -> None:
-        """Tell the other processes that this one released its shards (it is stopping):
-        they look for free shards at once rather than at their next heartbeat."""
-        await self._publish(self.released_channel, json.dumps({"process": self.process}))
+    async def publish_shards(self) -> None:
+        """Tell the other processes that this one released its shards (it is stopping) or
+        wants its own back (it started again): they look at the shards at once rather than
+        at their next heartbeat."""
+        await self._publish(self.shards_channel, json.dumps({"process": self.process}))
 
     async def _publish(self, channel: str, text: str) -> int:
         """Publish; returns how many processes listen on ``channel``.
@@ -191,9 +193,9 @@ class Relay:
                 elif channel == self.lobby_channel:
                     if self.on_lobby is not None:
                         self.on_lobby()
-                elif channel == self.released_channel:
-                    if self.on_released is not None and note.get("process") != self.process:
-                        self.on_released()
+                elif channel == self.shards_channel:
+                    if self.on_shards is not None and note.get("process") != self.process:
+                        self.on_shards()
                 else:
                     await self._on_note(note)
             except Exception:  # one bad note never stops the listener

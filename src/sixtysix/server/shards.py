@@ -178,6 +178,11 @@ class Keeper:
         self.held: set[int] = set()
         self._task: asyncio.Task[None] | None = None
         self._managing: asyncio.Task[None] | None = None
+        #: Tells the other processes to look at the shards now (they :meth:`wake`): when
+        #: this one released its shards, or wants its own back. Without it they see it at
+        #: their next heartbeat.
+        self.announce: Callable[[], Awaitable[None]] | None = None
+        self._poked = asyncio.Event()
 
     async def start(self) -> None:
         """Claim the home shard, waiting for an adopter to hand it back or for the lease of
@@ -185,6 +190,7 @@ class Keeper:
         its own. Then keep the leases in the background."""
         seen: Holder | None = None
         waited = 0.0
+        announced = False
         while True:
             started = time.monotonic()
             now = self.wall()
@@ -202,7 +208,11 @@ class Keeper:
                 seen = holder
             else:
                 self.shards.want(self.home, self.me, now=now, lease=self.lease)
-            await asyncio.sleep(self.heartbeat / 2)
+                if not announced:  # the adopter hands it back at once
+                    announced = await self._announce()
+            with contextlib.suppress(TimeoutError):  # until the next try, or a word that it is free
+                await asyncio.wait_for(self._poked.wait(), self.heartbeat / 2)
+            self._poked.clear()
             waited += time.monotonic() - started
         self._valid(self.home, started + self.lease - self.heartbeat)
         self.held.add(self.home)
@@ -249,6 +259,7 @@ class Keeper:
 
     async def manage(self, wanted: set[int], *, now: float, started: float) -> None:
         """Hand back what is wanted, take the home shard back, adopt free shards."""
+        handed = False
         for shard in sorted(wanted):
             if shard not in self.held:
                 continue
@@ -256,15 +267,29 @@ class Keeper:
             self.held.discard(shard)
             await self._give_up(shard)
             self.shards.release(shard, self.me)
+            handed = True
+        if handed:
+            await self._announce()  # its process, waiting for it, takes it at once
         if self.home not in self.held:
             await self._take(self.home, home=True, now=now, started=started)
         for shard in self.shards.free(now=now):
             if shard not in self.held and shard != self.home:
                 await self._take(shard, home=False, now=now, started=started)
 
+    async def _announce(self) -> bool:
+        if self.announce is None:
+            return False
+        try:
+            await self.announce()
+        except Exception:  # Redis is down: the others see it at their next heartbeat
+            log.warning("could not tell the other processes to look at the shards", exc_info=True)
+            return False
+        return True
+
     def wake(self) -> None:
         """Look for free shards now rather than at the next heartbeat (another process
         said it released its own: its players wait for whoever takes them)."""
+        self._poked.set()  # a start waiting for the home shard tries again
         if self._task is None or (self._managing is not None and not self._managing.done()):
             return  # not started yet, or a round is under way (it reads the shards afresh)
         self._managing = asyncio.get_running_loop().create_task(self._round())
@@ -312,4 +337,6 @@ class Keeper:
             except Exception:
                 log.exception("shard %d could not be released: it is taken over when its lease runs out",
                               shard)
+        if self.held:
+            await self._announce()
         self.held.clear()
