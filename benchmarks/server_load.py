@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/server_load.py [--games 200] [--seconds 30] [--think 0.5]
           [--database-url URL] [--url http://127.0.0.1:PORT]
-          [--processes N [--redis-url URL [--cross]] [--kill SECONDS]]
+          [--processes N [--redis-url URL [--cross]] [--kill SECONDS | --stop SECONDS]]
 
 Without ``--url`` the script starts ``sixtysix serve`` as a child process on a
 free port (a SQLite file in a temporary folder unless ``--database-url`` is
@@ -21,7 +21,9 @@ the first process is killed (SIGKILL) S seconds into the measured time: its game
 are taken over by the others (sixtysix.server.shards), and each of their seats
 reconnects to the next process, as the page does; reported is how long each such
 seat waited from the kill to its game's state again (start the processes with a
-``--lease``: the script passes ``--lease 5``).
+``--lease``: the script passes ``--lease 5``). ``--stop S`` stops the first process
+properly instead (SIGTERM, as a deploy does): it releases its shard and says so, and
+the others take its games over at once.
 
 Reported: actions per second over the run, and the latency of an action:
 from sending it to receiving the state that shows it (p50, p99, max). Games
@@ -188,11 +190,12 @@ async def run(bases: list[str], args: argparse.Namespace, server_pids: list[int]
     stats.recording = True
     started = time.perf_counter()
     cpu_before = [cpu_seconds(pid) for pid in server_pids]
-    if args.kill is not None and server_pids:
-        await asyncio.sleep(args.kill)
-        os.kill(server_pids[0], signal.SIGKILL)
+    ended = args.kill if args.kill is not None else args.stop
+    if ended is not None and server_pids:
+        await asyncio.sleep(ended)
+        os.kill(server_pids[0], signal.SIGKILL if args.kill is not None else signal.SIGTERM)
         stats.killed_at = time.perf_counter()
-        await asyncio.sleep(max(args.seconds - args.kill, 0.0))
+        await asyncio.sleep(max(args.seconds - ended, 0.0))
     else:
         await asyncio.sleep(args.seconds)
     stats.recording = False
@@ -235,9 +238,14 @@ def main() -> int:
                         help="the second seat connects to another process than its game's (needs Redis)")
     parser.add_argument("--kill", type=float, default=None, metavar="SECONDS",
                         help="kill the first process this long into the measured time (--processes)")
+    parser.add_argument("--stop", type=float, default=None, metavar="SECONDS",
+                        help="stop (SIGTERM) the first process this long into the measured time")
     parser.add_argument("--ramp", type=float, default=0.0,
                         help="seconds over which the games arrive (default 0: all at once)")
     args = parser.parse_args()
+    if args.kill is not None and args.stop is not None:
+        parser.error("--kill or --stop, not both")
+    ended = args.kill if args.kill is not None else args.stop
     # Thousands of sockets: as many open files as the system lets this process (and the
     # servers it starts, which inherit it) have.
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -300,12 +308,13 @@ def main() -> int:
     print(f"action latency: p50 {1000 * statistics.median(lat):.1f} ms, "
           f"p99 {1000 * percentile(lat, 99):.1f} ms, max {1000 * max(lat):.1f} ms")
     if stats.server_cpu is not None:
-        print(f"server CPU (all processes{', the killed one aside' if args.kill is not None else ''}): "
+        print(f"server CPU (all processes{', the first one aside' if ended is not None else ''}): "
               f"{100 * stats.server_cpu / elapsed:.0f}% of one core, "
               f"{1000 * stats.server_cpu / len(lat):.2f} ms per action")
-    if args.kill is not None:
+    if ended is not None:
         waits = stats.outages
-        print(f"process 1 killed {args.kill:.0f} s in: {len(waits)} reconnections, "
+        print(f"process 1 {'killed' if args.kill is not None else 'stopped'} {ended:.0f} s in: "
+              f"{len(waits)} reconnections, "
               + (f"waiting p50 {statistics.median(waits):.1f} s, max {max(waits):.1f} s" if waits else "")
               + f"; {stats.stuck} seats never served again")
         print("(a reconnection's wait: from losing the connection to the game's state again)")

@@ -183,6 +183,7 @@ class Keeper:
         #: their next heartbeat.
         self.announce: Callable[[], Awaitable[None]] | None = None
         self._poked = asyncio.Event()
+        self._again = False
 
     async def start(self) -> None:
         """Claim the home shard, waiting for an adopter to hand it back or for the lease of
@@ -290,9 +291,11 @@ class Keeper:
         """Look for free shards now rather than at the next heartbeat (another process
         said it released its own: its players wait for whoever takes them)."""
         self._poked.set()  # a start waiting for the home shard tries again
-        if self._task is None or (self._managing is not None and not self._managing.done()):
-            return  # not started yet, or a round is under way (it reads the shards afresh)
-        self._managing = asyncio.get_running_loop().create_task(self._round())
+        if self._task is None:
+            return
+        self._again = True  # a round under way goes round once more
+        if self._managing is None or self._managing.done():
+            self._managing = asyncio.get_running_loop().create_task(self._round())
 
     async def _round(self) -> None:
         try:
@@ -303,10 +306,19 @@ class Keeper:
         await self._manage_logged(wanted, now=now, started=started)
 
     async def _manage_logged(self, wanted: set[int], *, now: float, started: float) -> None:
-        try:
-            await self.manage(wanted, now=now, started=started)
-        except Exception:
-            log.exception("the shards could not be handed back or taken over")
+        while True:
+            self._again = False
+            try:
+                await self.manage(wanted, now=now, started=started)
+            except Exception:
+                log.exception("the shards could not be handed back or taken over")
+            if not self._again:
+                return
+            try:  # woken meanwhile: the shards are read again
+                wanted, now, started = await self.renew()
+            except Exception:
+                log.exception("the shard leases could not be renewed")
+                return
 
     async def _take(self, shard: int, *, home: bool, now: float, started: float) -> None:
         if not self.shards.claim(shard, self.me, home=home, now=now, lease=self.lease):
