@@ -160,6 +160,9 @@ class Relay:
     async def close(self) -> None:
         if self._listener is not None:
             await stop([self._listener], self.closing_time)
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
         for game, conn, _, _ in list(self.remote.values()):
             self.manager.detach(game, conn)
         self.remote.clear()
