@@ -137,11 +137,12 @@ def test_keepers_take_over_a_killed_process_s_shard_and_hand_it_back(shards: Sha
         back = next(moment for kind, shard, moment in again.events if (kind, shard) == ("adopt", 1))
         assert given <= back  # never both
         await until(lambda: two.keeper.held == {2})
-        # A proper stop releases at once: taken over at the next heartbeat, not after the lease.
-        stopped = time.monotonic()
+        # A proper stop releases at once (the row says nobody holds it: no lease to run out),
+        # and the other process takes it at its next heartbeat.
         await two.keeper.close()
+        released = shards.holder(2)
+        assert released is not None and released.holder in (None, again.keeper.me)
         await until(lambda: again.keeper.held == {1, 2})
-        assert time.monotonic() - stopped < 2.0
         await again.keeper.close()
 
     asyncio.run(scenario())
