@@ -1,7 +1,7 @@
 """Load on the game server: many games of bots playing over real WebSockets on loopback.
 
 Run:  python benchmarks/server_load.py [--games 200] [--seconds 30] [--think 0.5]
-          [--database-url URL] [--url http://127.0.0.1:PORT]
+          [--database-url URL [--fresh]] [--url http://127.0.0.1:PORT]
           [--processes N [--redis-url URL [--cross]] [--kill SECONDS | --stop SECONDS]]
 
 Without ``--url`` the script starts ``sixtysix serve`` as a child process on a
@@ -12,7 +12,9 @@ when it is to act, after thinking ``--think`` seconds (a random time between
 half and one and a half times that; 0 plays as fast as the server answers).
 
 With ``--processes N`` it starts N processes (``--shard 1`` to ``N``) on one
-database (give a PostgreSQL ``--database-url``: SQLite serialises the writers),
+database (give a PostgreSQL ``--database-url``: SQLite serialises the writers;
+``--fresh`` first marks the unfinished games earlier runs left in it abandoned, so
+that a takeover resumes only this run's),
 each with ``--redis-url`` if given; games are made on the processes in turn, and
 each seat connects to its game's process, as a load balancer routing by the
 id's prefix would send it; with ``--cross`` the second seat connects to the next
@@ -231,6 +233,9 @@ def main() -> int:
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--url", default=None, help="a running server (default: start one)")
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--fresh", action="store_true",
+                        help="first mark every unfinished game of --database-url abandoned (earlier runs' "
+                             "games; only for a database kept for these runs)")
     parser.add_argument("--processes", type=int, default=0,
                         help="start this many server processes (shards 1..N) on one database")
     parser.add_argument("--redis-url", default=None, help="Redis for the processes (--processes)")
@@ -255,6 +260,12 @@ def main() -> int:
     if not bases:
         folder = tempfile.mkdtemp(prefix="sixtysix-load-")
         url = args.database_url or f"sqlite:///{os.path.join(folder, 'games.db')}"
+        if args.fresh and args.database_url:
+            from sixtysix.server.storage import Storage
+
+            storage = Storage(url)
+            print(f"--fresh: {len(storage.expire(0.0))} unfinished games of earlier runs marked abandoned")
+            storage.close()
         shards = list(range(1, args.processes + 1)) or [None]
         for shard in shards:
             port = free_port()

@@ -17,7 +17,7 @@ need_module("fastapi", "the web extra")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from server_support import Client, connect  # noqa: E402
+from server_support import DATABASES, Client, connect, database_for  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 from sixtysix.server.protocol import MAX_CHAT  # noqa: E402
 
@@ -107,22 +107,32 @@ def test_chat_outlives_the_server_process(tmp_path: Any) -> None:
             ("spectators", None, "what a hand")]
 
 
-def test_storage_reads_back_each_room_s_latest_lines_in_order(tmp_path: Any) -> None:
+@pytest.fixture(params=DATABASES)
+def database(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    yield from database_for(request.param, tmp_path)
+
+
+def test_storage_reads_back_each_room_s_latest_lines_in_order(database: str) -> None:
     from sixtysix.rules import Rules
     from sixtysix.server.storage import CHAT_KEPT, Storage
 
-    storage = Storage(f"sqlite:///{tmp_path / 'games.db'}")
-    storage.create_game("g1", rules=Rules().to_json(), kind="person", level=None, first_dealer=0,
-                        tokens=("a", None), names=("Ann", ""), status="waiting")
-    for n in range(CHAT_KEPT + 7):
-        storage.add_chat("g1", "spectators", None, None, f"watcher {n}")
+    storage = Storage(database)
+    for game_id in ("s1-a", "s1-b"):
+        storage.create_game(game_id, rules=Rules().to_json(), kind="person", level=None, first_dealer=0,
+                            tokens=("a", None), names=("Ann", ""), status="waiting")
+    for n in range(CHAT_KEPT + 7):  # two games' lines interleaved
+        storage.add_chat("s1-a", "spectators", None, None, f"watcher {n}")
+        storage.add_chat("s1-b", "spectators", None, None, f"other {n}")
         if n % 10 == 0:
-            storage.add_chat("g1", "players", 0, "Ann", f"ann {n}")
-    stored = storage.load("g1")
-    assert stored is not None
-    players = [line["text"] for line in stored.chat if line["room"] == "players"]
-    watchers = [line["text"] for line in stored.chat if line["room"] == "spectators"]
-    # A room's lines never crowd out the other's; each room's latest, oldest first.
-    assert players == [f"ann {n}" for n in range(0, CHAT_KEPT + 7, 10)]
-    assert watchers == [f"watcher {n}" for n in range(7, CHAT_KEPT + 7)]
+            storage.add_chat("s1-a", "players", 0, "Ann", f"ann {n}")
+    for stored in (storage.load("s1-a"), *[g for g in storage.unfinished("s1-") if g.id == "s1-a"]):
+        assert stored is not None
+        # Players' lines first, then the spectators'; a room's lines never crowd out the other's;
+        # each room's latest, oldest first.
+        assert [line["text"] for line in stored.chat] == (
+            [f"ann {n}" for n in range(0, CHAT_KEPT + 7, 10)]
+            + [f"watcher {n}" for n in range(7, CHAT_KEPT + 7)])
+        assert stored.chat[0] == {"room": "players", "seat": 0, "name": "Ann", "text": "ann 0"}
+    other = [g for g in storage.unfinished("s1-") if g.id == "s1-b"]
+    assert [line["text"] for line in other[0].chat] == [f"other {n}" for n in range(7, CHAT_KEPT + 7)]
     storage.close()

@@ -422,8 +422,7 @@ class Storage:
             query = select(GameRow).where(GameRow.status.in_(LIVE))
             if prefix:
                 query = query.where(GameRow.id.startswith(prefix, autoescape=True))
-            rows = s.scalars(query).all()
-            return [self._stored(s, row) for row in rows]
+            return self._stored_many(s, s.scalars(query).all())
 
     def listing(self, *, status: Sequence[str], limit: int = 50, kind: str | None = None) -> list[GameRow]:
         """Recent games with one of the given statuses (and of ``kind``, if given), newest first."""
@@ -465,29 +464,51 @@ class Storage:
 
     @staticmethod
     def _stored(s: Session, row: GameRow) -> StoredGame:
-        hands = {h.number: StoredHand(h.deck, h.dealer) for h in
-                 s.scalars(select(HandRow).where(HandRow.game_id == row.id).order_by(HandRow.number))}
-        for a in s.scalars(select(ActionRow).where(ActionRow.game_id == row.id)
-                           .order_by(ActionRow.hand, ActionRow.index)):
-            hands[a.hand].actions.append(a.action)
-        for f in s.scalars(select(ForfeitRow).where(ForfeitRow.game_id == row.id)):
-            hands[f.hand].forfeit = f.seat
-        chat = []
-        for room in CHAT_ROOMS:
-            latest = s.scalars(select(ChatRow).where(ChatRow.game_id == row.id, ChatRow.room == room)
-                               .order_by(ChatRow.id.desc()).limit(CHAT_KEPT)).all()
-            chat += [{"room": c.room, "seat": c.seat, "name": c.name, "text": c.text}
-                     for c in reversed(latest)]
-        return StoredGame(
+        return Storage._stored_many(s, [row])[0]
+
+    @staticmethod
+    def _stored_many(s: Session, rows: Sequence[GameRow]) -> list[StoredGame]:
+        """The games of ``rows`` with their records and latest chat: a few statements for all
+        of them (a shard taken over reads hundreds of games while its players wait), in
+        chunks that keep each statement's list of ids short."""
+        hands: dict[str, dict[int, StoredHand]] = {row.id: {} for row in rows}
+        chat: dict[str, list[dict[str, Any]]] = {row.id: [] for row in rows}
+        ids = list(hands)
+        for at in range(0, len(ids), _CHUNK):
+            chunk = ids[at:at + _CHUNK]
+            for h in s.execute(select(HandRow.game_id, HandRow.number, HandRow.deck, HandRow.dealer)
+                               .where(HandRow.game_id.in_(chunk))):
+                hands[h.game_id][h.number] = StoredHand(h.deck, h.dealer)
+            for a in s.execute(select(ActionRow.game_id, ActionRow.hand, ActionRow.action)
+                               .where(ActionRow.game_id.in_(chunk))
+                               .order_by(ActionRow.game_id, ActionRow.hand, ActionRow.index)):
+                hands[a.game_id][a.hand].actions.append(a.action)
+            for f in s.execute(select(ForfeitRow.game_id, ForfeitRow.hand, ForfeitRow.seat)
+                               .where(ForfeitRow.game_id.in_(chunk))):
+                hands[f.game_id][f.hand].forfeit = f.seat
+            # Each room's latest lines: numbered from the newest within (game, room).
+            latest = select(ChatRow.game_id, ChatRow.room, ChatRow.seat, ChatRow.name, ChatRow.text,
+                            ChatRow.id, func.row_number().over(
+                                partition_by=(ChatRow.game_id, ChatRow.room),
+                                order_by=ChatRow.id.desc()).label("age")) \
+                .where(ChatRow.game_id.in_(chunk)).subquery()
+            for c in s.execute(select(latest).where(latest.c.age <= CHAT_KEPT)
+                               .order_by(latest.c.game_id, latest.c.room, latest.c.id)):
+                chat[c.game_id].append({"room": c.room, "seat": c.seat, "name": c.name, "text": c.text})
+        return [StoredGame(
             id=row.id, rules=json.loads(row.rules), kind=row.kind, level=row.level,
             first_dealer=row.first_dealer, tokens=(row.token0, row.token1),
             names=(row.name0, row.name1), status=row.status, rematch=row.rematch,
-            hands=[hands[n] for n in sorted(hands)],
+            hands=[hands[row.id][n] for n in sorted(hands[row.id])],
             takeback=bool(row.takeback), taken_back=row.taken_back or 0,
             clock=row.clock, clock_state=None if row.clock_state is None else json.loads(row.clock_state),
             ended=row.ended, winner=row.winner, users=(row.user0, row.user1), rated=bool(row.rated),
-            invited=row.invited, chat=chat,
-        )
+            invited=row.invited, chat=sorted(chat[row.id], key=lambda line: CHAT_ROOMS.index(line["room"])),
+        ) for row in rows]
+
+
+#: Games read back in one statement at most (a list of ids well within every database's limit).
+_CHUNK = 500
 
 
 def _json_or_none(value: dict[str, Any] | None) -> str | None:
