@@ -342,10 +342,16 @@ def redis_server(folder: Path) -> Iterator[str]:
 # Processes stopping and games taken over (sixtysix.server.shards) -------------------------
 def seated(server: Http, game_id: str, token: str | None, seat: int | None) -> Client:
     """A client seated through ``server`` once some process serves the game: while its shard
-    is being taken over the process says so and closes, and the client tries again (as the
-    page does)."""
+    is being taken over the process says so and the client waits (with Redis, the process
+    holds the connection until a process takes the shard over), or the process closes and
+    the client tries again (as the page does)."""
+    from websockets.exceptions import ConnectionClosed
+
     for _ in range(600):
         client = real_client(server.base, game_id, token, seat)
+        with contextlib.suppress(ConnectionClosed):
+            while client.state is None and client.errors[-1:] and client.errors[-1]["code"] == "unavailable":
+                client.recv()
         if client.state is not None:
             return client
         assert client.errors and client.errors[-1]["code"] in ("unavailable", "misdirected"), client.messages

@@ -222,6 +222,28 @@ def test_a_stopped_process_s_games_are_taken_over_at_once_and_handed_back_at_onc
         two.kill()
 
 
+def test_a_player_reaching_a_game_nobody_serves_waits_on_the_connection_until_it_is_taken_over(
+        database: str, own_redis: str, tmp_path: Path) -> None:
+    args = ("--redis-url", own_redis, "--lease", "6")
+    one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
+    two = Server(database, tmp_path / "two.log", "--shard", "2", *args)
+    try:
+        game = two.post("/api/games", {"kind": "computer", "level": "random", "name": "Ann"})
+        ann = real_client(two.base, game["id"], game["token"], 0)
+        ann.until(lambda state: state["view"]["to_act"] == 0)  # nothing moves until she does
+        at = position(ann)
+        two.kill()  # nobody serves shard 2 until its lease runs out (6 s from its last renewal)
+        ann = real_client(one.base, game["id"], game["token"], 0)
+        assert ann.state is None and ann.errors[-1]["code"] == "unavailable"  # told, and kept waiting
+        while ann.state is None:  # on the same connection: process 1 takes the shard over
+            ann.recv()
+        assert position(ann) == at
+        ann.ws.close()
+    finally:
+        one.kill()
+        two.kill()
+
+
 def test_a_game_made_on_one_process_is_pushed_to_lobbies_on_the_other(servers: tuple[Server, Server]) -> None:
     one, two = servers
     events = LobbyEvents(two.base)

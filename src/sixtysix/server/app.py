@@ -472,7 +472,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     relay = None if settings.redis_url is None else Relay(
         settings.redis_url, manager, settings.shard, answer, max_strikes=settings.max_strikes,
         message_rate=settings.message_rate, message_burst=settings.message_burst,
-        hello_timeout=settings.hello_timeout, on_lobby=feed.deliver)
+        hello_timeout=settings.hello_timeout, on_lobby=feed.deliver,
+        # Long enough for a killed process's lease to run out and its shard to be taken over.
+        takeover_wait=2 * settings.lease + 5)
 
     if relay is not None and keeper is not None:
         relay.on_shards = keeper.wake

@@ -17,9 +17,13 @@ not hold the game's shard relays.
   process's own channel, ``sixtysix:relay:PROCESS``, each marked with the connection
   it is for, and that process hands each to its client alone. Each process holds one
   subscription for all of this, however many clients it relays.
-- If no process listens on the inbox (the shard is being taken over) or the owner does
-  not answer the ``open`` within the hello timeout, the relaying process closes the
-  client's connection with 1013 ("try again later"); the page reconnects by itself.
+- If no process listens on the inbox (the shard is being taken over), the client is
+  told (``unavailable``) and waits on its open connection until a process says it took
+  the shard over, then the ``open`` is sent again: hundreds of players of a killed
+  process wait quietly rather than reconnecting again and again. If nobody takes it
+  over in time, or the owner does not answer the ``open`` within the hello timeout,
+  the relaying process closes the client's connection with 1013 ("try again later");
+  the page reconnects by itself.
 - Any process whose lobby changed says so on ``sixtysix:lobby``, and every process
   tells its lobby pages (sixtysix.server.feed).
 - A process that takes a shard over says so on ``sixtysix:moved``: every process
@@ -37,6 +41,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -62,7 +67,8 @@ class Relay:
 
     def __init__(self, url: str, manager: GameManager, shard: int | None, answer: Answer, *,
                  max_strikes: int = 200, message_rate: float = 20.0, message_burst: float = 40.0,
-                 hello_timeout: float = 10.0, on_lobby: Callable[[], None] | None = None) -> None:
+                 hello_timeout: float = 10.0, takeover_wait: float = 30.0,
+                 on_lobby: Callable[[], None] | None = None) -> None:
         import redis.asyncio as redis
 
         # Callers wait for a free connection rather than fail when many publish at once.
@@ -89,6 +95,10 @@ class Relay:
         #: The writers of the relayed clients' connections (sending their messages on):
         #: given a moment at shutdown to send what they hold, a close above all.
         self._writers: set[asyncio.Task[None]] = set()
+        #: Shards that relayed clients wait for a holder of (set when one takes it over).
+        self._taken: dict[int, asyncio.Event] = {}
+        #: Seconds a relayed client waits, connected, for a process to take its game's shard over.
+        self.takeover_wait = takeover_wait
         #: Called when any process's lobby changed (sixtysix.server.feed).
         self.on_lobby = on_lobby
         #: Called when another process released its shards or wants its own back
@@ -205,10 +215,20 @@ class Relay:
                 log.exception("a relayed message could not be handled")
 
     def _moved(self, shard: int) -> None:
-        """Another process took ``shard`` over: the clients relayed to it reconnect."""
+        """A process took ``shard`` over: the clients relayed to its previous holder
+        reconnect, and those waiting for a holder go on."""
         for conn_id, queue in self.local.items():
             if self.local_shard.get(conn_id) == shard:
                 queue.put_nowait(1012)
+        taken = self._taken.pop(shard, None)
+        if taken is not None:
+            taken.set()
+
+    async def _holder_of(self, shard: int, timeout: float) -> None:
+        """Wait until a process says it took ``shard`` over, at most ``timeout`` seconds."""
+        taken = self._taken.setdefault(shard, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(taken.wait(), timeout)
 
     async def _send_to(self, reply: str, conn_id: str, message: dict[str, Any]) -> None:
         if message.get("type") == "_close":
@@ -269,12 +289,19 @@ class Relay:
         conn_id = secrets.token_hex(12)
         queue: asyncio.Queue[str | int] = asyncio.Queue()
         self.local[conn_id] = queue
-        self.local_shard[conn_id] = owner
         inbox = f"{PREFIX}:inbox:{owner}"
 
         async def note(kind: str, **fields: Any) -> int:
             """Publish; returns how many processes listen on the inbox (its holder: 1)."""
             return await self._publish(inbox, json.dumps({"kind": kind, "conn": conn_id, **fields}))
+
+        async def open_game() -> bool:
+            """Ask the shard's holder to take the client; whether one listens."""
+            self.local_shard[conn_id] = owner  # from now on a move of the shard closes it
+            if await note("open", game=game_id, token=token, reply=self.channel):
+                return True
+            self.local_shard.pop(conn_id, None)
+            return False
 
         async def downstream() -> int:
             """The owner's messages to the client; returns the close code it asked for."""
@@ -301,14 +328,23 @@ class Relay:
                     continue
                 await note("message", text=data)
 
-        if not await note("open", game=game_id, token=token, reply=self.channel):
-            # No process serves the game's shard at this moment (one stopped, and its games
-            # are being taken over): the page tries again by itself.
-            self.local.pop(conn_id, None)
-            self.local_shard.pop(conn_id, None)
+        opened = await open_game()
+        if not opened:
+            # No process serves the game's shard at this moment (one stopped or was killed, and
+            # its games are being taken over): the client is told, and waits here on its open
+            # connection for the process that takes the shard over (its word on
+            # sixtysix:moved, or a look every second), rather than every page trying again
+            # and again meanwhile.
             with contextlib.suppress(Exception):
                 await websocket.send_json(error("the game's server process is not answering: "
-                                                "try again in a moment", "unavailable"))
+                                                "it moves to another, a moment", "unavailable"))
+            deadline = time.monotonic() + self.takeover_wait
+            while not opened and (left := deadline - time.monotonic()) > 0:
+                await self._holder_of(owner, min(left, 1.0))
+                opened = await open_game()
+        if not opened:  # nobody took it over in time: the page tries again by itself
+            self.local.pop(conn_id, None)
+            with contextlib.suppress(Exception):
                 await websocket.close(code=1013)
             return
         down = asyncio.get_running_loop().create_task(downstream())
