@@ -109,6 +109,19 @@ def test_a_bad_token_through_the_other_process_is_refused(servers: tuple[Server,
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
 
 
+def test_a_game_of_a_shard_nobody_serves_that_was_never_made_is_refused_at_once(
+        servers: tuple[Server, Server]) -> None:
+    one, _ = servers
+    from websockets.exceptions import ConnectionClosed
+
+    with real_socket(one.base, "s7-nosuchgame") as sock:  # no process holds shard 7
+        sock.send_json({"type": "hello", "token": None})
+        assert sock.receive_json()["code"] == "no_game"  # not kept waiting for a takeover
+        with pytest.raises(ConnectionClosed) as closed:
+            sock.receive_json()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+
+
 # A process killed, its games taken over, then handed back --------------------------------
 @pytest.fixture(params=DATABASES)
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:

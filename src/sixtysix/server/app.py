@@ -474,7 +474,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         message_rate=settings.message_rate, message_burst=settings.message_burst,
         hello_timeout=settings.hello_timeout, on_lobby=feed.deliver,
         # Long enough for a killed process's lease to run out and its shard to be taken over.
-        takeover_wait=2 * settings.lease + 5)
+        takeover_wait=2 * settings.lease + 5, exists=storage.exists)
 
     if relay is not None and keeper is not None:
         relay.on_shards = keeper.wake

@@ -68,7 +68,8 @@ class Relay:
     def __init__(self, url: str, manager: GameManager, shard: int | None, answer: Answer, *,
                  max_strikes: int = 200, message_rate: float = 20.0, message_burst: float = 40.0,
                  hello_timeout: float = 10.0, takeover_wait: float = 30.0,
-                 on_lobby: Callable[[], None] | None = None) -> None:
+                 on_lobby: Callable[[], None] | None = None,
+                 exists: Callable[[str], bool] | None = None) -> None:
         import redis.asyncio as redis
 
         # Callers wait for a free connection rather than fail when many publish at once.
@@ -99,6 +100,9 @@ class Relay:
         self._taken: dict[int, asyncio.Event] = {}
         #: Seconds a relayed client waits, connected, for a process to take its game's shard over.
         self.takeover_wait = takeover_wait
+        #: Whether a game was ever made (asked only of a game nobody serves: a client of a
+        #: game that does not exist is refused at once, not kept waiting).
+        self.exists = exists
         #: Called when any process's lobby changed (sixtysix.server.feed).
         self.on_lobby = on_lobby
         #: Called when another process released its shards or wants its own back
@@ -329,6 +333,13 @@ class Relay:
                 await note("message", text=data)
 
         opened = await open_game()
+        if not opened and self.exists is not None and not self.exists(game_id):
+            # Not a game being taken over: no such game (the prefix of a shard nobody serves).
+            self.local.pop(conn_id, None)
+            with contextlib.suppress(Exception):
+                await websocket.send_json(error("no such game", "no_game"))
+                await websocket.close(code=4404)
+            return
         if not opened:
             # No process serves the game's shard at this moment (one stopped or was killed, and
             # its games are being taken over): the client is told, and waits here on its open

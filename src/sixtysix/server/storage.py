@@ -388,6 +388,11 @@ class Storage:
                 return None
             return self._stored(s, row)
 
+    def exists(self, game_id: str) -> bool:
+        """Whether a game of that id was ever made."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(GameRow.id).where(GameRow.id == game_id)).first() is not None
+
     def expire(self, age: float, prefix: str = "") -> list[str]:
         """Mark the live games (whose id starts with ``prefix``) untouched for ``age``
         seconds as abandoned: they are kept, but no longer resumed. Returns their ids."""
