@@ -9,6 +9,7 @@ import random
 import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ need_module("websockets", "the test extra")
 
 from server_support import (  # noqa: E402
     DATABASES,
+    Client,
     LobbyEvents,
     Server,
     cards_mentioned,
@@ -202,6 +204,16 @@ def test_a_killed_process_s_games_are_taken_over_and_handed_back(database: str, 
         two.kill()
 
 
+def at_her_turn(owner: Server, via: Server) -> tuple[dict[str, Any], Client, tuple[Any, ...]]:
+    """A game against the computer made on ``owner``, its player connected through ``via``
+    and waiting at her turn (the computer may lead first), where nothing moves until she
+    does: the game, her client and the position."""
+    game = owner.post("/api/games", {"kind": "computer", "level": "random", "name": "Ann"})
+    ann = real_client(via.base, game["id"], game["token"], 0)
+    ann.until(lambda state: state["view"]["to_act"] == 0)
+    return game, ann, position(ann)
+
+
 def test_a_stopped_process_s_games_are_taken_over_at_once_and_handed_back_at_once(
         database: str, own_redis: str, tmp_path: Path) -> None:
     # Leases of an hour (a heartbeat every 12 minutes): only the processes' word on Redis
@@ -210,11 +222,7 @@ def test_a_stopped_process_s_games_are_taken_over_at_once_and_handed_back_at_onc
     one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
     two = Server(database, tmp_path / "two.log", "--shard", "2", *args)
     try:
-        game = two.post("/api/games", {"kind": "computer", "level": "random", "name": "Ann"})
-        ann = real_client(one.base, game["id"], game["token"], 0)  # relayed to process 2
-        # Her turn (the computer may lead first): nothing moves until she does.
-        ann.until(lambda state: state["view"]["to_act"] == 0)
-        at = position(ann)
+        game, ann, at = at_her_turn(two, one)  # relayed to process 2
         two.stop()  # SIGTERM: its shard is released, its clients told to reconnect
         assert closed_with(ann) == 1012
         ann = seated(one, game["id"], game["token"], 0)
@@ -241,10 +249,7 @@ def test_a_player_reaching_a_game_nobody_serves_waits_on_the_connection_until_it
     one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
     two = Server(database, tmp_path / "two.log", "--shard", "2", *args)
     try:
-        game = two.post("/api/games", {"kind": "computer", "level": "random", "name": "Ann"})
-        ann = real_client(two.base, game["id"], game["token"], 0)
-        ann.until(lambda state: state["view"]["to_act"] == 0)  # nothing moves until she does
-        at = position(ann)
+        game, ann, at = at_her_turn(two, two)
         two.kill()  # nobody serves shard 2 until its lease runs out (6 s from its last renewal)
         ann = real_client(one.base, game["id"], game["token"], 0)
         assert ann.state is None and ann.errors[-1]["code"] == "unavailable"  # told, and kept waiting
