@@ -20,6 +20,7 @@ from typing import Any
 
 from helpers import need, need_module
 from sixtysix.cards import CARDS, Card
+from sixtysix.cli.serve import TASKS_DUMPED
 
 CARD_TOKEN = re.compile(r"^([9TJQKA][CDHS])\+?$")
 SEPARATORS = re.compile(r"[\s;:,()\[\]'\"]+")
@@ -300,8 +301,8 @@ class Server(Http):
         SIGUSR2), then killed: the end of its log."""
         for sig in (signal.SIGUSR1, signal.SIGUSR2):
             self.proc.send_signal(sig)
-        for _ in range(100):  # bounded: the dumps are written within moments
-            if "asyncio task(s)" in self.log.read_text():
+        for _ in range(600):  # bounded: the dumps are written within moments
+            if TASKS_DUMPED in self.log.read_text():  # the threads' dump comes first
                 break
             time.sleep(0.05)
         self.kill()

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import ctypes
 import faulthandler
+import io
 import os
 import signal
 import sys
@@ -170,10 +171,17 @@ def _dump_tasks(_signum: int, _frame: object) -> None:
     except RuntimeError:  # no event loop running (yet)
         print("no event loop running", file=sys.stderr, flush=True)
         return
-    print(f"{len(tasks)} asyncio task(s):", file=sys.stderr)
+    text = io.StringIO()  # written at once, so a reader never sees half of it
+    print(f"{len(tasks)} asyncio task(s):", file=text)
     for task in tasks:
-        task.print_stack(limit=20, file=sys.stderr)
+        task.print_stack(limit=20, file=text)
+    print(TASKS_DUMPED, file=text)
+    sys.stderr.write(text.getvalue())
     sys.stderr.flush()
+
+
+#: The last line of the asyncio tasks' dump (``kill -USR2``).
+TASKS_DUMPED = "(end of the asyncio tasks)"
 
 
 def _safe_url(url: str) -> str:
