@@ -23,7 +23,8 @@ def test_serve_is_a_command_with_a_database_option(capsys: pytest.CaptureFixture
 
 
 @pytest.mark.parametrize("argv", [["--port", "0"], ["--port", "70000"], ["--message-rate", "0"],
-                                  ["--shard", "-1"]])
+                                  ["--shard", "-1"], ["--lease", "0"], ["--stop-wait", "-1"],
+                                  ["--stop-wait", "7200"]])
 def test_bad_options_are_refused_with_a_message(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", *argv]) == 2
     err = capsys.readouterr().err

@@ -4,14 +4,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ctypes
 import faulthandler
 import io
+import logging
 import os
 import signal
+import socket
 import sys
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import uvicorn
 
 __all__ = ["register", "run"]
+
+log = logging.getLogger(__name__)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,6 +62,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--lease", type=float, default=10.0, metavar="SECONDS",
                         help="with --shard: how long a process's hold on its games lasts unrenewed, so how "
                              "soon another process takes the games of one that was killed (default 10)")
+    parser.add_argument("--stop-wait", type=float, default=3.0, metavar="SECONDS",
+                        help="how long a stopping server waits for open requests (lobby event streams, "
+                             "quick-pairing waits) before cutting them; with --shard its games go to the "
+                             "other processes first (default 3)")
     parser.add_argument("--unfinished-per-client", type=int, default=20, metavar="N",
                         help="games waiting or being played that one address may have made at once "
                              "(default 20)")
@@ -64,10 +78,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "(default: none, so every limit counts the connecting address; '*' "
                              "trusts everyone, only behind a proxy that sets the header itself)")
     parser.set_defaults(func=run)
-
-
-#: Seconds a stopping server waits for open requests before cutting them.
-GRACEFUL_STOP = 3
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--unfinished-per-client must be at least 1")
     if not 0.5 <= args.lease <= 3600:
         raise ValueError("--lease must be from 0.5 to 3600 seconds")
+    if not 0 <= args.stop_wait <= 3600:
+        raise ValueError("--stop-wait must be from 0 to 3600 seconds")
     if not 0 < args.grace <= 86_400:
         raise ValueError("--grace must be more than 0 and at most 86400 seconds")
     engines = tuple(parse_engine(text) for text in args.engine)
@@ -112,13 +124,36 @@ def run(args: argparse.Namespace) -> int:
     proxies = args.forwarded_allow_ips.strip()
     limit_malloc_arenas()
     dump_stacks_on_signal()
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=65536, ws_per_message_deflate=False,
-                proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
-                log_level=os.environ.get("SIXTYSIX_LOG_LEVEL", "warning"),
-                # Lobby pages' event streams and quick-pairing waits never end by themselves:
-                # a stop waits this long for them, then cuts them (the pages reconnect).
-                timeout_graceful_shutdown=GRACEFUL_STOP)
-    return 0
+    config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=65536,
+                            ws_per_message_deflate=False,
+                            proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
+                            log_level=os.environ.get("SIXTYSIX_LOG_LEVEL", "warning"),
+                            # Lobby pages' event streams and quick-pairing waits never end by
+                            # themselves: a stop waits this long for them, then cuts them.
+                            timeout_graceful_shutdown=args.stop_wait)
+    server = _hand_over_first(config, app.state.hand_over)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    return 0 if server.started else 3  # 3: uvicorn's code for a server that could not start
+
+
+def _hand_over_first(config: uvicorn.Config, hand_over: Callable[[], Awaitable[None]]) -> uvicorn.Server:
+    """uvicorn's server, whose stop hands the games to the other processes before it
+    waits for the open requests: a stopped process's players are not kept waiting by
+    the grace (the lobby pages' event streams hold it to its end)."""
+    import uvicorn
+
+    class HandOverFirst(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            for listening in self.servers:
+                listening.close()  # no new connections while the games go
+            try:
+                await hand_over()
+            except Exception:
+                log.exception("the games could not be handed over before the stop")
+            await super().shutdown(sockets)
+
+    return HandOverFirst(config)
 
 
 #: glibc's M_ARENA_MAX option of mallopt(3).

@@ -278,6 +278,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         keeper = Keeper(Shards(storage.engine), settings.shard, adopt=adopt, give_up=give_up,
                         valid=manager.held.__setitem__, heartbeat=settings.lease / 5, lease=settings.lease)
 
+    async def hand_over() -> None:
+        """A stopping process's games go to the other processes now (before its open
+        requests' grace; the lifespan's end would be after it)."""
+        if keeper is not None:
+            await keeper.close()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if relay is not None:
@@ -320,6 +326,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager
     app.state.settings = settings
+    app.state.hand_over = hand_over
     app.state.accounts = Accounts(storage.engine, session_lifetime=settings.session_lifetime)
     app.exception_handler(AccountError)(account_error)
     app.include_router(account_router(app.state.accounts))
