@@ -200,6 +200,10 @@ def _dump_threads(_signum: int, _frame: object) -> None:
     faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
 
 
+#: The last line of the asyncio tasks' dump (``kill -USR2``).
+TASKS_DUMPED = "(end of the asyncio tasks)"
+
+
 def _dump_tasks(_signum: int, _frame: object) -> None:
     try:
         tasks = asyncio.all_tasks()
@@ -213,10 +217,6 @@ def _dump_tasks(_signum: int, _frame: object) -> None:
     print(TASKS_DUMPED, file=text)
     sys.stderr.write(text.getvalue())
     sys.stderr.flush()
-
-
-#: The last line of the asyncio tasks' dump (``kill -USR2``).
-TASKS_DUMPED = "(end of the asyncio tasks)"
 
 
 def _safe_url(url: str) -> str:
