@@ -419,5 +419,12 @@ class LobbyEvents:
                 return named[0] if named else lines[0].partition(":")[0]
             lines = []
 
+    def read_to_end(self) -> None:
+        """Read until the server ends the stream (comments and events skipped). Bounded
+        (a keep-alive comment comes every 25 s): a stream that does not end fails the test."""
+        deadline = time.monotonic() + 60
+        while self.response.readline():
+            assert time.monotonic() < deadline, "the stream did not end"
+
     def close(self) -> None:
         self.response.close()

@@ -45,6 +45,22 @@ def test_many_changes_make_one_event_for_each_page() -> None:
     asyncio.run(scenario())
 
 
+def test_a_stopping_server_ends_its_pages_streams() -> None:
+    async def scenario() -> None:
+        feed = LobbyFeed(interval=0.01)
+        pages = [feed.stream(), feed.stream()]
+        for page in pages:
+            assert await anext(page) == "retry: 3000\n\n"
+        feed.changed()
+        feed.close()  # before the change was told: the streams end without it
+        for page in pages:
+            with pytest.raises(StopAsyncIteration):
+                await asyncio.wait_for(anext(page), 30)
+        assert feed.pages == 0
+
+    asyncio.run(scenario())
+
+
 def test_with_redis_a_change_is_published_instead_and_an_idle_page_kept_alive() -> None:
     async def scenario() -> None:
         feed = LobbyFeed(interval=0.01)

@@ -146,6 +146,27 @@ def test_a_player_who_stops_waiting_leaves_the_queue_and_no_game() -> None:
     assert pairing.waiting == [] and set(manager.games) == before
 
 
+def test_a_stopping_server_tells_its_waiting_players_to_ask_again_elsewhere() -> None:
+    manager, pairing = setup()
+
+    async def scenario() -> None:
+        task = asyncio.create_task(pairing.seek(wish((1, "Anna")), wait=600))
+        await asyncio.sleep(0)
+        assert len(pairing.waiting) == 1
+        pairing.stop()
+        with pytest.raises(GameError) as told:
+            await task
+        # 503: behind nginx (deploy/nginx.conf) the request goes on to another process.
+        assert (told.value.code, told.value.status) == ("stopping", 503)
+        with pytest.raises(GameError) as late:  # nobody new waits here
+            await pairing.seek(wish((2, "Bob")), wait=600)
+        assert late.value.code == "stopping"
+
+    before = set(manager.games)
+    run(scenario())
+    assert pairing.waiting == [] and set(manager.games) == before  # no game made, not even the computer
+
+
 def test_over_http_two_players_meet_and_a_lone_one_gets_the_computer() -> None:
     from fastapi.testclient import TestClient
 

@@ -86,6 +86,28 @@ def test_an_arena_pairs_waiting_players_and_scores_matches_won_in_its_window() -
         asyncio.run(t.next_match(tid, ANNA, wait=0))
 
 
+def test_a_stopping_server_tells_players_waiting_for_their_next_match_to_ask_again_elsewhere() -> None:
+    _, t, _ = setup()
+    tid = t.create(name="Arena", kind="arena", rules=Rules.parse("classic,target=1"), clock=None,
+                   rated=False, starts_in=0, minutes=30, creator=ANNA, computers=[])
+    for who in (ANNA, BOB):
+        t.join(tid, who)
+
+    async def scenario() -> None:
+        waiting = asyncio.create_task(t.next_match(tid, ANNA, wait=600))
+        await asyncio.sleep(0)  # Anna waits
+        t.stop()
+        with pytest.raises(GameError) as told:
+            await waiting
+        assert (told.value.code, told.value.status) == ("stopping", 503)  # nginx asks another process
+        with pytest.raises(GameError) as late:
+            await t.next_match(tid, BOB, wait=600)
+        assert late.value.code == "stopping"
+
+    asyncio.run(scenario())
+    assert standings(t, tid)["Anna"][1] == standings(t, tid)["Bob"][1] == 0  # no match made
+
+
 def test_a_round_robin_takes_no_entrant_once_started() -> None:
     _, t, clock = setup()
     tid = t.create(name="Closed", kind="round_robin", rules=Rules(), clock=None, rated=False, starts_in=1,

@@ -279,10 +279,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         valid=manager.held.__setitem__, heartbeat=settings.lease / 5, lease=settings.lease)
 
     async def hand_over() -> None:
-        """A stopping process's games go to the other processes now (before its open
-        requests' grace; the lifespan's end would be after it)."""
+        """The server stops: its games go to the other processes, its lobby pages' streams
+        end and its players waiting for an opponent are answered, now (before the open
+        requests' grace: the lifespan's end comes after it)."""
         if keeper is not None:
             await keeper.close()
+        feed.close()
+        app.state.pairing.stop()
+        app.state.tournaments.stop()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -301,8 +305,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             feed.run(None if relay is None else relay.publish_lobby))
         yield
         feeder.cancel()
-        if keeper is not None:
-            await keeper.close()  # the other processes take its games over (told through Redis)
+        await hand_over()  # done already when `sixtysix serve` stops (before the open requests' grace)
         if relay is not None:
             await relay.close()
         sweeper.cancel()

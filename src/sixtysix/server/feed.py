@@ -32,6 +32,7 @@ class LobbyFeed:
         self.max_pages = max_pages
         self._pages: set[asyncio.Queue[None]] = set()
         self._dirty = False
+        self._closed = False
 
     @property
     def pages(self) -> int:
@@ -66,18 +67,26 @@ class LobbyFeed:
     def full(self) -> bool:
         return len(self._pages) >= self.max_pages
 
+    def close(self) -> None:
+        """End every page's stream now (the server stops): the browsers reconnect, through
+        a load balancer to another process, rather than keep the stop waiting."""
+        self._closed = True
+        self.deliver()
+
     async def stream(self) -> AsyncIterator[str]:
         """One page's event stream (the text of ``text/event-stream``), until it goes."""
         queue: asyncio.Queue[None] = asyncio.Queue(1)
         self._pages.add(queue)
         try:
             yield "retry: 3000\n\n"  # how long the browser waits before reconnecting
-            while True:
+            while not self._closed:
                 try:
                     await asyncio.wait_for(queue.get(), self.KEEP_ALIVE)
                 except TimeoutError:
                     yield ": still here\n\n"
                     continue
+                if self._closed:
+                    return
                 yield "event: lobby\ndata: {}\n\n"
         finally:
             self._pages.discard(queue)

@@ -84,6 +84,12 @@ class GameError(ValueError):
         self.status = status
 
 
+def stopping() -> GameError:
+    """The answer to a player waiting on a server that stops (for quick pairing, for a
+    tournament's next match): 503, so that a load balancer asks another process."""
+    return GameError("this server is stopping: ask again", "stopping", 503)
+
+
 def hash_token(token: str) -> str:
     """What is stored of a seat's token: its SHA-256 (a leaked database holds no usable token)."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()

@@ -7,7 +7,8 @@ process's queue. Two requests match when they ask for the same rules, target, cl
 and rated-or-not, their ratings (a guest counts as a new player, 1500) are at most
 :data:`RANGE` apart, and they are not the same account. The one who waited longer
 takes seat 0 and is told by the answer to his request, the newcomer by his own. A
-request whose client goes away leaves the queue. Several server processes each keep
+request whose client goes away leaves the queue, and a server that stops answers its
+waiting requests 503 (a load balancer takes them to another process). Several server processes each keep
 a queue of their own (see docs/web.md, "Running several server processes").
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 
 from sixtysix.clock import TimeControl
 from sixtysix.rules import Rules
-from sixtysix.server.games import Game, GameError, GameManager
+from sixtysix.server.games import Game, GameError, GameManager, stopping
 from sixtysix.server.ratings import pool_of
 
 __all__ = ["MAX_WAIT", "RANGE", "Paired", "Pairing", "Request"]
@@ -72,6 +73,15 @@ class Pairing:
         self.manager = manager
         self.waiting: list[_Waiting] = []
         self._order = itertools.count()
+        self.stopped = False
+
+    def stop(self) -> None:
+        """The server stops: every waiting player is answered 503 (``stopping``; a load
+        balancer asks another process, where he waits again), and nobody new waits here."""
+        self.stopped = True
+        for waiting in self.waiting:
+            if not waiting.answer.done():
+                waiting.answer.set_exception(stopping())
 
     def rating_of(self, request: Request) -> float:
         """The player's rating in the pool of the rules asked for (1500 for a guest)."""
@@ -95,6 +105,8 @@ class Pairing:
         """A game for ``request``: with a person who asks for the same game, else after
         ``wait`` seconds with the computer level rated nearest the player."""
         self.check(request)
+        if self.stopped:
+            raise stopping()
         wait = min(max(wait, 0.0), MAX_WAIT)
         rating = self.rating_of(request)
         for other in self.waiting:

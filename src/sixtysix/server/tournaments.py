@@ -35,7 +35,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from sixtysix.clock import TimeControl
 from sixtysix.rules import Rules
 from sixtysix.server.account_api import ActingUser
-from sixtysix.server.games import Game, GameError, GameManager, parse_clock, parse_rules
+from sixtysix.server.games import Game, GameError, GameManager, parse_clock, parse_rules, stopping
 from sixtysix.server.storage import create_tables
 
 __all__ = ["KINDS", "POINTS_FOR_A_WIN", "Next", "Tournaments", "tournament_router"]
@@ -119,7 +119,17 @@ class Tournaments:
         create_tables(Base.metadata, engine)
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self._waiting: dict[str, list[_Waiting]] = {}
+        self._stopped = False
         manager.finished_hooks.append(self.game_over)
+
+    def stop(self) -> None:
+        """The server stops: every player waiting for his next match is answered 503
+        (``stopping``; a load balancer asks another process), and nobody new waits here."""
+        self._stopped = True
+        for queue in self._waiting.values():
+            for waiting in queue:
+                if not waiting.answer.done():
+                    waiting.answer.set_exception(stopping())
 
     # Making and joining ----------------------------------------------------------
     def create(self, *, name: str, kind: str, rules: Rules, clock: TimeControl | None, rated: bool,
@@ -233,6 +243,8 @@ class Tournaments:
             opponent = self._opponent(s, row, key)
         if opponent is not None:
             return self._start(tid, key, user, opponent)
+        if self._stopped:
+            raise stopping()
         queue = self._waiting.setdefault(tid, [])
         if any(w.key == key for w in queue):
             raise GameError("you are already waiting for a match", "waiting", 409)

@@ -283,6 +283,20 @@ async function api(method, path, body, signal) {
   return data;
 }
 
+// A request that waits for an opponent, asked again a second later while the server it
+// reached is stopping (it answers 503 "stopping"; a load balancer may already have asked
+// another process): the player keeps waiting, on the process that takes over.
+async function askAgainIfStopping(request) {
+  for (;;) {
+    try {
+      return await request();
+    } catch (e) {
+      if (e.code !== "stopping") throw e;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
 // A refused account request in the page's words (the server's reason is for developers).
 function accountError(error) {
   switch (error.code) {

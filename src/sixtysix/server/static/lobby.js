@@ -48,7 +48,7 @@ async function quickPairing(form) {
   status.hidden = false;
   document.getElementById("quick-pairing").disabled = true;
   try {
-    const game = await api("POST", "/api/pairing", body, pairingRequest.signal);
+    const game = await askAgainIfStopping(() => api("POST", "/api/pairing", body, pairingRequest.signal));
     rememberToken(game.id, game.token);
     location.href = game.link;
   } catch (e) {

@@ -56,7 +56,8 @@ async function nextMatch() {
   render();
   try {
     for (;;) {
-      const found = await api("POST", `/api/tournaments/${encodeURIComponent(tournamentId)}/next`, { wait: 60 });
+      const found = await askAgainIfStopping(
+        () => api("POST", `/api/tournaments/${encodeURIComponent(tournamentId)}/next`, { wait: 60 }));
       if (found.id) {
         localStorage.setItem(`sixtysix-token-${found.id}`, found.token);
         location.href = `${found.link}?tournament=${encodeURIComponent(tournamentId)}`;
