@@ -194,3 +194,15 @@ def test_a_killed_process_s_game_goes_on_through_nginx(stack: Front) -> None:
     assert record["players"] == ["Ann", "Bob"] and replay(from_json(record)).finished
     for client in (ann, bob):
         client.ws.close()
+
+
+def test_players_waiting_for_an_opponent_meet_while_their_process_is_down(stack: Front) -> None:
+    """Run after the kill above: it kills the process that waiting players are sent to.
+    nginx must then send every one of them to the same other process (deploy/nginx.conf's
+    sixtysix_waiting); backup servers would take turns, and two players would never meet."""
+    probe = stack.post("/api/pairing", {"name": "Probe", "rules": "classic", "wait": 0.0})
+    assert probe["opponent"] == "computer"  # nobody waiting: the computer, on the waiting process
+    waiting = stack.servers[int(probe["id"].split("-")[0][1:]) - 1]
+    if waiting.proc.poll() is None:
+        waiting.kill()
+    test_two_players_asking_for_a_quick_pairing_meet_whichever_process_they_reach(stack)
