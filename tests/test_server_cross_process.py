@@ -4,6 +4,7 @@ its end; the relayed spectator sees no hidden card, the relayed player only his 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import signal
@@ -205,6 +206,20 @@ def test_a_killed_process_s_games_are_taken_over_and_handed_back(database: str, 
         two.kill()
 
 
+@contextlib.contextmanager
+def shards_1_and_2(database: str, tmp_path: Path, *args: str,
+                   second: tuple[str, ...] = ()) -> Iterator[list[Server]]:
+    """Processes serving shards 1 and 2 (``args`` to both, ``second`` to the second only);
+    every server in the list is killed at the end, also one a test starts and adds."""
+    servers = [Server(database, tmp_path / "one.log", "--shard", "1", *args)]
+    try:
+        servers.append(Server(database, tmp_path / "two.log", "--shard", "2", *args, *second))
+        yield servers
+    finally:
+        for server in servers:
+            server.kill()
+
+
 def at_her_turn(owner: Server, via: Server) -> tuple[dict[str, Any], Client, tuple[Any, ...]]:
     """A game against the computer made on ``owner``, its player connected through ``via``
     and waiting at her turn (the computer may lead first), where nothing moves until she
@@ -220,9 +235,8 @@ def test_a_stopped_process_s_games_are_taken_over_at_once_and_handed_back_at_onc
     # Leases of an hour (a heartbeat every 12 minutes): only the processes' word on Redis
     # (a shard released, a shard wanted back) can move the game in time.
     args = ("--redis-url", own_redis, "--lease", "3600")
-    one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
-    two = Server(database, tmp_path / "two.log", "--shard", "2", *args)
-    try:
+    with shards_1_and_2(database, tmp_path, *args) as servers:
+        one, two = servers
         game, ann, at = at_her_turn(two, one)  # relayed to process 2
         two.stop()  # SIGTERM: its shard is released, its clients told to reconnect
         assert closed_with(ann) == 1012
@@ -232,6 +246,7 @@ def test_a_stopped_process_s_games_are_taken_over_at_once_and_handed_back_at_onc
         # Process 2 starts again (it is ready only once it holds its shard): process 1
         # hands the game back, and its player reconnects to where it stood.
         two = Server(database, tmp_path / "two-again.log", "--shard", "2", *args)
+        servers.append(two)
         assert closed_with(ann) == 1012
         ann = seated(one, game["id"], game["token"], 0)  # relayed to process 2 again
         assert position(ann) == at
@@ -239,9 +254,6 @@ def test_a_stopped_process_s_games_are_taken_over_at_once_and_handed_back_at_onc
             one.get(f"/api/games/{game['id']}/record")
         assert json.load(refused.value)["code"] == "misdirected"  # not process 1's any more
         ann.ws.close()
-    finally:
-        one.kill()
-        two.kill()
 
 
 def test_a_stopping_process_hands_its_games_over_and_ends_its_lobby_streams_at_once(
@@ -249,32 +261,26 @@ def test_a_stopping_process_hands_its_games_over_and_ends_its_lobby_streams_at_o
     # A lobby page's event stream never ends by itself, and the stopping process would
     # wait for it (here up to ten minutes) before its lifespan ends: its games must not
     # wait with it, and the stream is ended by the process itself.
-    args = ("--redis-url", own_redis, "--lease", "3600")
-    one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
-    two = Server(database, tmp_path / "two.log", "--shard", "2", "--stop-wait", "600", *args)
-    events = LobbyEvents(two.base)
-    try:
-        game, ann, at = at_her_turn(two, one)
-        two.proc.send_signal(signal.SIGTERM)
-        assert closed_with(ann) == 1012
-        events.read_to_end()  # the page reconnects, through nginx to another process
-        ann = seated(one, game["id"], game["token"], 0)  # process 1 took the game over
-        assert position(ann) == at
-        assert two.proc.wait(timeout=60) == 0  # nothing left to wait for: well within its 600 s
-        assert "Traceback" not in two.log.read_text()  # nothing cut
-        ann.ws.close()
-    finally:
-        events.close()
-        one.kill()
-        two.kill()
+    with shards_1_and_2(database, tmp_path, "--redis-url", own_redis, "--lease", "3600",
+                        second=("--stop-wait", "600")) as (one, two):
+        events = LobbyEvents(two.base)
+        try:
+            game, ann, at = at_her_turn(two, one)
+            two.proc.send_signal(signal.SIGTERM)
+            assert closed_with(ann) == 1012
+            events.read_to_end()  # the page reconnects, through nginx to another process
+            ann = seated(one, game["id"], game["token"], 0)  # process 1 took the game over
+            assert position(ann) == at
+            assert two.proc.wait(timeout=60) == 0  # nothing left to wait for: well within its 600 s
+            assert "Traceback" not in two.log.read_text()  # nothing cut
+            ann.ws.close()
+        finally:
+            events.close()
 
 
 def test_a_player_reaching_a_game_nobody_serves_waits_on_the_connection_until_it_is_taken_over(
         database: str, own_redis: str, tmp_path: Path) -> None:
-    args = ("--redis-url", own_redis, "--lease", "6")
-    one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
-    two = Server(database, tmp_path / "two.log", "--shard", "2", *args)
-    try:
+    with shards_1_and_2(database, tmp_path, "--redis-url", own_redis, "--lease", "6") as (one, two):
         game, ann, at = at_her_turn(two, two)
         two.kill()  # nobody serves shard 2 until its lease runs out (6 s from its last renewal)
         ann = real_client(one.base, game["id"], game["token"], 0)
@@ -283,9 +289,6 @@ def test_a_player_reaching_a_game_nobody_serves_waits_on_the_connection_until_it
             ann.recv()
         assert position(ann) == at
         ann.ws.close()
-    finally:
-        one.kill()
-        two.kill()
 
 
 def test_a_game_made_on_one_process_is_pushed_to_lobbies_on_the_other(servers: tuple[Server, Server]) -> None:
