@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from typing import Any
 
 from helpers import need_module
@@ -111,5 +112,79 @@ def test_a_relayed_client_s_writer_ends_after_sending_its_close() -> None:
         await asyncio.wait_for(writer, 30)
         assert sent == [{"type": "error", "code": "moved"}, {"type": "_close", "code": 1012}]
         assert conn.closed
+
+    asyncio.run(scenario())
+
+
+class Feed:
+    """A pubsub that hands the relay's listener the given messages, then ends."""
+
+    def __init__(self, items: list[tuple[str, str]]) -> None:
+        self.items = items
+
+    async def listen(self) -> Any:
+        for channel, data in self.items:
+            yield {"type": "message", "channel": channel.encode(), "data": data.encode()}
+
+
+def test_a_move_of_a_shard_closes_only_the_clients_its_previous_holder_answered() -> None:
+    # Found in CI: a client waiting for a holder asked the new one between its starting to
+    # listen and its word on sixtysix:moved; that word closed the client (1012) the new holder
+    # had just taken.
+    async def scenario() -> None:
+        relay = relay_with(LosingRedis())
+        relay.process = "relaying"
+        clients = {name: asyncio.Queue[str | int]() for name in ("old", "new", "unanswered", "other")}
+        for name, queue in clients.items():
+            relay.local[name] = queue
+            relay.local_shard[name] = 3 if name == "other" else 2
+        moved = json.dumps({"shard": 2, "to": "taker"})
+        await relay._listen(Feed([
+            (relay.channel, "old @killed"), (relay.channel, 'old {"type":"state"}'),
+            (relay.channel, "other @killed"),
+            (relay.channel, "new @taker"),
+            (relay.moved_channel, moved),
+            (relay.channel, 'new {"type":"state"}'),
+        ]))
+        got = {name: [queue.get_nowait() for _ in range(queue.qsize())] for name, queue in clients.items()}
+        assert got == {"old": ['{"type":"state"}', 1012], "new": ['{"type":"state"}'],
+                       "unanswered": [], "other": []}
+        assert relay.local_owner == {"old": "killed", "other": "killed", "new": "taker"}
+
+    asyncio.run(scenario())
+
+
+def test_the_owner_names_itself_to_a_relayed_client_before_anything_else() -> None:
+    from sixtysix.server.games import Connection
+
+    class Game:
+        id = "s2-abc"
+
+        def seat_of(self, token: str | None) -> int | None:
+            return 0 if token == "good" else None
+
+    class Manager:
+        def get(self, game_id: str) -> Game:
+            return Game()
+
+        def attach(self, game: Game, conn: Connection) -> None:
+            conn.push({"type": "state"})
+
+    class Redis(LosingRedis):
+        async def publish(self, channel: str, text: str) -> int:
+            self.published.append((channel, text))
+            return 1
+
+    async def scenario() -> None:
+        relay = relay_with(Redis())
+        relay.manager = Manager()  # type: ignore[assignment]
+        relay.process = "owner"
+        await relay._open("c1", "sixtysix:relay:elsewhere", "s2-abc", "good")
+        _, conn, _, _ = relay.remote["c1"]
+        conn.push({"type": "_close", "code": 1000})  # the writer ends after it
+        await asyncio.wait_for(asyncio.gather(*relay._writers), 30)
+        assert relay.redis.published == [("sixtysix:relay:elsewhere", "c1 @owner"),
+                                         ("sixtysix:relay:elsewhere", 'c1 {"type":"state"}'),
+                                         ("sixtysix:relay:elsewhere", "c1 !1000")]
 
     asyncio.run(scenario())

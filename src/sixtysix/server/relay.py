@@ -27,8 +27,11 @@ not hold the game's shard relays.
 - Any process whose lobby changed says so on ``sixtysix:lobby``, and every process
   tells its lobby pages (sixtysix.server.feed).
 - A process that takes a shard over says so on ``sixtysix:moved``: every process
-  closes (1012) the clients it relayed to that shard, which reconnect and reach the
-  new holder. A process handing a shard back closes its own clients of it alike.
+  closes (1012) the clients it relayed to that shard's previous holder, which
+  reconnect and reach the new holder. A process handing a shard back closes its own
+  clients of it alike. The owner's first word to a relayed client names the owner,
+  so that a client that reached the new holder before its word on ``sixtysix:moved``
+  arrived is left alone (a client waiting for a holder may ask it in between).
 
 Redis is only a pipe here: the database is still the one source of truth, and every
 game is still written by one process.
@@ -91,6 +94,8 @@ class Relay:
         #: text, or a close code), and the shard of the client's game.
         self.local: dict[str, asyncio.Queue[str | int]] = {}
         self.local_shard: dict[str, int] = {}
+        #: The process that answered each relayed client (its owner), once it said so.
+        self.local_owner: dict[str, str] = {}
         self._listener: asyncio.Task[None] | None = None
         self._pubsub: Any = None
         #: The writers of the relayed clients' connections (sending their messages on):
@@ -197,16 +202,19 @@ class Relay:
                 channel = item["channel"].decode() if isinstance(item["channel"], bytes) else item["channel"]
                 data = item["data"].decode() if isinstance(item["data"], bytes) else str(item["data"])
                 if channel == self.channel:
-                    # "CONN TEXT": the message's JSON text, handed to the client as it is, or
-                    # "CONN !CODE": close the client's connection with that code.
+                    # "CONN TEXT": the message's JSON text, handed to the client as it is,
+                    # "CONN !CODE": close the client's connection with that code, or
+                    # "CONN @PROCESS": that process owns the client's game (its first word).
                     conn_id, _, text = data.partition(" ")
                     queue = self.local.get(conn_id)
-                    if queue is not None:
+                    if queue is not None and text.startswith("@"):
+                        self.local_owner[conn_id] = text[1:]
+                    elif queue is not None:
                         queue.put_nowait(int(text[1:]) if text.startswith("!") else text)
                     continue
                 note = json.loads(data)
                 if channel == self.moved_channel:
-                    self._moved(int(note["shard"]))
+                    self._moved(int(note["shard"]), str(note.get("to", "")))
                 elif channel == self.lobby_channel:
                     if self.on_lobby is not None:
                         self.on_lobby()
@@ -218,11 +226,17 @@ class Relay:
             except Exception:  # one bad note never stops the listener
                 log.exception("a relayed message could not be handled")
 
-    def _moved(self, shard: int) -> None:
-        """A process took ``shard`` over: the clients relayed to its previous holder
-        reconnect, and those waiting for a holder go on."""
+    def _moved(self, shard: int, to: str) -> None:
+        """Process ``to`` took ``shard`` over: the clients relayed to its previous holder
+        reconnect, and those waiting for a holder go on.
+
+        A client the new holder answered already stays: it asked after the holder began
+        to listen, before this word arrived. One nobody answered yet stays too: the new
+        holder answers it soon, and a killed holder never does, so the hello timeout
+        ends its wait."""
         for conn_id, queue in self.local.items():
-            if self.local_shard.get(conn_id) == shard:
+            owner = self.local_owner.get(conn_id)
+            if self.local_shard.get(conn_id) == shard and owner is not None and owner != to:
                 queue.put_nowait(1012)
         taken = self._taken.pop(shard, None)
         if taken is not None:
@@ -275,6 +289,10 @@ class Relay:
             await self._send_to(reply, conn_id, error("this token holds no seat in this game", "bad_token"))
             await self._send_to(reply, conn_id, {"type": "_close", "code": 4403})
             return
+
+        # Who answers comes first: the relaying process then knows whose client it is
+        # when a shard moves (see _moved).
+        await self._publish(reply, f"{conn_id} @{self.process}")
 
         async def send(message: dict[str, Any]) -> None:
             await self._send_to(reply, conn_id, message)
@@ -374,6 +392,7 @@ class Relay:
         finally:
             self.local.pop(conn_id, None)
             self.local_shard.pop(conn_id, None)
+            self.local_owner.pop(conn_id, None)
             # Bounded: one that lost its cancellation in Redis still waits on the client, whose
             # connection is closed below.
             await stop([down, up], self.closing_time)
