@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from helpers import need_module
@@ -134,7 +135,7 @@ def test_a_move_of_a_shard_closes_only_the_clients_its_previous_holder_answered(
     async def scenario() -> None:
         relay = relay_with(LosingRedis())
         relay.process = "relaying"
-        clients = {name: asyncio.Queue[str | int]() for name in ("old", "new", "unanswered", "other")}
+        clients = {name: asyncio.Queue[str | int | None]() for name in ("old", "new", "unanswered", "other")}
         for name, queue in clients.items():
             relay.local[name] = queue
             relay.local_shard[name] = 3 if name == "other" else 2
@@ -148,14 +149,14 @@ def test_a_move_of_a_shard_closes_only_the_clients_its_previous_holder_answered(
         ]))
         got = {name: [queue.get_nowait() for _ in range(queue.qsize())] for name, queue in clients.items()}
         assert got == {"old": ['{"type":"state"}', 1012], "new": ['{"type":"state"}'],
-                       "unanswered": [], "other": []}
+                       "unanswered": [None], "other": []}  # None: it asks the new holder again
         assert relay.local_owner == {"old": "killed", "other": "killed", "new": "taker"}
 
     asyncio.run(scenario())
 
 
-def test_the_owner_names_itself_to_a_relayed_client_before_anything_else() -> None:
-    from sixtysix.server.games import Connection
+def test_the_owner_names_itself_first_takes_a_client_once_and_leaves_one_of_a_shard_it_hands_over() -> None:
+    from sixtysix.server.games import Connection, GameError
 
     class Game:
         id = "s2-abc"
@@ -165,6 +166,8 @@ def test_the_owner_names_itself_to_a_relayed_client_before_anything_else() -> No
 
     class Manager:
         def get(self, game_id: str) -> Game:
+            if game_id == "s3-handed-over":
+                raise GameError("this game is served by another server process", "misdirected", 503)
             return Game()
 
         def attach(self, game: Game, conn: Connection) -> None:
@@ -179,12 +182,68 @@ def test_the_owner_names_itself_to_a_relayed_client_before_anything_else() -> No
         relay = relay_with(Redis())
         relay.manager = Manager()  # type: ignore[assignment]
         relay.process = "owner"
+        # Asked while this process hands the game's shard over: no answer (the client asks the
+        # next holder), neither a refusal.
+        await relay._open("c0", "sixtysix:relay:elsewhere", "s3-handed-over", "good")
         await relay._open("c1", "sixtysix:relay:elsewhere", "s2-abc", "good")
+        await relay._open("c1", "sixtysix:relay:elsewhere", "s2-abc", "good")  # asked again: taken once
         _, conn, _, _ = relay.remote["c1"]
         conn.push({"type": "_close", "code": 1000})  # the writer ends after it
         await asyncio.wait_for(asyncio.gather(*relay._writers), 30)
         assert relay.redis.published == [("sixtysix:relay:elsewhere", "c1 @owner"),
                                          ("sixtysix:relay:elsewhere", 'c1 {"type":"state"}'),
                                          ("sixtysix:relay:elsewhere", "c1 !1000")]
+
+    asyncio.run(scenario())
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Let the loop run until ``condition`` holds (at most 30 s: a failure, not a hang)."""
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0)
+    await asyncio.wait_for(wait(), 30)
+
+
+def test_a_client_nobody_answered_asks_the_shard_s_new_holder_again() -> None:
+    # Its first ask may have gone to a holder killed in that moment, which never answers.
+    class Redis(LosingRedis):
+        async def publish(self, channel: str, text: str) -> int:
+            self.published.append((channel, text))
+            return 1
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.closed = asyncio.Event()
+            self.code: int | None = None
+
+        async def receive(self) -> dict[str, Any]:
+            await self.closed.wait()  # the client says nothing
+            return {"type": "websocket.disconnect"}
+
+        async def send_text(self, text: str) -> None:
+            self.sent.append(text)
+
+        async def close(self, code: int) -> None:
+            self.code = code
+            self.closed.set()
+
+    async def scenario() -> None:
+        relay = relay_with(Redis())
+        socket = Socket()
+        task = asyncio.get_running_loop().create_task(relay.relay(socket, "s2-abc", "tok", 2))
+        await until(lambda: len(relay.redis.published) == 1)  # its first ask
+        (conn_id,) = relay.local
+        relay._moved(2, "taker")
+        await until(lambda: len(relay.redis.published) == 2)
+        relay.local[conn_id].put_nowait('{"type":"state"}')
+        relay.local[conn_id].put_nowait(1000)
+        await asyncio.wait_for(task, 30)
+        opens = [json.loads(text) for channel, text in relay.redis.published if channel == "sixtysix:inbox:2"]
+        assert [note["kind"] for note in opens] == ["open", "open", "close"]
+        assert opens[0] == opens[1] == {"kind": "open", "conn": conn_id, "game": "s2-abc", "token": "tok",
+                                        "reply": relay.channel}
+        assert socket.sent == ['{"type":"state"}'] and socket.code == 1000
 
     asyncio.run(scenario())

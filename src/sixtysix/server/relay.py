@@ -31,7 +31,8 @@ not hold the game's shard relays.
   reconnect and reach the new holder. A process handing a shard back closes its own
   clients of it alike. The owner's first word to a relayed client names the owner,
   so that a client that reached the new holder before its word on ``sixtysix:moved``
-  arrived is left alone (a client waiting for a holder may ask it in between).
+  arrived is left alone (a client waiting for a holder may ask it in between); one
+  nobody answered yet asks again (the new holder takes a client once).
 
 Redis is only a pipe here: the database is still the one source of truth, and every
 game is still written by one process.
@@ -91,8 +92,9 @@ class Relay:
         #: refused messages, the relaying process's channel).
         self.remote: dict[str, tuple[Game, Connection, list[int], str]] = {}
         #: Clients this process relays: connection id -> the owner's messages for it (JSON
-        #: text, or a close code), and the shard of the client's game.
-        self.local: dict[str, asyncio.Queue[str | int]] = {}
+        #: text, a close code, or ``None``: ask the shard's new holder), and the shard of the
+        #: client's game.
+        self.local: dict[str, asyncio.Queue[str | int | None]] = {}
         self.local_shard: dict[str, int] = {}
         #: The process that answered each relayed client (its owner), once it said so.
         self.local_owner: dict[str, str] = {}
@@ -231,12 +233,16 @@ class Relay:
         reconnect, and those waiting for a holder go on.
 
         A client the new holder answered already stays: it asked after the holder began
-        to listen, before this word arrived. One nobody answered yet stays too: the new
-        holder answers it soon, and a killed holder never does, so the hello timeout
-        ends its wait."""
+        to listen, before this word arrived. One nobody answered yet asks the new holder
+        again: its first ask reached either the previous holder, which never answers,
+        or the new one, which takes a client once."""
         for conn_id, queue in self.local.items():
+            if self.local_shard.get(conn_id) != shard:
+                continue
             owner = self.local_owner.get(conn_id)
-            if self.local_shard.get(conn_id) == shard and owner is not None and owner != to:
+            if owner is None:
+                queue.put_nowait(None)
+            elif owner != to:
                 queue.put_nowait(1012)
         taken = self._taken.pop(shard, None)
         if taken is not None:
@@ -275,11 +281,15 @@ class Relay:
             self.manager.detach(game, conn)
 
     async def _open(self, conn_id: str, reply: str, game_id: str, token: Any) -> None:
-        if not reply.startswith(f"{PREFIX}:relay:"):
-            return
+        if not reply.startswith(f"{PREFIX}:relay:") or conn_id in self.remote:
+            return  # (a client asks again when a shard moves before its holder answered)
         try:
             game = self.manager.get(game_id)
         except GameError as exc:
+            if exc.code == "misdirected":
+                # Asked while this process hands the shard over: the client asks the next
+                # holder when it says so (see _moved), or reconnects after the hello timeout.
+                return
             await self._send_to(reply, conn_id, error(str(exc), exc.code))
             await self._send_to(reply, conn_id, {"type": "_close", "code": 4404})
             return
@@ -309,7 +319,7 @@ class Relay:
         """Carry a client's connection to a game another process owns, until either side
         ends it."""
         conn_id = secrets.token_hex(12)
-        queue: asyncio.Queue[str | int] = asyncio.Queue()
+        queue: asyncio.Queue[str | int | None] = asyncio.Queue()
         self.local[conn_id] = queue
         inbox = f"{PREFIX}:inbox:{owner}"
 
@@ -331,6 +341,9 @@ class Relay:
             while True:
                 timeout = self.hello_timeout if first else None
                 message = await asyncio.wait_for(queue.get(), timeout)
+                if message is None:  # the shard moved before its holder answered
+                    await note("open", game=game_id, token=token, reply=self.channel)
+                    continue
                 first = False
                 if isinstance(message, int):
                     return message
