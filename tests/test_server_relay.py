@@ -187,6 +187,10 @@ def test_the_owner_names_itself_first_takes_a_client_once_and_leaves_one_of_a_sh
         await relay._open("c0", "sixtysix:relay:elsewhere", "s3-handed-over", "good")
         await relay._open("c1", "sixtysix:relay:elsewhere", "s2-abc", "good")
         await relay._open("c1", "sixtysix:relay:elsewhere", "s2-abc", "good")  # asked again: taken once
+        # A client that closed before its second ask arrived is not seated by it.
+        await relay._on_note({"kind": "close", "conn": "c2"})
+        await relay._open("c2", "sixtysix:relay:elsewhere", "s2-abc", "good")
+        assert list(relay.remote) == ["c1"]
         _, conn, _, _ = relay.remote["c1"]
         conn.push({"type": "_close", "code": 1000})  # the writer ends after it
         await asyncio.wait_for(asyncio.gather(*relay._writers), 30)

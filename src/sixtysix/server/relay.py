@@ -46,6 +46,7 @@ import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -58,6 +59,8 @@ __all__ = ["Relay"]
 log = logging.getLogger("sixtysix.server")
 
 PREFIX = "sixtysix"
+#: How many closed relayed clients an owner remembers.
+ENDED_KEPT = 10_000
 #: What the owner does with one message of a client: an error or a reply, or ``None``.
 Answer = Callable[[Game, int | None, Connection, str | bytes], "dict[str, Any] | None"]
 
@@ -91,6 +94,8 @@ class Relay:
         #: Relayed clients this process owns the games of: connection id -> (game, connection,
         #: refused messages, the relaying process's channel).
         self.remote: dict[str, tuple[Game, Connection, list[int], str]] = {}
+        #: The latest relayed clients that closed (never seated again).
+        self._ended: OrderedDict[str, None] = OrderedDict()
         #: Clients this process relays: connection id -> the owner's messages for it (JSON
         #: text, a close code, or ``None``: ask the shard's new holder), and the shard of the
         #: client's game.
@@ -276,12 +281,18 @@ class Relay:
             if strikes[0] > self.max_strikes:
                 conn.push(error("too many refused messages: closing", "too_many_errors"))
                 conn.push({"type": "_close", "code": 1008})
-        elif kind == "close" and conn_id in self.remote:
-            game, conn, _, _ = self.remote.pop(conn_id)
-            self.manager.detach(game, conn)
+        elif kind == "close":
+            # Remembered: an ask sent again when the shard moved may come after the close
+            # (each on its own Redis connection), and must not seat a client that is gone.
+            self._ended[conn_id] = None
+            while len(self._ended) > ENDED_KEPT:
+                self._ended.popitem(last=False)
+            if conn_id in self.remote:
+                game, conn, _, _ = self.remote.pop(conn_id)
+                self.manager.detach(game, conn)
 
     async def _open(self, conn_id: str, reply: str, game_id: str, token: Any) -> None:
-        if not reply.startswith(f"{PREFIX}:relay:") or conn_id in self.remote:
+        if not reply.startswith(f"{PREFIX}:relay:") or conn_id in self.remote or conn_id in self._ended:
             return  # (a client asks again when a shard moves before its holder answered)
         try:
             game = self.manager.get(game_id)
