@@ -41,6 +41,14 @@ class LosingRedis:
         pass
 
 
+class RecordingRedis(LosingRedis):
+    """A Redis client that keeps what is published, at once."""
+
+    async def publish(self, channel: str, text: str) -> int:
+        self.published.append((channel, text))
+        return 1
+
+
 def relay_with(client: Any) -> Relay:
     relay = Relay("redis://127.0.0.1:1/0", manager=None, shard=1,  # type: ignore[arg-type]
                   answer=lambda *_: None)
@@ -173,13 +181,8 @@ def test_the_owner_names_itself_first_takes_a_client_once_and_leaves_one_of_a_sh
         def attach(self, game: Game, conn: Connection) -> None:
             conn.push({"type": "state"})
 
-    class Redis(LosingRedis):
-        async def publish(self, channel: str, text: str) -> int:
-            self.published.append((channel, text))
-            return 1
-
     async def scenario() -> None:
-        relay = relay_with(Redis())
+        relay = relay_with(RecordingRedis())
         relay.manager = Manager()  # type: ignore[assignment]
         relay.process = "owner"
         # Asked while this process hands the game's shard over: no answer (the client asks the
@@ -211,11 +214,6 @@ async def until(condition: Callable[[], bool]) -> None:
 
 def test_a_client_nobody_answered_asks_the_shard_s_new_holder_again() -> None:
     # Its first ask may have gone to a holder killed in that moment, which never answers.
-    class Redis(LosingRedis):
-        async def publish(self, channel: str, text: str) -> int:
-            self.published.append((channel, text))
-            return 1
-
     class Socket:
         def __init__(self) -> None:
             self.sent: list[str] = []
@@ -234,7 +232,7 @@ def test_a_client_nobody_answered_asks_the_shard_s_new_holder_again() -> None:
             self.closed.set()
 
     async def scenario() -> None:
-        relay = relay_with(Redis())
+        relay = relay_with(RecordingRedis())
         socket = Socket()
         task = asyncio.get_running_loop().create_task(relay.relay(socket, "s2-abc", "tok", 2))
         await until(lambda: len(relay.redis.published) == 1)  # its first ask
