@@ -338,10 +338,15 @@ class Relay:
             """Publish; returns how many processes listen on the inbox (its holder: 1)."""
             return await self._publish(inbox, json.dumps({"kind": kind, "conn": conn_id, **fields}))
 
+        async def ask() -> int:
+            """Ask the shard's holder to take the client; how many listen (the holder: 1)."""
+            return await note("open", game=game_id, token=token, reply=self.channel)
+
         async def open_game() -> bool:
-            """Ask the shard's holder to take the client; whether one listens."""
-            self.local_shard[conn_id] = owner  # from now on a move of the shard closes it
-            if await note("open", game=game_id, token=token, reply=self.channel):
+            """:func:`ask`, the client from now on concerned by a move of the shard; whether
+            a holder listens."""
+            self.local_shard[conn_id] = owner
+            if await ask():
                 return True
             self.local_shard.pop(conn_id, None)
             return False
@@ -353,7 +358,7 @@ class Relay:
                 timeout = self.hello_timeout if first else None
                 message = await asyncio.wait_for(queue.get(), timeout)
                 if message is None:  # the shard moved before its holder answered
-                    await note("open", game=game_id, token=token, reply=self.channel)
+                    await ask()
                     continue
                 first = False
                 if isinstance(message, int):
