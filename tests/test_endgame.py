@@ -14,11 +14,13 @@ import itertools
 import random
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 from sixtysix import Action, Hand
 from sixtysix.bots.endgame import POINTS, AlphaMu, dominated, pareto
+from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.worlds import Worlds
 from sixtysix.kernel import Phase, Solver, State, _pure
 
@@ -270,3 +272,57 @@ def test_both_kernels_give_the_same_values() -> None:
         if checked == 6:
             break
     assert checked == 6
+
+
+# The ISMCTS bot's use of it ------------------------------------------------------------------
+def test_the_bot_plays_a_legal_action_at_a_closed_stock_the_same_for_the_same_seed() -> None:
+    for seed in (3, 11, 27):
+        hand = closed_position(seed, 5)
+        assert hand is not None
+        view = hand.view(hand.to_act)
+        choices = {ISMCTSBot(seed=1, iterations=100, endgame="alphamu").choose(view, view.legal)
+                   for _ in range(2)}
+        assert len(choices) == 1 and choices <= set(view.legal)
+
+
+def test_too_large_an_endgame_is_left_to_the_search() -> None:
+    hand = closed_position(3, 5)
+    assert hand is not None
+    view = hand.view(hand.to_act)
+    bot = ISMCTSBot(seed=1, iterations=100, endgame="alphamu", endgame_nodes=1)
+    assert bot.choose(view, view.legal) in view.legal
+    assert bot.endgame_fallbacks == 1
+    assert bot.last_iterations == 100  # the search ran
+
+
+def test_a_close_the_search_chooses_is_checked_by_alphamu() -> None:
+    checked = 0
+    for seed in range(1, 60):
+        hand = Hand.random(seed=seed)
+        close = Action.parse("C")
+        while not hand.is_over() and hand.stock_open and close not in hand.legal_actions():
+            hand.push(hand.legal_actions()[0])
+        if hand.is_over() or not hand.stock_open:
+            continue
+        view = hand.view(hand.to_act)
+        plain = ISMCTSBot(seed=2, iterations=300, c=0.4, bias=2.0)
+        honest = ISMCTSBot(seed=2, iterations=300, c=0.4, bias=2.0, endgame="alphamu", endgame_close=True)
+        choice, checked_choice = plain.choose(view, view.legal), honest.choose(view, view.legal)
+        assert checked_choice in view.legal
+        if choice == close:
+            checked += 1
+            assert checked_choice == close or honest.closes_turned_down == 1
+        else:
+            assert checked_choice == choice  # only a close is looked at again
+    assert checked
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"endgame": "cfr"}, "endgame must be"),
+    ({"endgame_moves": 0}, "endgame_moves"),
+    ({"endgame_worlds": 0}, "endgame_worlds"),
+    ({"endgame_nodes": 0}, "endgame_nodes"),
+])
+def test_endgame_options_are_checked(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ISMCTSBot(seed=1, **options)

@@ -54,7 +54,7 @@ from collections.abc import Sequence
 
 from sixtysix.kernel import STOCK_CARDS, Phase, Solver, State
 
-__all__ = ["AlphaMu", "Front", "POINTS", "dominated", "pareto"]
+__all__ = ["AlphaMu", "Front", "NodeLimitError", "POINTS", "dominated", "pareto"]
 
 #: Game points −3..3 (index + 3; R9.1) scaled to [-1, 1]: what the ISMCTS bot scores.
 POINTS = tuple(g / 3 for g in range(-3, 4))
@@ -63,6 +63,11 @@ _OVER = Phase.OVER
 
 #: Value vectors (one value per world of the node) that no other one dominates.
 Front = list[tuple[float, ...]]
+
+
+class NodeLimitError(Exception):
+    """The search visited more nodes than its ``limit`` allowed (the worlds are left as
+    they were; the values of the depths already searched stand)."""
 
 
 def pareto(vectors: Front) -> Front:
@@ -107,13 +112,16 @@ class AlphaMu:
     :meth:`Worlds.build <sixtysix.bots.worlds.Worlds.build>` makes them; ``seat``
     must be the one to act. ``weights`` (one per world, ≥ 0, not all 0; default
     equal) weigh the worlds' values. ``solver`` values the worlds at the depth
-    limit and its table is reused. The states are searched with push and pop
-    and left as they were.
+    limit and its table is reused. ``limit`` bounds the :attr:`nodes` all calls of
+    :meth:`values` visit together (:class:`NodeLimitError` past it; None: no
+    bound), so that a caller can deepen step by step within a budget that does
+    not depend on the clock. The states are searched with push and pop and left
+    as they were.
     """
 
     def __init__(self, worlds: Sequence[State], seat: int, solver: Solver,
                  weights: Sequence[float] | None = None,
-                 utility: Sequence[float] = POINTS) -> None:
+                 utility: Sequence[float] = POINTS, limit: int | None = None) -> None:
         if not worlds:
             raise ValueError("no worlds to search")
         first = worlds[0]
@@ -136,8 +144,10 @@ class AlphaMu:
         self.weights = [w / total for w in weights]
         self.utility = tuple(utility)
         self.solver = solver
-        #: Nodes of the αμ tree visited by the last :meth:`values` (for measurements).
+        #: Nodes of the αμ tree visited by all calls of :meth:`values`, counting each
+        #: pair of vectors combined at the opponent's nodes as one more.
         self.nodes = 0
+        self.limit = limit
         self._solved: dict[tuple[int, ...], float] = {}
         self._table: dict[tuple[object, ...], Front] = {}
 
@@ -147,9 +157,16 @@ class AlphaMu:
         (this one included) before solving each world."""
         if moves < 1:
             raise ValueError(f"moves must be at least 1, not {moves}")
-        self.nodes = 0
         everyone = tuple(range(len(self.worlds)))
-        return {code: self._best(front) for code, front in self.fronts(everyone, moves).items()}
+        depths = [world.depth() for world in self.worlds]
+        try:
+            fronts = self.fronts(everyone, moves)
+        except NodeLimitError:
+            for world, depth in zip(self.worlds, depths, strict=True):
+                while world.depth() > depth:
+                    world.pop()
+            raise
+        return {code: self._best(front) for code, front in fronts.items()}
 
     def fronts(self, worlds: tuple[int, ...], moves: int) -> dict[int, Front]:
         """The front of each of the seat's actions at the root, over ``worlds`` (indices)."""
@@ -169,7 +186,7 @@ class AlphaMu:
         """The front of the node the states of ``worlds`` are at, ``moves`` of the seat's
         actions left before the depth limit; ``bound``: the front its parent (the seat's
         node) holds already (an opponent's node dominated by it may stop early)."""
-        self.nodes += 1
+        self._count(1)
         first = self.worlds[worlds[0]]
         if first.phase == _OVER:
             return [tuple(self._worth(self.worlds[i].value()) for i in worlds)]
@@ -205,10 +222,16 @@ class AlphaMu:
             self._push(some, code)
             answers = self._front(some, moves, None)
             self._pop(some)
+            self._count(len(front) * len(answers))
             front = pareto([_least(vector, answer, positions) for vector in front for answer in answers])
             if bound is not None and dominated(front, bound):
                 break  # it can only fall further: the seat has better already
         return front
+
+    def _count(self, steps: int) -> None:
+        self.nodes += steps
+        if self.limit is not None and self.nodes > self.limit:
+            raise NodeLimitError(f"more than {self.limit} nodes")
 
     # Worlds -------------------------------------------------------------------------
     def _push(self, worlds: tuple[int, ...], code: int) -> None:

@@ -132,6 +132,7 @@ from typing import TYPE_CHECKING, Any
 from sixtysix import kernel
 from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
 from sixtysix.bots.base import BaseBot, Bot
+from sixtysix.bots.endgame import AlphaMu, NodeLimitError
 from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.inference import likelihood
@@ -141,6 +142,7 @@ from sixtysix.bots.worlds import Worlds
 from sixtysix.errors import IllegalActionError
 from sixtysix.hand import Hand
 from sixtysix.kernel import (
+    CLOSE,
     SETTLE_EVERY,
     SETTLE_FROM,
     STOCK_CARDS,
@@ -307,7 +309,34 @@ class ISMCTSBot(BaseBot):
         net_value: float = 0.0,
         net_tree: float = 0.0,
         net_pool: int = 512,
+        endgame: str = "pimc",
+        endgame_moves: int = 3,
+        endgame_worlds: int = 40,
+        endgame_close: bool = False,
+        endgame_nodes: int = 20_000,
     ) -> None:
+        if endgame not in ("pimc", "alphamu"):
+            raise ValueError(f"endgame must be pimc or alphamu, not {endgame!r}")
+        if endgame_moves < 1:
+            raise ValueError(f"endgame_moves must be at least 1, not {endgame_moves}")
+        if endgame_worlds < 1:
+            raise ValueError(f"endgame_worlds must be at least 1, not {endgame_worlds}")
+        if endgame_nodes < 1:
+            raise ValueError(f"endgame_nodes must be at least 1, not {endgame_nodes}")
+        #: How a closed stock is searched: ``pimc`` (the tree's leaves solve each world)
+        #: or ``alphamu`` (:mod:`sixtysix.bots.endgame`, over ``endgame_worlds`` worlds,
+        #: deepening to ``endgame_moves`` of the seat's actions ahead within
+        #: ``endgame_nodes`` nodes); ``endgame_close``: a close the search chose is
+        #: valued by αμ too before it is played.
+        self.endgame = endgame
+        self.endgame_moves = endgame_moves
+        self.endgame_worlds = endgame_worlds
+        self.endgame_close = endgame_close
+        self.endgame_nodes = endgame_nodes
+        #: Closed-stock decisions αμ left to the search (too large), and closes it
+        #: turned down (for measurements).
+        self.endgame_fallbacks = 0
+        self.closes_turned_down = 0
         if closed not in ("leaf", "tree"):
             raise ValueError(f"closed must be leaf or tree, not {closed!r}")
         if iterations is None and time is None:
@@ -395,7 +424,9 @@ class ISMCTSBot(BaseBot):
             "infer": infer, "infer_pool": infer_pool, "infer_model": infer_model,
             "opponent_model": opponent_model, "settle": settle,
             "tolerance": tolerance, "network": self.network, "net_infer": net_infer,
-            "net_prior": net_prior, "net_value": net_value, "net_tree": net_tree, "net_pool": net_pool}
+            "net_prior": net_prior, "net_value": net_value, "net_tree": net_tree, "net_pool": net_pool,
+            "endgame": endgame, "endgame_moves": endgame_moves, "endgame_worlds": endgame_worlds,
+            "endgame_close": endgame_close, "endgame_nodes": endgame_nodes}
         self._pool: SearchPool | None = None
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
@@ -414,6 +445,10 @@ class ISMCTSBot(BaseBot):
         worlds = self._prepare(view)
         if not view.stock_open and worlds.count <= self.pimc_below:
             return self._pimc(worlds, legal)
+        if self.endgame == "alphamu" and not view.stock_open and view.stock_size:
+            honest = self._alphamu(worlds, legal)
+            if honest is not None:
+                return honest
         pool = self._helpers()
         if pool is not None:
             # The helpers stop at the same moment (wall clock: shared by processes).
@@ -427,6 +462,8 @@ class ISMCTSBot(BaseBot):
                     mine = stats.get(code, (0, 0.0, 0.0))
                     stats[code] = (mine[0] + visits, mine[1] + total, mine[2] + squares)
         choice = self._pick(stats, legal)
+        if self.endgame_close and choice.code == CLOSE:
+            choice = self._honest_close(worlds, view.seat, stats, legal)
         if anchor is not None and anchor != choice:
             return self._gate(stats, choice, anchor)
         return choice
@@ -561,6 +598,77 @@ class ISMCTSBot(BaseBot):
             if action.code == policy:
                 return action
         return best[0]
+
+    def _endgame_worlds(self, worlds: Worlds) -> tuple[list[State], list[float]]:
+        """The worlds αμ searches: every layout when there are at most ``endgame_worlds``
+        (equally likely unless weighed), else that many drawn as the search draws them.
+        With the stock closed (or about to be) only the opponent's hand counts: a hand
+        drawn twice is one world of twice the weight."""
+        if worlds.layouts is not None and len(worlds.layouts) <= self.endgame_worlds \
+                and not worlds.weighted:
+            drawn = worlds.layouts
+        else:
+            drawn = worlds.draw(self.endgame_worlds)
+        weights: dict[int, float] = {}
+        layouts: dict[int, tuple[int, list[int]]] = {}
+        for layout in drawn:
+            layouts.setdefault(layout[0], layout)
+            weights[layout[0]] = weights.get(layout[0], 0.0) + 1.0
+        hands = sorted(layouts)
+        return [worlds.build(layouts[hand]).kernel for hand in hands], [weights[hand] for hand in hands]
+
+    def _deepest(self, search: AlphaMu) -> dict[int, float] | None:
+        """The values of the deepest αμ search (2 to ``endgame_moves`` of the seat's actions
+        ahead) that fits in ``endgame_nodes``; None when not even the first fits."""
+        values = None
+        for moves in range(min(2, self.endgame_moves), self.endgame_moves + 1):
+            try:
+                values = search.values(moves)
+            except NodeLimitError:
+                break
+        return values
+
+    def _alphamu(self, worlds: Worlds, legal: Sequence[Action]) -> Action | None:
+        """αμ over the worlds of a closed stock (:mod:`sixtysix.bots.endgame`); ties: the
+        playout policy's choice when it is among the best, else the first. None when it
+        does not fit in ``endgame_nodes`` (the search decides then)."""
+        states, weights = self._endgame_worlds(worlds)
+        search = AlphaMu(states, states[0].to_act, self._solver.kernel, weights, self._utility,
+                         self.endgame_nodes)
+        values = self._deepest(search)
+        if values is None:
+            self.endgame_fallbacks += 1
+            return None
+        best_value = max(values[a.code] for a in legal)
+        best = [a for a in legal if values[a.code] >= best_value - 1e-12]
+        policy = states[0].policy_code(False, False)
+        return next((a for a in best if a.code == policy), best[0])
+
+    def _honest_close(self, worlds: Worlds, seat: int, stats: Stats, legal: Sequence[Action]) -> Action:
+        """The close the search chose, or the best other action if the close's mean,
+        less what strategy fusion added to it (its PIMC value over some worlds less its
+        αμ value over the same worlds), falls below that action's mean."""
+        close = next(a for a in legal if a.code == CLOSE)
+        others = [a for a in legal if a.code != CLOSE and stats.get(a.code, (0, 0.0, 0.0))[0]]
+        if not others:
+            return close
+        states, weights = self._endgame_worlds(worlds)
+        for state in states:
+            state.push(CLOSE)
+        search = AlphaMu(states, seat, self._solver.kernel, weights, self._utility, self.endgame_nodes)
+        try:
+            pimc = max(search.values(1).values())
+        except NodeLimitError:
+            return close
+        honest = self._deepest(search)
+        flattery = 0.0 if honest is None else pimc - max(honest.values())
+        visits, total, _ = stats[CLOSE]
+        other = self._pick(stats, others)
+        entry = stats[other.code]
+        if total / visits - flattery >= entry[1] / entry[0]:
+            return close
+        self.closes_turned_down += 1
+        return other
 
     # The search -------------------------------------------------------------------
     def search(self, worlds: Worlds, seat: int, deadline: float | None = None) -> Node:
