@@ -26,7 +26,8 @@ add; ``hand`` â†’ ``all`` is the stock's order, which nobody can know; ``all`` â
 how much room there is above today's 70% of matches.
 
 Prints each player's matches won with the 95% interval (Wilson), game points per
-hand and failed closes (its own, and the heuristic player's), and the machine;
+hand, failed closes (its own, and the heuristic player's), its net game points in the
+hands it closed, its CPU time per decision (those with a choice), and the machine;
 ``--json FILE`` keeps the per-match results.
 """
 
@@ -69,6 +70,11 @@ class Played:
     failed_closes: int
     their_closes: int = 0
     their_failed_closes: int = 0
+    #: Our net game points in the hands we closed.
+    closed_points: int = 0
+    #: Our decisions with a choice, and the CPU seconds they took.
+    decisions: int = 0
+    cpu: float = 0.0
 
 
 def _choose(kind: str, search: Told, hand: Hand, seat: int) -> Action:
@@ -94,7 +100,8 @@ def _play(kind: str, games: list[Game], iterations: int = 2700,
         players[1 - ours] = make_bot("heuristic", seed=game.bot_seeds[1 - ours])
         table = Table(players)
         match = Match(Rules(), seed=game.deal_seed)
-        points = closes = failed = theirs = their_failed = 0
+        points = closes = failed = theirs = their_failed = closed_points = decisions = 0
+        cpu = 0.0
         while not match.is_over():
             hand = match.deal()
             table.start(hand)
@@ -102,19 +109,27 @@ def _play(kind: str, games: list[Game], iterations: int = 2700,
                 if table.bot_to_act() is not None:
                     table.step()
                 else:
-                    table.play(_choose(kind, search, hand, ours))
+                    start = time.process_time()
+                    action = _choose(kind, search, hand, ours)
+                    if len(hand.legal_actions()) > 1:
+                        cpu += time.process_time() - start
+                        decisions += 1
+                    table.play(action)
             result = hand.result()
             assert result is not None
+            gain = 0
             if result.winner is not None:
-                points += result.game_points if result.winner == ours else -result.game_points
+                gain = result.game_points if result.winner == ours else -result.game_points
+                points += gain
             if result.closed_by == ours:
                 closes += 1
                 failed += result.winner != ours
+                closed_points += gain
             elif result.closed_by is not None:
                 theirs += 1
                 their_failed += result.winner == ours
         out.append(Played(int(match.winner == ours), len(match.hands), points, closes, failed, theirs,
-                          their_failed))
+                          their_failed, closed_points, decisions, cpu))
     return out
 
 
@@ -150,9 +165,14 @@ def main(argv: list[str] | None = None) -> int:
             theirs = sum(p.their_closes for p in done)
             their_failed = sum(p.their_failed_closes for p in done)
             per_hand = sum(p.points for p in done) / hands
+            closed_points = sum(p.closed_points for p in done)
+            decisions = sum(p.decisions for p in done)
+            cpu = 1000 * sum(p.cpu for p in done) / max(decisions, 1)
             print(f"  {kind:8} {won:5} of {len(done)} = {won / len(done):6.1%}  "
                   f"(95% CI {low:.1%}-{high:.1%})  {per_hand:+.2f} game points/hand  "
-                  f"closes failed {failed} of {closes} (the heuristic's {their_failed} of {theirs})  "
+                  f"closes failed {failed} of {closes} = {failed / max(closes, 1):.1%}, "
+                  f"{closed_points:+d} game points in them (the heuristic's {their_failed} of {theirs} = "
+                  f"{their_failed / max(theirs, 1):.1%})  CPU {cpu:.1f} ms/decision  "
                   f"{time.perf_counter() - start:6.0f} s", flush=True)
     print(f"machine: {machine()}")
     if args.json:
