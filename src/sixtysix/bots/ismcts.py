@@ -105,6 +105,22 @@ position is solved exactly; after a close with at most ``pimc_below``
 layouts left, every layout is solved exactly and the action with the best
 average is played (PIMC over all worlds).
 
+Honest endgames (``endgame="alphamu"``, off by default): solving each world
+after a close assumes that the player will know the opponent's hand, which he
+will not (strategy fusion). With this option a decision with the stock closed
+but not exhausted is made by αμ search (:mod:`sixtysix.bots.endgame`) over
+``endgame_worlds`` worlds (all layouts when there are no more, else drawn as
+the search draws them, a hand drawn twice counting twice): the player chooses
+one action for all the worlds he cannot tell apart, the opponent answers in
+each world, and the worlds are solved exactly only after ``endgame_moves`` of
+the player's actions. It deepens from two actions on while the search fits in
+``endgame_nodes`` nodes (a count, not the clock), and leaves the decision to
+the tree search when not even two fit. With ``endgame_close`` a close that the
+search chose at an open stock is checked too: its mean, less what strategy
+fusion added to it (its PIMC value less its αμ value, over such worlds with
+the close made), must stay at least the best other action's mean, or that
+action is played instead.
+
 Defaults: ``c = 0.5``, ``epsilon = 0.1``, ``solve_cards = -1``. What each
 option was measured to be worth, and how the defaults and the levels were
 chosen, is in the documentation (docs/bots.md, "ISMCTS"), not here.
@@ -272,7 +288,9 @@ class ISMCTSBot(BaseBot):
     ``net_tree`` (its policy as a PUCT prior at the nodes below the root, with
     that weight; off at 0): see the module documentation; ``net_pool``: layouts drawn for
     a search when worlds are weighed as whole hands (``infer``, or enumerated
-    layouts) rather than card by card.
+    layouts) rather than card by card; ``endgame`` (``pimc`` or ``alphamu``) with
+    ``endgame_moves``, ``endgame_worlds``, ``endgame_nodes`` and ``endgame_close``:
+    honest endgames (see the module documentation).
     """
 
     name = "ismcts"
