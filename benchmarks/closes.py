@@ -8,9 +8,9 @@ seats. At each close the bot makes, the exact solver values the true position
 just after the close (both hands known): a close that is lost even with the
 opponent's cards known was a bad (or a gambling) close; one that was won there
 but failed at the end was lost by the play after it, where the closer does not
-know the opponent's cards. Prints the closes, how many failed, and how many of
-each kind, with the game points won and lost after closing and the bot's CPU
-time per decision.
+know the opponent's cards. Prints the bot's net game points per hand, its closes,
+how many failed, and how many of each kind, with the game points won and lost
+after closing and the bot's CPU time per decision.
 """
 
 from __future__ import annotations
@@ -63,13 +63,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     solver = Solver()
     closes = failed = lost_at_close = lost_after = won_after = decisions = 0
-    points_after = 0
+    points_after = total = 0
     cpu = 0.0
     for seed in range(args.seed, args.seed + args.hands):
         for ours in (0, 1):
             value, points, n, seconds = play(args.bot, seed, ours, solver)
             decisions += n
             cpu += seconds
+            total += points
             if value is None:
                 continue
             closes += 1
@@ -82,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
                 lost_after += 1
     print(f"{args.bot}: {2 * args.hands} hands (seeds {args.seed}-{args.seed + args.hands - 1}, both seats) "
           f"against heuristic")
+    print(f"  net game points per hand {total / (2 * args.hands):+.3f}")
     print(f"  closes {closes}, failed {failed} = {failed / max(closes, 1):.1%}, "
           f"{points_after:+d} game points in the closed hands")
     print(f"  lost with the cards known at the close: {lost_at_close} (won all the same: {won_after}); "

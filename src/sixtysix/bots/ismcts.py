@@ -116,10 +116,10 @@ each world, and the worlds are solved exactly only after ``endgame_moves`` of
 the player's actions. It deepens from two actions on while the search fits in
 ``endgame_nodes`` nodes (a count, not the clock), and leaves the decision to
 the tree search when not even two fit. With ``endgame_close`` a close that the
-search chose at an open stock is checked too: its mean, less what strategy
-fusion added to it (its PIMC value less its αμ value, over such worlds with
-the close made), must stay at least the best other action's mean, or that
-action is played instead.
+search chose at an open stock is checked too: its αμ value, over such worlds
+with the close made, must be at least the mean of the most visited other
+action, or that action is played instead (the tree values a close by playouts
+after it, exact only with ``solve_cards``).
 
 Defaults: ``c = 0.5``, ``epsilon = 0.1``, ``solve_cards = -1``. What each
 option was measured to be worth, and how the defaults and the levels were
@@ -663,9 +663,10 @@ class ISMCTSBot(BaseBot):
         return next((a for a in best if a.code == policy), best[0])
 
     def _honest_close(self, worlds: Worlds, seat: int, stats: Stats, legal: Sequence[Action]) -> Action:
-        """The close the search chose, or the best other action if the close's mean,
-        less what strategy fusion added to it (its PIMC value over some worlds less its
-        αμ value over the same worlds), falls below that action's mean."""
+        """The close the search chose, or the best other action (the most visited) if the
+        close's αμ value, over such worlds with the close made, falls below that action's
+        mean. The tree values a close by playouts after it (exact solves only with
+        ``solve_cards``), which also assume the opponent's cards known; αμ does not."""
         close = next(a for a in legal if a.code == CLOSE)
         others = [a for a in legal if a.code != CLOSE and stats.get(a.code, (0, 0.0, 0.0))[0]]
         if not others:
@@ -675,15 +676,13 @@ class ISMCTSBot(BaseBot):
             state.push(CLOSE)
         search = AlphaMu(states, seat, self._solver.kernel, weights, self._utility, self.endgame_nodes)
         try:
-            pimc = max(search.values(1).values())
+            pimc = search.values(1)
         except NodeLimitError:
             return close
-        honest = self._deepest(search)
-        flattery = 0.0 if honest is None else pimc - max(honest.values())
-        visits, total, _ = stats[CLOSE]
+        honest = self._deepest(search) or pimc
         other = self._pick(stats, others)
-        entry = stats[other.code]
-        if total / visits - flattery >= entry[1] / entry[0]:
+        visits, total, _ = stats[other.code]
+        if max(honest.values()) >= total / visits:
             return close
         self.closes_turned_down += 1
         return other
