@@ -48,17 +48,14 @@ that player can see (:func:`~sixtysix.bots.rollout.policy_code` with
 played unless the search's choice has a higher mean by more than ``gate``
 standard errors of the difference.
 
-Inference (``infer`` = epsilon, off by default): the bot keeps its view from
-just before the opponent's last action (the ``seen`` hook), rebuilds for each
-hand the opponent may hold now the state he acted in (his card back in hand;
-after a draw, each card he may have drawn taken out in turn) and asks the
-playout policy, judging by what he could see, what it would have done there.
-A hand gets weight ``1 - epsilon`` if the policy agrees, plus ``epsilon``
-over the number of cards he could play. Worlds are then drawn by weight
-from ``infer_pool`` uniformly sampled hands (all layouts when they are
-enumerated), each with a fresh stock order. Without evidence (no ``seen``
-hook, or nothing learnt) sampling stays uniform. The weighing is
-:mod:`sixtysix.bots.inference`, the drawing :mod:`sixtysix.bots.worlds`.
+Inference (``infer`` = T, off at 0): each world is weighed by how likely the
+opponent's actions this hand were in it, under a model of him judging by what he
+could see (the playout policy, ``infer_model=policy``, or the network's policy,
+``infer_model=net``; a share ``infer_epsilon`` of each chance spread over his legal
+actions), the product raised to the power T; worlds are then drawn by weight from
+``infer_pool`` uniformly sampled ones (all layouts when they are enumerated), each with
+a fresh stock order (:mod:`sixtysix.bots.inference`, the drawing
+:mod:`sixtysix.bots.worlds`).
 
 Learned help (``network``, a :class:`~sixtysix.net.Network` or a weights file, or
 ``shipped`` for the package's own; off by default, on in the ``hard`` and
@@ -125,7 +122,7 @@ from __future__ import annotations
 import math
 import random
 import time as _time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -134,7 +131,7 @@ from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
 from sixtysix.bots.base import BaseBot, Bot
 from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.bots.inference import likelihood
+from sixtysix.bots.inference import EPSILON, Inference
 from sixtysix.bots.net_bot import load_network
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.worlds import Worlds
@@ -251,9 +248,9 @@ class ISMCTSBot(BaseBot):
     ``gate`` (keep the heuristic bot's action unless the search shows better):
     see the module documentation; ``match``: play for the match (rewards in
     match equity) when the view carries the match score; ``infer`` (off at 0):
-    weigh the opponent's possible hands by how likely his last action is with
-    each, with the playout policy as his model and ``infer`` the chance of a
-    random action, over ``infer_pool`` sampled hands (see the module
+    weigh the worlds by the likelihood of the opponent's actions this hand, raised to
+    that power, under ``infer_model`` (``policy`` or ``net``) with ``infer_epsilon`` of
+    each chance spread evenly, drawn from ``infer_pool`` sampled worlds (see the module
     documentation); ``opponent_model``: a bot whose choices, from the
     opponent's view, the opponent's nodes follow (see the module
     documentation; with ``workers`` above 1 it must pickle); ``settle`` (off
@@ -296,6 +293,7 @@ class ISMCTSBot(BaseBot):
         infer: float = 0.0,
         infer_pool: int = 256,
         infer_model: str = "policy",
+        infer_epsilon: float = EPSILON,
         workers: int = 1,
         rng: random.Random | None = None,
         opponent_model: Bot | None = None,
@@ -343,14 +341,18 @@ class ISMCTSBot(BaseBot):
         self.gate = gate
         self.bias = bias
         self.match = match
-        if not 0 <= infer < 1:
-            raise ValueError(f"infer must be at least 0 and below 1, not {infer}")
+        if not infer >= 0:
+            raise ValueError(f"infer must be at least 0, not {infer}")
+        if infer_pool < 1:
+            raise ValueError(f"infer_pool must be at least 1, not {infer_pool}")
+        if infer_model not in ("policy", "net"):
+            raise ValueError(f"infer_model must be policy or net, not {infer_model!r}")
+        if not 0 < infer_epsilon <= 1:
+            raise ValueError(f"infer_epsilon must be above 0 and at most 1, not {infer_epsilon}")
         self.infer = infer
         self.infer_pool = infer_pool
-        if infer_model not in ("policy", "heuristic"):
-            raise ValueError(f"infer_model must be policy or heuristic, not {infer_model!r}")
         self.infer_model = infer_model
-        self._model = HeuristicBot(seed=0) if infer_model == "heuristic" else None
+        self.infer_epsilon = infer_epsilon
         self.opponent_model = opponent_model
         if not net_infer >= 0:
             raise ValueError(f"net_infer must be at least 0, not {net_infer}")
@@ -379,9 +381,8 @@ class ISMCTSBot(BaseBot):
         if (net_infer or net_prior or net_value or net_tree) and self.network is None:
             raise ValueError("net_infer, net_prior, net_value and net_tree need a network: "
                              "network=FILE.npz (or network=shipped)")
-        #: The bot's view just before the opponent's last action, from the ``seen``
-        #: hook (what inference learns from; ``None`` when there is nothing to learn).
-        self.evidence: View | None = None
+        if infer and infer_model == "net" and self.network is None:
+            raise ValueError("infer_model=net needs a network: network=FILE.npz (or network=shipped)")
         #: What each result of the hand is worth to the seat searched for, by its game
         #: points + 3 (set for each decision; see :func:`sixtysix.bots.equity.hand_utility`).
         self._utility: tuple[float, ...] = _POINTS
@@ -393,6 +394,7 @@ class ISMCTSBot(BaseBot):
             "fair": fair, "solve_cards": solve_cards, "enumerate_below": enumerate_below,
             "pimc_below": pimc_below, "closes": closes, "bias": bias, "match": match,
             "infer": infer, "infer_pool": infer_pool, "infer_model": infer_model,
+            "infer_epsilon": infer_epsilon,
             "opponent_model": opponent_model, "settle": settle,
             "tolerance": tolerance, "network": self.network, "net_infer": net_infer,
             "net_prior": net_prior, "net_value": net_value, "net_tree": net_tree, "net_pool": net_pool}
@@ -417,8 +419,7 @@ class ISMCTSBot(BaseBot):
         pool = self._helpers()
         if pool is not None:
             # The helpers stop at the same moment (wall clock: shared by processes).
-            pool.start(view, None if deadline is None else _time.time() + deadline - _time.perf_counter(),
-                       self.evidence if self.infer else None)
+            pool.start(view, None if deadline is None else _time.time() + deadline - _time.perf_counter())
         anchor = self._anchor.choose(view, legal) if self._anchor is not None else None
         stats = self._stats(self.search(worlds, view.seat, deadline))
         if pool is not None:
@@ -453,14 +454,20 @@ class ISMCTSBot(BaseBot):
             rules = view.rules
             self._utility = hand_utility(view.match_score, view.match_bonus, seat=view.seat,
                                          target=rules.target, tie_bonus=rules.tie_bonus)
-        weigh = self._likelihood(view) if self.infer else None
         odds = None
         self._root_prior = []
         self._past = None
-        if self.network is not None and (self.net_value or self.net_tree):
+        if self.network is not None and (self.net_value or self.net_tree or (
+                self.infer and self.infer_model == "net")):
             from sixtysix.observation import past_of  # numpy is there: the network loaded
 
             self._past = past_of(view)
+        weigh = None
+        if self.infer:
+            net = self.network.kernel_net() if self.network is not None and self.infer_model == "net" \
+                else None
+            weigh = Inference(view, self.rng, self.infer, self.infer_epsilon, net,
+                              self._past if net is not None else None)
         if self.network is not None and (self.net_infer or self.net_prior):
             from sixtysix.observation import match_of
 
@@ -478,18 +485,7 @@ class ISMCTSBot(BaseBot):
     def new_hand(self, view: View) -> None:
         if self._anchor is not None:
             self._anchor.new_hand(view)
-        self.evidence = view if view.to_act == view.opponent else None
         self._helpers()  # start helper processes before the first decision is timed
-
-    def seen(self, view: View) -> None:
-        """Keep the view before each of the opponent's actions (for ``infer``)."""
-        if view.to_act == view.opponent:
-            self.evidence = view
-
-    def _likelihood(self, view: View) -> Callable[[int], float] | None:
-        """The likelihood of the opponent's last action for each hand he may hold
-        (:func:`sixtysix.bots.inference.likelihood`), from the view kept before it."""
-        return likelihood(self.evidence, view, self.infer, self._model)
 
     def _helpers(self) -> SearchPool | None:
         """The helper processes (started at the first search that needs them)."""

@@ -76,14 +76,13 @@ class SearchPool:
     def __len__(self) -> int:
         return len(self._processes)
 
-    def start(self, view: View, until: float | None = None, before: View | None = None) -> None:
+    def start(self, view: View, until: float | None = None) -> None:
         """Send the decision to every helper (they search while the caller does), until
-        the wall clock (:func:`time.time`) reads ``until``, or for their own budget;
-        ``before`` is the bot's view before the opponent's last action (its evidence)."""
+        the wall clock (:func:`time.time`) reads ``until``, or for their own budget."""
         for process in list(self._processes):
             try:
                 assert process.stdin is not None
-                _send(process.stdin, (view, until, before))
+                _send(process.stdin, (view, until))
             except OSError:
                 self._drop(process)
 

@@ -14,9 +14,8 @@ __all__ = ["serve"]
 
 
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
-    """A helper's loop: the bot's options and seed first, then ``(view, until, before)``
-    requests (``before``: the evidence for inference, see ``ISMCTSBot.infer``),
-    answered with root statistics, until end of input or ``None``."""
+    """A helper's loop: the bot's options and seed first, then ``(view, until)``
+    requests, answered with root statistics, until end of input or ``None``."""
     options, seed = _receive(stdin)
     bot = ISMCTSBot(rng=random.Random(seed), workers=1, **options)
     while True:
@@ -26,6 +25,5 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
             return
         if request is None:
             return
-        view, until, before = request
-        bot.evidence = before
+        view, until = request
         _send(stdout, bot.root_stats(view, until))

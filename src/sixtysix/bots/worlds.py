@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import logging
 import math
 import random
 from collections.abc import Callable, Mapping
 
+from sixtysix.bots.inference import Inference
 from sixtysix.cards import CARDS
 from sixtysix.hand import Hand
 from sixtysix.kernel import STOCK_CARDS
@@ -29,6 +31,8 @@ from sixtysix.sampling import Constraints
 from sixtysix.views import View
 
 __all__ = ["Worlds"]
+
+_log = logging.getLogger(__name__)
 
 
 class Worlds:
@@ -42,9 +46,10 @@ class Worlds:
     :meth:`Constraints.sample <sixtysix.sampling.Constraints.sample>` does,
     on card indices.
 
-    ``weigh`` (inference from the opponent's last action) gives each hand he may
-    hold a weight; layouts are then drawn by weight from ``pool`` uniform samples
-    (or from all layouts when they are enumerated). ``odds`` (a learned estimate:
+    ``weigh`` (inference from the opponent's actions, an
+    :class:`~sixtysix.bots.inference.Inference`) gives each layout a log-weight; layouts
+    are then drawn by weight from ``pool`` uniform samples (or from all layouts when
+    they are enumerated), a hand drawn again with a fresh stock order. ``odds`` (a learned estimate:
     card index -> the odds that the opponent holds the card, positive) weighs a hand
     by the product of its cards' odds, which is what independent estimates per card
     say once the hand's size is known (a conditional Bernoulli distribution); such
@@ -60,7 +65,7 @@ class Worlds:
     """
 
     def __init__(self, view: View, rng: random.Random, enumerate_below: int = 0,
-                 weigh: Callable[[int], float] | None = None, pool: int = 256,
+                 weigh: Inference | None = None, pool: int = 256,
                  odds: Mapping[int, float] | None = None) -> None:
         c = Constraints.from_view(view)
         self.rng = rng
@@ -92,6 +97,9 @@ class Worlds:
         #: cumulative weights; ``None`` when every layout is as likely as the next.
         self._hands: list[int] | None = None
         self._cumulative: list[float] = []
+        #: The weighed layouts' weights (the largest 1), for measurements.
+        self.weights: list[float] = []
+        product: Callable[[int], float] | None = None
         if odds is not None:
             by_card = [float(odds.get(i, 1.0)) for i in range(len(CARDS))]
             if any(not (w > 0 and math.isfinite(w)) for w in by_card):
@@ -102,41 +110,46 @@ class Worlds:
             if self.layouts is not None or weigh is not None:
                 table = dict(zip(self._allowed, allowed, strict=True))
 
-                def product(mask: int, weigh: Callable[[int], float] | None = weigh) -> float:
+                def odds_of(mask: int) -> float:
                     p = 1.0
                     for i, w in table.items():
                         if mask >> i & 1:
                             p *= w
-                    return p if weigh is None else p * weigh(mask)
+                    return p
 
-                weigh = product
+                product = odds_of
             elif max(allowed, default=1.0) != min(allowed, default=1.0):
                 # Drawn card by card: the card i is taken with chance
                 # odds[i] * sums[i+1][j-1] / sums[i][j] while j are still to take.
                 self._odds, self._sums = allowed, sums
-        if weigh is not None:
-            self._weigh(weigh, pool)
+        if weigh is not None or product is not None:
+            self._weigh(weigh, product, pool)
 
-    def _weigh(self, weigh: Callable[[int], float], pool: int) -> None:
-        """Weigh the opponent's possible hands by ``weigh`` (the likelihood of what he
-        did, given the hand): all of them when the layouts are enumerated, else the
-        distinct hands among ``pool`` uniform samples (a weighted sample of a uniform
-        sample: importance resampling). Layouts are then drawn by weight."""
+    def _weigh(self, weigh: Inference | None, product: Callable[[int], float] | None, pool: int) -> None:
+        """Weigh layouts by ``weigh`` (the likelihood of what the opponent did in each)
+        and by ``product`` (the odds of his hand): all of them when the layouts are
+        enumerated, else ``pool`` uniform samples (a weighted sample of a uniform sample:
+        importance resampling). Layouts are then drawn by weight."""
         if self.layouts is not None:
-            hands = [mask for mask, _ in self.layouts]
+            candidates = self.layouts
         else:
-            hands = list(dict.fromkeys(self._sample_hand() for _ in range(pool)))
-        cache: dict[int, float] = {}
-        weights = []
-        for mask in hands:
-            w = cache.get(mask)
-            if w is None:
-                w = cache[mask] = weigh(mask)
-            weights.append(w)
-        if not weights or max(weights) <= 0 or max(weights) == min(weights):
+            candidates = [(mask, self._stock_for(mask)) for mask in
+                          (self._sample_hand() for _ in range(pool))]
+        logs = [0.0] * len(candidates)
+        if weigh is not None:
+            logs = [weigh.log_weight(layout, self.rng) for layout in candidates]
+        top = max(logs, default=-math.inf)
+        if top == -math.inf:
+            _log.debug("no world explains the opponent's actions: worlds drawn uniformly")
+            return
+        weights = [math.exp(v - top) for v in logs]
+        if product is not None:
+            weights = [w * product(mask) for w, (mask, _) in zip(weights, candidates, strict=True)]
+        if max(weights) <= 0 or max(weights) == min(weights):
             return  # nothing learnt: uniform, as without inference
-        self._hands = hands
+        self._hands = [mask for mask, _ in candidates]
         self._cumulative = list(itertools.accumulate(weights))
+        self.weights = weights
 
     def _sample(self) -> tuple[int, list[int]]:
         mask = self._sample_hand() if self._odds is None else self._sample_by_odds()
