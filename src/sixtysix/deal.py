@@ -208,40 +208,77 @@ class Packs:
     def __init__(self, view: View, rng: random.Random) -> None:
         deal = Deal.of(view.rules)
         self._size = deal.size
-        self._trump = (deal.trump, view.dealt_trump_card.index)
-        self._opponent = 1 - view.seat
+        opponent = 1 - view.seat
         places: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
         needs: tuple[dict[int, int], dict[int, int]] = ({}, {})
         extra = _past(view, deal, places, needs)
-        self._places = places[self._opponent]
-        self._needs = sorted(needs[self._opponent].items(), key=lambda item: (item[1], item[0]))
-        self._extra = extra[self._opponent]
-        self._stock = deal.stock[len(deal.stock) - view.stock_size:-1]
         self._left = view.stock_size
+        self._stock = deal.stock[len(deal.stock) - view.stock_size:-1]
+        #: The pack with the seat's own cards and the turned-up trump in place.
+        self._base = [-1] * deal.size
+        self._base[deal.trump] = view.dealt_trump_card.index
         mine = sum(card.mask for card in view.hand) & ~extra[view.seat]
-        self._mine = _assign(places[view.seat], needs[view.seat], mine, rng)
+        free, order = _order(places[view.seat], needs[view.seat])
+        loose = [card for card in _cards(mine) if card not in needs[view.seat]]
+        _fill(self._base, free, order, loose, rng)
+        self._places, self._needs = _order(places[opponent], needs[opponent])
+        #: The opponent's cards that came to him from a place and were not used before now.
+        self._loose = ~extra[opponent] & ~sum(1 << card for card in needs[opponent])
 
     def pack(self, opponent: int, stock: Sequence[int], rng: random.Random) -> list[int]:
         """A pack (card codes in dealing order) whose deal, with the view's actions, gives
         the view with the opponent holding ``opponent`` (a mask) and the stock ``stock``
         (card codes, next first, the face-up card last); the opponent's past drawn as
         the class says. Raises :class:`ValueError` if the layout does not fit the view."""
-        deck = [-1] * self._size
-        for position, card in self._mine.items():
-            deck[position] = card
-        fresh = dict(self._needs)
-        theirs = _assign(self._places, fresh, opponent & ~self._extra, rng)
-        for position, card in theirs.items():
-            deck[position] = card
-        position, card = self._trump
-        deck[position] = card
         if len(stock) != self._left:
             raise ValueError(f"a stock of {len(stock)} cards does not fit the view")
+        deck = self._base[:]
+        _fill(deck, self._places[:], self._needs, _cards(opponent & self._loose), rng)
         for position, card in zip(self._stock, stock, strict=False):
             deck[position] = card
         if -1 in deck or len(set(deck)) != self._size:
             raise ValueError("the layout does not fit the view: the pack is not whole")
         return deck
+
+
+def _cards(mask: int) -> list[int]:
+    """The card codes of a mask, lowest first."""
+    out = []
+    while mask > 0:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _order(places: Iterable[tuple[int, int]],
+           needs: Mapping[int, int]) -> tuple[list[int], list[tuple[int, int]]]:
+    """A seat's places (positions) from the earliest held on, and its needed cards from the
+    earliest needed on, each with the number of places held by the time it was needed."""
+    ordered = sorted(places)
+    needed = []
+    for card, time in sorted(needs.items(), key=lambda item: (item[1], item[0])):
+        held = sum(1 for since, _ in ordered if since <= time)
+        if held <= len(needed):
+            raise ValueError(f"{CARDS[card]} was used before any place could have given it")
+        needed.append((card, held))
+    return [position for _, position in ordered], needed
+
+
+def _fill(deck: list[int], free: list[int], needs: Sequence[tuple[int, int]], loose: list[int],
+          rng: random.Random) -> None:
+    """Put each needed card at a free place held by the time it was needed, the earliest
+    needed first, then the ``loose`` cards at the places left, each choice uniform. The
+    places open to the k-th needed card are the first of those still free (the ones taken
+    before were open to it too), so one uniform index chooses."""
+    rnd = rng.random
+    for k, (card, held) in enumerate(needs):
+        deck[free.pop(int(rnd() * (held - k)))] = card
+    if len(loose) != len(free):
+        raise ValueError(f"{len(loose)} cards held for {len(free)} places: the layout does not fit")
+    rng.shuffle(loose)
+    for position, card in zip(free, loose, strict=True):
+        deck[position] = card
 
 
 def _past(view: View, deal: Deal, places: tuple[list[tuple[int, int]], list[tuple[int, int]]],
@@ -294,24 +331,3 @@ def _past(view: View, deal: Deal, places: tuple[list[tuple[int, int]], list[tupl
                     draw(winner, time)
             on_table = not on_table
     return extra
-
-
-def _assign(places: Iterable[tuple[int, int]], needs: Mapping[int, int], held: int,
-            rng: random.Random) -> dict[int, int]:
-    """Cards to places (position -> card): each needed card to a free place held by the
-    time it was needed, the earliest needed first, then the cards of ``held`` (a mask)
-    not needed before to the places left, each choice uniform."""
-    free = sorted(places, key=lambda place: place[1])
-    out: dict[int, int] = {}
-    for card, time in sorted(needs.items(), key=lambda item: (item[1], item[0])):
-        choices = [i for i, (since, _) in enumerate(free) if since <= time]
-        if not choices:
-            raise ValueError(f"{CARDS[card]} was used before any place could have given it")
-        out[free.pop(rng.choice(choices))[1]] = card
-    rest = [card for card in range(len(CARDS)) if held >> card & 1 and card not in needs]
-    if len(rest) != len(free):
-        raise ValueError(f"{len(rest)} cards held for {len(free)} places: the layout does not fit")
-    rng.shuffle(rest)
-    for (_, position), card in zip(free, rest, strict=True):
-        out[position] = card
-    return out
