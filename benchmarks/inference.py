@@ -79,7 +79,9 @@ and compares the methods of this run with its methods on the same positions.
 
 Prints the machine too. Playing the 200 matches of seed 9701 (21,568 positions)
 took 36 s on two cores; scoring 10,000 positions is dominated by the sampled methods
-(``--samples``, ``--pool``): about 100-130 s for all the methods above.
+(``--samples``, ``--pool``): 100 to 200 s for all the methods above. The script's
+own checks (the helpers against counting): ``cd benchmarks && python -m doctest
+inference.py``.
 """
 
 from __future__ import annotations
@@ -273,6 +275,18 @@ def marginals(pairs: Iterable[tuple[int, float]], allowed: Iterable[int]) -> dic
 
     >>> marginals([(0b011, 1.0), (0b110, 3.0)], [0, 1, 2])
     {0: 0.25, 1: 1.0, 2: 0.75}
+
+    Over every layout of a closed stock, each once, they are the uniform chances:
+
+    >>> from sixtysix import Action
+    >>> hand = Hand.random(seed=4)
+    >>> hand.push(Action.parse("C"))
+    >>> view = hand.view(hand.to_act)
+    >>> layouts = Constraints.from_view(view).layouts()
+    >>> pairs = [(sum(card.mask for card in layout.opponent), 1.0) for layout in layouts]
+    >>> exact = uniform(view, random.Random(0))
+    >>> len(pairs), max(abs(p - exact[i]) for i, p in marginals(pairs, exact).items()) < 1e-12
+    (12376, True)
     """
     cards = list(allowed)
     held = dict.fromkeys(cards, 0.0)
@@ -295,6 +309,16 @@ def cb_marginals(odds: Sequence[float], k: int) -> list[float]:
 
     >>> [round(p, 6) for p in cb_marginals([1.0, 1.0, 2.0], 1)]
     [0.25, 0.25, 0.5]
+
+    Against the hands counted one by one:
+
+    >>> import itertools
+    >>> odds = [0.5, 2.0, 1.0, 3.0, 0.2, 7.0]
+    >>> hands = list(itertools.combinations(range(6), 3))
+    >>> weight = [math.prod(odds[i] for i in h) for h in hands]
+    >>> counted = [sum(w for h, w in zip(hands, weight) if i in h) / sum(weight) for i in range(6)]
+    >>> max(abs(a - b) for a, b in zip(cb_marginals(odds, 3), counted)) < 1e-12
+    True
     """
     n = len(odds)
     before = [[1.0] + [0.0] * k]
