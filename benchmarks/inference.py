@@ -103,12 +103,13 @@ from machine import machine  # benchmarks/machine.py
 
 from sixtysix.arena.schedule import Game, schedule
 from sixtysix.bots import make_bot
+from sixtysix.bots.inference import Inference
 from sixtysix.bots.worlds import Worlds
 from sixtysix.cards import CARDS
 from sixtysix.hand import Hand
 from sixtysix.match import Match
 from sixtysix.net import Network, shipped_weights
-from sixtysix.observation import match_of
+from sixtysix.observation import match_of, past_of
 from sixtysix.record import MatchReplay, record_from_match, replay
 from sixtysix.rules import Rules
 from sixtysix.sampling import Constraints
@@ -394,6 +395,32 @@ def hand_head_weighed(view: View, rng: random.Random) -> Callable[[Layout], floa
     return log_weight
 
 
+def inferred(model: str, power: float, epsilon: float, view: View,
+             rng: random.Random) -> Callable[[Layout], float]:
+    """Policy-based inference (:class:`sixtysix.bots.inference.Inference`): a layout weighs
+    as likely as the opponent's actions this hand were in it, under ``model`` (``policy``:
+    the playout policy; ``net``: the shipped network's policy), tempered by ``power``,
+    with ``epsilon`` of each chance spread over the legal actions."""
+    net = network().kernel_net() if model == "net" else None
+    inference = Inference(view, rng, power, epsilon, net, past_of(view) if net is not None else None)
+    return lambda layout: inference.log_weight(layout, rng)
+
+
+def weigher(name: str) -> Weigher | None:
+    """A registered weigher, or one named ``infer:MODEL:POWER:EPSILON`` (e.g.
+    ``infer:net:0.5:0.1``), or ``None``."""
+    if name in WEIGHERS:
+        return WEIGHERS[name]
+    parts = name.split(":")
+    if len(parts) != 4 or parts[0] != "infer" or parts[1] not in ("policy", "net"):
+        return None
+    try:
+        power, epsilon = float(parts[2]), float(parts[3])
+    except ValueError:
+        return None
+    return functools.partial(inferred, parts[1], power, epsilon)
+
+
 #: The methods giving a probability per unlocated card.
 METHODS: dict[str, Method] = {
     "uniform": uniform,
@@ -470,9 +497,10 @@ def score(position: Position, name: str, seed: int) -> Scored:
     allowed = unlocated(position.view)[0]
     start = time.perf_counter()
     weight = size = None
-    if name in WEIGHERS:
+    weigh = weigher(name)
+    if weigh is not None:
         truth = (position.opponent, position.stock)
-        probabilities, weight, size = weighed(position.view, rng, WEIGHERS[name], truth)
+        probabilities, weight, size = weighed(position.view, rng, weigh, truth)
     else:
         probabilities = METHODS[name](position.view, rng)
     seconds = time.perf_counter() - start
@@ -585,7 +613,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=10_000, help="positions measured")
     parser.add_argument("--seed", type=int, default=9701, help="the seed of the deals and the methods")
     parser.add_argument("--methods", default="uniform,worlds,hand-head,hand-head-scaled,hand-head-cb,"
-                        "worlds-net,hand-head-weighed", help="which of " + ", ".join([*METHODS, *WEIGHERS]))
+                        "worlds-net,hand-head-weighed", help="which of " + ", ".join([*METHODS, *WEIGHERS])
+                        + ", infer:MODEL:POWER:EPSILON")
     parser.add_argument("--samples", type=int, default=1000, help="layouts drawn by a sampled method")
     parser.add_argument("--pool", type=int, default=1000, help="hands weighed by a weigher")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -593,7 +622,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", help="compare with the log-losses of an earlier --json run")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.methods.split(",") if n.strip()]
-    unknown = [n for n in names if n not in METHODS and n not in WEIGHERS]
+    unknown = [n for n in names if n not in METHODS and weigher(n) is None]
     if unknown or not names:
         parser.error(f"unknown methods {unknown}: expected some of {', '.join([*METHODS, *WEIGHERS])}")
     path = RESULTS / f"inference-positions-{args.seed}.json"
