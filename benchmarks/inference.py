@@ -395,30 +395,31 @@ def hand_head_weighed(view: View, rng: random.Random) -> Callable[[Layout], floa
     return log_weight
 
 
-def inferred(model: str, power: float, epsilon: float, view: View,
+def inferred(model: str, power: float, epsilon: float, mix: float, view: View,
              rng: random.Random) -> Callable[[Layout], float]:
     """Policy-based inference (:class:`sixtysix.bots.inference.Inference`): a layout weighs
     as likely as the opponent's actions this hand were in it, under ``model`` (``policy``:
     the playout policy; ``net``: the shipped network's policy), tempered by ``power``,
-    with ``epsilon`` of each chance spread over the legal actions."""
+    with ``epsilon`` of each chance spread over the legal actions (and with the network,
+    ``mix`` of the playout policy's chance)."""
     net = network().kernel_net() if model == "net" else None
-    inference = Inference(view, rng, power, epsilon, net, past_of(view) if net is not None else None)
+    inference = Inference(view, rng, power, epsilon, net, past_of(view) if net is not None else None, mix)
     return lambda layout: inference.log_weight(layout, rng)
 
 
 def weigher(name: str) -> Weigher | None:
-    """A registered weigher, or one named ``infer:MODEL:POWER:EPSILON`` (e.g.
+    """A registered weigher, or one named ``infer:MODEL:POWER:EPSILON[:MIX]`` (e.g.
     ``infer:net:0.5:0.1``), or ``None``."""
     if name in WEIGHERS:
         return WEIGHERS[name]
     parts = name.split(":")
-    if len(parts) != 4 or parts[0] != "infer" or parts[1] not in ("policy", "net"):
+    if len(parts) not in (4, 5) or parts[0] != "infer" or parts[1] not in ("policy", "net"):
         return None
     try:
-        power, epsilon = float(parts[2]), float(parts[3])
+        power, epsilon, mix = float(parts[2]), float(parts[3]), float(parts[4]) if len(parts) == 5 else 0.0
     except ValueError:
         return None
-    return functools.partial(inferred, parts[1], power, epsilon)
+    return functools.partial(inferred, parts[1], power, epsilon, mix)
 
 
 #: The methods giving a probability per unlocated card.
@@ -614,7 +615,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=9701, help="the seed of the deals and the methods")
     parser.add_argument("--methods", default="uniform,worlds,hand-head,hand-head-scaled,hand-head-cb,"
                         "worlds-net,hand-head-weighed", help="which of " + ", ".join([*METHODS, *WEIGHERS])
-                        + ", infer:MODEL:POWER:EPSILON")
+                        + ", infer:MODEL:POWER:EPSILON[:MIX]")
     parser.add_argument("--samples", type=int, default=1000, help="layouts drawn by a sampled method")
     parser.add_argument("--pool", type=int, default=1000, help="hands weighed by a weigher")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")

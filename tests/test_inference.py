@@ -112,6 +112,7 @@ def test_both_kernels_give_the_same_likelihoods(seed: int) -> None:
             row.append(state.likelihood(codes, view.opponent, 0.1))
             row.append(state.likelihood(codes, view.opponent, 0.05, net, past))
             row.append(state.likelihood(codes, view.seat, 0.2, net, past))
+            row.append(state.likelihood(codes, view.opponent, 0.1, net, past, 0.4))
         values.append(row)
     assert values[0] == values[1]
     assert all(v < 0 or v == 0 for v in values[0])

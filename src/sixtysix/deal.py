@@ -256,7 +256,7 @@ def _order(places: Iterable[tuple[int, int]],
     """A seat's places (positions) from the earliest held on, and its needed cards from the
     earliest needed on, each with the number of places held by the time it was needed."""
     ordered = sorted(places)
-    needed = []
+    needed: list[tuple[int, int]] = []
     for card, time in sorted(needs.items(), key=lambda item: (item[1], item[0])):
         held = sum(1 for since, _ in ordered if since <= time)
         if held <= len(needed):

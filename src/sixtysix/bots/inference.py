@@ -59,16 +59,20 @@ _DEALER = kernel.PAST.index("dealer")
 class Inference:
     """The log-weights of the worlds of ``view``: the tempered log-likelihood of the
     opponent's actions this hand under the playout policy, or ``net``'s policy (``past``:
-    the view's :func:`~sixtysix.observation.past_of`, whose dealer and match it reads)."""
+    the view's :func:`~sixtysix.observation.past_of`, whose dealer and match it reads)
+    mixed with ``mix`` of the playout policy."""
 
     def __init__(self, view: View, rng: random.Random, power: float, epsilon: float = EPSILON,
-                 net: Net | None = None, past: Sequence[int] | None = None) -> None:
+                 net: Net | None = None, past: Sequence[int] | None = None, mix: float = 0.0) -> None:
         if not power > 0:
             raise ValueError(f"the inference's power must be positive, not {power}")
         if not 0 < epsilon <= 1:
             raise ValueError(f"epsilon must be above 0 and at most 1, not {epsilon}")
         if net is not None and past is None:
             raise ValueError("inference with a network needs the view's past")
+        if not 0 <= mix <= 1:
+            raise ValueError(f"mix must be between 0 and 1, not {mix}")
+        self.mix = mix
         self._packs = Packs(view, rng)
         self._codes = [action.code for _, action in view.history]
         self._config = config(view.rules)
@@ -84,7 +88,7 @@ class Inference:
         ``layout`` (his hand as a mask, the stock), with his past drawn by ``rng``."""
         deck = self._packs.pack(layout[0], layout[1], rng)
         state = kernel.State.deal(deck, self._dealer, self._config)
-        return state.likelihood(self._codes, self._opponent, self.epsilon, self._net, self._past)
+        return state.likelihood(self._codes, self._opponent, self.epsilon, self._net, self._past, self.mix)
 
     def log_weight(self, layout: tuple[int, Sequence[int]], rng: random.Random) -> float:
         """The world's log-weight: the log-likelihood times the power (``-inf``: a world his

@@ -51,11 +51,11 @@ standard errors of the difference.
 Inference (``infer`` = T, off at 0): each world is weighed by how likely the
 opponent's actions this hand were in it, under a model of him judging by what he
 could see (the playout policy, ``infer_model=policy``, or the network's policy,
-``infer_model=net``; a share ``infer_epsilon`` of each chance spread over his legal
-actions), the product raised to the power T; worlds are then drawn by weight from
-``infer_pool`` uniformly sampled ones (all layouts when they are enumerated), each with
-a fresh stock order (:mod:`sixtysix.bots.inference`, the drawing
-:mod:`sixtysix.bots.worlds`).
+``infer_model=net``, with ``infer_mix`` of the playout policy's chance mixed in; a
+share ``infer_epsilon`` of each chance spread over his legal actions), the product
+raised to the power T; worlds are then drawn by weight from ``infer_pool`` uniformly
+sampled ones (all layouts when they are enumerated), each with a fresh stock order
+(:mod:`sixtysix.bots.inference`, the drawing :mod:`sixtysix.bots.worlds`).
 
 Learned help (``network``, a :class:`~sixtysix.net.Network` or a weights file, or
 ``shipped`` for the package's own; off by default, on in the ``hard`` and
@@ -294,6 +294,7 @@ class ISMCTSBot(BaseBot):
         infer_pool: int = 256,
         infer_model: str = "policy",
         infer_epsilon: float = EPSILON,
+        infer_mix: float = 0.0,
         workers: int = 1,
         rng: random.Random | None = None,
         opponent_model: Bot | None = None,
@@ -353,6 +354,9 @@ class ISMCTSBot(BaseBot):
         self.infer_pool = infer_pool
         self.infer_model = infer_model
         self.infer_epsilon = infer_epsilon
+        if not 0 <= infer_mix <= 1:
+            raise ValueError(f"infer_mix must be between 0 and 1, not {infer_mix}")
+        self.infer_mix = infer_mix
         self.opponent_model = opponent_model
         if not net_infer >= 0:
             raise ValueError(f"net_infer must be at least 0, not {net_infer}")
@@ -394,7 +398,7 @@ class ISMCTSBot(BaseBot):
             "fair": fair, "solve_cards": solve_cards, "enumerate_below": enumerate_below,
             "pimc_below": pimc_below, "closes": closes, "bias": bias, "match": match,
             "infer": infer, "infer_pool": infer_pool, "infer_model": infer_model,
-            "infer_epsilon": infer_epsilon,
+            "infer_epsilon": infer_epsilon, "infer_mix": infer_mix,
             "opponent_model": opponent_model, "settle": settle,
             "tolerance": tolerance, "network": self.network, "net_infer": net_infer,
             "net_prior": net_prior, "net_value": net_value, "net_tree": net_tree, "net_pool": net_pool}
@@ -467,7 +471,7 @@ class ISMCTSBot(BaseBot):
             net = self.network.kernel_net() if self.network is not None and self.infer_model == "net" \
                 else None
             weigh = Inference(view, self.rng, self.infer, self.infer_epsilon, net,
-                              self._past if net is not None else None)
+                              self._past if net is not None else None, self.infer_mix)
         if self.network is not None and (self.net_infer or self.net_prior):
             from sixtysix.observation import match_of
 

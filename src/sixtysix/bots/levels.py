@@ -39,8 +39,8 @@ from sixtysix.bots.net_bot import SHIPPED, load_network
 from sixtysix.bots.random_bot import declaration_total
 from sixtysix.views import View
 
-__all__ = ["EXPERT_2026_12", "EasyBot", "HARD_2026_12", "LEVELS", "LearnedWarning", "expert", "expert_2026_12",
-           "hard", "hard_2026_12", "learned"]
+__all__ = ["EXPERT_2026_12", "EasyBot", "HARD_2026_12", "LEVELS", "LearnedWarning", "expert",
+           "expert_2026_12", "hard", "hard_2026_12", "learned"]
 
 #: The weight of the shipped network's policy as a prior at the search levels' root
 #: (the ``net_prior`` option; measured in docs/bots.md, "Learned players"). Its

@@ -3,23 +3,25 @@
  * by _ckernel.c after the network (_cnet.h), which the model may be. */
 
 /* The chance a model of the seat to act gives code (legal there), before the even
- * share epsilon: the playout policy's action (as the seat sees the hand) gets all of it,
- * or the network's policy. x and h are the network's scratch (NULL without one). */
+ * share epsilon: the playout policy's action (as the seat sees the hand) gets all of it;
+ * with a network, mix of that and 1 - mix of the network's policy. x and h are the
+ * network's scratch (NULL without one). */
 static double kl_model_chance(KState *s, int code, uint64_t legal, const NetObject *net, const KLRoot *r,
-                              float *x, float *h) {
+                              double mix, float *x, float *h) {
+    double model = code == k_policy_code(s, 1, 0, NULL, 0.0) ? 1.0 : 0.0;
     if (!net)
-        return code == k_policy_code(s, 1, 0, NULL, 0.0) ? 1.0 : 0.0;
+        return model;
     double prior[NUM_CODES];
     kl_net_observe(net, r, s, s->to_act, x);
     kl_net_forward(net, x, h, h + net->width, legal, prior);
-    return prior[__builtin_popcountll(legal & ((UINT64_C(1) << code) - 1))];
+    return mix * model + (1.0 - mix) * prior[__builtin_popcountll(legal & ((UINT64_C(1) << code) - 1))];
 }
 
 /* The sum of the logarithms of the chances of seat's actions among codes, pushed from s;
  * -inf at an action that is not legal. s is left as it was. -2.0 with an error set
  * (a code that is not an int, or a history grown full). */
 static double kl_likelihood(KState *s, PyObject *seq, int seat, double epsilon, const NetObject *net,
-                            const KLRoot *r, float *x, float *h) {
+                            const KLRoot *r, double mix, float *x, float *h) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject **items = PySequence_Fast_ITEMS(seq);
     int start = s->depth;
@@ -37,7 +39,7 @@ static double kl_likelihood(KState *s, PyObject *seq, int seat, double epsilon, 
             break;
         }
         if (s->to_act == seat && (legal & (legal - 1))) {
-            double model = kl_model_chance(s, (int)code, legal, net, r, x, h);
+            double model = kl_model_chance(s, (int)code, legal, net, r, mix, x, h);
             double chance = (1.0 - epsilon) * model + epsilon / (double)__builtin_popcountll(legal);
             if (!(chance > 0.0)) {
                 total = -INFINITY;
@@ -59,9 +61,9 @@ static double kl_likelihood(KState *s, PyObject *seq, int seat, double epsilon, 
 
 static PyObject *State_likelihood(StateObject *self, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames) {
-    static const char *const names[] = {"codes", "seat", "epsilon", "net", "past"};
-    PyObject *a[5];
-    if (parse_fast_opt(args, nargs, kwnames, "likelihood", names, 5, 3, a) < 0)
+    static const char *const names[] = {"codes", "seat", "epsilon", "net", "past", "mix"};
+    PyObject *a[6];
+    if (parse_fast_opt(args, nargs, kwnames, "likelihood", names, 6, 3, a) < 0)
         return NULL;
     int seat = parse_seat(a[1]);
     if (seat < 0)
@@ -72,6 +74,16 @@ static PyObject *State_likelihood(StateObject *self, PyObject *const *args, Py_s
     if (!(epsilon >= 0.0 && epsilon <= 1.0)) {
         PyErr_Format(PyExc_ValueError, "epsilon must be between 0 and 1, not %R", a[2]);
         return NULL;
+    }
+    double mix = 0.0;
+    if (a[5]) {
+        mix = PyFloat_AsDouble(a[5]);
+        if (mix == -1.0 && PyErr_Occurred())
+            return NULL;
+        if (!(mix >= 0.0 && mix <= 1.0)) {
+            PyErr_Format(PyExc_ValueError, "mix must be between 0 and 1, not %R", a[5]);
+            return NULL;
+        }
     }
     const NetObject *net = NULL;
     KLRoot r;
@@ -108,7 +120,7 @@ static PyObject *State_likelihood(StateObject *self, PyObject *const *args, Py_s
             return PyErr_NoMemory();
         }
     }
-    double total = kl_likelihood(&self->k, seq, seat, epsilon, net, &r, x, h);
+    double total = kl_likelihood(&self->k, seq, seat, epsilon, net, &r, mix, x, h);
     PyMem_RawFree(x);
     PyMem_RawFree(h);
     Py_DECREF(seq);

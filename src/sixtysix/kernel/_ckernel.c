@@ -2308,7 +2308,7 @@ static PyObject *State_likelihood(StateObject *self, PyObject *const *args, Py_s
 
 static PyMethodDef State_methods[] = {
     {"likelihood", (PyCFunction)(void (*)(void))State_likelihood, METH_FASTCALL | METH_KEYWORDS,
-     "likelihood($self, codes, seat, epsilon, net=None, past=None)\n--\n\n"
+     "likelihood($self, codes, seat, epsilon, net=None, past=None, mix=0.0)\n--\n\n"
      "The sum of the logarithms of the chances a model of seat gives its actions among codes,\n"
      "played on from here (sixtysix.kernel._pure.State.likelihood)."},
     {"deal", (PyCFunction)(void (*)(void))State_deal, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,

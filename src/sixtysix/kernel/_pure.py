@@ -576,14 +576,15 @@ class State:
         _playout(self, Rng(seed), epsilon, fair, close, stop_cards)
 
     def likelihood(self, codes: Sequence[int], seat: int, epsilon: float, net: Net | None = None,
-                   past: Sequence[int] | None = None) -> float:
+                   past: Sequence[int] | None = None, mix: float = 0.0) -> float:
         """How likely ``seat`` was to take its actions among ``codes``, played on from here:
         the sum of the logarithms of the chance a model of ``seat`` gives each of them,
         where it had a choice, as ``seat`` saw the hand then. The model is ``net``'s policy
         (``past`` as for :meth:`Net.policy <sixtysix.kernel.Net.policy>`), or the playout
         policy judging by what ``seat`` can see (:meth:`policy_code` with ``fair``), which
-        gives its action all the chance; ``epsilon`` of the chance is spread evenly over
-        the legal actions. ``-inf`` when an action is not legal. The state is left as it
+        gives its action all the chance, or with a network a mixture of both, ``mix`` of
+        the playout policy; ``epsilon`` of the chance is spread evenly over the legal
+        actions. ``-inf`` when an action is not legal. The state is left as it
         was (what is pushed is popped).
 
         >>> from sixtysix.rules import CLASSIC
@@ -599,6 +600,8 @@ class State:
             raise ValueError(f"epsilon must be between 0 and 1, not {epsilon}")
         if net is not None and past is None:
             raise ValueError("a network needs the past")
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix must be between 0 and 1, not {mix}")
         total = 0.0
         pushed = 0
         try:
@@ -607,11 +610,10 @@ class State:
                 if not (0 <= code < NUM_CODES and legal >> code & 1):
                     return -math.inf
                 if self.to_act == seat and legal & (legal - 1):
-                    if net is None:
-                        model = 1.0 if code == _policy_code(self, True, False) else 0.0
-                    else:
+                    model = 1.0 if code == _policy_code(self, True, False) else 0.0
+                    if net is not None:
                         assert past is not None
-                        model = net.policy(self, past)[code]
+                        model = mix * model + (1.0 - mix) * net.policy(self, past)[code]
                     chance = (1.0 - epsilon) * model + epsilon / legal.bit_count()
                     if not chance > 0.0:
                         return -math.inf
