@@ -37,15 +37,14 @@ from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.net_bot import SHIPPED, load_network
 from sixtysix.bots.random_bot import declaration_total
+from sixtysix.bots.search_config import SearchConfig
 from sixtysix.views import View
 
 __all__ = ["EXPERT_2026_12", "EasyBot", "HARD_2026_12", "LEVELS", "LearnedWarning", "expert",
            "expert_2026_12", "hard", "hard_2026_12", "learned"]
 
 #: The weight of the shipped network's policy as a prior at the search levels' root
-#: (the ``net_prior`` option; measured in docs/bots.md, "Learned players"). Its
-#: inference of the opponent's hand (``net_infer``) is left off: it did not measure
-#: better.
+#: (the ``net_prior`` option; measured in docs/bots.md, "Learned players").
 NET_PRIOR = 2.0
 
 
@@ -96,17 +95,17 @@ class EasyBot(BaseBot):
         return self.rng.choice(options)
 
 
-#: The ``hard`` level of December 2026 (before inference), every option pinned so that it
-#: plays the same whatever the defaults become: ``hard-2026-12``.
-HARD_2026_12: dict[str, Any] = {"time": 0.1, "c": 0.4, "bias": 2.0, "epsilon": 0.1, "solve_cards": -1,
-                                "workers": 2}
+#: The ``hard`` level of December 2026 (before inference), its options pinned so that it
+#: plays the same whatever the defaults become: ``hard-2026-12`` (with the shipped
+#: network's prior, :func:`learned`).
+HARD_2026_12 = SearchConfig(time=0.1, c=0.4, bias=2.0, epsilon=0.1, workers=2)
 #: The ``expert`` level of December 2026: ``expert-2026-12``.
-EXPERT_2026_12: dict[str, Any] = {**HARD_2026_12, "time": 1.0, "settle": 0.01, "tolerance": 0.01}
+EXPERT_2026_12 = HARD_2026_12.replace(time=1.0, settle=0.01, tolerance=0.01)
 
 
-def _search_level(name: str, settings: dict[str, Any], seed: int | None,
+def _search_level(name: str, settings: SearchConfig, seed: int | None,
                   options: dict[str, object]) -> BaseBot:
-    bot = ISMCTSBot(seed, **{**settings, **learned(), **options})
+    bot = ISMCTSBot(seed, config=settings.replace(**{**learned(), **options}))
     bot.name = name
     return bot
 
