@@ -47,10 +47,8 @@ method and the position, so that results repeat):
 ``hand-head-scaled``  the same scaled to sum to ``free`` (then clipped);
 ``hand-head-cb``      the exact marginals of the conditional Bernoulli
                       distribution of the hand head's odds: a hand of ``free``
-                      unlocated cards as likely as the product of its cards' odds,
-                      what ``net_infer=1`` draws (:func:`cb_marginals`);
-``worlds-net``        the marginals of ``--samples`` layouts that ``Worlds`` draws
-                      with those odds (a check: ``hand-head-cb`` up to noise).
+                      unlocated cards as likely as the product of its cards' odds
+                      (:func:`cb_marginals`).
 
 **Weighed worlds** (:data:`WEIGHERS`: a name -> ``f(view, rng)`` giving a function
 of a layout, ``(opponent hand mask, stock)`` as :class:`~sixtysix.bots.worlds.Worlds`
@@ -344,7 +342,7 @@ def network() -> Network:
 
 def hand_logits(view: View) -> list[float]:
     """The shipped network's hand head: the log-odds, by card index, that the opponent
-    holds each card, read as ``ISMCTSBot._prepare`` reads them."""
+    holds each card, from the view (match score included)."""
     return network().outputs(view, match_of(view))[2]
 
 
@@ -379,11 +377,6 @@ def hand_head_cb(view: View, rng: random.Random) -> dict[int, float]:
     top = max(odds.values())
     cards = list(odds)
     return dict(zip(cards, cb_marginals([odds[i] / top for i in cards], unlocated(view)[1]), strict=True))
-
-
-def worlds_net(view: View, rng: random.Random) -> dict[int, float]:
-    drawn = Worlds(view, rng, odds=_odds(view)).draw(SAMPLES[0])
-    return marginals(((mask, 1.0) for mask, _ in drawn), unlocated(view)[0])
 
 
 def hand_head_weighed(view: View, rng: random.Random) -> Callable[[Layout], float]:
@@ -429,7 +422,6 @@ METHODS: dict[str, Method] = {
     "hand-head": hand_head,
     "hand-head-scaled": hand_head_scaled,
     "hand-head-cb": hand_head_cb,
-    "worlds-net": worlds_net,
 }
 #: The methods weighing the hands the opponent may hold.
 WEIGHERS: dict[str, Weigher] = {
@@ -614,7 +606,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=10_000, help="positions measured")
     parser.add_argument("--seed", type=int, default=9701, help="the seed of the deals and the methods")
     parser.add_argument("--methods", default="uniform,worlds,hand-head,hand-head-scaled,hand-head-cb,"
-                        "worlds-net,hand-head-weighed", help="which of " + ", ".join([*METHODS, *WEIGHERS])
+                        "hand-head-weighed", help="which of " + ", ".join([*METHODS, *WEIGHERS])
                         + ", infer:MODEL:POWER:EPSILON[:MIX]")
     parser.add_argument("--samples", type=int, default=1000, help="layouts drawn by a sampled method")
     parser.add_argument("--pool", type=int, default=1000, help="hands weighed by a weigher")

@@ -15,7 +15,7 @@ class GenerateConfig:
     """Self-play: ``chunks`` files of ``hands_per_chunk`` hands each, played by ``bot``
     against itself (whole matches when ``episode`` is ``"match"``)."""
 
-    bot: str = "ismcts:iterations=2700,c=0.4,bias=2.0,solve_cards=-1"
+    bot: str = "ismcts:iterations=2700,c=0.4,bias=2.0"
     chunks: int = 1
     hands_per_chunk: int = 100
     episode: str = "match"
