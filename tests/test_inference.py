@@ -19,9 +19,11 @@ import pytest
 
 from helpers import need_module
 from sixtysix import Hand, Rules
+from sixtysix.analysis import Budget, sample_values
 from sixtysix.bots import make_bot
 from sixtysix.bots.inference import Inference
 from sixtysix.bots.ismcts import ISMCTSBot
+from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.worlds import Worlds
 from sixtysix.cards import CARDS
 from sixtysix.deal import Packs
@@ -240,3 +242,25 @@ def test_the_search_with_inference_plays_legally_and_alike_for_a_seed() -> None:
 def test_bad_options_are_named(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         ISMCTSBot(**options)  # type: ignore[arg-type]
+
+
+def test_pimc_with_inference_draws_its_worlds_by_weight() -> None:
+    """PIMC's worlds come from the weighed sampler with ``infer``: every world it values
+    shows the view, and the same seed gives the same action."""
+    hand = played(13)
+    view = hand.view(hand.to_act)
+    drawn: list[Hand] = []
+
+    class Recording(Worlds):
+        def world(self) -> Hand:
+            world = super().world()
+            drawn.append(world)
+            return world
+
+    inference = Inference(view, random.Random(2), 0.7)
+    values, _ = sample_values(view, Budget(worlds=12), rng=random.Random(3),
+                              draw=Recording(view, random.Random(4), weigh=inference).world)
+    assert len(drawn) == 12 and all(w.view(view.seat) == view for w in drawn)
+    assert all(len(v) == 12 for v in values.values())
+    choices = {PIMCBot(seed=6, worlds=8, infer=0.7).choose(view, view.legal) for _ in range(2)}
+    assert len(choices) == 1 and choices <= set(view.legal)
