@@ -20,7 +20,8 @@ SPECS = {
     "pimc": "pimc:worlds=4", "ismcts": "ismcts:iterations=40",
     "santase-ismcts": "santase-ismcts:iterations=40",
     "hard": "hard:time=0.01,workers=1", "expert": "expert:time=0.01,workers=1",
-    "hard-2026-12": "hard-2026-12:time=0.01,workers=1", "expert-2026-12": "expert-2026-12:time=0.01,workers=1",
+    "hard-2026-12": "hard-2026-12:time=0.01,workers=1",
+    "expert-2026-12": "expert-2026-12:time=0.01,workers=1",
 }
 
 

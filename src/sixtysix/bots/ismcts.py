@@ -250,6 +250,11 @@ class ISMCTSBot(BaseBot):
         self._solver = Solver()
         self._cache: dict[tuple[int, ...], int] = {}
 
+    @property
+    def workers(self) -> int:
+        """The processes each decision is searched with (what the arena counts per bot)."""
+        return self.config.workers
+
     # The decision -----------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
