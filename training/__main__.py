@@ -77,16 +77,15 @@ def do_export(config: Config, run: Path, output: Path | None = None, overrides: 
 def do_iterate(config: Config, run: Path, args: argparse.Namespace) -> int:
     """``iterate``: go on with the run's generations, or ship its best with ``--ship``."""
     from training.iterate import iterate, ship  # torch
-    from training.selfplay import ship_code
+    from training.selfplay import Workers
 
     if args.ship or args.ship_to:
         ship(config, run, Path(args.ship_to) if args.ship_to else NETS)
         return 0
     jobs = max(1, args.workers if args.workers is not None else config.generate.workers)
-    if args.cluster is not None:
-        ship_code()
     with open_executor(jobs, args.cluster) as executor:
-        return 0 if iterate(config, run, executor, jobs=jobs, stop_after=args.stop_after) else STOPPED
+        workers = Workers(executor, jobs, cluster=args.cluster is not None)
+        return 0 if iterate(config, run, workers, stop_after=args.stop_after) else STOPPED
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -39,7 +39,7 @@ from sixtysix.stats import wilson
 from training.config import Config
 from training.export import export, read
 from training.generate import chunk_path
-from training.selfplay import SHIPPED, Deadline, Weights, play_gate, run_tasks, search_spec, selfplay_chunk
+from training.selfplay import SHIPPED, Deadline, Weights, Workers, play_gate, search_spec, selfplay_chunk
 from training.train import CHECKPOINT, HISTORY, load_checkpoint, train
 
 __all__ = ["STATE", "iterate", "ship"]
@@ -131,7 +131,7 @@ def network_file(config: Config, generation: int, run: Path) -> Path | None:
 
 # 1. Self-play ----------------------------------------------------------------------------
 
-def step_generate(config: Config, run: Path, generation: int, executor: Any, jobs: int,
+def step_generate(config: Config, run: Path, generation: int, workers: Workers,
                   deadline: Deadline, log: Log) -> bool:
     """Make generation g's missing chunks; whether all are made."""
     data = gen_dir(run, generation) / "data"
@@ -152,7 +152,7 @@ def step_generate(config: Config, run: Path, generation: int, executor: Any, job
         os.replace(partial, path)
         log(f"generation {generation}: chunk {todo[number]}: {len(arrays['value'])} positions")
 
-    run_tasks(executor, tasks, save, window=2 * jobs, deadline=deadline)
+    workers.run(tasks, save, deadline)
     return all(chunk_path(data, i).exists() for i in range(config.generate.chunks))
 
 
@@ -296,7 +296,7 @@ def played(path: Path) -> dict[int, dict[str, Any]]:
     return out
 
 
-def step_gate(config: Config, run: Path, generation: int, state: dict[str, Any], executor: Any, jobs: int,
+def step_gate(config: Config, run: Path, generation: int, state: dict[str, Any], workers: Workers,
               deadline: Deadline, log: Log) -> bool:
     """Play generation g's gate games not played yet; when all are, decide and write ``gate.json``."""
     folder = gen_dir(run, generation)
@@ -305,7 +305,7 @@ def step_gate(config: Config, run: Path, generation: int, state: dict[str, Any],
     done = played(folder / GATE_GAMES)
     todo = [i for i in range(len(games)) if i not in done]
     networks = [n for n in (network(config, run, generation), network(config, run, best)) if n is not None]
-    batches = chunked([games[i] for i in todo], jobs)
+    batches = chunked([games[i] for i in todo], workers.jobs)
     offsets = [sum(len(b) for b in batches[:k]) for k in range(len(batches))]
     log(f"generation {generation}: gate against {state['best_network'] if best == 0 else gen_name(best)}, "
         f"{len(todo)} of {len(games)} matches to play")
@@ -315,8 +315,7 @@ def step_gate(config: Config, run: Path, generation: int, state: dict[str, Any],
             for k, result in enumerate(results):
                 out.write(json.dumps({"index": todo[offsets[number] + k], "result": result.to_json()}) + "\n")
 
-    run_tasks(executor, [(play_gate, (batch, networks)) for batch in batches], save,
-              window=2 * jobs, deadline=deadline)
+    workers.run([(play_gate, (batch, networks)) for batch in batches], save, deadline)
     done = played(folder / GATE_GAMES)
     if len(done) < len(games):
         return False
@@ -390,7 +389,7 @@ def finished(config: Config, run: Path, generation: int, step: str) -> bool:
     return (folder / GATE).exists()
 
 
-def iterate(config: Config, run: Path, executor: Any, *, jobs: int, stop_after: float | None = None,
+def iterate(config: Config, run: Path, workers: Workers, *, stop_after: float | None = None,
             log: Log = print) -> bool:
     """Run (or go on with) the configured generations; ``False`` when ``stop_after``
     seconds ran out first (run again to go on)."""
@@ -404,7 +403,7 @@ def iterate(config: Config, run: Path, executor: Any, *, jobs: int, stop_after: 
                 continue
             state.update(generation=generation, step=step, done=False)
             save_state(run, state)
-            complete = do_step(step, config, run, generation, state, executor, jobs, deadline, log)
+            complete = do_step(step, config, run, generation, state, workers, deadline, log)
             save_state(run, state)
             if not complete or deadline.passed():
                 log(f"stopped in generation {generation} at {step} (run again to go on)")
@@ -416,15 +415,15 @@ def iterate(config: Config, run: Path, executor: Any, *, jobs: int, stop_after: 
     return True
 
 
-def do_step(step: str, config: Config, run: Path, generation: int, state: dict[str, Any], executor: Any,
-            jobs: int, deadline: Deadline, log: Log) -> bool:
+def do_step(step: str, config: Config, run: Path, generation: int, state: dict[str, Any], workers: Workers,
+            deadline: Deadline, log: Log) -> bool:
     if step == "generate":
-        return step_generate(config, run, generation, executor, jobs, deadline, log)
+        return step_generate(config, run, generation, workers, deadline, log)
     if step == "train":
         return step_train(config, run, generation, state, deadline, log)
     if step == "export":
         return step_export(config, run, generation, state, log)
-    return step_gate(config, run, generation, state, executor, jobs, deadline, log)
+    return step_gate(config, run, generation, state, workers, deadline, log)
 
 
 # Shipping --------------------------------------------------------------------------------

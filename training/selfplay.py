@@ -15,6 +15,7 @@ import hashlib
 import importlib
 import json
 import os
+import pickle
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -32,7 +33,7 @@ from sixtysix.arena.schedule import Game
 from training.config import GenerateConfig
 from training.generate import make_chunk
 
-__all__ = ["Deadline", "Weights", "play_gate", "run_tasks", "search_spec", "selfplay_chunk", "ship_code"]
+__all__ = ["Deadline", "Weights", "Workers", "play_gate", "run_tasks", "search_spec", "selfplay_chunk"]
 
 #: The network name of the package's own weights (no bytes to send).
 SHIPPED = "shipped"
@@ -152,10 +153,41 @@ def run_tasks(executor: concurrent.futures.Executor, tasks: Sequence[Task],
     return done
 
 
-def ship_code() -> None:
-    """Send this module's code (and the modules it uses from ``training/``) with the
-    tasks, so that Dask workers need only the package installed, not this repository."""
-    # Imported by name: Dask's own pickler, an optional dependency (the cluster extra).
+
+class _Call:
+    """Pickles as the call ``function(*args)``: unpickling it runs the task."""
+
+    def __init__(self, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.function, self.args = function, args
+
+    def __reduce__(self) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        return self.function, self.args
+
+
+def portable(task: Task) -> Task:
+    """``task`` as ``pickle.loads`` of bytes whose unpickling runs it, the code of
+    ``training/`` inside them: a Dask worker (and its scheduler) needs only the package
+    installed, not this repository (Dask pickles a module's functions by reference)."""
+    # Imported by name: Dask's pickler, an optional dependency (the cluster extra).
     cloudpickle: Any = importlib.import_module("cloudpickle")
     for module in (training.config, training.generate, importlib.import_module(__name__)):
         cloudpickle.register_pickle_by_value(module)
+    return pickle.loads, (cloudpickle.dumps(_Call(*task)),)
+
+
+@dataclass(frozen=True)
+class Workers:
+    """Where tasks run: an executor of :func:`sixtysix.arena.executor.open_executor`
+    for ``jobs`` workers, or (``cluster``) of a Dask cluster, which takes every task at
+    once and is sent the code with them."""
+
+    executor: concurrent.futures.Executor
+    jobs: int
+    cluster: bool = False
+
+    def run(self, tasks: Sequence[Task], on_result: Callable[[int, Any], None], deadline: Deadline) -> int:
+        """:func:`run_tasks` on these workers."""
+        if self.cluster:
+            return run_tasks(self.executor, [portable(t) for t in tasks], on_result,
+                             window=max(1, len(tasks)), deadline=deadline)
+        return run_tasks(self.executor, tasks, on_result, window=2 * self.jobs, deadline=deadline)

@@ -103,9 +103,9 @@ def train(config: Config, run: Path, *, stop_after: float | None = None,
         log(f"train: {rows} positions ({len(held['value'])} held out); untrained losses "
             + _show(history["initial"]["train"]))
     start = time.perf_counter()
-    first = len(history["epochs"])
-    for epoch in range(first, settings.epochs):
-        if stop_after is not None and epoch > first and time.perf_counter() - start > stop_after:
+    resumed_at = len(history["epochs"])
+    for epoch in range(resumed_at, settings.epochs):
+        if stop_after is not None and epoch > resumed_at and time.perf_counter() - start > stop_after:
             log(f"train: stopped after {stop_after} s at epoch {epoch} of {settings.epochs} "
                 "(run again to resume)")
             break
