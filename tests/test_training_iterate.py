@@ -224,3 +224,19 @@ def test_nothing_ships_while_the_start_is_the_best(whole: tuple[ModuleType, Path
     with pytest.raises(SystemExit, match="nothing to ship"):
         iterate.ship(_config(), run, tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def test_a_dask_cluster_makes_the_same_run(whole: tuple[ModuleType, Path], tmp_path: Path) -> None:
+    """``--cluster local``: the chunks and gates are those of the run in this process
+    (the tasks carry the networks as bytes and the code of ``training/`` by value)."""
+    need_module("distributed", "pip install -e '.[cluster]'")
+    main, one = whole
+    run = tmp_path / "dask"
+    assert main.main(["iterate", "--config", str(SMOKE), "--out", str(run), "--cluster", "local",
+                      "--jobs", "2"]) == 0
+    for generation in (1, 2):
+        assert _gate(run, generation) == _gate(one, generation)
+        for path in sorted((one / f"gen-{generation:02d}" / "data").glob("*.npz")):
+            with np.load(path) as a, np.load(run / f"gen-{generation:02d}" / "data" / path.name) as b:
+                assert all(np.array_equal(a[k], b[k]) for k in a.files), path.name
+    assert _state(run) == _state(one)

@@ -196,6 +196,7 @@ def step_train(config: Config, run: Path, generation: int, state: dict[str, Any]
         init = initial_state(config, run, generation, log)
         source = (gen_name(generation - 1) if generation > 1 else start_name(config)) if init else None
         record(state, generation)["init"] = f"{source}'s weights" if source else "fresh weights"
+        save_state(run, state)
     history = train(train_config(config, generation), folder, stop_after=deadline.left(), log=log,
                     data_dirs=dirs, init=init)
     return len(history["epochs"]) >= config.train.epochs

@@ -17,6 +17,7 @@ import json
 import os
 import pickle
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -64,7 +65,7 @@ class Weights:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.digest}.npz"
         if not path.exists():
-            partial = folder / f"{self.digest}.partial-{os.getpid()}.npz"
+            partial = folder / f"{self.digest}.partial-{os.getpid()}-{threading.get_ident()}.npz"
             partial.write_bytes(self.data)
             os.replace(partial, path)
         return str(path)
