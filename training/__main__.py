@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="iterate: copy the best generation's weights and card into the package")
     parser.add_argument("--ship-to", metavar="DIR", help="--ship: copy them here instead")
     parser.add_argument("--stop-after", type=float, metavar="SECONDS",
-                        help="stop generate or train after about this long (resume by running again)")
+                        help="stop generate, train or iterate after about this long (exit 3: run again)")
     parser.add_argument("--chunks", type=int, help="use only the first N chunks (to measure, or to try)")
     parser.add_argument("--epochs", type=int, help="train for N epochs instead of the configuration's")
     parser.add_argument("--output", help="export: the weights file (default: OUT/weights.npz)")
