@@ -20,6 +20,9 @@ SPECS = {
     "pimc": "pimc:worlds=4", "ismcts": "ismcts:iterations=40",
     "santase-ismcts": "santase-ismcts:iterations=40",
     "hard": "hard:time=0.01,workers=1", "expert": "expert:time=0.01,workers=1",
+    "hard-2026-12": "hard-2026-12:time=0.01,workers=1",
+    "expert-2026-12": "expert-2026-12:time=0.01,workers=1",
+    "ismcts-infer": "ismcts:iterations=40,infer=0.7", "pimc-infer": "pimc:worlds=4,infer=0.7",
 }
 
 
