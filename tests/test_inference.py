@@ -238,6 +238,10 @@ def test_the_search_with_inference_plays_legally_and_alike_for_a_seed() -> None:
     ({"infer": 1, "infer_model": "net"}, "needs a network"),
     ({"infer": 1, "infer_epsilon": 0}, "infer_epsilon"),
     ({"infer": 1, "infer_pool": 0}, "infer_pool"),
+    ({"infer": "abc"}, "infer must be a number, not 'abc'"),
+    ({"c": "abc"}, "c must be a number, not 'abc'"),
+    ({"iterations": 2.5}, "iterations must be a whole number, not 2.5"),
+    ({"match": "abc"}, "match must be true or false, not 'abc'"),
 ])
 def test_bad_options_are_named(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -264,3 +268,10 @@ def test_pimc_with_inference_draws_its_worlds_by_weight() -> None:
     assert all(len(v) == 12 for v in values.values())
     choices = {PIMCBot(seed=6, worlds=8, infer=0.7).choose(view, view.legal) for _ in range(2)}
     assert len(choices) == 1 and choices <= set(view.legal)
+
+
+def test_a_spec_with_a_word_for_a_number_is_refused_in_one_line() -> None:
+    for spec, message in (("ismcts:infer=abc", "infer must be a number, not 'abc'"),
+                          ("pimc:infer=x", "infer must be a number, not 'x'")):
+        with pytest.raises(ValueError, match=message):
+            make_bot(spec)

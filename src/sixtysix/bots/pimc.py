@@ -74,6 +74,8 @@ class PIMCBot(BaseBot):
         self.rng = rng if rng is not None else random.Random(seed)
         self.prior = HeuristicBot(rng=random.Random(self.rng.random())) if prior == "heuristic" else None
         self.z = z
+        if isinstance(infer, bool) or not isinstance(infer, (int, float)):
+            raise ValueError(f"infer must be a number, not {infer!r}")
         if not infer >= 0:
             raise ValueError(f"infer must be at least 0, not {infer}")
         self.infer = infer

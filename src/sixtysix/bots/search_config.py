@@ -18,6 +18,10 @@ True
 Traceback (most recent call last):
 ...
 ValueError: infer_model must be policy or net, not 'oracle'
+>>> SearchConfig(c="abc")
+Traceback (most recent call last):
+...
+ValueError: c must be a number, not 'abc'
 """
 
 from __future__ import annotations
@@ -89,6 +93,7 @@ class SearchConfig:
             object.__setattr__(self, "iterations", DEFAULT_ITERATIONS)
         if self.network is not None:
             object.__setattr__(self, "network", load_network(self.network))
+        self._check_numbers()
         self._check_budget()
         self._check_search()
         self._check_inference()
@@ -97,6 +102,19 @@ class SearchConfig:
     def replace(self, **changes: Any) -> SearchConfig:
         """A copy with ``changes`` (checked as a new config is)."""
         return dataclasses.replace(self, **changes)
+
+    def _check_numbers(self) -> None:
+        """Each number a number (a spec's ``c=abc`` names the option, no Python in sight)."""
+        for name in _WHOLE:
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"{name} must be a whole number, not {value!r}")
+        if self.match not in (True, False):  # 1 and 0 are True and False
+            raise ValueError(f"match must be true or false, not {self.match!r}")
+        for name in _REAL:
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise ValueError(f"{name} must be a number, not {value!r}")
 
     def _check_budget(self) -> None:
         if self.iterations is not None and self.iterations < 1:
@@ -130,6 +148,12 @@ class SearchConfig:
                 raise ValueError("net_prior needs a network: network=FILE.npz (or network=shipped)")
             if self.infer and self.infer_model == "net":
                 raise ValueError("infer_model=net needs a network: network=FILE.npz (or network=shipped)")
+
+
+#: The options that are whole numbers, and those that are any number.
+_WHOLE = ("iterations", "workers", "infer_pool", "infer_draws")
+_REAL = ("time", "c", "epsilon", "bias", "settle", "tolerance", "net_prior", "infer", "infer_epsilon",
+         "infer_mix")
 
 
 def _at_least(name: str, value: float, low: float) -> None:
