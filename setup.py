@@ -13,7 +13,8 @@ setup(
         Extension(
             "sixtysix.kernel._ckernel",
             sources=["src/sixtysix/kernel/_ckernel.c"],
-            depends=["src/sixtysix/kernel/_cloops.h", "src/sixtysix/kernel/_cnet.h"],
+            depends=["src/sixtysix/kernel/_cloops.h", "src/sixtysix/kernel/_cnet.h",
+                     "src/sixtysix/kernel/_cinfer.h"],
             # No fused multiply-add: the searches' arithmetic gives the pure kernel's
             # floating-point results exactly (the same operations, rounded the same way).
             extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-ffp-contract=off"],

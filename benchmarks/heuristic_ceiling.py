@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/heuristic_ceiling.py [--deals 200] [--seed 8101] [--jobs 2]
                                              [--iterations 2700] [--players honest,hand,all,exact]
-                                             [--learned network=shipped,net_infer=1]
+                                             [--learned network=shipped,net_prior=2]
 
 Whole matches to 7 under the classic rules, on the arena's duplicate deals (every
 deal sequence from both seats, the same seeds for every player), against the
@@ -17,8 +17,10 @@ loop (:class:`sixtysix.table.Table`) as the outside seat:
 ``exact``   the exact solver on the true position at every decision (perfect
             information, perfect play against a perfect opponent);
 ``learned`` the honest search with the options of ``--learned`` (default: the
-            shipped network's inference of the opponent's hand weighing the
-            worlds): what learning reaches of the way to ``hand``.
+            shipped network's policy as the root's prior, as the levels use
+            it; e.g. ``network=shipped,infer=0.5,infer_model=net`` for its
+            inference of the opponent's hand): what learning reaches of the way
+            to ``hand``.
 
 The gap ``honest`` → ``hand`` is the most that inferring the opponent's cards can
 add; ``hand`` → ``all`` is the stock's order, which nobody can know; ``all`` →
@@ -140,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=2700, help="ISMCTS iterations per decision")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--players", default=",".join(PLAYERS), help="which of " + ", ".join(PLAYERS))
-    parser.add_argument("--learned", default="network=shipped,net_infer=1",
+    parser.add_argument("--learned", default="network=shipped,net_prior=2",
                         help="the ISMCTS options of the learned player (key=value,...)")
     parser.add_argument("--json", help="write the per-match results here")
     args = parser.parse_args(argv)

@@ -6,11 +6,11 @@ Positions come from hands played by the heuristic player (the views a player mee
 in a game); each is answered by ``NetBot.choose`` (the observation encoded from the
 view, the forward pass in numpy, the best legal action) and by the search's one
 call of the network per decision (``Network.outputs``: policy, value and hand), and
-by the value the kernel's search computes at each new leaf with ``net_value``
-(``Network.kernel_net().value``: the observation written from the kernel state, the
-trunk and the value head in C). The default weights are the shipped ones. numpy is
-told to use one thread. Prints the median and the 99th percentile in milliseconds,
-and the machine.
+by the kernel's network (``Network.kernel_net().value``: the observation written
+from the kernel state, the trunk and the value head in C; the kernel's policy, which
+inference with ``infer_model=net`` calls, runs the same trunk). The default weights
+are the shipped ones. numpy is told to use one thread. Prints the median and the 99th
+percentile in milliseconds, and the machine.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def main() -> None:
     print(f"network: {bot.network!r}, {args.positions} positions from the heuristic player's hands")
     for name, call in (("net player, a move", lambda v: bot.choose(v, v.legal)),
                        ("the search's call", lambda v: bot.network.outputs(v, match_of(v))),
-                       ("a leaf's value in the kernel", lambda v: kernel_net.value(*leaves[id(v)]))):
+                       ("a value in the kernel", lambda v: kernel_net.value(*leaves[id(v)]))):
         ms = sorted(timed(call, views))
         print(f"{name}: median {statistics.median(ms):.3f} ms, "
               f"99th percentile {ms[int(len(ms) * 0.99)]:.3f} ms")

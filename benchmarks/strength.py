@@ -52,6 +52,10 @@ MATCHUPS: dict[str, tuple[list[str], int, str]] = {
     "kernel-expert-heuristic": (["expert", "heuristic"], 7101, "classic"),
     "kernel-expert-hard": (["expert", "hard"], 7201, "classic"),
     "kernel-expert-santase": (["expert", "santase-ismcts:time=1.0"], 7301, "classic"),
+    # Issue 33: the levels against themselves as they were in December 2026, at the same
+    # clock (the targets: expert 58% and hard 55% of at least 800 matches).
+    "kernel-hard-2026-12": (["hard", "hard-2026-12"], 7401, "classic"),
+    "kernel-expert-2026-12": (["expert", "expert-2026-12"], 7501, "classic"),
 }
 PLATFORMS = {"expert-level-rdeep": "schnapsen", "expert-rdeep": "schnapsen"}
 

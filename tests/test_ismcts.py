@@ -17,7 +17,7 @@ from sixtysix.bots import make_bot
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.bots.rollout import outcome_value, playout, policy_code
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot, fixed_action, should_close
-from sixtysix.errors import IllegalActionError
+from sixtysix.errors import IllegalActionError, ParseError
 from sixtysix.runner import play_hand
 from sixtysix.sampling import Constraints, count_layouts
 from sixtysix.views import View
@@ -186,12 +186,12 @@ def test_bots_always_play_legal_actions(spec: str, rules: Rules) -> None:
 def test_registry_options() -> None:
     bot = make_bot("ismcts:iterations=10,time=0.5,c=0.3", seed=1)
     assert isinstance(bot, ISMCTSBot)
-    assert (bot.iterations, bot.time, bot.c) == (10, 0.5, 0.3)
+    assert (bot.config.iterations, bot.config.time, bot.config.c) == (10, 0.5, 0.3)
     baseline = make_bot("santase-ismcts:time=0.1", seed=1)
     assert isinstance(baseline, SantaseISMCTSBot)
     assert baseline.c == 0.2 and baseline.time == 0.1
-    with pytest.raises(ValueError):
-        ISMCTSBot(closed="sometimes")
+    with pytest.raises(ValueError, match="infer_model must be policy or net"):
+        ISMCTSBot(infer_model="sometimes")
     with pytest.raises(ValueError):
         SantaseISMCTSBot(playout="clever")
 
@@ -446,48 +446,13 @@ def test_without_bias_no_prior_is_computed() -> None:
     assert root.prior == -2
 
 
-def test_gate_keeps_the_anchor_unless_the_search_shows_better() -> None:
-    bot = ISMCTSBot(seed=1, iterations=10, anchor="heuristic", gate=1.0)
-    a, b = Action.parse("AH"), Action.parse("9S")
-    # Means 0.30 and 0.25 over 400 visits each: the difference, 0.05, is less than one
-    # standard error of it when the rewards spread by 1.0 (0.071), more when by 0.1 (0.007).
-    def entry(visits: int, mean: float, spread: float) -> tuple[int, float, float]:
-        return visits, mean * visits, (spread ** 2 + mean ** 2) * visits
-    close = {a.code: entry(400, 0.30, 1.0), b.code: entry(400, 0.25, 1.0)}
-    clear = {a.code: entry(400, 0.30, 0.1), b.code: entry(400, 0.25, 0.1)}
-    assert bot._gate(close, a, b) == b      # 0.05 < 1.0 * 0.071: keep the anchor
-    assert bot._gate(clear, a, b) == a      # 0.05 > 1.0 * 0.007: the search wins
-    unvisited = {a.code: entry(400, 0.30, 1.0)}
-    assert bot._gate(unvisited, a, b) == a  # no evidence on the anchor: the search's pick
-
-
-def test_an_anchored_bot_with_a_huge_gate_plays_the_heuristics_actions() -> None:
-    from sixtysix.bots.heuristic import HeuristicBot
-    checked = 0
-    for seed in range(12):
-        hand = Hand.random(seed=seed)
-        while not hand.is_over():
-            seat = hand.to_act
-            assert seat is not None
-            view = hand.view(seat)
-            bot = ISMCTSBot(seed=seed, iterations=60, anchor="heuristic", gate=1e9)
-            # The anchor's random tie-breaks come from the bot's generator.
-            anchor = HeuristicBot(rng=random.Random(random.Random(seed).getrandbits(64)))
-            expected = anchor.choose(view, view.legal)
-            action = bot.choose(view, view.legal)
-            # With the stock open the search decides (phase 2 has exact shortcuts).
-            if view.stock_open and len(view.legal) > 1 and not action.is_declaration:
-                assert action == expected
-                checked += 1
-            hand.push(action)
-    assert checked > 50
-
-
-def test_anchor_and_bias_options_are_checked() -> None:
-    with pytest.raises(ValueError, match="anchor"):
-        ISMCTSBot(anchor="oracle")
-    bot = make_bot("ismcts:iterations=20,bias=2.0,anchor=heuristic,gate=1.5", seed=1)
-    assert isinstance(bot, ISMCTSBot) and (bot.bias, bot.anchor, bot.gate) == (2.0, "heuristic", 1.5)
+def test_bias_is_an_option_and_removed_options_are_refused() -> None:
+    bot = make_bot("ismcts:iterations=20,bias=2.0", seed=1)
+    assert isinstance(bot, ISMCTSBot) and bot.config.bias == 2.0
+    for removed in ("anchor=heuristic", "gate=1.5", "closes=true", "fair=true", "closed=tree",
+                    "solve_cards=3", "pimc_below=10", "net_infer=1", "net_value=1", "net_tree=2"):
+        with pytest.raises(ParseError, match="bad options for bot 'ismcts'"):
+            make_bot(f"ismcts:iterations=20,{removed}")
 
 
 @pytest.mark.parametrize("rules", [Rules.preset("course"),

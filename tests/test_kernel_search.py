@@ -9,7 +9,7 @@ rule recomputed from the root statistics the search returns.
 
 from __future__ import annotations
 
-import itertools
+import inspect
 import math
 import random
 from types import ModuleType
@@ -52,7 +52,8 @@ def run(impl: ModuleType, hand: Hand, iterations: int, seed: int, **options: Any
     assert seat is not None
     worlds = Worlds(hand.view(seat), random.Random(seed), 256)
     template = impl.State.from_key(config(hand.rules), worlds.template.kernel.key())
-    search = impl.Search(seat, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, **options)
+    options = {"solve_cards": -1, **options}
+    search = impl.Search(seat, 0.4, 2.0, 0.1, utility=UTILITY, **options)
     return tuple(search.run(template, worlds.opponent, worlds.layouts or [], *worlds.sampler(),
                             iterations, 0.0, seed, impl.Solver()))
 
@@ -64,10 +65,11 @@ def leader(stats: dict[int, tuple[int, float, float]]) -> int:
 
 def test_both_kernels_search_alike() -> None:
     """Same seed, same budget: the same iterations, prior and root statistics, with and
-    without the early stop."""
+    without the early stop, and with the closed leaves solved (as at a closed root)."""
     c = compiled()
     for i, hand in enumerate(positions(6, seed=11)):
         assert run(c, hand, 1500, i) == run(_pure, hand, 1500, i)
+        assert run(c, hand, 600, i, solve_cards=6) == run(_pure, hand, 600, i, solve_cards=6)
         assert run(c, hand, 3000, i, settle=0.3) == run(_pure, hand, 3000, i, settle=0.3)
     for i, hand in enumerate(positions(2, seed=12)):
         options = {"settle": 0.05, "tolerance": 0.05}
@@ -89,59 +91,8 @@ def test_both_kernels_search_alike_with_a_root_prior() -> None:
     for i, hand in enumerate(positions(6, seed=15)):
         options = {"prior": 1.5, "root_prior": _prior(hand, i)}
         assert run(c, hand, 1500, i, **options) == run(_pure, hand, 1500, i, **options)
-        assert c.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, **options).root_prior == \
+        assert c.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, **options).root_prior == \
             tuple(options["root_prior"])
-
-
-def _odds(seed: int) -> list[float]:
-    rng = random.Random(seed)
-    return [rng.choice([0.1, 1.0, 3.0, 10.0]) for _ in range(24)]
-
-
-def test_both_kernels_search_alike_with_odds() -> None:
-    """Layouts drawn by odds (a learned inference): the same draws, the same search."""
-    c = compiled()
-    for i, hand in enumerate(positions(6, seed=17)):
-        options = {"odds": _odds(i)}
-        assert run(c, hand, 1500, i, **options) == run(_pure, hand, 1500, i, **options)
-        assert run(c, hand, 1500, i, **options) != run(c, hand, 1500, i) or i > 3
-
-
-def test_the_kernels_draw_layouts_by_odds_as_the_worlds_do() -> None:
-    """The opponent's hands the kernel's sampler draws follow the product of the odds,
-    as counted by hand (the sampler of both kernels, called as the search calls it)."""
-    for hand in positions(60, seed=18):  # one with few enough hands to count their draws
-        assert hand.to_act is not None
-        worlds = Worlds(hand.view(hand.to_act), random.Random(1), 0)
-        must, allowed, free, unseen, ordered, last = worlds.sampler()
-        if 20 <= math.comb(len(allowed), free) <= 80:
-            break
-    else:
-        raise AssertionError("no position with 20 to 80 possible hands")
-    odds = _odds(5)
-    w, sums = _pure_search.odds_table(odds, allowed, free)
-    rng = _pure.Rng(9)
-    counts: dict[int, int] = {}
-    draws = 20_000
-    for _ in range(draws):
-        hand, _stock = _pure_search._sample(rng, must, allowed, free, unseen, ordered, last, w, sums)
-        counts[hand] = counts.get(hand, 0) + 1
-    exact: dict[int, float] = {}
-    for cards in itertools.combinations(allowed, free):
-        exact[must | sum(1 << card for card in cards)] = math.prod(odds[card] for card in cards)
-    total = sum(exact.values())
-    assert set(counts) <= set(exact)
-    assert sum(abs(counts.get(h, 0) / draws - p / total) for h, p in exact.items()) / 2 < 0.05
-
-
-def test_odds_must_give_a_positive_weight_to_every_card() -> None:
-    for impl in (_pure_search, compiled()):
-        with pytest.raises(ValueError, match=r"odds gives 3 weights, not one per card \(24\)"):
-            impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, odds=[1.0, 2.0, 3.0])
-        with pytest.raises(ValueError, match="odds must be positive and finite"):
-            impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, odds=[1.0] * 23 + [0.0])
-        assert impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, odds=_odds(1)).odds == \
-            tuple(_odds(1))
 
 
 def test_a_root_prior_shares_out_the_roots_visits() -> None:
@@ -167,10 +118,10 @@ def _distance(stats: dict[int, tuple[int, float, float]], prior: list[float]) ->
 def test_a_root_prior_must_name_every_action_code() -> None:
     for impl in (_pure_search, compiled()):
         with pytest.raises(ValueError, match=r"root_prior gives 3 probabilities, not one per action code"):
-            impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, prior=1.0,
+            impl.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, prior=1.0,
                         root_prior=[0.5, 0.25, 0.25])
         with pytest.raises(ValueError, match="prior must be at least 0"):
-            impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, prior=-1.0)
+            impl.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, prior=-1.0)
 
 
 def test_settle_one_stops_only_when_the_choice_cannot_change() -> None:
@@ -220,14 +171,14 @@ def test_tolerance_stops_when_no_action_is_better_by_that_much() -> None:
 @pytest.mark.parametrize("impl", [_pure_search])
 def test_settle_and_tolerance_are_checked(impl: ModuleType) -> None:
     with pytest.raises(ValueError, match="settle must be at least 0"):
-        impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, settle=-0.5)
+        impl.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, settle=-0.5)
     with pytest.raises(ValueError, match="tolerance must be at least 0"):
-        impl.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, tolerance=math.nan)
+        impl.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, tolerance=math.nan)
     c = compiled()
     with pytest.raises(ValueError, match="settle must be at least 0"):
-        c.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, settle=-0.5)
+        c.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, settle=-0.5)
     with pytest.raises(ValueError, match="tolerance must be at least 0"):
-        c.Search(0, 0.4, 2.0, 0.1, False, False, -1, True, UTILITY, tolerance=math.nan)
+        c.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, tolerance=math.nan)
     with pytest.raises(ValueError, match="settle must be at least 0"):
         ISMCTSBot(seed=1, settle=-1)
 
@@ -248,3 +199,13 @@ def test_a_settling_bot_stops_early_in_the_kernel_and_in_its_own_loop() -> None:
         whole = ISMCTSBot(seed=3, iterations=budget, c=0.4, bias=2.0, opponent_model=model)
         assert whole.choose(view, view.legal) == settled
         assert whole.last_iterations == budget
+
+
+def test_both_kernels_take_the_same_arguments() -> None:
+    """The compiled search's keyword list is the pure one's signature, defaults included."""
+    def parameters(cls: type) -> list[tuple[str, object]]:
+        return [(p.name, p.default) for p in inspect.signature(cls).parameters.values()]
+
+    assert parameters(compiled().Search) == parameters(_pure_search.Search)
+    c = compiled().Search(1, 0.4, 2.0, 0.1, solve_cards=6, utility=UTILITY, settle=0.1)
+    assert (c.seat, c.solve_cards, c.settle, c.utility) == (1, 6, 0.1, UTILITY)

@@ -198,4 +198,4 @@ def test_the_match_option_is_seedable_and_parsed() -> None:
     a = make_bot("ismcts:iterations=300,match=true", seed=4).choose(view, view.legal)
     b = make_bot("ismcts:iterations=300", seed=4).choose(view, view.legal)
     assert a == b
-    assert make_bot("ismcts:match=false").match is False  # type: ignore[attr-defined]
+    assert make_bot("ismcts:match=false").config.match is False  # type: ignore[attr-defined]

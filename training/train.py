@@ -6,7 +6,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,12 +66,16 @@ def load_checkpoint(run: Path) -> dict[str, Any] | None:
 
 
 def train(config: Config, run: Path, *, stop_after: float | None = None,
-          log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Train (or go on training) the network of ``config`` on the chunks in ``run/data``;
-    returns the history: the losses before training and after every epoch."""
+          log: Callable[[str], None] = print, data_dirs: Sequence[Path] | None = None,
+          init: Mapping[str, torch.Tensor] | None = None) -> dict[str, Any]:
+    """Train (or go on training) the network of ``config`` on the chunks in ``run/data``
+    (or in each of ``data_dirs``, in turn); returns the history: the losses before
+    training and after every epoch. A fresh network starts from ``init`` (a state dict)
+    when it is given. With ``stop_after`` it stops after the first epoch that ends
+    after that many seconds (at least one epoch is trained)."""
     settings = config.train
     torch.set_num_threads(max(1, settings.threads))
-    arrays, sizes = load_chunks(run / "data", config.generate.chunks)
+    arrays, sizes = _load(data_dirs if data_dirs is not None else [run / "data"], config.generate.chunks)
     cut = split(config, sizes)
     data = _tensors(arrays, slice(0, cut))
     held = _tensors(arrays, slice(cut, None))
@@ -82,6 +86,8 @@ def train(config: Config, run: Path, *, stop_after: float | None = None,
         raise ValueError("no training positions: generate more hands")
     torch.manual_seed(config.seed)
     net = Net(settings.hidden)
+    if init is not None:
+        net.load_state_dict(init)
     optimizer = torch.optim.Adam(net.parameters(), lr=settings.lr, weight_decay=settings.weight_decay)
     state = load_checkpoint(run)
     if state is not None:
@@ -97,8 +103,9 @@ def train(config: Config, run: Path, *, stop_after: float | None = None,
         log(f"train: {rows} positions ({len(held['value'])} held out); untrained losses "
             + _show(history["initial"]["train"]))
     start = time.perf_counter()
-    for epoch in range(len(history["epochs"]), settings.epochs):
-        if stop_after is not None and time.perf_counter() - start > stop_after:
+    resumed_at = len(history["epochs"])
+    for epoch in range(resumed_at, settings.epochs):
+        if stop_after is not None and epoch > resumed_at and time.perf_counter() - start > stop_after:
             log(f"train: stopped after {stop_after} s at epoch {epoch} of {settings.epochs} "
                 "(run again to resume)")
             break
@@ -123,6 +130,15 @@ def train(config: Config, run: Path, *, stop_after: float | None = None,
             + (", validation " + _show(record["validation"]) if record["validation"] else ""))
         _save(run, net, optimizer, history)
     return history
+
+
+def _load(dirs: Sequence[Path], chunks: int) -> tuple[dict[str, npt.NDArray[Any]], list[int]]:
+    """The chunks of every directory of ``dirs`` concatenated, and each chunk's row count."""
+    parts = [load_chunks(data, chunks) for data in dirs]
+    if len(parts) == 1:
+        return parts[0]
+    arrays = {name: np.concatenate([p[0][name] for p in parts]) for name in parts[0][0]}
+    return arrays, [size for p in parts for size in p[1]]
 
 
 def learning_rate(config: Config, epoch: int) -> float:

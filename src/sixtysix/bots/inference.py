@@ -1,92 +1,97 @@
-"""Inference about the opponent's hand from what he did (the ``infer`` option of the
-search bots): how likely his last action was for each hand he may have held, if
-he played like the fast playout policy (or a model bot), judging by what he
-could see, with a probability ``epsilon`` of an action at random instead.
+"""Inference about the opponent's hand from everything he did this hand (the ``infer``
+option of the search bots): policy-based inference, after Rebstock, Solinas, Buro and
+Sturtevant (2019).
 
-Worlds are then drawn by that weight (:class:`sixtysix.bots.worlds.Worlds`).
+A world (the opponent's hand now and the stock) is as likely as the opponent's actual
+actions were with it: each action he had a choice at, judged by a model of him from
+what he could see then (his hand then, the public actions, never the searching seat's
+cards), gets a chance, and the world's weight is the product of those chances over the
+hand, raised to a power ``T`` below 1 (tempered) so that one surprising action does not
+rule a world out. His hand *then* is not part of a world: which of his cards he was
+dealt and which he drew when is drawn for each world, every way equally likely
+(:class:`sixtysix.deal.Packs`), and the hand is replayed from that deal in the rules
+kernel (:meth:`State.likelihood <sixtysix.kernel.State.likelihood>`, the same values in
+both kernels). The models: the learned network's policy, or the fast playout policy
+with a share ``epsilon`` of the chance spread evenly over the legal actions (the
+network's probabilities get that share too: no action is ruled out).
+
+The worlds are then drawn by weight from a pool of uniformly sampled ones (importance
+resampling: :class:`sixtysix.bots.worlds.Worlds`).
+
+>>> import random
+>>> from sixtysix import Action, Hand
+>>> hand = Hand.random(seed=3)
+>>> for token in ("9D", "JD", "D", "X", "JC", "TC", "D"):
+...     hand.push(Action.parse(token))
+>>> view = hand.view(1)
+>>> inference = Inference(view, random.Random(1), power=1.0)
+>>> truth = (hand.kernel.hand(0), hand.kernel.stock_cards())
+>>> inference.log_weight(truth, random.Random(2)) <= 0.0
+True
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from sixtysix.actions import EXCHANGE
-from sixtysix.bots.rollout import policy_code
-from sixtysix.cards import CARDS, iter_mask, mask_of
-from sixtysix.hand import Hand
-from sixtysix.player import Bot
-from sixtysix.sampling import Constraints
+from sixtysix import kernel
+from sixtysix.deal import Packs
+from sixtysix.kernel.tables import config
 from sixtysix.views import View
 
-__all__ = ["likelihood"]
+if TYPE_CHECKING:
+    from sixtysix.kernel import Net
 
-#: Action codes that play a card (with or without a marriage announced).
-_CARD_ACTIONS = sum(1 << code for code in range(EXCHANGE))
+__all__ = ["EPSILON", "Inference"]
+
+#: The share of each chance spread evenly over the legal actions (the model's own
+#: chance gets the rest).
+EPSILON = 0.1
+#: What the network reads of the past at the deal (kernel.PAST before the dealer): nothing
+#: won, shown, exchanged or played yet.
+_AT_THE_DEAL = (0, 0, 0, 0, -1, -1, 0, -1, 0, -1)
+_DEALER = kernel.PAST.index("dealer")
 
 
-def likelihood(evidence: View | None, view: View, epsilon: float,
-               model: Bot | None = None) -> Callable[[int], float] | None:
-    """How likely the opponent's last action is for each hand he may hold now (a card
-    mask), given ``evidence``, the seat's view just before that action.
+class Inference:
+    """The log-weights of the worlds of ``view``: the tempered log-likelihood of the
+    opponent's actions this hand under the playout policy, or ``net``'s policy (``past``:
+    the view's :func:`~sixtysix.observation.past_of`, whose dealer and match it reads)
+    mixed with ``mix`` of the playout policy."""
 
-    The opponent is taken to choose as ``model`` would (default: the playout
-    policy), with probability ``epsilon`` of an action at random instead. ``None``
-    when nothing can be learnt: no evidence, another hand, an exchange, or more
-    than one draw since.
-    """
-    before = evidence
-    if before is None or before.seat != view.seat or before.dealer != view.dealer or \
-            before.dealt_trump_card != view.dealt_trump_card or before.match_score != view.match_score:
-        return None
-    n = len(before.history)
-    if len(view.history) <= n or view.history[:n] != before.history:
-        return None
-    who, action = view.history[n]
-    if who != view.opponent or any(s == who for s, _ in view.history[n + 1:]):
-        return None
-    draws = before.stock_size - view.stock_size
-    if draws not in (0, 2) or (draws and before.closed_by is not None):
-        return None
-    played = action.card.mask if action.card is not None and action.code < EXCHANGE else 0
-    if action.code == EXCHANGE:
-        return None  # the nine for the face-up trump: nothing about the rest of his hand
-    # What he could hold then: the cards unseen from our seat then (and those he was
-    # known to hold); the stock's last card lies apart (R2.3, R4.1).
-    then = Constraints.from_view(before)
-    known_before = mask_of(then.must_hold)
-    hidden = mask_of(then.unseen) | known_before
-    last = [then.stock_last] if then.stock_last is not None else []
-    # He lost the trick before the last draw: he drew that last card (R3.4).
-    face_up = last[0].mask if draws and before.stock_size == 2 and view.tricks[-1].winner == view.seat \
-        else 0
-    observed = action.code
-    rng = random.Random(0)  # unused: the policy is asked without random choices
+    def __init__(self, view: View, rng: random.Random, power: float, epsilon: float = EPSILON,
+                 net: Net | None = None, past: Sequence[int] | None = None, mix: float = 0.0) -> None:
+        if not power > 0:
+            raise ValueError(f"the inference's power must be positive, not {power}")
+        if not 0 < epsilon <= 1:
+            raise ValueError(f"epsilon must be above 0 and at most 1, not {epsilon}")
+        if net is not None and past is None:
+            raise ValueError("inference with a network needs the view's past")
+        if not 0 <= mix <= 1:
+            raise ValueError(f"mix must be between 0 and 1, not {mix}")
+        self.mix = mix
+        self._packs = Packs(view, rng)
+        self._codes = [action.code for _, action in view.history]
+        self._config = config(view.rules)
+        self._dealer = view.dealer
+        self._opponent = 1 - view.seat
+        self.power = power
+        self.epsilon = epsilon
+        self._net = net
+        self._past = None if past is None else (*_AT_THE_DEAL, *past[_DEALER:])
 
-    def weigh(mask: int) -> float:
-        base = mask | played
-        if draws:
-            if face_up:
-                candidates = [base & ~face_up] if mask & face_up else []
-            else:
-                candidates = [base & ~(1 << i) for i in iter_mask(mask & ~known_before)]
-        else:
-            candidates = [base]
-        total = 0.0
-        for opp in candidates:
-            stock = [CARDS[i] for i in iter_mask(hidden & ~opp)] + last
-            try:
-                world = Hand.from_view(before, [CARDS[i] for i in iter_mask(opp)], stock)
-            except ValueError:
-                continue  # not a hand he could have held then
-            legal = world.legal_mask()
-            if model is not None:
-                seen = world.view(who)
-                chosen = model.choose(seen, seen.legal).code
-            else:
-                chosen = policy_code(world, rng, 0.0, True)
-            options = (legal & _CARD_ACTIONS).bit_count() or legal.bit_count()
-            total += (1 - epsilon) * (chosen == observed) + epsilon / options
-        return total / len(candidates) if candidates else 0.0
+    def log_likelihood(self, layout: tuple[int, Sequence[int]], rng: random.Random) -> float:
+        """The logarithm of how likely the opponent's actions were in the world of
+        ``layout`` (his hand as a mask, the stock), with his past drawn by ``rng``."""
+        deck = self._packs.pack(layout[0], layout[1], rng)
+        state = kernel.State.deal(deck, self._dealer, self._config)
+        return state.likelihood(self._codes, self._opponent, self.epsilon, self._net, self._past, self.mix)
 
-    return weigh
+    def log_weight(self, layout: tuple[int, Sequence[int]], rng: random.Random) -> float:
+        """The world's log-weight: the log-likelihood times the power (``-inf``: a world his
+        actions rule out)."""
+        value = self.log_likelihood(layout, rng)
+        return value * self.power if value > -math.inf else value

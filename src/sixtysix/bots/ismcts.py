@@ -21,10 +21,8 @@ Each iteration
 3. adds one child for an action legal in the world that the node has not
    tried, or stops at a node whose stock is closed or exhausted (see below);
 4. evaluates the position: a fast playout (:mod:`sixtysix.bots.rollout`) to
-   the end of the hand, handing over to the exact
-   :class:`~sixtysix.solver.Solver` once the stock is closed or exhausted and
-   the player to act holds at most ``solve_cards`` cards, or at once when the
-   stock was already closed at the root (solved values are cached by
+   the end of the hand, or, when the stock was already closed at the root, the
+   exact :class:`~sixtysix.solver.Solver` (solved values are cached by
    :meth:`Hand.key <sixtysix.hand.Hand.key>` within a decision, and after a
    close the same endings come back often, so that exact values cost less
    than playouts there);
@@ -37,45 +35,31 @@ Each iteration
    than one by 1. The exact endings are unchanged by this (a minimax value
    keeps its order under any increasing map), only the averages over worlds.
 
-Heuristic knowledge (both off by default, ``bias`` on in the ``hard`` and
-``expert`` levels): with ``bias`` W, each node on its first visit asks the
-playout policy what the player to act would do there, judging only by what
-that player can see (:func:`~sixtysix.bots.rollout.policy_code` with
-``fair``); that action is expanded first, and its UCB1 score gets W / (visits
-+ 1) more, a bonus that fades as the node gathers its own statistics
-(progressive bias, Chaslot et al. 2008). With ``anchor="heuristic"`` the
-:class:`~sixtysix.bots.heuristic.HeuristicBot` chooses too, and its action is
-played unless the search's choice has a higher mean by more than ``gate``
-standard errors of the difference.
+Heuristic knowledge (off by default, on in the ``hard`` and ``expert`` levels):
+with ``bias`` W, each node on its first visit asks the playout policy what the
+player to act would do there, judging only by what that player can see
+(:func:`~sixtysix.bots.rollout.policy_code` with ``fair``); that action is
+expanded first, and its UCB1 score gets W / (visits + 1) more, a bonus that
+fades as the node gathers its own statistics (progressive bias, Chaslot et al.
+2008).
 
-Inference (``infer`` = epsilon, off by default): the bot keeps its view from
-just before the opponent's last action (the ``seen`` hook), rebuilds for each
-hand the opponent may hold now the state he acted in (his card back in hand;
-after a draw, each card he may have drawn taken out in turn) and asks the
-playout policy, judging by what he could see, what it would have done there.
-A hand gets weight ``1 - epsilon`` if the policy agrees, plus ``epsilon``
-over the number of cards he could play. Worlds are then drawn by weight
-from ``infer_pool`` uniformly sampled hands (all layouts when they are
-enumerated), each with a fresh stock order. Without evidence (no ``seen``
-hook, or nothing learnt) sampling stays uniform. The weighing is
-:mod:`sixtysix.bots.inference`, the drawing :mod:`sixtysix.bots.worlds`.
+Inference (``infer`` = T, off at 0): each world is weighed by how likely the
+opponent's actions this hand were in it, under a model of him judging by what he
+could see (the playout policy, ``infer_model=policy``, or the network's policy,
+``infer_model=net``, with ``infer_mix`` of the playout policy's chance mixed in; a
+share ``infer_epsilon`` of each chance spread over his legal actions), the product
+raised to the power T; worlds are then drawn by weight from ``infer_pool`` uniformly
+sampled ones (all layouts when they are enumerated), each with a fresh stock order
+(:mod:`sixtysix.bots.inference`, the drawing :mod:`sixtysix.bots.worlds`); the kernel's
+search deals ``infer_draws`` of them in turn.
 
 Learned help (``network``, a :class:`~sixtysix.net.Network` or a weights file, or
 ``shipped`` for the package's own; off by default, on in the ``hard`` and
 ``expert`` levels when the network loads): the network reads the root view once
-per decision. With ``net_infer`` T its hand head's odds that the opponent holds
-each card the seat has not located, raised to the power T, weigh the worlds: a
-hand is as likely as the product of its cards' odds, and the kernel draws such
-hands exactly, card by card (:mod:`sixtysix.bots.worlds`). With ``net_prior`` P
-its policy guides the root as a PUCT prior: an action of probability p with n of
-the root's N visits scores P · p · √N / (1 + n) more (see
-:class:`sixtysix.kernel.Search`). With ``net_value`` V (0 to 1) its value head
-values each new leaf of the tree while the stock is open, as the seat to act there
-sees it: V times that plus 1 - V times the playout's result (V = 1: no playout);
-leaves after the stock is closed or exhausted keep their exact solutions. With
-``net_tree`` T its policy at each new node (the stock open) guides that node as
-``net_prior`` guides the root, with weight T. Either is one network evaluation
-per iteration, in the kernel.
+per decision. With ``net_prior`` P its policy guides the root as a PUCT prior: an
+action of probability p with n of the root's N visits scores P · p · √N / (1 + n)
+more (see :class:`sixtysix.kernel.Search`). With ``infer_model=net`` its policy is
+also the opponent's model for inference.
 
 Opponent modelling (``opponent_model``, off by default): a bot that stands
 for the opponent. At the opponent's nodes of the tree the search does not
@@ -95,15 +79,16 @@ worlds' values (as PIMC does) instead of averaging over the exploration of a
 subtree below it; in measurements the subtree below a close was explored too
 thinly to value the close fairly. After the stock is exhausted nothing is
 hidden any more, and the value of such a world is the value of the position.
+Layouts are enumerated rather than sampled when there are at most
+:data:`ENUMERATE_BELOW` of them.
 
 Exact shortcuts: a single legal action is returned at once; a correct
 declaration of 66 is made as soon as it is legal (it is never worse than
 playing on; false declarations and playing on past 66 are left to the
 search, for the player and in the tree for both sides); once the stock is
 exhausted the opponent's hand is known (every unseen card is his) and the
-position is solved exactly; after a close with at most ``pimc_below``
-layouts left, every layout is solved exactly and the action with the best
-average is played (PIMC over all worlds).
+position is solved exactly; after a close with one layout left it is solved
+exactly.
 
 Honest endgames (``endgame="alphamu"``, off by default): solving each world
 after a close assumes that the player will know the opponent's hand, which he
@@ -119,11 +104,13 @@ the tree search when not even two fit. With ``endgame_close`` a close that the
 search chose at an open stock is checked too: its αμ value, over such worlds
 with the close made, must be at least the mean of the most visited other
 action, or that action is played instead (the tree values a close by playouts
-after it, exact only with ``solve_cards``).
+after it).
 
-Defaults: ``c = 0.5``, ``epsilon = 0.1``, ``solve_cards = -1``. What each
-option was measured to be worth, and how the defaults and the levels were
-chosen, is in the documentation (docs/bots.md, "ISMCTS"), not here.
+The options are a :class:`~sixtysix.bots.search_config.SearchConfig` (keyword
+options are turned into one). Defaults: ``c = 0.5``, ``epsilon = 0.1``. What each
+option was measured to be worth, what was tried and removed, and how the defaults
+and the levels were chosen, is in the documentation (docs/bots.md, "ISMCTS"), not
+here.
 
 The budget is ``iterations`` or ``time`` (seconds per decision) or both,
 whichever ends first. With an iteration budget and a seed the bot is
@@ -134,6 +121,8 @@ deterministic: the same seed and view give the same action.
 >>> bot = ISMCTSBot(seed=1, iterations=200)
 >>> hand.is_legal(bot.choose(hand.view(hand.to_act), hand.legal_actions()))
 True
+>>> ISMCTSBot(config=SearchConfig(iterations=200, c=0.4)).config.c
+0.4
 """
 
 from __future__ import annotations
@@ -141,19 +130,17 @@ from __future__ import annotations
 import math
 import random
 import time as _time
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 from sixtysix import kernel
 from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
 from sixtysix.bots.base import BaseBot, Bot
 from sixtysix.bots.endgame import AlphaMu, NodeLimitError
 from sixtysix.bots.equity import hand_utility
-from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.bots.inference import likelihood
-from sixtysix.bots.net_bot import load_network
+from sixtysix.bots.inference import Inference
 from sixtysix.bots.parallel import SearchPool, Stats
+from sixtysix.bots.search_config import SearchConfig
 from sixtysix.bots.worlds import Worlds
 from sixtysix.errors import IllegalActionError
 from sixtysix.hand import Hand
@@ -171,16 +158,20 @@ from sixtysix.kernel._pure_search import settled  # the one settling rule (both 
 from sixtysix.solver import Solver
 from sixtysix.views import View
 
-if TYPE_CHECKING:
-    from sixtysix.net import Network
-
 #: The hand is over (a kernel phase).
 OVER = Phase.OVER
 
-__all__ = ["ISMCTSBot", "Node", "Worlds", "correct_declaration"]
+__all__ = ["ISMCTSBot", "Node", "SearchConfig", "Worlds", "correct_declaration"]
 
-#: Iterations per decision when neither ``iterations`` nor ``time`` is given.
-DEFAULT_ITERATIONS = 1000
+#: Layouts of the hidden cards enumerated (and dealt in turn) rather than sampled when
+#: there are at most this many.
+ENUMERATE_BELOW = 256
+#: A closed root with at most this many layouts is solved exactly, layout by layout.
+PIMC_BELOW = 1
+#: Cards in hand from which a closed or exhausted stock's leaf is solved exactly when
+#: the stock was closed at the root (all of them); else playouts run to the end (-1).
+SOLVE_CLOSED_ROOT = 6
+PLAY_OUT = -1
 #: Rewards without a match: game points −3..3 (index + 3; R9.1) scaled to [-1, 1].
 _POINTS = tuple(g / 3 for g in range(-3, 4))
 #: Seconds of a time budget kept for choosing once the search stops (and
@@ -188,13 +179,6 @@ _POINTS = tuple(g / 3 for g in range(-3, 4))
 _MARGIN = 0.003
 #: Solver transposition entries kept before the solver is renewed (bounds memory).
 _SOLVER_LIMIT = 400_000
-
-
-def _variance(entry: tuple[int, float, float]) -> float:
-    """The sample variance of the rewards behind root statistics (visits, sum, squares)."""
-    visits, total, squares = entry
-    mean = total / visits
-    return max(squares / visits - mean * mean, 0.0) * visits / (visits - 1)
 
 
 class Node:
@@ -251,205 +235,47 @@ def correct_declaration(view: View, legal: Sequence[Action]) -> Action | None:
 class ISMCTSBot(BaseBot):
     """Single-observer ISMCTS (see the module documentation).
 
-    Options: ``iterations`` and ``time`` (seconds) bound each decision;
-    ``c`` is the UCB1 exploration constant on rewards in [-1, 1];
-    ``epsilon`` the share of random card choices in playouts;
-    ``solve_cards``: a position whose stock is closed or exhausted is
-    solved exactly once the player to act holds at most this many cards,
-    and played on by the playout policy until then (6: solve at once; -1:
-    never solve, play to the end); ``closed``: positions after a close are
-    leaves of the tree (``"leaf"``: valued in each world as above, PIMC-like)
-    or searched further like any other node (``"tree"``); positions with an
-    exhausted stock are always leaves; ``fair`` makes the playout policy
-    judge sure winners by what the player can see (see
-    :func:`~sixtysix.bots.rollout.policy_code`); ``enumerate_below`` deals out
-    all layouts instead of sampling when there are fewer; ``pimc_below``
-    solves every layout at a closed root with at most that many; ``bias``
-    (progressive bias toward the playout policy's action) and ``anchor`` with
-    ``gate`` (keep the heuristic bot's action unless the search shows better):
-    see the module documentation; ``match``: play for the match (rewards in
-    match equity) when the view carries the match score; ``infer`` (off at 0):
-    weigh the opponent's possible hands by how likely his last action is with
-    each, with the playout policy as his model and ``infer`` the chance of a
-    random action, over ``infer_pool`` sampled hands (see the module
-    documentation); ``opponent_model``: a bot whose choices, from the
-    opponent's view, the opponent's nodes follow (see the module
-    documentation; with ``workers`` above 1 it must pickle); ``settle`` (off
-    at 0): stop a decision early once the most visited action leads the next
-    by more than ``settle`` times the iterations the budget has left (1: no
-    action could overtake it), or, with ``tolerance`` (off at 0), once no
-    other action is better by that much in mean reward with two standard
-    errors to spare (see :class:`sixtysix.kernel.Search`); ``network`` (a
-    network, a weights file or ``shipped``) with ``net_infer`` (weigh the worlds
-    by its inference of the opponent's hand, sharpened by that power; off at 0)
-    and ``net_prior`` (its policy as a PUCT prior at the root, with that weight;
-    off at 0) and ``net_value`` (its value at the leaves with the stock open,
-    mixed with the playouts' results by that weight, 0 to 1; off at 0) and
-    ``net_tree`` (its policy as a PUCT prior at the nodes below the root, with
-    that weight; off at 0): see the module documentation; ``net_pool``: layouts drawn for
-    a search when worlds are weighed as whole hands (``infer``, or enumerated
-    layouts) rather than card by card; ``endgame`` (``pimc`` or ``alphamu``) with
-    ``endgame_moves``, ``endgame_worlds``, ``endgame_nodes`` and ``endgame_close``:
-    honest endgames (see the module documentation).
+    ``config`` (a :class:`~sixtysix.bots.search_config.SearchConfig`) holds the
+    options; keyword ``options`` build one (or change the given one), as a bot spec
+    such as ``ismcts:iterations=2700,c=0.4`` does. ``seed`` or ``rng`` gives the
+    random generator.
     """
 
     name = "ismcts"
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        *,
-        iterations: int | None = None,
-        time: float | None = None,
-        c: float = 0.5,
-        epsilon: float = 0.1,
-        closed: str = "leaf",
-        fair: bool = False,
-        solve_cards: int = -1,
-        enumerate_below: int = 256,
-        pimc_below: int = 1,
-        closes: bool = False,
-        anchor: str = "none",
-        gate: float = 1.0,
-        bias: float = 0.0,
-        match: bool = True,
-        infer: float = 0.0,
-        infer_pool: int = 256,
-        infer_model: str = "policy",
-        workers: int = 1,
-        rng: random.Random | None = None,
-        opponent_model: Bot | None = None,
-        settle: float = 0.0,
-        tolerance: float = 0.0,
-        network: str | Path | Network | None = None,
-        net_infer: float = 0.0,
-        net_prior: float = 0.0,
-        net_value: float = 0.0,
-        net_tree: float = 0.0,
-        net_pool: int = 512,
-        endgame: str = "pimc",
-        endgame_moves: int = 3,
-        endgame_worlds: int = 40,
-        endgame_close: bool = False,
-        endgame_nodes: int = 20_000,
-    ) -> None:
-        if endgame not in ("pimc", "alphamu"):
-            raise ValueError(f"endgame must be pimc or alphamu, not {endgame!r}")
-        if endgame_moves < 1:
-            raise ValueError(f"endgame_moves must be at least 1, not {endgame_moves}")
-        if endgame_worlds < 1:
-            raise ValueError(f"endgame_worlds must be at least 1, not {endgame_worlds}")
-        if endgame_nodes < 1:
-            raise ValueError(f"endgame_nodes must be at least 1, not {endgame_nodes}")
-        #: How a closed stock is searched: ``pimc`` (the tree's leaves solve each world)
-        #: or ``alphamu`` (:mod:`sixtysix.bots.endgame`, over ``endgame_worlds`` worlds,
-        #: deepening to ``endgame_moves`` of the seat's actions ahead within
-        #: ``endgame_nodes`` nodes); ``endgame_close``: a close the search chose is
-        #: valued by αμ too before it is played.
-        self.endgame = endgame
-        self.endgame_moves = endgame_moves
-        self.endgame_worlds = endgame_worlds
-        self.endgame_close = endgame_close
-        self.endgame_nodes = endgame_nodes
+    def __init__(self, seed: int | None = None, *, config: SearchConfig | None = None,
+                 rng: random.Random | None = None, **options: Any) -> None:
+        if config is None:
+            config = SearchConfig(**options)
+        elif options:
+            config = config.replace(**options)
+        #: The search's options.
+        self.config = config
         #: Closed-stock decisions αμ left to the search (too large), and closes it
         #: turned down (for measurements).
         self.endgame_fallbacks = 0
         self.closes_turned_down = 0
-        if closed not in ("leaf", "tree"):
-            raise ValueError(f"closed must be leaf or tree, not {closed!r}")
-        if iterations is None and time is None:
-            iterations = DEFAULT_ITERATIONS
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if time is not None and time <= 0:
-            raise ValueError(f"time must be positive, not {time}")
-        if workers < 1:
-            raise ValueError(f"workers must be at least 1, not {workers}")
-        if anchor not in ("none", "heuristic"):
-            raise ValueError(f"anchor must be none or heuristic, not {anchor!r}")
-        if not settle >= 0:
-            raise ValueError(f"settle must be at least 0, not {settle}")
-        if not tolerance >= 0:
-            raise ValueError(f"tolerance must be at least 0, not {tolerance}")
-        self.settle = settle
-        self.tolerance = tolerance
-        self.iterations = iterations
-        self.time = time
-        self.c = c
-        self.epsilon = epsilon
-        self.closed = closed
-        self.fair = fair
-        self.solve_cards = solve_cards
-        self._solve_cards = solve_cards
-        self.enumerate_below = enumerate_below
-        self.pimc_below = pimc_below
-        self.closes = closes
-        self.workers = workers
         self.rng = rng if rng is not None else random.Random(seed)
-        self.anchor = anchor
-        self.gate = gate
-        self.bias = bias
-        self.match = match
-        if not 0 <= infer < 1:
-            raise ValueError(f"infer must be at least 0 and below 1, not {infer}")
-        self.infer = infer
-        self.infer_pool = infer_pool
-        if infer_model not in ("policy", "heuristic"):
-            raise ValueError(f"infer_model must be policy or heuristic, not {infer_model!r}")
-        self.infer_model = infer_model
-        self._model = HeuristicBot(seed=0) if infer_model == "heuristic" else None
-        self.opponent_model = opponent_model
-        if not net_infer >= 0:
-            raise ValueError(f"net_infer must be at least 0, not {net_infer}")
-        if not net_prior >= 0:
-            raise ValueError(f"net_prior must be at least 0, not {net_prior}")
-        if not 0 <= net_value <= 1:
-            raise ValueError(f"net_value must be between 0 and 1, not {net_value}")
-        if not net_tree >= 0:
-            raise ValueError(f"net_tree must be at least 0, not {net_tree}")
-        if (net_value or net_tree) and opponent_model is not None:
-            raise ValueError("net_value and net_tree work in the kernel's search: no opponent model")
-        if net_pool < 1:
-            raise ValueError(f"net_pool must be at least 1, not {net_pool}")
-        self.net_infer = net_infer
-        self.net_prior = net_prior
-        self.net_value = net_value
-        self.net_tree = net_tree
-        self.net_pool = net_pool
-        #: What the root of the decision being searched does not hold of the past (for net_value).
+        #: Cards in hand from which this decision's closed leaves are solved (-1: never).
+        self._solve_cards = PLAY_OUT
+        #: What the root of the decision being searched does not hold of the past (for
+        #: the network as the opponent's model).
         self._past: tuple[int, ...] | None = None
         #: The network's policy at the root of the decision being searched (by code).
         self._root_prior: list[float] = []
-        #: The learned network (:mod:`sixtysix.net`) whose inference of the opponent's
-        #: hand weighs the worlds (``net_infer``: how sharply; 0: not at all).
-        self.network = load_network(network) if network is not None else None
-        if (net_infer or net_prior or net_value or net_tree) and self.network is None:
-            raise ValueError("net_infer, net_prior, net_value and net_tree need a network: "
-                             "network=FILE.npz (or network=shipped)")
-        #: The bot's view just before the opponent's last action, from the ``seen``
-        #: hook (what inference learns from; ``None`` when there is nothing to learn).
-        self.evidence: View | None = None
         #: What each result of the hand is worth to the seat searched for, by its game
         #: points + 3 (set for each decision; see :func:`sixtysix.bots.equity.hand_utility`).
         self._utility: tuple[float, ...] = _POINTS
-        self._anchor = HeuristicBot(rng=random.Random(self.rng.getrandbits(64))) \
-            if anchor == "heuristic" else None
-        #: What helper processes are built with (every option but the seed and workers).
-        self._options: dict[str, object] = {
-            "iterations": iterations, "time": time, "c": c, "epsilon": epsilon, "closed": closed,
-            "fair": fair, "solve_cards": solve_cards, "enumerate_below": enumerate_below,
-            "pimc_below": pimc_below, "closes": closes, "bias": bias, "match": match,
-            "infer": infer, "infer_pool": infer_pool, "infer_model": infer_model,
-            "opponent_model": opponent_model, "settle": settle,
-            "tolerance": tolerance, "network": self.network, "net_infer": net_infer,
-            "net_prior": net_prior, "net_value": net_value, "net_tree": net_tree, "net_pool": net_pool,
-            "endgame": endgame, "endgame_moves": endgame_moves, "endgame_worlds": endgame_worlds,
-            "endgame_close": endgame_close, "endgame_nodes": endgame_nodes}
         self._pool: SearchPool | None = None
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
         self._solver = Solver()
         self._cache: dict[tuple[int, ...], int] = {}
+
+    @property
+    def workers(self) -> int:
+        """The processes each decision is searched with (what the arena counts per bot)."""
+        return self.config.workers
 
     # The decision -----------------------------------------------------------------
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
@@ -459,20 +285,19 @@ class ISMCTSBot(BaseBot):
         if declaration is not None:
             return declaration
         # The time budget covers the whole decision, setting up included.
-        deadline = None if self.time is None else _time.perf_counter() + self.time - _MARGIN
+        budget = self.config.time
+        deadline = None if budget is None else _time.perf_counter() + budget - _MARGIN
         worlds = self._prepare(view)
-        if not view.stock_open and worlds.count <= self.pimc_below:
+        if not view.stock_open and worlds.count <= PIMC_BELOW:
             return self._pimc(worlds, legal)
-        if self.endgame == "alphamu" and not view.stock_open and view.stock_size:
+        if self.config.endgame == "alphamu" and not view.stock_open and view.stock_size:
             honest = self._alphamu(worlds, legal)
             if honest is not None:
                 return honest
         pool = self._helpers()
         if pool is not None:
             # The helpers stop at the same moment (wall clock: shared by processes).
-            pool.start(view, None if deadline is None else _time.time() + deadline - _time.perf_counter(),
-                       self.evidence if self.infer else None)
-        anchor = self._anchor.choose(view, legal) if self._anchor is not None else None
+            pool.start(view, None if deadline is None else _time.time() + deadline - _time.perf_counter())
         stats = self._stats(self.search(worlds, view.seat, deadline))
         if pool is not None:
             for other in pool.collect():
@@ -480,10 +305,8 @@ class ISMCTSBot(BaseBot):
                     mine = stats.get(code, (0, 0.0, 0.0))
                     stats[code] = (mine[0] + visits, mine[1] + total, mine[2] + squares)
         choice = self._pick(stats, legal)
-        if self.endgame_close and choice.code == CLOSE:
+        if self.config.endgame_close and choice.code == CLOSE:
             choice = self._honest_close(worlds, view.seat, stats, legal)
-        if anchor is not None and anchor != choice:
-            return self._gate(stats, choice, anchor)
         return choice
 
     def root_stats(self, view: View, until: float | None = None) -> Stats:
@@ -492,66 +315,54 @@ class ISMCTSBot(BaseBot):
         visits and summed rewards: what a helper process reports
         (:mod:`sixtysix.bots.parallel`)."""
         start = _time.perf_counter()
+        budget = self.config.time
         if until is not None:
             deadline: float | None = start + max(until - _time.time(), 0.0)
         else:
-            deadline = None if self.time is None else start + self.time
+            deadline = None if budget is None else start + budget
         return self._stats(self.search(self._prepare(view), view.seat, deadline))
 
     def _prepare(self, view: View) -> Worlds:
+        config = self.config
         self._fresh_solver()
         # With the stock closed at the root every leaf is an ending with few
         # layouts: exact values, cached, cost less than playouts there.
-        self._solve_cards = self.solve_cards if view.stock_open else 6
+        self._solve_cards = PLAY_OUT if view.stock_open else SOLVE_CLOSED_ROOT
         self._utility = _POINTS
-        if self.match and view.match_score is not None:
+        if config.match and view.match_score is not None:
             rules = view.rules
             self._utility = hand_utility(view.match_score, view.match_bonus, seat=view.seat,
                                          target=rules.target, tie_bonus=rules.tie_bonus)
-        weigh = self._likelihood(view) if self.infer else None
-        odds = None
         self._root_prior = []
         self._past = None
-        if self.network is not None and (self.net_value or self.net_tree):
+        network = config.network
+        by_net = network is not None and config.infer_model == "net"
+        if by_net and config.infer:
             from sixtysix.observation import past_of  # numpy is there: the network loaded
 
             self._past = past_of(view)
-        if self.network is not None and (self.net_infer or self.net_prior):
+        weigh = None
+        if config.infer:
+            net = network.kernel_net() if network is not None and by_net else None
+            weigh = Inference(view, self.rng, config.infer, config.infer_epsilon, net,
+                              self._past if net is not None else None, config.infer_mix)
+        if network is not None and config.net_prior:
             from sixtysix.observation import match_of
 
-            policy, _, hand = self.network.outputs(view, match_of(view))
-            if self.net_infer:
-                # The odds that the opponent holds each card the seat has not located,
-                # sharpened or flattened by net_infer (odds ** net_infer).
-                odds = {card.index: math.exp(max(-30.0, min(30.0, self.net_infer * hand[card.index])))
-                        for card in view.unseen()}
-            if self.net_prior:
-                self._root_prior = _softmax(policy, view.legal)
-        return Worlds(view, self.rng, max(self.enumerate_below, self.pimc_below), weigh, self.infer_pool,
-                      odds)
+            policy, _, _ = network.outputs(view, match_of(view))
+            self._root_prior = _softmax(policy, view.legal)
+        return Worlds(view, self.rng, ENUMERATE_BELOW, weigh, config.infer_pool)
 
     def new_hand(self, view: View) -> None:
-        if self._anchor is not None:
-            self._anchor.new_hand(view)
-        self.evidence = view if view.to_act == view.opponent else None
         self._helpers()  # start helper processes before the first decision is timed
-
-    def seen(self, view: View) -> None:
-        """Keep the view before each of the opponent's actions (for ``infer``)."""
-        if view.to_act == view.opponent:
-            self.evidence = view
-
-    def _likelihood(self, view: View) -> Callable[[int], float] | None:
-        """The likelihood of the opponent's last action for each hand he may hold
-        (:func:`sixtysix.bots.inference.likelihood`), from the view kept before it."""
-        return likelihood(self.evidence, view, self.infer, self._model)
 
     def _helpers(self) -> SearchPool | None:
         """The helper processes (started at the first search that needs them)."""
-        if self.workers <= 1:
+        workers = self.config.workers
+        if workers <= 1:
             return None
         if self._pool is None:
-            self._pool = SearchPool(self.workers - 1, self._options, self.rng)
+            self._pool = SearchPool(workers - 1, self.config, self.rng)
         return self._pool if len(self._pool) else None
 
     def close(self) -> None:
@@ -569,18 +380,6 @@ class ISMCTSBot(BaseBot):
         self._cache = {}
         if self._solver.entries() > _SOLVER_LIMIT:
             self._solver = Solver()
-
-    def _gate(self, stats: Stats, choice: Action, anchor: Action) -> Action:
-        """``choice`` if the search shows it better than ``anchor`` (the anchor bot's
-        action) by ``gate`` standard errors of the difference of their means, else
-        ``anchor``."""
-        mine = stats.get(choice.code)
-        other = stats.get(anchor.code)
-        if mine is None or other is None or other[0] < 2 or mine[0] < 2:
-            return choice if other is None or not other[0] else anchor
-        difference = mine[1] / mine[0] - other[1] / other[0]
-        error = math.sqrt(_variance(mine) / mine[0] + _variance(other) / other[0])
-        return choice if difference > self.gate * error else anchor
 
     def _pick(self, stats: Stats, legal: Sequence[Action]) -> Action:
         """The most visited root action (ties: the higher mean)."""
@@ -618,20 +417,21 @@ class ISMCTSBot(BaseBot):
         return best[0]
 
     def _endgame_worlds(self, worlds: Worlds) -> tuple[list[State], list[float]]:
-        """The worlds αμ searches: every layout when there are at most ``endgame_worlds``
-        (equally likely unless weighed), else that many drawn as the search draws them.
-        With the stock closed (or about to be) only the opponent's hand counts: a hand
-        drawn twice is one world of twice the weight."""
-        if worlds.layouts is not None and len(worlds.layouts) <= self.endgame_worlds \
-                and not worlds.weighted:
+        """The worlds αμ searches and their weights: every layout when there are at most
+        ``endgame_worlds``, with its weight from inference (or equally likely), else that
+        many drawn as the search draws them. With the stock closed (or about to be) only
+        the opponent's hand counts: a hand drawn twice is one world of twice the weight."""
+        if worlds.layouts is not None and len(worlds.layouts) <= self.config.endgame_worlds:
             drawn = worlds.layouts
+            given = worlds.weights if worlds.weighted else [1.0] * len(drawn)
         else:
-            drawn = worlds.draw(self.endgame_worlds)
+            drawn = worlds.draw(self.config.endgame_worlds)
+            given = [1.0] * len(drawn)
         weights: dict[int, float] = {}
         layouts: dict[int, tuple[int, list[int]]] = {}
-        for layout in drawn:
+        for layout, weight in zip(drawn, given, strict=True):
             layouts.setdefault(layout[0], layout)
-            weights[layout[0]] = weights.get(layout[0], 0.0) + 1.0
+            weights[layout[0]] = weights.get(layout[0], 0.0) + weight
         hands = sorted(layouts)
         return [worlds.build(layouts[hand]).kernel for hand in hands], [weights[hand] for hand in hands]
 
@@ -639,7 +439,7 @@ class ISMCTSBot(BaseBot):
         """The values of the deepest αμ search (2 to ``endgame_moves`` of the seat's actions
         ahead) that fits in ``endgame_nodes``; None when not even the first fits."""
         values = None
-        for moves in range(min(2, self.endgame_moves), self.endgame_moves + 1):
+        for moves in range(min(2, self.config.endgame_moves), self.config.endgame_moves + 1):
             try:
                 values = search.values(moves)
             except NodeLimitError:
@@ -652,7 +452,7 @@ class ISMCTSBot(BaseBot):
         does not fit in ``endgame_nodes`` (the search decides then)."""
         states, weights = self._endgame_worlds(worlds)
         search = AlphaMu(states, states[0].to_act, self._solver.kernel, weights, self._utility,
-                         self.endgame_nodes)
+                         self.config.endgame_nodes)
         values = self._deepest(search)
         if values is None:
             self.endgame_fallbacks += 1
@@ -665,8 +465,8 @@ class ISMCTSBot(BaseBot):
     def _honest_close(self, worlds: Worlds, seat: int, stats: Stats, legal: Sequence[Action]) -> Action:
         """The close the search chose, or the best other action (the most visited) if the
         close's αμ value, over such worlds with the close made, falls below that action's
-        mean. The tree values a close by playouts after it (exact solves only with
-        ``solve_cards``), which also assume the opponent's cards known; αμ does not."""
+        mean. The tree values a close by playouts after it, which also assume the
+        opponent's cards known; αμ does not."""
         close = next(a for a in legal if a.code == CLOSE)
         others = [a for a in legal if a.code != CLOSE and stats.get(a.code, (0, 0.0, 0.0))[0]]
         if not others:
@@ -674,7 +474,7 @@ class ISMCTSBot(BaseBot):
         states, weights = self._endgame_worlds(worlds)
         for state in states:
             state.push(CLOSE)
-        search = AlphaMu(states, seat, self._solver.kernel, weights, self._utility, self.endgame_nodes)
+        search = AlphaMu(states, seat, self._solver.kernel, weights, self._utility, self.config.endgame_nodes)
         try:
             pimc = search.values(1)
         except NodeLimitError:
@@ -692,36 +492,36 @@ class ISMCTSBot(BaseBot):
         """Run the search from the worlds' root for ``seat`` until the iteration budget
         is spent or the clock (:func:`time.perf_counter`) reaches ``deadline`` (by
         default, the bot's time from now); returns the root node."""
-        if deadline is None and self.time is not None:
-            deadline = _time.perf_counter() + self.time
-        if self.opponent_model is None:
+        config = self.config
+        if deadline is None and config.time is not None:
+            deadline = _time.perf_counter() + config.time
+        model = config.opponent_model
+        if model is None:
             return self._search_in_kernel(worlds, seat, deadline)
         root = Node()
-        iterations = self.iterations
+        iterations = config.iterations
         clock = _time.perf_counter
-        c = self.c
+        c = config.c
         log = math.log
         sqrt = math.sqrt
         rng = self.rng
         evaluate = self._evaluate
         phase2 = self._phase2
-        leaf_closed = self.closed == "leaf"
-        bias = self.bias
+        bias = config.bias
         utility = self._utility
         me = seat
-        model = self.opponent_model
         #: The model's action by (node, the opponent's hand there), for this decision.
         modelled: dict[tuple[int, int], int] = {}
         done = 0
         start = clock()
-        settle = self.settle or self.tolerance
+        settle = config.settle or config.tolerance
         while True:
             if iterations is not None and done >= iterations:
                 break
             if deadline is not None and done and clock() >= deadline:
                 break
             if settle and done >= SETTLE_FROM and done % SETTLE_EVERY == 0 and settled(
-                    root.children, self.settle, self.tolerance,
+                    root.children, config.settle, config.tolerance,
                     (1 << 62 if iterations is None else iterations) - done, done, start, deadline):
                 break
             done += 1
@@ -733,14 +533,13 @@ class ISMCTSBot(BaseBot):
                 if k.phase == OVER:
                     value = k.value()
                     break
-                if node is not root and (k.drawn >= STOCK_CARDS or (
-                        leaf_closed and k.closed_by >= 0)):
+                if node is not root and (k.drawn >= STOCK_CARDS or k.closed_by >= 0):
                     value = phase2(k)
                     break
                 legal = k.legal_mask()
                 children = node.children
                 mine = k.to_act == me
-                if model is not None and not mine:
+                if not mine:
                     code = self._modelled(model, modelled, node, world, legal)
                     k.push(code)
                     child = children.get(code)
@@ -803,18 +602,15 @@ class ISMCTSBot(BaseBot):
 
     def _search_in_kernel(self, worlds: Worlds, seat: int, deadline: float | None) -> Node:
         """:meth:`search` inside the rules kernel (no opponent model)."""
+        config = self.config
         seconds = 0.0 if deadline is None else max(deadline - _time.perf_counter(), 1e-9)
-        # Worlds weighed by the network's odds on each card are drawn in the kernel; other
-        # weighted worlds go in as a list of layouts drawn by weight, dealt in turn.
-        odds = worlds.card_odds()
-        layouts = worlds.draw(self.net_pool) if worlds.weighted and not odds else worlds.layouts or []
-        search = kernel.Search(seat, self.c, self.bias, self.epsilon, self.fair, self.closes,
-                               self._solve_cards, self.closed == "leaf", self._utility, self.settle,
-                               self.tolerance, self.net_prior, self._root_prior, odds,
-                               **self._leaf_value())
+        # Weighted worlds go in as a list of layouts drawn by weight, dealt in turn.
+        layouts = worlds.draw(config.infer_draws) if worlds.weighted else worlds.layouts or []
+        search = kernel.Search(seat, config.c, config.bias, config.epsilon, self._solve_cards, self._utility,
+                               config.settle, config.tolerance, config.net_prior, self._root_prior)
         done, prior, stats = search.run(
             worlds.template.kernel, worlds.opponent, layouts, *worlds.sampler(),
-            self.iterations if self.iterations is not None else 1 << 62, seconds,
+            config.iterations if config.iterations is not None else 1 << 62, seconds,
             self.rng.getrandbits(64), self._solver.kernel)
         root = Node()
         root.prior = prior
@@ -825,13 +621,6 @@ class ISMCTSBot(BaseBot):
             root.total += total
         self.last_iterations = done
         return root
-
-    def _leaf_value(self) -> dict[str, Any]:
-        """The kernel search's options for the network at the leaves (``net_value``, ``net_tree``)."""
-        if not (self.net_value or self.net_tree) or self.network is None or self._past is None:
-            return {}
-        return {"net": self.network.kernel_net(), "value": self.net_value, "past": self._past,
-                "tree": self.net_tree}
 
     @staticmethod
     def _modelled(model: Bot, modelled: dict[tuple[int, int], int], node: Node, world: Hand,
@@ -853,17 +642,16 @@ class ISMCTSBot(BaseBot):
         if world.phase == OVER:
             return world.value()
         if world.stock_open:
-            world.playout(self.rng.getrandbits(64), self.epsilon, self.fair, self.closes,
-                          self._solve_cards)
+            world.playout(self.rng.getrandbits(64), self.config.epsilon, False, False, self._solve_cards)
             if world.phase == OVER:
                 return world.value()
         return self._phase2(world)
 
     def _phase2(self, world: State) -> int:
         """Game points for seat 0 of a position with the stock closed or exhausted:
-        played on by the policy until ``solve_cards`` are left, then solved."""
+        played on by the policy to the end, or solved when the stock was closed at the root."""
         if world.phase != OVER and world.hand(world.to_act).bit_count() > self._solve_cards:
-            world.playout(self.rng.getrandbits(64), self.epsilon, self.fair, False, self._solve_cards)
+            world.playout(self.rng.getrandbits(64), self.config.epsilon, False, False, self._solve_cards)
         if world.phase == OVER:
             return world.value()
         return self._solved(world)

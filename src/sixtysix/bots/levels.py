@@ -12,6 +12,10 @@ expert information-set MCTS with up to 1 s per decision on two cores,
        stopping once its choice is settled, guided as ``hard``
 ====== ===========================================================
 
+``hard-2026-12`` and ``expert-2026-12`` are those two levels as they played in
+December 2026, before inference, kept so that anyone can repeat the head-to-head
+lines of the documentation.
+
 Without numpy or the shipped weights, ``hard`` and ``expert`` search as they did
 before the network shipped, with a :class:`LearnedWarning`.
 
@@ -33,14 +37,14 @@ from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.net_bot import SHIPPED, load_network
 from sixtysix.bots.random_bot import declaration_total
+from sixtysix.bots.search_config import SearchConfig
 from sixtysix.views import View
 
-__all__ = ["EasyBot", "LEVELS", "LearnedWarning", "expert", "hard", "learned"]
+__all__ = ["EXPERT_2026_12", "EasyBot", "HARD_2026_12", "LEVELS", "LearnedWarning", "expert",
+           "expert_2026_12", "hard", "hard_2026_12", "learned"]
 
 #: The weight of the shipped network's policy as a prior at the search levels' root
-#: (the ``net_prior`` option; measured in docs/bots.md, "Learned players"). Its
-#: inference of the opponent's hand (``net_infer``) is left off: it did not measure
-#: better.
+#: (the ``net_prior`` option; measured in docs/bots.md, "Learned players").
 NET_PRIOR = 2.0
 
 
@@ -91,14 +95,25 @@ class EasyBot(BaseBot):
         return self.rng.choice(options)
 
 
+#: The ``hard`` level of December 2026 (before inference), its options pinned so that it
+#: plays the same whatever the defaults become: ``hard-2026-12`` (with the shipped
+#: network's prior, :func:`learned`).
+HARD_2026_12 = SearchConfig(time=0.1, c=0.4, bias=2.0, epsilon=0.1, workers=2)
+#: The ``expert`` level of December 2026: ``expert-2026-12``.
+EXPERT_2026_12 = HARD_2026_12.replace(time=1.0, settle=0.01, tolerance=0.01)
+
+
+def _search_level(name: str, settings: SearchConfig, seed: int | None,
+                  options: dict[str, object]) -> BaseBot:
+    bot = ISMCTSBot(seed, config=settings.replace(**{**learned(), **options}))
+    bot.name = name
+    return bot
+
+
 def hard(seed: int | None = None, **options: object) -> BaseBot:
     """The ``hard`` level: ISMCTS at 0.1 s per decision on two cores, biased toward the
     playout policy's choices (tuned against the heuristic bot)."""
-    opts: dict[str, Any] = {"time": 0.1, "c": 0.4, "bias": 2.0, "solve_cards": -1, "workers": 2,
-                               **learned(), **options}
-    bot = ISMCTSBot(seed, **opts)
-    bot.name = "hard"
-    return bot
+    return _search_level("hard", HARD_2026_12, seed, options)
 
 
 def expert(seed: int | None = None, **options: object) -> BaseBot:
@@ -112,11 +127,17 @@ def expert(seed: int | None = None, **options: object) -> BaseBot:
     two standard errors included). On positions from real play this chose as often
     as a second full-second search agrees with a first, in a few per cent of the
     time, so a match takes seconds (``benchmarks/expert_time.py``)."""
-    opts: dict[str, Any] = {"time": 1.0, "c": 0.4, "bias": 2.0, "solve_cards": -1, "workers": 2,
-                               "settle": 0.01, "tolerance": 0.01, **learned(), **options}
-    bot = ISMCTSBot(seed, **opts)
-    bot.name = "expert"
-    return bot
+    return _search_level("expert", EXPERT_2026_12, seed, options)
+
+
+def hard_2026_12(seed: int | None = None, **options: object) -> BaseBot:
+    """``hard`` as it played in December 2026, before inference (for head-to-head lines)."""
+    return _search_level("hard-2026-12", HARD_2026_12, seed, options)
+
+
+def expert_2026_12(seed: int | None = None, **options: object) -> BaseBot:
+    """``expert`` as it played in December 2026, before inference."""
+    return _search_level("expert-2026-12", EXPERT_2026_12, seed, options)
 
 
 #: Level names and their factories (``medium`` is the heuristic bot).
@@ -124,4 +145,6 @@ LEVELS: dict[str, Callable[..., Bot]] = {
     "easy": EasyBot,
     "hard": hard,
     "expert": expert,
+    "hard-2026-12": hard_2026_12,
+    "expert-2026-12": expert_2026_12,
 }

@@ -27,6 +27,7 @@ import subprocess
 import sys
 from typing import IO, Any
 
+from sixtysix.bots.search_config import SearchConfig
 from sixtysix.views import View
 
 __all__ = ["SearchPool", "Stats"]
@@ -58,9 +59,11 @@ def _receive(stream: IO[bytes]) -> Any:
 
 
 class SearchPool:
-    """``count`` helper processes, each running an ISMCTS bot with ``options``."""
+    """``count`` helper processes, each running an ISMCTS bot with ``config`` (on one
+    process: its ``workers`` is set to 1)."""
 
-    def __init__(self, count: int, options: dict[str, Any], rng: random.Random) -> None:
+    def __init__(self, count: int, config: SearchConfig, rng: random.Random) -> None:
+        helper = config.replace(workers=1)
         self._processes: list[subprocess.Popen[bytes]] = []
         for _ in range(count):
             try:
@@ -68,7 +71,7 @@ class SearchPool:
                     [sys.executable, "-c", _HELPER],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
                 assert process.stdin is not None
-                _send(process.stdin, (options, rng.getrandbits(64)))
+                _send(process.stdin, (helper, rng.getrandbits(64)))
             except OSError:
                 continue
             self._processes.append(process)
@@ -76,14 +79,13 @@ class SearchPool:
     def __len__(self) -> int:
         return len(self._processes)
 
-    def start(self, view: View, until: float | None = None, before: View | None = None) -> None:
+    def start(self, view: View, until: float | None = None) -> None:
         """Send the decision to every helper (they search while the caller does), until
-        the wall clock (:func:`time.time`) reads ``until``, or for their own budget;
-        ``before`` is the bot's view before the opponent's last action (its evidence)."""
+        the wall clock (:func:`time.time`) reads ``until``, or for their own budget."""
         for process in list(self._processes):
             try:
                 assert process.stdin is not None
-                _send(process.stdin, (view, until, before))
+                _send(process.stdin, (view, until))
             except OSError:
                 self._drop(process)
 

@@ -14,11 +14,11 @@ __all__ = ["serve"]
 
 
 def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
-    """A helper's loop: the bot's options and seed first, then ``(view, until, before)``
-    requests (``before``: the evidence for inference, see ``ISMCTSBot.infer``),
-    answered with root statistics, until end of input or ``None``."""
-    options, seed = _receive(stdin)
-    bot = ISMCTSBot(rng=random.Random(seed), workers=1, **options)
+    """A helper's loop: the bot's :class:`~sixtysix.bots.search_config.SearchConfig` and
+    seed first, then ``(view, until)`` requests, answered with root statistics, until end
+    of input or ``None``."""
+    config, seed = _receive(stdin)
+    bot = ISMCTSBot(config=config.replace(workers=1), rng=random.Random(seed))
     while True:
         try:
             request = _receive(stdin)
@@ -26,6 +26,5 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
             return
         if request is None:
             return
-        view, until, before = request
-        bot.evidence = before
+        view, until = request
         _send(stdout, bot.root_stats(view, until))

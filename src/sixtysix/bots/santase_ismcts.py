@@ -72,8 +72,9 @@ from sixtysix.actions import (
     action_of,
 )
 from sixtysix.bots.base import BaseBot
-from sixtysix.bots.ismcts import DEFAULT_ITERATIONS, Node
+from sixtysix.bots.ismcts import Node
 from sixtysix.bots.rollout import random_card
+from sixtysix.bots.search_config import DEFAULT_ITERATIONS
 from sixtysix.bots.worlds import Worlds
 from sixtysix.hand import Hand
 from sixtysix.kernel import (

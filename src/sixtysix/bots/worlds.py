@@ -1,7 +1,6 @@
 """The worlds of one decision: full hands that agree with a seat's view, drawn
 uniformly or, with inference, by the likelihood of what the opponent did
-(:mod:`sixtysix.bots.inference`) or by a learned estimate of the odds that he holds
-each card (:mod:`sixtysix.net`). The search bots (``ismcts``, ``santase-ismcts``)
+(:mod:`sixtysix.bots.inference`). The search bots (``ismcts``, ``santase-ismcts``)
 take their worlds from here.
 
 >>> import random
@@ -17,18 +16,20 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import logging
 import math
 import random
-from collections.abc import Callable, Mapping
 
+from sixtysix.bots.inference import Inference
 from sixtysix.cards import CARDS
 from sixtysix.hand import Hand
 from sixtysix.kernel import STOCK_CARDS
-from sixtysix.kernel._pure_search import odds_table  # the one table of the odds' sums (both kernels)
 from sixtysix.sampling import Constraints
 from sixtysix.views import View
 
 __all__ = ["Worlds"]
+
+_log = logging.getLogger(__name__)
 
 
 class Worlds:
@@ -42,26 +43,26 @@ class Worlds:
     :meth:`Constraints.sample <sixtysix.sampling.Constraints.sample>` does,
     on card indices.
 
-    ``weigh`` (inference from the opponent's last action) gives each hand he may
-    hold a weight; layouts are then drawn by weight from ``pool`` uniform samples
-    (or from all layouts when they are enumerated). ``odds`` (a learned estimate:
-    card index -> the odds that the opponent holds the card, positive) weighs a hand
-    by the product of its cards' odds, which is what independent estimates per card
-    say once the hand's size is known (a conditional Bernoulli distribution); such
-    hands are drawn exactly, card by card, without a pool.
+    ``weigh`` (inference from the opponent's actions, an
+    :class:`~sixtysix.bots.inference.Inference`) gives each layout a log-weight; layouts
+    are then drawn by weight from ``pool`` uniform samples (or from all layouts when
+    they are enumerated), a hand drawn again with a fresh stock order.
 
     >>> view = Hand.random(seed=3).view(1)
-    >>> worlds = Worlds(view, random.Random(1))
-    >>> odds = {card.index: 9.0 if card.suit == view.trump else 1.0 for card in view.unseen()}
-    >>> heavy = Worlds(view, random.Random(1), odds=odds)
-    >>> def trumps(w): return sum(c.suit == view.trump for c in w.view(0).hand)
-    >>> sum(trumps(heavy.world()) for _ in range(200)) > sum(trumps(worlds.world()) for _ in range(200))
+    >>> Worlds(view, random.Random(1)).layouts is None  # sampled
     True
+    >>> hand = Hand.random(seed=3)
+    >>> for _ in range(8):
+    ...     hand.push(hand.legal_actions()[0])
+    >>> view = hand.view(hand.to_act)
+    >>> count = Worlds(view, random.Random(1)).count
+    >>> worlds = Worlds(view, random.Random(1), enumerate_below=count)
+    >>> len(worlds.layouts) == count, worlds.weighted
+    (True, False)
     """
 
     def __init__(self, view: View, rng: random.Random, enumerate_below: int = 0,
-                 weigh: Callable[[int], float] | None = None, pool: int = 256,
-                 odds: Mapping[int, float] | None = None) -> None:
+                 weigh: Inference | None = None, pool: int = 256) -> None:
         c = Constraints.from_view(view)
         self.rng = rng
         self.count = c.count()
@@ -75,10 +76,6 @@ class Worlds:
         self._last = c.stock_last.index if c.stock_last is not None else -1
         self.layouts: list[tuple[int, list[int]]] | None = None
         self._next = 0
-        #: With ``odds`` and sampled layouts: the allowed cards' odds, and the
-        #: elementary symmetric sums of the odds of cards i.. taken j at a time.
-        self._odds: list[float] | None = None
-        self._sums: list[list[float]] = []
         if self.count <= enumerate_below:
             self.layouts = []
             for layout in c.layouts():
@@ -92,69 +89,36 @@ class Worlds:
         #: cumulative weights; ``None`` when every layout is as likely as the next.
         self._hands: list[int] | None = None
         self._cumulative: list[float] = []
-        if odds is not None:
-            by_card = [float(odds.get(i, 1.0)) for i in range(len(CARDS))]
-            if any(not (w > 0 and math.isfinite(w)) for w in by_card):
-                raise ValueError("odds must be positive and finite")
-            # Scaled so that the largest is 1 (the same distribution, no overflow), with the
-            # kernel's sums of products: the one table both draws use.
-            allowed, sums = odds_table(by_card, self._allowed, self._free)
-            if self.layouts is not None or weigh is not None:
-                table = dict(zip(self._allowed, allowed, strict=True))
-
-                def product(mask: int, weigh: Callable[[int], float] | None = weigh) -> float:
-                    p = 1.0
-                    for i, w in table.items():
-                        if mask >> i & 1:
-                            p *= w
-                    return p if weigh is None else p * weigh(mask)
-
-                weigh = product
-            elif max(allowed, default=1.0) != min(allowed, default=1.0):
-                # Drawn card by card: the card i is taken with chance
-                # odds[i] * sums[i+1][j-1] / sums[i][j] while j are still to take.
-                self._odds, self._sums = allowed, sums
+        #: The weighed layouts' weights (the largest 1), for measurements.
+        self.weights: list[float] = []
         if weigh is not None:
             self._weigh(weigh, pool)
 
-    def _weigh(self, weigh: Callable[[int], float], pool: int) -> None:
-        """Weigh the opponent's possible hands by ``weigh`` (the likelihood of what he
-        did, given the hand): all of them when the layouts are enumerated, else the
-        distinct hands among ``pool`` uniform samples (a weighted sample of a uniform
-        sample: importance resampling). Layouts are then drawn by weight."""
+    def _weigh(self, weigh: Inference, pool: int) -> None:
+        """Weigh layouts by ``weigh`` (the likelihood of what the opponent did in each):
+        all of them when the layouts are enumerated, else ``pool`` uniform samples (a
+        weighted sample of a uniform sample: importance resampling). Layouts are then
+        drawn by weight."""
         if self.layouts is not None:
-            hands = [mask for mask, _ in self.layouts]
+            candidates = self.layouts
         else:
-            hands = list(dict.fromkeys(self._sample_hand() for _ in range(pool)))
-        cache: dict[int, float] = {}
-        weights = []
-        for mask in hands:
-            w = cache.get(mask)
-            if w is None:
-                w = cache[mask] = weigh(mask)
-            weights.append(w)
-        if not weights or max(weights) <= 0 or max(weights) == min(weights):
+            candidates = [(mask, self._stock_for(mask)) for mask in
+                          (self._sample_hand() for _ in range(pool))]
+        logs = [weigh.log_weight(layout, self.rng) for layout in candidates]
+        top = max(logs, default=-math.inf)
+        if top == -math.inf:
+            _log.debug("no world explains the opponent's actions: worlds drawn uniformly")
+            return
+        weights = [math.exp(v - top) for v in logs]
+        if max(weights) <= 0 or max(weights) == min(weights):
             return  # nothing learnt: uniform, as without inference
-        self._hands = hands
+        self._hands = [mask for mask, _ in candidates]
         self._cumulative = list(itertools.accumulate(weights))
+        self.weights = weights
 
     def _sample(self) -> tuple[int, list[int]]:
-        mask = self._sample_hand() if self._odds is None else self._sample_by_odds()
+        mask = self._sample_hand()
         return mask, self._stock_for(mask)
-
-    def _sample_by_odds(self) -> int:
-        odds, sums, allowed = self._odds, self._sums, self._allowed
-        assert odds is not None
-        rnd = self.rng.random
-        mask = self._must
-        j = self._free
-        for i, card in enumerate(allowed):
-            if not j:
-                break
-            if rnd() * sums[i][j] < odds[i] * sums[i + 1][j - 1]:
-                mask |= 1 << card
-                j -= 1
-        return mask
 
     def _sample_hand(self) -> int:
         # Sorting by random keys gives a uniform permutation, and costs less
@@ -178,18 +142,7 @@ class Worlds:
     @property
     def weighted(self) -> bool:
         """Whether layouts are drawn by weight (inference), not uniformly."""
-        return self._hands is not None or self._odds is not None
-
-    def card_odds(self) -> list[float]:
-        """The odds by card index that sampled layouts are drawn by (what the kernel's
-        search takes, :class:`sixtysix.kernel.Search`), or none when hands are not drawn
-        by odds card by card (uniform, enumerated or weighed as a whole)."""
-        if self._odds is None:
-            return []
-        odds = [1.0] * len(CARDS)
-        for card, w in zip(self._allowed, self._odds, strict=True):
-            odds[card] = w
-        return odds
+        return self._hands is not None
 
     def draw(self, n: int) -> list[tuple[int, list[int]]]:
         """``n`` layouts drawn as :meth:`layout` draws them (for a search that deals a

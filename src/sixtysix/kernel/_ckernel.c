@@ -2302,7 +2302,15 @@ static PyGetSetDef State_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* State.likelihood is in _cinfer.h (it may run the network, _cnet.h). */
+static PyObject *State_likelihood(StateObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames);
+
 static PyMethodDef State_methods[] = {
+    {"likelihood", (PyCFunction)(void (*)(void))State_likelihood, METH_FASTCALL | METH_KEYWORDS,
+     "likelihood($self, codes, seat, epsilon, net=None, past=None, mix=0.0)\n--\n\n"
+     "The sum of the logarithms of the chances a model of seat gives its actions among codes,\n"
+     "played on from here (sixtysix.kernel._pure.State.likelihood)."},
     {"deal", (PyCFunction)(void (*)(void))State_deal, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
      "deal(deck, dealer, config)\n--\n\nDeal deck (card indices, top first, config.deck of them)."},
     {"from_key", (PyCFunction)(void (*)(void))State_from_key, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
@@ -2563,6 +2571,7 @@ static PyTypeObject SolverType = {
 };
 
 #include "_cloops.h"
+#include "_cinfer.h"
 
 /* The module ---------------------------------------------------------------------------- */
 

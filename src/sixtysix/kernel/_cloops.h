@@ -792,8 +792,6 @@ typedef struct {
     int32_t next;      /* the next sibling, or -1 */
     int8_t code;       /* the action that leads here */
     int8_t prior;      /* the playout policy's action here; -2 not asked yet */
-    int32_t priors;    /* the network's policy here (from its second visit): where in the pool, or -1 */
-    uint64_t pmask;    /* the actions it gives probabilities to, in code order */
 } KLNode;
 
 #define KL_MAX_CARDS 64 /* most cards in allowed or unseen */
@@ -803,7 +801,7 @@ typedef struct {
 typedef struct {
     int me;
     double c, bias, epsilon;
-    int fair, closes, solve_cards, leaf_closed;
+    int solve_cards;
     double utility[7];
     int opponent;
     int nlayouts;
@@ -819,13 +817,6 @@ typedef struct {
     double settle, tolerance;
     double prior;             /* the root prior's weight (PUCT) */
     const double *root_prior; /* a probability by action code, or NULL */
-    int has_odds;             /* sampled layouts drawn by the allowed cards' odds */
-    double odds[KL_MAX_CARDS];            /* the allowed cards' odds, the largest 1 */
-    double *sums;             /* (nallowed + 1) x (free + 1): see _odds_table */
-    const NetObject *net;     /* the value at new leaves with the stock open, or NULL */
-    double value;             /* its weight against the playout's result (0-1) */
-    double tree;              /* the weight of its policy as a prior below the root (PUCT) */
-    const KLRoot *root;       /* what the root state does not hold of the past */
 } KLSearchArgs;
 
 typedef struct {
@@ -837,10 +828,6 @@ typedef struct {
     KSolver *solver;
     KState world;
     KState work; /* what the solver searches */
-    double *pool;    /* the nodes' priors */
-    int32_t pool_count, pool_cap;
-    float *scratch;  /* the network's observation */
-    float *hidden;   /* its layers' outputs: twice its width */
 } KLSearchRun;
 
 /* A new node (its index), or -1 when out of memory. */
@@ -864,28 +851,7 @@ static int32_t kl_node_new(KLSearchRun *run, int code) {
     n->next = -1;
     n->code = (int8_t)code;
     n->prior = -2;
-    n->priors = -1;
-    n->pmask = 0;
     return run->count++;
-}
-
-/* Room for n priors in the pool: their offset, or -1 when out of memory. */
-static int32_t kl_pool_take(KLSearchRun *run, int n) {
-    if (run->pool_count > INT32_MAX / 2 - n)
-        return -1;
-    if (run->pool_count + n > run->pool_cap) {
-        int32_t cap = run->pool_cap ? run->pool_cap * 2 : 4096;
-        while (cap < run->pool_count + n)
-            cap *= 2;
-        double *pool = (double *)PyMem_RawRealloc(run->pool, (size_t)cap * sizeof(double));
-        if (!pool)
-            return -1;
-        run->pool = pool;
-        run->pool_cap = cap;
-    }
-    int32_t at = run->pool_count;
-    run->pool_count += n;
-    return at;
 }
 
 /* _phase2: a position with the stock closed or exhausted, played on by the policy until
@@ -893,7 +859,7 @@ static int32_t kl_pool_take(KLSearchRun *run, int n) {
 static int kl_phase2(const KLSearchArgs *a, KLSearchRun *run, KState *w, int *value) {
     if (w->phase != PH_OVER && K_POPCOUNT(w->hands[w->to_act]) > a->solve_cards) {
         uint64_t prng = k_rng_next(&run->rng);
-        int r = k_playout(w, &prng, a->epsilon, a->fair, 0, a->solve_cards);
+        int r = k_playout(w, &prng, a->epsilon, 0, 0, a->solve_cards);
         if (r == -1)
             return KL_ERR_HISTORY;
         if (r < 0)
@@ -920,7 +886,7 @@ static int kl_evaluate(const KLSearchArgs *a, KLSearchRun *run, KState *w, int *
     }
     if (k_stock_open(w)) {
         uint64_t prng = k_rng_next(&run->rng);
-        int r = k_playout(w, &prng, a->epsilon, a->fair, a->closes, a->solve_cards);
+        int r = k_playout(w, &prng, a->epsilon, 0, 0, a->solve_cards);
         if (r == -1)
             return KL_ERR_HISTORY;
         if (r < 0)
@@ -938,26 +904,14 @@ static int kl_evaluate(const KLSearchArgs *a, KLSearchRun *run, KState *w, int *
 static int kl_sample(const KLSearchArgs *a, KLSearchRun *run, KState *w) {
     int n = a->nallowed;
     uint32_t hand = a->must;
-    if (a->has_odds) {
-        /* By odds: the card i taken with chance odds[i] * sums[i+1][j-1] / sums[i][j]. */
-        const int width = a->free + 1;
-        int j = a->free;
-        for (int i = 0; i < n && j; i++) {
-            if (k_rng_random(&run->rng) * a->sums[i * width + j] < a->odds[i] * a->sums[(i + 1) * width + j - 1]) {
-                hand |= 1u << a->allowed[i];
-                j--;
-            }
-        }
-    } else {
-        int8_t pool[KL_MAX_CARDS];
-        memcpy(pool, a->allowed, (size_t)n);
-        for (int i = 0; i < a->free; i++) {
-            int j = i + (int)k_rng_below(&run->rng, (uint64_t)(n - i));
-            int8_t x = pool[i];
-            pool[i] = pool[j];
-            pool[j] = x;
-            hand |= 1u << pool[i];
-        }
+    int8_t pool[KL_MAX_CARDS];
+    memcpy(pool, a->allowed, (size_t)n);
+    for (int i = 0; i < a->free; i++) {
+        int j = i + (int)k_rng_below(&run->rng, (uint64_t)(n - i));
+        int8_t x = pool[i];
+        pool[i] = pool[j];
+        pool[j] = x;
+        hand |= 1u << pool[i];
     }
     int8_t stock[KL_MAX_CARDS + 1];
     int m = 0;
@@ -1035,18 +989,6 @@ static int kl_settled(const KLSearchArgs *a, const KLSearchRun *run, long long l
     return 1;
 }
 
-/* The worth of g game points (-3..3) for the searching seat: utility between results. */
-static double kl_utility_at(const double *utility, double g) {
-    double t = g + 3.0;
-    if (!(t > 0.0))
-        return utility[0];
-    if (t >= 6.0)
-        return utility[6];
-    int i = (int)t;
-    double f = t - (double)i;
-    return utility[i] + f * (utility[i + 1] - utility[i]);
-}
-
 /* Search.run's loop: iterations run in *done, the root's prior in *root_prior. The tree
  * is left in run (node 0 the root). */
 static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun *run, long long *done_out) {
@@ -1087,14 +1029,12 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
         int plen = 1;
         path[0] = 0;
         int value = 0;
-        double learned = 0.0;
-        int has_learned = 0;
         for (;;) {
             if (world->phase == PH_OVER) {
                 value = k_value(world);
                 break;
             }
-            if (node != 0 && (world->drawn >= STOCK_CARDS || (a->leaf_closed && world->closed_by >= 0))) {
+            if (node != 0 && (world->drawn >= STOCK_CARDS || world->closed_by >= 0)) {
                 int r = kl_phase2(a, run, world, &value);
                 if (r)
                     return r;
@@ -1102,18 +1042,6 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
             }
             uint64_t legal = k_legal_mask(world);
             int mine = world->to_act == me;
-            if (a->tree > 0.0 && node != 0 && run->nodes[node].priors < 0 && k_stock_open(world)) {
-                /* A node passed through for the first time (its second visit): the network's
-                 * policy there, for its seat to act in this iteration's world, guides it. */
-                int32_t at = kl_pool_take(run, K_POPCOUNT(legal));
-                if (at < 0)
-                    return KL_ERR_NOMEM;
-                run->nodes[node].priors = at;
-                run->nodes[node].pmask = legal;
-                kl_net_observe(a->net, a->root, world, world->to_act, run->scratch);
-                kl_net_forward(a->net, run->scratch, run->hidden, run->hidden + a->net->width, legal,
-                               run->pool + at);
-            }
             int prior = -1;
             if (use_bias) {
                 prior = run->nodes[node].prior;
@@ -1130,15 +1058,6 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
             int prior_untried = 0;
             const double *guided = node == 0 ? guide : NULL;
             double scale = guided ? a->prior * sqrt((double)run->nodes[0].visits) : 0.0;
-            /* The network's policy at a node below the root (net_tree). */
-            const double *tp = NULL;
-            uint64_t tmask = 0;
-            double tscale = 0.0;
-            if (node != 0 && run->nodes[node].priors >= 0) {
-                tp = run->pool + run->nodes[node].priors;
-                tmask = run->nodes[node].pmask;
-                tscale = a->tree * sqrt((double)run->nodes[node].visits);
-            }
             int32_t ch = run->nodes[node].child;
             uint64_t m = legal;
             while (m) {
@@ -1161,8 +1080,6 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
                     score += bias / (double)(visits + 1);
                 if (guided)
                     score += scale * guided[code] / (double)(1 + visits);
-                if (tp && (tmask >> code & 1u))
-                    score += tscale * tp[K_POPCOUNT(tmask & ((1ull << code) - 1))] / (double)(1 + visits);
                 if (score > best_score) {
                     best_code = code;
                     best_score = score;
@@ -1179,18 +1096,6 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
                     for (int i = 1; i < nuntried; i++)
                         if (guided[untried[i]] > guided[code])
                             code = untried[i];
-                } else if (tp) {
-                    /* The network's likeliest untried action (the first in code order among equals). */
-                    double best_p = -1.0;
-                    code = untried[0];
-                    for (int i = 0; i < nuntried; i++) {
-                        int u = untried[i];
-                        double p = tmask >> u & 1u ? tp[K_POPCOUNT(tmask & ((1ull << u) - 1))] : 0.0;
-                        if (p > best_p) {
-                            best_p = p;
-                            code = u;
-                        }
-                    }
                 } else if (prior_untried)
                     code = prior;
                 else
@@ -1208,16 +1113,6 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
                 if (node == 0)
                     run->root_order[run->nroot++] = (int8_t)code;
                 path[plen++] = child;
-                if (a->value > 0.0 && world->phase != PH_OVER && k_stock_open(world)) {
-                    /* The network's value for the seat to act, as game points for me. */
-                    kl_net_observe(a->net, a->root, world, world->to_act, run->scratch);
-                    double v = kl_net_forward(a->net, run->scratch, run->hidden, run->hidden + a->net->width, 0,
-                                              NULL);
-                    learned = kl_utility_at(a->utility, 3.0 * (world->to_act == me ? v : -v));
-                    has_learned = 1;
-                    if (a->value >= 1.0)
-                        break;
-                }
                 int r = kl_evaluate(a, run, world, &value);
                 if (r)
                     return r;
@@ -1229,17 +1124,10 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
             node = best_child;
             path[plen++] = node;
         }
-        double reward;
-        if (has_learned && a->value >= 1.0) {
-            reward = learned;
-        } else {
-            int result = me == 0 ? value : -value;
-            if (result < -3 || result > 3)
-                return KL_ERR_VALUE;
-            reward = a->utility[result + 3];
-            if (has_learned)
-                reward = (1.0 - a->value) * reward + a->value * learned;
-        }
+        int result = me == 0 ? value : -value;
+        if (result < -3 || result > 3)
+            return KL_ERR_VALUE;
+        double reward = a->utility[result + 3];
         for (int i = 0; i < plen; i++) {
             KLNode *n = &run->nodes[path[i]];
             n->visits += 1;
@@ -1257,18 +1145,13 @@ typedef struct {
     PyObject_HEAD
     int seat;
     double c, bias, epsilon;
-    int fair, closes, solve_cards, leaf_closed;
+    int solve_cards;
     double utility[7];
     double settle, tolerance;
     double prior;
     double root_prior[NUM_CODES];
     int has_root_prior;
-    double odds[N_CARDS];
-    int has_odds;
     PyObject *utility_tuple;
-    PyObject *net; /* a Net, or NULL */
-    double value, tree;
-    KLRoot root;
 } SearchObject;
 
 /* The numbers of o (NULL or empty: none) into out, which takes n: 1 when given, 0 when
@@ -1297,66 +1180,13 @@ static int kl_numbers(PyObject *o, double *out, int n, const char *name, const c
 }
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"seat", "c", "bias", "epsilon", "fair", "closes", "solve_cards", "leaf_closed",
-                             "utility", "settle", "tolerance", "prior", "root_prior", "odds", "net", "value",
-                             "past", "tree", NULL};
-    PyObject *seat_o, *fair_o, *closes_o, *solve_o, *leaf_o, *utility_o, *root_prior_o = NULL, *odds_o = NULL;
-    PyObject *net_o = Py_None, *past_o = Py_None;
-    double c, bias, epsilon, settle = 0.0, tolerance = 0.0, prior = 0.0, value = 0.0, tree = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOOOOO|dddOOOdOd:Search", kwlist, &seat_o, &c, &bias,
-                                     &epsilon, &fair_o, &closes_o, &solve_o, &leaf_o, &utility_o, &settle,
-                                     &tolerance, &prior, &root_prior_o, &odds_o, &net_o, &value, &past_o, &tree))
+    static char *kwlist[] = {"seat", "c", "bias", "epsilon", "solve_cards", "utility", "settle", "tolerance",
+                             "prior", "root_prior", NULL};
+    PyObject *seat_o, *solve_o, *utility_o, *root_prior_o = NULL;
+    double c, bias, epsilon, settle = 0.0, tolerance = 0.0, prior = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOO|dddO:Search", kwlist, &seat_o, &c, &bias, &epsilon,
+                                     &solve_o, &utility_o, &settle, &tolerance, &prior, &root_prior_o))
         return -1;
-    if (net_o != Py_None && !PyObject_TypeCheck(net_o, &NetType)) {
-        PyErr_Format(PyExc_TypeError, "net must be a %s or None, not %.200s", NetType.tp_name,
-                     Py_TYPE(net_o)->tp_name);
-        return -1;
-    }
-    if (!(value >= 0.0 && value <= 1.0)) {
-        PyObject *f = PyFloat_FromDouble(value);
-        if (f) {
-            PyErr_Format(PyExc_ValueError, "value must be between 0 and 1, not %R", f);
-            Py_DECREF(f);
-        }
-        return -1;
-    }
-    if (value > 0.0 && net_o == Py_None) {
-        PyErr_SetString(PyExc_ValueError, "value needs a net");
-        return -1;
-    }
-    if (!(tree >= 0.0)) {
-        PyObject *f = PyFloat_FromDouble(tree);
-        if (f) {
-            PyErr_Format(PyExc_ValueError, "tree must be at least 0, not %R", f);
-            Py_DECREF(f);
-        }
-        return -1;
-    }
-    if (tree > 0.0 && (net_o == Py_None || !((NetObject *)net_o)->policy_w)) {
-        PyErr_SetString(PyExc_ValueError, "tree needs a net with a policy head");
-        return -1;
-    }
-    KLRoot root;
-    memset(&root, 0, sizeof root);
-    kl_past_clear(&root.past);
-    if (net_o != Py_None) {
-        if (past_o == Py_None) {
-            PyErr_SetString(PyExc_ValueError, "a net needs the past of the searched state (past=...)");
-            return -1;
-        }
-        if (kl_net_ready((NetObject *)net_o) < 0 || kl_root_parse(past_o, &root) < 0)
-            return -1;
-    }
-    double odds[N_CARDS];
-    int has_odds = kl_numbers(odds_o, odds, N_CARDS, "odds", "weights", "card");
-    if (has_odds < 0)
-        return -1;
-    for (int i = 0; has_odds && i < N_CARDS; i++) {
-        if (!(odds[i] > 0.0 && odds[i] < HUGE_VAL)) {
-            PyErr_SetString(PyExc_ValueError, "odds must be positive and finite");
-            return -1;
-        }
-    }
     if (!(prior >= 0)) {
         PyObject *f = PyFloat_FromDouble(prior);
         if (f) {
@@ -1382,9 +1212,6 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     int seat = parse_seat(seat_o);
     if (seat < 0)
         return -1;
-    int fair = PyObject_IsTrue(fair_o), closes = PyObject_IsTrue(closes_o), leaf = PyObject_IsTrue(leaf_o);
-    if (fair < 0 || closes < 0 || leaf < 0)
-        return -1;
     long solve_cards;
     if (get_int_clamped(solve_o, -1, 1000, &solve_cards) < 0)
         return -1;
@@ -1408,32 +1235,19 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     self->c = c;
     self->bias = bias;
     self->epsilon = epsilon;
-    self->fair = fair;
-    self->closes = closes;
     self->solve_cards = (int)solve_cards;
-    self->leaf_closed = leaf;
     self->settle = settle;
     self->tolerance = tolerance;
     self->prior = prior;
     self->has_root_prior = has_root_prior;
     if (has_root_prior)
         memcpy(self->root_prior, root_prior, sizeof root_prior);
-    self->has_odds = has_odds;
-    if (has_odds)
-        memcpy(self->odds, odds, sizeof odds);
     memcpy(self->utility, utility, sizeof utility);
     Py_XSETREF(self->utility_tuple, tuple);
-    PyObject *net = net_o == Py_None ? NULL : net_o;
-    Py_XINCREF(net);
-    Py_XSETREF(self->net, net);
-    self->value = net ? value : 0.0;
-    self->tree = net ? tree : 0.0;
-    self->root = root;
     return 0;
 }
 
 static void Search_dealloc(SearchObject *self) {
-    Py_XDECREF(self->net);
     Py_XDECREF(self->utility_tuple);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -1488,19 +1302,12 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     a.c = self->c;
     a.bias = self->bias;
     a.epsilon = self->epsilon;
-    a.fair = self->fair;
-    a.closes = self->closes;
     a.solve_cards = self->solve_cards;
-    a.leaf_closed = self->leaf_closed;
     a.settle = self->settle;
     a.tolerance = self->tolerance;
     a.prior = self->prior;
     a.root_prior = self->has_root_prior ? self->root_prior : NULL;
     memcpy(a.utility, self->utility, sizeof a.utility);
-    a.net = self->value > 0.0 || self->tree > 0.0 ? (const NetObject *)self->net : NULL;
-    a.value = self->value;
-    a.tree = self->tree;
-    a.root = &self->root;
     const KState *template = &((StateObject *)o[0])->k;
     a.nstock = STOCK_CARDS - template->drawn;
     if ((a.opponent = parse_seat(o[1])) < 0)
@@ -1533,28 +1340,6 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     if (seed == (uint64_t)-1 && PyErr_Occurred())
         return NULL;
 
-    if (self->has_odds) {
-        /* The allowed cards' odds, the largest 1, and the sums of their products (_odds_table). */
-        double top = 0.0;
-        for (int i = 0; i < a.nallowed; i++)
-            if (self->odds[a.allowed[i]] > top)
-                top = self->odds[a.allowed[i]];
-        if (!(top > 0.0))
-            top = 1.0;
-        for (int i = 0; i < a.nallowed; i++)
-            a.odds[i] = self->odds[a.allowed[i]] / top;
-        const int width = a.free + 1, n = a.nallowed;
-        a.sums = (double *)PyMem_RawCalloc((size_t)(n + 1) * (size_t)width, sizeof(double));
-        if (!a.sums)
-            return PyErr_NoMemory();
-        a.sums[n * width] = 1.0;
-        for (int i = n - 1; i >= 0; i--) {
-            a.sums[i * width] = 1.0;
-            for (int j = 1; j < width; j++)
-                a.sums[i * width + j] = a.sums[(i + 1) * width + j] + a.odds[i] * a.sums[(i + 1) * width + j - 1];
-        }
-        a.has_odds = 1;
-    }
     /* The layouts: (hand mask, stock) pairs. */
     PyObject *lays = PySequence_Fast(o[2], "layouts must be a sequence of (hand, stock) pairs");
     if (!lays)
@@ -1612,18 +1397,6 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     }
     memcpy(tmpl, template, KSTATE_HEAD_SIZE); /* the worlds never pop: no history needed */
     tmpl->depth = 0;                          /* their undo records: this iteration's actions */
-    if (a.net) {
-        run->scratch = (float *)PyMem_RawMalloc((size_t)a.net->size * sizeof(float));
-        run->hidden = (float *)PyMem_RawMalloc((size_t)(2 * a.net->width) * sizeof(float));
-        if (!run->scratch || !run->hidden) {
-            PyMem_RawFree(run->scratch);
-            PyMem_RawFree(run->hidden);
-            PyMem_RawFree(run);
-            PyMem_RawFree(tmpl);
-            PyErr_NoMemory();
-            goto fail_layouts;
-        }
-    }
     run->rng = seed;
     run->solver = &solver->t;
     long long done = 0;
@@ -1638,7 +1411,6 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     PyMem_RawFree(tmpl);
     PyMem_RawFree(a.lay_hand);
     PyMem_RawFree(a.lay_stock);
-    PyMem_RawFree(a.sums);
     PyObject *result = NULL;
     if (r) {
         kl_raise(r);
@@ -1665,9 +1437,6 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
             Py_XDECREF(stats);
     }
     PyMem_RawFree(run->nodes);
-    PyMem_RawFree(run->scratch);
-    PyMem_RawFree(run->hidden);
-    PyMem_RawFree(run->pool);
     PyMem_RawFree(run);
     return result;
 
@@ -1675,7 +1444,6 @@ fail_layouts:
     Py_XDECREF(lays);
     PyMem_RawFree(a.lay_hand);
     PyMem_RawFree(a.lay_stock);
-    PyMem_RawFree(a.sums);
     return NULL;
 }
 
@@ -1684,18 +1452,6 @@ static PyObject *Search_get_utility(SearchObject *self, void *Py_UNUSED(closure)
         Py_RETURN_NONE;
     Py_INCREF(self->utility_tuple);
     return self->utility_tuple;
-}
-
-static PyObject *Search_get_fair(SearchObject *self, void *Py_UNUSED(closure)) {
-    return PyBool_FromLong(self->fair);
-}
-
-static PyObject *Search_get_closes(SearchObject *self, void *Py_UNUSED(closure)) {
-    return PyBool_FromLong(self->closes);
-}
-
-static PyObject *Search_get_leaf_closed(SearchObject *self, void *Py_UNUSED(closure)) {
-    return PyBool_FromLong(self->leaf_closed);
 }
 
 /* A tuple of the n numbers of v. */
@@ -1712,21 +1468,13 @@ static PyObject *kl_tuple(const double *v, int n) {
     return t;
 }
 
-static PyObject *Search_get_odds(SearchObject *self, void *Py_UNUSED(closure)) {
-    return kl_tuple(self->odds, self->has_odds ? N_CARDS : 0);
-}
-
 static PyObject *Search_get_root_prior(SearchObject *self, void *Py_UNUSED(closure)) {
     return kl_tuple(self->root_prior, self->has_root_prior ? NUM_CODES : 0);
 }
 
 static PyGetSetDef Search_getset[] = {
     {"root_prior", (getter)Search_get_root_prior, NULL, "A probability for each action code (or none).", NULL},
-    {"odds", (getter)Search_get_odds, NULL, "A weight for each card, drawing the layouts (or none).", NULL},
     {"utility", (getter)Search_get_utility, NULL, "The worth of each result from -3 to 3 game points.", NULL},
-    {"fair", (getter)Search_get_fair, NULL, "The playout policy plays from its own seat's knowledge.", NULL},
-    {"closes", (getter)Search_get_closes, NULL, "The playout policy may close.", NULL},
-    {"leaf_closed", (getter)Search_get_leaf_closed, NULL, "A closed stock ends the tree.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1741,11 +1489,6 @@ static PyMemberDef Search_members[] = {
     {"tolerance", T_DOUBLE, offsetof(SearchObject, tolerance), READONLY,
      "Stop once no other root action is better by this much (mean reward, two standard errors)."},
     {"prior", T_DOUBLE, offsetof(SearchObject, prior), READONLY, "The root prior's weight (PUCT)."},
-    {"net", T_OBJECT, offsetof(SearchObject, net), READONLY, "The network valuing new leaves (or None)."},
-    {"value", T_DOUBLE, offsetof(SearchObject, value), READONLY,
-     "The network's value's weight at new leaves with the stock open, against the playout's (0-1)."},
-    {"tree", T_DOUBLE, offsetof(SearchObject, tree), READONLY,
-     "The weight of the network's policy as a PUCT prior at the nodes below the root."},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -1762,8 +1505,8 @@ static PyMethodDef Search_methods[] = {
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "sixtysix.kernel._ckernel.Search",
-    .tp_doc = "Search(seat, c, bias, epsilon, fair, closes, solve_cards, leaf_closed, utility, settle=0.0, tolerance=0.0, "
-              "prior=0.0, root_prior=(), odds=(), net=None, value=0.0, past=None, tree=0.0)\n"
+    .tp_doc = "Search(seat, c, bias, epsilon, solve_cards, utility, settle=0.0, tolerance=0.0, prior=0.0, "
+              "root_prior=())\n"
               "--\n\n"
               "Information-set MCTS over sampled worlds, in the kernel (the search of ISMCTSBot\n"
               "without an opponent model).",

@@ -24,7 +24,7 @@ from sixtysix.kernel.tables import CARD_BITS, NUM_CODES
 if TYPE_CHECKING:
     from sixtysix.kernel._pure import State
 
-__all__ = ["PAST", "Net", "Root", "utility_at"]
+__all__ = ["PAST", "Net", "Root"]
 
 #: What a search's root state does not hold (it was built without its history), as
 #: ``past``: the cards seat 0 and seat 1 won (masks), the marriages each showed (suits
@@ -221,14 +221,3 @@ class Net:
             prior[:] = [e / weight for e in prior]
         return math.tanh(total)
 
-
-def utility_at(utility: Sequence[float], g: float) -> float:
-    """The worth of ``g`` game points (-3..3) for the searching seat: ``utility`` between results."""
-    t = g + 3.0
-    if not t > 0.0:
-        return utility[0]
-    if t >= 6.0:
-        return utility[6]
-    i = int(t)
-    f = t - i
-    return utility[i] + f * (utility[i + 1] - utility[i])

@@ -12,7 +12,6 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sixtysix.kernel._pure_net import Net, Root, utility_at
 from sixtysix.kernel._pure_rng import Rng
 from sixtysix.kernel.tables import (
     ABOVE,
@@ -395,11 +394,8 @@ def playout(s: State, rng: Rng, epsilon: float = 0.0, fair: bool = False, close:
 
 
 # Information-set MCTS ------------------------------------------------------------------------
-#: Cards in the pack: one weight of ``odds`` for each.
-CARD_COUNT = CARD_BITS.bit_length()
-
 class _Node:
-    __slots__ = ("avail", "children", "prior", "priors", "squares", "total", "visits")
+    __slots__ = ("avail", "children", "prior", "squares", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
@@ -408,7 +404,6 @@ class _Node:
         self.squares = 0.0
         self.avail = 1
         self.prior = -2
-        self.priors: dict[int, float] | None = None
 
 
 class Search:
@@ -420,9 +415,9 @@ class Search:
     not empty, else sampled uniformly: the opponent holds ``must`` and ``free`` cards of
     ``allowed``; the other ``unseen`` cards are the stock, shuffled when ``ordered``,
     with ``last`` (when not -1) as its last card. Rewards are ``utility[game points + 3]``
-    for ``seat``; ``bias`` favours the playout policy's action; a leaf with the stock
-    exhausted (or closed, with ``leaf_closed``) is played on by the policy until
-    ``solve_cards`` are left, then solved exactly.
+    for ``seat``; ``bias`` favours the playout policy's action; a position with the stock
+    closed or exhausted is a leaf, played on by the policy until ``solve_cards`` are left
+    (-1: to the end), then solved exactly.
 
     With ``settle`` S above 0 the search stops early once its choice is settled: when
     the root action with the most visits leads the next one by more than S times the
@@ -438,40 +433,16 @@ class Search:
     the root with weight ``prior`` P > 0, as PUCT does (Silver et al. 2017): a root action
     of probability p with n visits of the root's N gets P · p · √N / (1 + n) more in its
     score, and the likeliest untried action is tried first there.
-
-    ``odds`` (a positive weight for each card index, from a learned inference of the
-    opponent's hand) draws the sampled layouts by weight: the opponent's ``free`` cards
-    of ``allowed`` with chances proportional to the product of their odds, exactly,
-    card by card (a conditional Bernoulli draw; :class:`sixtysix.bots.worlds.Worlds`
-    says more). Layouts given in a list are dealt as they are.
-
-    ``net`` (a :class:`~sixtysix.kernel.Net`: a learned value) with ``value`` V in
-    (0, 1] values each new leaf whose stock is still open by the network's value for the
-    seat to act there, turned into game points for ``seat`` and into a reward through
-    ``utility`` (between its results): the reward is V times that plus 1 - V times the
-    playout's (with V = 1 no playout is run). Leaves with the stock closed or exhausted
-    keep their exact solutions. The network reads the leaf as its seat to act sees it:
-    ``past`` (:data:`~sixtysix.kernel.PAST`) gives what happened before the template,
-    which holds no history. With ``tree`` T > 0 (and a net with a policy head) the
-    network's policy at each new node with the stock open, as its seat to act sees it
-    there, guides that node as ``root_prior`` guides the root, with weight T: computed
-    when the search first passes through the node (its second visit), in that
-    iteration's world, so leaves visited once cost no network call.
     """
 
-    def __init__(self, seat: int, c: float, bias: float, epsilon: float, fair: bool, closes: bool,
-                 solve_cards: int, leaf_closed: bool, utility: Sequence[float],
-                 settle: float = 0.0, tolerance: float = 0.0, prior: float = 0.0,
-                 root_prior: Sequence[float] = (), odds: Sequence[float] = (), net: Net | None = None,
-                 value: float = 0.0, past: Sequence[int] | None = None, tree: float = 0.0) -> None:
+    def __init__(self, seat: int, c: float, bias: float, epsilon: float, solve_cards: int,
+                 utility: Sequence[float], settle: float = 0.0, tolerance: float = 0.0,
+                 prior: float = 0.0, root_prior: Sequence[float] = ()) -> None:
         self.seat = seat
         self.c = c
         self.bias = bias
         self.epsilon = epsilon
-        self.fair = fair
-        self.closes = closes
         self.solve_cards = solve_cards
-        self.leaf_closed = leaf_closed
         self.utility = tuple(utility)
         self.settle = settle
         self.tolerance = tolerance
@@ -486,34 +457,10 @@ class Search:
         if self.root_prior and len(self.root_prior) != NUM_CODES:
             raise ValueError(f"root_prior gives {len(self.root_prior)} probabilities, not one per action "
                              f"code ({NUM_CODES})")
-        self.odds = tuple(float(w) for w in odds)
-        if self.odds and len(self.odds) != CARD_COUNT:
-            raise ValueError(f"odds gives {len(self.odds)} weights, not one per card ({CARD_COUNT})")
-        if any(not (0 < w < math.inf) for w in self.odds):
-            raise ValueError("odds must be positive and finite")
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat}")
         if len(self.utility) != 7:
             raise ValueError("utility must give the worth of each result from -3 to 3 game points")
-        if net is not None and not isinstance(net, Net):
-            raise TypeError(f"net must be a {Net.__module__}.Net or None, not {type(net).__name__}")
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"value must be between 0 and 1, not {value!r}")
-        if value > 0 and net is None:
-            raise ValueError("value needs a net")
-        if not tree >= 0:
-            raise ValueError(f"tree must be at least 0, not {tree!r}")
-        if tree > 0 and (net is None or net._policy is None):
-            raise ValueError("tree needs a net with a policy head")
-        if net is not None and past is None:
-            raise ValueError("a net needs the past of the searched state (past=...)")
-        #: The network valuing new leaves with the stock open (or ``None``).
-        self.net = net
-        #: Its value's weight there against the playout's result (0-1).
-        self.value = float(value) if net is not None else 0.0
-        #: The weight of its policy as a PUCT prior at the nodes below the root.
-        self.tree = float(tree) if net is not None else 0.0
-        self._root = Root(past) if net is not None and past is not None else None
         #: The tree of the last run (the pure kernel keeps it, for tests and study).
         self.last_tree: _Node | None = None
 
@@ -539,13 +486,7 @@ class Search:
         bias = self.bias
         utility = self.utility
         guide = self.root_prior if self.prior > 0 else ()
-        odds, sums = odds_table(self.odds, allowed, free) if self.odds else ([], [])
         weight = self.prior
-        net = self.net if self.value > 0 or self.tree > 0 else None
-        mix = self.value
-        tree = self.tree
-        root_past = self._root
-        start_depth = len(template._undo)
         next_layout = 0
         done = 0
         while done < iterations:
@@ -561,31 +502,20 @@ class Search:
                 next_layout = next_layout + 1 if next_layout + 1 < len(layouts) else 0
                 world.deal_hidden(opponent, hand, stock)
             else:
-                world.deal_hidden(opponent, *_sample(rng, must, allowed, free, unseen, ordered, last,
-                                                     odds, sums))
+                world.deal_hidden(opponent, *_sample(rng, must, allowed, free, unseen, ordered, last))
             node = root
             path = [root]
-            learned: float | None = None
             value = 0
             while True:
                 if world.phase == _OVER:
                     value = world.value()
                     break
-                if node is not root and (world.drawn >= STOCK_CARDS or (
-                        self.leaf_closed and world.closed_by >= 0)):
+                if node is not root and (world.drawn >= STOCK_CARDS or world.closed_by >= 0):
                     value = self._phase2(world, rng, solver, cache)
                     break
                 legal = world.legal_mask()
                 children = node.children
                 mine = world.to_act == me
-                if tree > 0 and node is not root and node.priors is None and world.stock_open \
-                        and net is not None and root_past is not None:
-                    # A node passed through for the first time (its second visit): the network's
-                    # policy there, for its seat to act in this iteration's world, guides it.
-                    policy: list[float] = []
-                    net._forward(net._observe(world, world.to_act, root_past, start_depth), legal, policy)
-                    codes = [c for c in range(NUM_CODES) if legal >> c & 1]
-                    node.priors = dict(zip(codes, policy, strict=True))
                 prior = -1
                 if bias:
                     prior = node.prior
@@ -597,9 +527,6 @@ class Search:
                 untried: list[int] = []
                 guided = guide if node is root else ()
                 scale = weight * math.sqrt(root.visits) if guided else 0.0
-                # The network's policy at a node below the root (net_tree).
-                tp = node.priors if node is not root else None
-                tscale = tree * math.sqrt(node.visits) if tp is not None else 0.0
                 m = legal
                 while m:
                     low = m & -m
@@ -617,17 +544,12 @@ class Search:
                         score += bias / (visits + 1)
                     if guided:
                         score += scale * guided[code] / (1 + visits)
-                    if tp is not None and code in tp:
-                        score += tscale * tp[code] / (1 + visits)
                     if score > best_score:
                         best_code, best_score, best_child = code, score, child
                 if untried:
                     if guided:
                         # The likeliest untried action (the first in code order among equals).
                         code = max(untried, key=lambda u: (guided[u], -u))
-                    elif tp is not None:
-                        # The network's likeliest untried action (the first in code order among equals).
-                        code = max(untried, key=lambda u: (tp.get(u, 0.0), -u))
                     elif prior in untried:
                         code = prior
                     else:
@@ -636,25 +558,12 @@ class Search:
                     child = _Node()
                     children[code] = child
                     path.append(child)
-                    if mix > 0 and net is not None and root_past is not None and world.phase != _OVER \
-                            and world.stock_open:
-                        # The network's value for the seat to act, as game points for me.
-                        actor = world.to_act
-                        v = net._forward(net._observe(world, actor, root_past, start_depth))
-                        learned = utility_at(utility, 3.0 * (v if actor == me else -v))
-                        if mix >= 1.0:
-                            break
                     value = self._evaluate(world, rng, solver, cache)
                     break
                 world.push(best_code)
                 node = best_child
                 path.append(node)
-            if learned is not None and mix >= 1.0:
-                reward = learned
-            else:
-                reward = utility[(value if me == 0 else -value) + 3]
-                if learned is not None:
-                    reward = (1.0 - mix) * reward + mix * learned
+            reward = utility[(value if me == 0 else -value) + 3]
             for n in path:
                 n.visits += 1
                 n.total += reward
@@ -671,14 +580,14 @@ class Search:
         if world.phase == _OVER:
             return world.value()
         if world.stock_open:
-            playout(world, _seeded(rng), self.epsilon, self.fair, self.closes, self.solve_cards)
+            playout(world, _seeded(rng), self.epsilon, False, False, self.solve_cards)
             if world.phase == _OVER:
                 return world.value()
         return self._phase2(world, rng, solver, cache)
 
     def _phase2(self, world: State, rng: Rng, solver: Solver, cache: dict[tuple[int, ...], int]) -> int:
         if world.phase != _OVER and world.hands[world.to_act].bit_count() > self.solve_cards:
-            playout(world, _seeded(rng), self.epsilon, self.fair, False, self.solve_cards)
+            playout(world, _seeded(rng), self.epsilon, False, False, self.solve_cards)
         if world.phase == _OVER:
             return world.value()
         key = world.key()
@@ -694,45 +603,18 @@ def _seeded(rng: Rng) -> Rng:
     return Rng(rng.next64())
 
 
-def odds_table(odds: Sequence[float], allowed: Sequence[int],
-                free: int) -> tuple[list[float], list[list[float]]]:
-    """The allowed cards' odds (scaled so that the largest is 1) and the sums of the
-    products of the odds of the cards i, i+1, ... taken j at a time (``sums[i][j]``)."""
-    top = max((odds[card] for card in allowed), default=1.0)
-    w = [odds[card] / top for card in allowed]
-    n = len(w)
-    sums = [[0.0] * (free + 1) for _ in range(n + 1)]
-    sums[n][0] = 1.0
-    for i in range(n - 1, -1, -1):
-        sums[i][0] = 1.0
-        for j in range(1, free + 1):
-            sums[i][j] = sums[i + 1][j] + w[i] * sums[i + 1][j - 1]
-    return w, sums
-
-
 def _sample(rng: Rng, must: int, allowed: Sequence[int], free: int, unseen: Sequence[int],
-            ordered: bool, last: int, odds: Sequence[float] = (),
-            sums: Sequence[Sequence[float]] = ()) -> tuple[int, list[int]]:
-    """A layout: ``free`` cards of ``allowed`` (uniformly by a partial Fisher-Yates, or
-    by ``odds``: the card i taken with chance ``odds[i] * sums[i+1][j-1] / sums[i][j]``
-    while j are left to take) with ``must`` for the opponent; the rest of ``unseen``
-    for the stock, shuffled when ``ordered``, then ``last``."""
+            ordered: bool, last: int) -> tuple[int, list[int]]:
+    """A uniform layout: ``free`` cards of ``allowed`` (by a partial Fisher-Yates) with
+    ``must`` for the opponent; the rest of ``unseen`` for the stock, shuffled when
+    ``ordered``, then ``last``."""
     hand = must
-    if odds:
-        j = free
-        for i, card in enumerate(allowed):
-            if not j:
-                break
-            if rng.random() * sums[i][j] < odds[i] * sums[i + 1][j - 1]:
-                hand |= 1 << card
-                j -= 1
-    else:
-        pool = list(allowed)
-        n = len(pool)
-        for i in range(free):
-            k = i + rng.below(n - i)
-            pool[i], pool[k] = pool[k], pool[i]
-            hand |= 1 << pool[i]
+    pool = list(allowed)
+    n = len(pool)
+    for i in range(free):
+        k = i + rng.below(n - i)
+        pool[i], pool[k] = pool[k], pool[i]
+        hand |= 1 << pool[i]
     stock = [card for card in unseen if not hand >> card & 1]
     if ordered:
         for i in range(len(stock) - 1, 0, -1):

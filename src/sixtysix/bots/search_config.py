@@ -1,0 +1,184 @@
+"""The options of the ISMCTS search, checked once: :class:`SearchConfig`.
+
+One frozen value holds everything :class:`~sixtysix.bots.ismcts.ISMCTSBot` is asked
+to do; the bot, its helper processes (:mod:`sixtysix.bots.parallel`) and the levels
+(:mod:`sixtysix.bots.levels`) all take it. A bad value is a :class:`ValueError` that
+names the option.
+
+>>> config = SearchConfig(iterations=2700, c=0.4, bias=2.0)
+>>> config.iterations, config.time, config.workers
+(2700, None, 1)
+>>> SearchConfig().iterations  # neither iterations nor time: a default budget
+1000
+>>> SearchConfig(time=0.5).iterations is None
+True
+>>> config.replace(workers=2).workers
+2
+>>> SearchConfig(infer_model="oracle")
+Traceback (most recent call last):
+...
+ValueError: infer_model must be policy or net, not 'oracle'
+>>> SearchConfig(c="abc")
+Traceback (most recent call last):
+...
+ValueError: c must be a number, not 'abc'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sixtysix.bots.base import Bot
+from sixtysix.bots.inference import EPSILON
+from sixtysix.bots.net_bot import load_network
+
+if TYPE_CHECKING:
+    from sixtysix.net import Network
+
+__all__ = ["DEFAULT_ITERATIONS", "SearchConfig"]
+
+#: Iterations per decision when neither ``iterations`` nor ``time`` is given.
+DEFAULT_ITERATIONS = 1000
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """The ISMCTS search's options (see :mod:`sixtysix.bots.ismcts` for what each does).
+
+    The budget: ``iterations`` and ``time`` (seconds per decision), whichever ends
+    first (:data:`DEFAULT_ITERATIONS` when neither is given), and ``settle`` and
+    ``tolerance`` (stop once the choice is settled; off at 0). The tree: ``c`` (the
+    UCB1 exploration constant on rewards in [-1, 1]), ``bias`` (progressive bias toward
+    the playout policy's action; off at 0), ``epsilon`` (the share of random card
+    choices in playouts), ``match`` (play for the match when the view carries its
+    score). ``workers``: processes searching each decision. ``network`` (a
+    :class:`~sixtysix.net.Network`, or a weights file or ``shipped``, loaded when the
+    config is made) with ``net_prior`` (its policy as a PUCT prior at the root; off at
+    0). Inference: ``infer`` (the power of the likelihood of the opponent's actions;
+    off at 0), ``infer_model`` (``policy`` or ``net``), ``infer_epsilon``,
+    ``infer_mix``, ``infer_pool`` (worlds sampled to weigh) and ``infer_draws`` (worlds
+    drawn by weight for the kernel's search). ``opponent_model``: a bot the
+    opponent's nodes follow (the search then runs in Python; with ``workers`` above 1
+    it must pickle). Honest endgames (:mod:`sixtysix.bots.endgame`): ``endgame``
+    (``pimc``, or ``alphamu`` at closed-stock roots), ``endgame_moves``,
+    ``endgame_worlds``, ``endgame_nodes`` and ``endgame_close`` (a close the search
+    chose, checked by αμ).
+
+    >>> SearchConfig(workers=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: workers must be at least 1, not 0
+    """
+
+    iterations: int | None = None
+    time: float | None = None
+    c: float = 0.5
+    epsilon: float = 0.1
+    bias: float = 0.0
+    match: bool = True
+    workers: int = 1
+    settle: float = 0.0
+    tolerance: float = 0.0
+    network: Network | None = None
+    net_prior: float = 0.0
+    infer: float = 0.0
+    infer_model: str = "policy"
+    infer_epsilon: float = EPSILON
+    infer_mix: float = 0.0
+    infer_pool: int = 256
+    infer_draws: int = 512
+    opponent_model: Bot | None = None
+    endgame: str = "pimc"
+    endgame_moves: int = 3
+    endgame_worlds: int = 40
+    endgame_nodes: int = 20_000
+    endgame_close: bool = False
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.time is None:
+            object.__setattr__(self, "iterations", DEFAULT_ITERATIONS)
+        if self.network is not None:
+            object.__setattr__(self, "network", load_network(self.network))
+        self._check_numbers()
+        self._check_budget()
+        self._check_search()
+        self._check_inference()
+        self._check_network()
+        self._check_endgame()
+
+    def replace(self, **changes: Any) -> SearchConfig:
+        """A copy with ``changes`` (checked as a new config is)."""
+        return dataclasses.replace(self, **changes)
+
+    def _check_numbers(self) -> None:
+        """Each number a number (a spec's ``c=abc`` names the option, no Python in sight)."""
+        for name in _WHOLE:
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"{name} must be a whole number, not {value!r}")
+        for name in ("match", "endgame_close"):
+            if getattr(self, name) not in (True, False):  # 1 and 0 are True and False
+                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        for name in _REAL:
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise ValueError(f"{name} must be a number, not {value!r}")
+
+    def _check_budget(self) -> None:
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.time is not None and not self.time > 0:
+            raise ValueError(f"time must be positive, not {self.time}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, not {self.workers}")
+        _at_least("settle", self.settle, 0)
+        _at_least("tolerance", self.tolerance, 0)
+
+    def _check_search(self) -> None:
+        _at_least("c", self.c, 0)
+        _at_least("bias", self.bias, 0)
+        _between("epsilon", self.epsilon, 0, 1)
+
+    def _check_inference(self) -> None:
+        _at_least("infer", self.infer, 0)
+        if self.infer_model not in ("policy", "net"):
+            raise ValueError(f"infer_model must be policy or net, not {self.infer_model!r}")
+        if not 0 < self.infer_epsilon <= 1:
+            raise ValueError(f"infer_epsilon must be above 0 and at most 1, not {self.infer_epsilon}")
+        _between("infer_mix", self.infer_mix, 0, 1)
+        _at_least("infer_pool", self.infer_pool, 1)
+        _at_least("infer_draws", self.infer_draws, 1)
+
+    def _check_network(self) -> None:
+        _at_least("net_prior", self.net_prior, 0)
+        if self.network is None:
+            if self.net_prior:
+                raise ValueError("net_prior needs a network: network=FILE.npz (or network=shipped)")
+            if self.infer and self.infer_model == "net":
+                raise ValueError("infer_model=net needs a network: network=FILE.npz (or network=shipped)")
+
+    def _check_endgame(self) -> None:
+        if self.endgame not in ("pimc", "alphamu"):
+            raise ValueError(f"endgame must be pimc or alphamu, not {self.endgame!r}")
+        _at_least("endgame_moves", self.endgame_moves, 1)
+        _at_least("endgame_worlds", self.endgame_worlds, 1)
+        _at_least("endgame_nodes", self.endgame_nodes, 1)
+
+
+#: The options that are whole numbers, and those that are any number.
+_WHOLE = ("iterations", "workers", "infer_pool", "infer_draws", "endgame_moves", "endgame_worlds",
+          "endgame_nodes")
+_REAL = ("time", "c", "epsilon", "bias", "settle", "tolerance", "net_prior", "infer", "infer_epsilon",
+         "infer_mix")
+
+
+def _at_least(name: str, value: float, low: float) -> None:
+    if not value >= low:
+        raise ValueError(f"{name} must be at least {low}, not {value}")
+
+
+def _between(name: str, value: float, low: float, high: float) -> None:
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be between {low} and {high}, not {value}")
