@@ -7,13 +7,14 @@ random uniformly random legal actions (never a false declaration)
 easy   the heuristic bot, but a third of its card choices are random
 medium the heuristic bot
 hard   information-set MCTS with 0.1 s per decision on two cores,
-       guided at the root by the shipped network's policy
+       guided at the root by the shipped network's policy, a close
+       checked by αμ over the worlds of the closed stock
 expert information-set MCTS with up to 1 s per decision on two cores,
-       stopping once its choice is settled, guided as ``hard``
+       stopping once its choice is settled, guided and checked as ``hard``
 ====== ===========================================================
 
 ``hard-2026-12`` and ``expert-2026-12`` are those two levels as they played in
-December 2026, before inference, kept so that anyone can repeat the head-to-head
+December 2026, before the close check, kept so that anyone can repeat the head-to-head
 lines of the documentation.
 
 Without numpy or the shipped weights, ``hard`` and ``expert`` search as they did
@@ -40,8 +41,8 @@ from sixtysix.bots.random_bot import declaration_total
 from sixtysix.bots.search_config import SearchConfig
 from sixtysix.views import View
 
-__all__ = ["EXPERT_2026_12", "EasyBot", "HARD_2026_12", "LEVELS", "LearnedWarning", "expert",
-           "expert_2026_12", "hard", "hard_2026_12", "learned"]
+__all__ = ["EXPERT", "EXPERT_2026_12", "HARD", "EasyBot", "HARD_2026_12", "LEVELS", "LearnedWarning",
+           "expert", "expert_2026_12", "hard", "hard_2026_12", "learned"]
 
 #: The weight of the shipped network's policy as a prior at the search levels' root
 #: (the ``net_prior`` option; measured in docs/bots.md, "Learned players").
@@ -98,9 +99,16 @@ class EasyBot(BaseBot):
 #: The ``hard`` level of December 2026 (before inference), its options pinned so that it
 #: plays the same whatever the defaults become: ``hard-2026-12`` (with the shipped
 #: network's prior, :func:`learned`).
-HARD_2026_12 = SearchConfig(time=0.1, c=0.4, bias=2.0, epsilon=0.1, workers=2)
+HARD_2026_12 = SearchConfig(time=0.1, c=0.4, bias=2.0, epsilon=0.1, workers=2, match=True, infer=0.0,
+                            endgame="pimc", endgame_close=False)
 #: The ``expert`` level of December 2026: ``expert-2026-12``.
 EXPERT_2026_12 = HARD_2026_12.replace(time=1.0, settle=0.01, tolerance=0.01)
+#: ``hard`` now: a close the search chose is checked by αμ over the worlds of the closed
+#: stock before it is played (``endgame_close``: its closes fail less often than the
+#: heuristic player's, docs/bots.md "Honest endgames").
+HARD = HARD_2026_12.replace(endgame_close=True)
+#: ``expert`` now: the same check.
+EXPERT = EXPERT_2026_12.replace(endgame_close=True)
 
 
 def _search_level(name: str, settings: SearchConfig, seed: int | None,
@@ -112,8 +120,8 @@ def _search_level(name: str, settings: SearchConfig, seed: int | None,
 
 def hard(seed: int | None = None, **options: object) -> BaseBot:
     """The ``hard`` level: ISMCTS at 0.1 s per decision on two cores, biased toward the
-    playout policy's choices (tuned against the heuristic bot)."""
-    return _search_level("hard", HARD_2026_12, seed, options)
+    playout policy's choices (tuned against the heuristic bot), a close checked by αμ."""
+    return _search_level("hard", HARD, seed, options)
 
 
 def expert(seed: int | None = None, **options: object) -> BaseBot:
@@ -126,17 +134,18 @@ def expert(seed: int | None = None, **options: object) -> BaseBot:
     ``tolerance=0.01``: no other action is better by a hundredth of a reward unit,
     two standard errors included). On positions from real play this chose as often
     as a second full-second search agrees with a first, in a few per cent of the
-    time, so a match takes seconds (``benchmarks/expert_time.py``)."""
-    return _search_level("expert", EXPERT_2026_12, seed, options)
+    time, so a match takes seconds (``benchmarks/expert_time.py``). A close the search
+    chose is checked by αμ before it is played, as ``hard``'s."""
+    return _search_level("expert", EXPERT, seed, options)
 
 
 def hard_2026_12(seed: int | None = None, **options: object) -> BaseBot:
-    """``hard`` as it played in December 2026, before inference (for head-to-head lines)."""
+    """``hard`` as it played in December 2026, before the close check (for head-to-head lines)."""
     return _search_level("hard-2026-12", HARD_2026_12, seed, options)
 
 
 def expert_2026_12(seed: int | None = None, **options: object) -> BaseBot:
-    """``expert`` as it played in December 2026, before inference."""
+    """``expert`` as it played in December 2026, before the close check."""
     return _search_level("expert-2026-12", EXPERT_2026_12, seed, options)
 
 
