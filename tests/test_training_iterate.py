@@ -6,7 +6,9 @@ the same run; the best generation ships into a directory."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
+import multiprocessing
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -146,14 +148,19 @@ def test_a_chunk_depends_only_on_the_seed_the_generation_and_its_number(
     import training.generate as generate
     import training.iterate as iterate
     import training.selfplay as selfplay
-
-    from sixtysix.arena.executor import open_executor
     _, run = whole
     config = _config()
     guide = selfplay.Weights.read("gen-01", run / "gen-01" / "weights.npz")
     args = (config.generate, config.iterate.net_options, guide, iterate.generation_seed(config, 2), 1)
-    with open_executor(2) as executor:  # in another process
-        again = executor.submit(selfplay.selfplay_chunk, *args).result()
+    # In another process, started (spawned) while the repository's root is on the path, so
+    # that it imports training/ as the pipeline's own workers do (they run from the root).
+    sys.path.insert(0, str(ROOT))
+    try:
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as executor:
+            again = executor.submit(selfplay.selfplay_chunk, *args).result()
+    finally:
+        sys.path.remove(str(ROOT))
     with np.load(generate.chunk_path(run / "gen-02" / "data", 1), allow_pickle=False) as saved:
         for name in (*generate.ARRAYS, "meta"):
             assert np.array_equal(again[name], saved[name]), name
