@@ -140,7 +140,7 @@ from sixtysix.bots.endgame import AlphaMu, NodeLimitError
 from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.inference import Inference
 from sixtysix.bots.parallel import SearchPool, Stats
-from sixtysix.bots.search_config import SearchConfig
+from sixtysix.bots.search_config import SearchConfig, check_names
 from sixtysix.bots.worlds import Worlds
 from sixtysix.errors import IllegalActionError
 from sixtysix.hand import Hand
@@ -245,6 +245,7 @@ class ISMCTSBot(BaseBot):
 
     def __init__(self, seed: int | None = None, *, config: SearchConfig | None = None,
                  rng: random.Random | None = None, **options: Any) -> None:
+        check_names(options)
         if config is None:
             config = SearchConfig(**options)
         elif options:

@@ -27,17 +27,19 @@ ValueError: c must be a number, not 'abc'
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.inference import EPSILON
 from sixtysix.bots.net_bot import load_network
+from sixtysix.errors import ParseError
 
 if TYPE_CHECKING:
     from sixtysix.net import Network
 
-__all__ = ["DEFAULT_ITERATIONS", "SearchConfig"]
+__all__ = ["DEFAULT_ITERATIONS", "SearchConfig", "check_names"]
 
 #: Iterations per decision when neither ``iterations`` nor ``time`` is given.
 DEFAULT_ITERATIONS = 1000
@@ -165,6 +167,20 @@ class SearchConfig:
         _at_least("endgame_moves", self.endgame_moves, 1)
         _at_least("endgame_worlds", self.endgame_worlds, 1)
         _at_least("endgame_nodes", self.endgame_nodes, 1)
+
+
+def check_names(options: Mapping[str, object]) -> None:
+    """Refuse an option the search does not have, in one line naming those it has.
+
+    >>> check_names({"c": 0.4, "anchor": "heuristic"})
+    Traceback (most recent call last):
+    ...
+    sixtysix.errors.ParseError: the search has no option 'anchor' (its options: iterations, time, c, ...)
+    """
+    names = [field.name for field in dataclasses.fields(SearchConfig)]
+    unknown = sorted(set(options) - set(names))
+    if unknown:
+        raise ParseError(f"the search has no option {unknown[0]!r} (its options: {', '.join(names)})")
 
 
 #: The options that are whole numbers, and those that are any number.
