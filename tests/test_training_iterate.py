@@ -224,13 +224,21 @@ def test_a_new_best_deletes_the_beaten_generations_and_ships(tmp_path: Path) -> 
 
 
 def test_nothing_ships_while_the_start_is_the_best(whole: tuple[ModuleType, Path], tmp_path: Path) -> None:
+    """A run whose gates all refused (a threshold no win rate passes) has nothing to ship,
+    whatever the smoke networks would have won."""
     import training.iterate as iterate
-    _, run = whole
-    if _state(run)["best"] != 0:
-        pytest.skip("a generation beat the shipped network in the smoke run")
+    main, _ = whole
+    data = json.loads(SMOKE.read_text(encoding="utf-8"))
+    data["iterate"].update(gate_threshold=1.0, generations=1)
+    config_path = tmp_path / "iterate-smoke.json"
+    config_path.write_text(json.dumps(data), encoding="utf-8")
+    run = tmp_path / "run"
+    assert main.main(["iterate", "--config", str(config_path), "--out", str(run)]) == 0
+    assert _state(run)["best"] == 0
+    nets = tmp_path / "nets"
     with pytest.raises(SystemExit, match="nothing to ship"):
-        iterate.ship(_config(), run, tmp_path)
-    assert not list(tmp_path.iterdir())
+        iterate.ship(_config(config_path), run, nets)
+    assert not nets.exists()
 
 
 def test_a_dask_cluster_makes_the_same_run(whole: tuple[ModuleType, Path], tmp_path: Path) -> None:
