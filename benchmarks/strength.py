@@ -56,6 +56,9 @@ MATCHUPS: dict[str, tuple[list[str], int, str]] = {
     # clock (the targets: expert 58% and hard 55% of at least 800 matches).
     "kernel-hard-2026-12": (["hard", "hard-2026-12"], 7401, "classic"),
     "kernel-expert-2026-12": (["expert", "expert-2026-12"], 7501, "classic"),
+    # Issue 33: expert with the close check against the heuristic player (the target: 80% of
+    # 400 matches; kernel-expert-heuristic is the expert before it).
+    "kernel-expert-close-heuristic": (["expert", "heuristic"], 7601, "classic"),
 }
 PLATFORMS = {"expert-level-rdeep": "schnapsen", "expert-rdeep": "schnapsen"}
 
