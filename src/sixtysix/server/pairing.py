@@ -5,7 +5,9 @@ computer level whose rating is nearest his own.
 A request waits (``POST /api/pairing`` is answered when the game exists) in this
 process's queue. Two requests match when they ask for the same rules, target, clock
 and rated-or-not, their ratings (a guest counts as a new player, 1500) are at most
-:data:`RANGE` apart, and they are not the same account. The one who waited longer
+:data:`RANGE` apart, they are not the same account, and no limit keeps the two from
+that game (sixtysix.server.fairplay: the server counts each request against the
+creation rate when it comes, and the game made for it against the caps). The one who waited longer
 takes seat 0 and is told by the answer to his request, the newcomer by his own. A
 request whose client goes away leaves the queue, and a server that stops answers its
 waiting requests 503 (a load balancer takes them to another process). Several server processes each keep
