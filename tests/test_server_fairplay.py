@@ -246,6 +246,17 @@ def test_a_clock_that_runs_out_before_the_first_trick_counts_as_an_abort() -> No
     manager.create(rules=ONE, kind="person", user=(2 - late, "Y"), rated=True)  # the other one: not him
 
 
+def test_a_rematch_of_a_match_not_rated_after_all_is_made_rated_again() -> None:
+    manager = rated_manager(Time())
+    game, _ = manager.create(rules=ONE, kind="person", user=(1, "Anna"), rated=True, creator="10.0.0.1")
+    manager.join(game.id, user=(2, "Bob"), address="10.0.0.2")
+    manager.resign(game, 1)
+    assert (game.rated, game.unrated, game.winner) == (False, "short", 0)
+    again = manager.make_rematch(game, 0)
+    assert again.rated and again.unrated is None and again.users == [1, 2] and again.status == "playing"
+    assert again.addresses == ["10.0.0.1", "10.0.0.2"]
+
+
 # One limiter for every way a game starts ------------------------------------------------------
 
 PATHS = ("lobby", "seat", "challenge", "pairing", "tournament", "rematch")

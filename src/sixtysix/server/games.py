@@ -515,7 +515,9 @@ class GameManager:
             raise GameError("a game with a clock takes no takebacks", "bad_takeback")
         users: tuple[int | None, int | None] = (None if user is None else user[0], None)
         if rematch_of is not None:
-            rated, users = rematch_of.rated, (rematch_of.users[0], rematch_of.users[1])
+            # Made rated as the match it follows was (rated or, ended too soon, not rated after all).
+            rated = rematch_of.rated or rematch_of.unrated is not None
+            users = (rematch_of.users[0], rematch_of.users[1])
         elif rated:
             self.check_rated(rules, kind, level, user, takeback)
         if rated:
