@@ -448,3 +448,23 @@ def test_tournament_matches_are_counted_like_every_other_game() -> None:
     t.join(arenas[-1], bob)
     found = asyncio.run(t.next_match(arenas[-1], bob, wait=0, address="10.0.0.2"))
     assert found is not None and found.game.kind == "computer"
+
+
+def test_a_database_from_before_tournaments_kept_an_address_is_brought_up_to_date(tmp_path: Any) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    url = f"sqlite:///{path}"
+    storage = Storage(url)
+    Tournaments(storage.engine, GameManager(storage))
+    storage.close()
+    with sqlite3.connect(path) as db:  # as an earlier version made it
+        db.execute("DROP INDEX ix_tournaments_address")
+        db.execute("ALTER TABLE tournaments DROP COLUMN address")
+    storage = Storage(url)
+    t = Tournaments(storage.engine, GameManager(storage), limits=TournamentLimits(per_address=1))
+    arena(t, (1, "Anna"), "10.0.0.1")
+    with pytest.raises(GameError) as refused:
+        arena(t, (2, "Bob"), "10.0.0.1")
+    assert refused.value.code == "too_many_tournaments"
+    storage.close()

@@ -37,6 +37,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Boolean, DateTime, Integer, String, Text, func, inspect, or_, select, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from sixtysix.clock import TimeControl
@@ -431,11 +432,20 @@ class Tournaments:
 
 
 def _add_address_column(engine: Engine) -> None:
-    """A database made before tournaments kept their creator's address gets the column."""
-    if "address" not in {c["name"] for c in inspect(engine).get_columns("tournaments")}:
+    """A database made before tournaments kept their creator's address gets the column
+    (another server process starting at the same moment may add it first)."""
+    def present() -> bool:
+        return "address" in {c["name"] for c in inspect(engine).get_columns("tournaments")}
+
+    if present():
+        return
+    try:
         with engine.begin() as conn:
             conn.execute(text("ALTER TABLE tournaments ADD COLUMN address VARCHAR(64)"))
             conn.execute(text("CREATE INDEX IF NOT EXISTS ix_tournaments_address ON tournaments (address)"))
+    except (OperationalError, ProgrammingError):
+        if not present():
+            raise
 
 
 class NewTournament(BaseModel):
