@@ -13,12 +13,22 @@ folder) with an engine opponent ``junkbot`` that floods its host at every first
   warm-up: WebSocket connections opened up to 300 at a time, and games created
   as fast as answered, each with a forged ``X-Forwarded-For``; 100 MB bodies
   (half with a ``Content-Length``, half chunked); games against ``junkbot``
-  played to the end, one after the other.
+  played to the end, one after the other;
+- **rating farming** (issue 34), from 127.0.0.3: account ``farmer`` makes rated
+  matches to 1 and five second accounts take the seat and resign at once, as fast
+  as answered (the farmer's rating is read before and after);
+- **tournament spam**, from 127.0.0.4: account ``spammer`` makes arenas (each with a
+  computer entrant) as fast as answered and asks for his next match in each, holding
+  every game he gets; beforehand, from 127.0.0.5, a real arena with two people
+  entered is made (is it still first in the list at the end?).
 
 Reported: the normal players' latency (from sending an action to receiving the
 state that shows it; and ping to pong) during the attack, p50/p99/max; what
 the attack got (connections and games accepted and refused, bodies refused,
-hands the engine forfeited); the server's resident memory at the end of the
+hands the engine forfeited; farming games made and refused, the farmer's
+rating before and after; tournaments made and refused, the spammer's
+tournament matches held and refused, the real arena's place in the list);
+the server's resident memory at the end of the
 warm-up (before), its peak, and at the end of the cool-down (after: the attack
 over, the normal players still playing); engine programs left running.
 Targets: p99 at most 100 ms on 2 cores, memory after within 10% of before.
@@ -278,6 +288,105 @@ async def junk_engine_games(base: str, stop: asyncio.Event, counts: dict[str, in
             counts["hands the engine forfeited"] += forfeits
 
 
+PASSWORD = "soak-farm-password"
+
+
+async def account(base: str, address: str, name: str) -> Any:
+    """An HTTP client of ``address`` logged in to a new account ``name`` (its CSRF token
+    sent with every request)."""
+    import httpx
+
+    http = httpx.AsyncClient(base_url=base, transport=httpx.AsyncHTTPTransport(local_address=address),
+                             timeout=60)
+    answer = await http.post("/api/account/register", json={"name": name, "password": PASSWORD})
+    answer.raise_for_status()
+    http.headers["X-CSRF-Token"] = answer.json()["csrf"]
+    return http
+
+
+async def rating(http: Any, name: str) -> int:
+    """The player's classic rating as his page shows it (1500 before any rated match)."""
+    ratings = (await http.get(f"/api/players/{name}")).json()["ratings"]
+    return next((int(r["rating"]) for r in ratings if r["pool"] == "classic"), 1500)
+
+
+async def end_at_once(base: str, game_id: str, token: str, how: str = "resign") -> None:
+    """Resign (or call off: ``how="abort"``) a game from 127.0.0.3 at once."""
+    import websockets
+
+    url = base.replace("http://", "ws://") + f"/ws/{game_id}"
+    async with websockets.connect(url, local_addr=("127.0.0.3", 0)) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        await ws.send(json.dumps({"type": how}))
+        async for raw in ws:
+            message = json.loads(raw)
+            if message["type"] == "state" and message["game"]["status"] not in ("playing", "waiting"):
+                return
+
+
+async def farming(base: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    """The issue's farming attack: a rated match to 1, taken and resigned at once."""
+    farmer = await account(base, "127.0.0.3", "farmer")
+    hands = [await account(base, "127.0.0.3", f"farmhand{n}") for n in range(5)]
+    counts["farmer's rating before"] = await rating(farmer, "farmer")
+    n = 0
+    try:
+        while not stop.is_set():
+            made = await farmer.post("/api/games", json={"kind": "person", "rules": "classic,target=1",
+                                                          "rated": True})
+            if made.status_code != 201:
+                counts["farming games refused"] += 1
+                await asyncio.sleep(1)
+                continue
+            game = made.json()
+            for _ in hands:  # the first second account whom no limit refuses
+                hand = hands[n % len(hands)]
+                n += 1
+                joined = await hand.post(f"/api/games/{game['id']}/join", json={})
+                if joined.status_code == 200:
+                    await end_at_once(base, game["id"], joined.json()["token"])
+                    counts["farming games made"] += 1
+                    break
+                counts["farming games refused"] += 1
+            else:  # nobody may take the seat: the farmer calls his game off
+                await end_at_once(base, game["id"], game["token"], "abort")
+                await asyncio.sleep(1)
+    finally:
+        counts["farmer's rating after"] = await rating(farmer, "farmer")
+        for http in (farmer, *hands):
+            await http.aclose()
+
+
+async def tournament_spam(base: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    """Arenas made as fast as answered, each entered and asked for a match (held unfinished)."""
+    organiser = await account(base, "127.0.0.5", "organiser")
+    entrant = await account(base, "127.0.0.5", "entrant")
+    made = await organiser.post("/api/tournaments", json={"name": "The real one", "minutes": 60})
+    real = made.json()["id"]
+    for http in (organiser, entrant):
+        await http.post(f"/api/tournaments/{real}/join")
+    spammer = await account(base, "127.0.0.4", "spammer")
+    try:
+        while not stop.is_set():
+            made = await spammer.post("/api/tournaments", json={"name": "spam", "minutes": 60,
+                                                                 "computers": ["easy"]})
+            if made.status_code != 201:
+                counts["tournaments refused"] += 1
+                await asyncio.sleep(0.2)
+                continue
+            counts["tournaments made"] += 1
+            tid = made.json()["id"]
+            await spammer.post(f"/api/tournaments/{tid}/join")
+            match = await spammer.post(f"/api/tournaments/{tid}/next", json={"wait": 0})
+            counts["tournament matches held" if match.status_code == 200 and "id" in match.json()
+                   else "tournament matches refused"] += 1
+        listed = (await spammer.get("/api/tournaments")).json()["running"]
+        counts["real tournament listed first"] = int(bool(listed) and listed[0]["id"] == real)
+    finally:
+        for http in (organiser, entrant, spammer):
+            await http.aclose()
+
+
 def attack(base: str, seconds: float, queue: Any) -> None:
     async def main() -> dict[str, int]:
         import httpx
@@ -285,13 +394,17 @@ def attack(base: str, seconds: float, queue: Any) -> None:
         counts: dict[str, int] = dict.fromkeys(
             ["connections accepted", "connections refused", "games accepted", "games refused",
              "bodies refused", "bodies cut off", "bodies answered otherwise", "junk engine games",
-             "junk engine games refused", "hands the engine forfeited"], 0)
+             "junk engine games refused", "hands the engine forfeited", "farming games made",
+             "farming games refused", "farmer's rating before", "farmer's rating after", "tournaments made",
+             "tournaments refused", "tournament matches held", "tournament matches refused",
+             "real tournament listed first"], 0)
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
             target = await create(http, {"kind": "person"})
         stop = asyncio.Event()
         tasks = [asyncio.create_task(t) for t in (
             forged_connections(base, target["id"], stop, counts), forged_creates(base, stop, counts),
-            big_bodies(base, stop, counts), junk_engine_games(base, stop, counts))]
+            big_bodies(base, stop, counts), junk_engine_games(base, stop, counts),
+            farming(base, stop, counts), tournament_spam(base, stop, counts))]
         await asyncio.sleep(seconds)
         stop.set()
         done, pending = await asyncio.wait(tasks, timeout=30)

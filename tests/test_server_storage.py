@@ -19,6 +19,7 @@ need_module("sqlalchemy", "the web extra")
 from server_support import DATABASES, database_for  # noqa: E402
 from sixtysix.record import dumps, replay_json  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
+from sixtysix.server.fairplay import Admission, GameLimits  # noqa: E402
 from sixtysix.server.games import Game, GameError, GameManager  # noqa: E402
 from sixtysix.server.storage import Storage  # noqa: E402
 
@@ -201,19 +202,20 @@ def test_games_untouched_for_too_long_are_abandoned_at_start_up(database_url: st
 
 
 def test_an_address_may_have_only_so_many_unfinished_games(tmp_path: Path) -> None:
-    manager = GameManager(Storage(f"sqlite:///{tmp_path / 'games.db'}"))
+    storage = Storage(f"sqlite:///{tmp_path / 'games.db'}")
+    manager = GameManager(storage, admission=Admission(storage, GameLimits(per_address=3)))
     rng = random.Random(4)
-    made = [manager.create(rules=Rules.parse("classic,target=1"), kind="person", creator="10.0.0.1",
-                           limit=3)[0] for _ in range(3)]
+    made = [manager.create(rules=Rules.parse("classic,target=1"), kind="person", creator="10.0.0.1")[0]
+            for _ in range(3)]
     with pytest.raises(GameError) as refused:
-        manager.create(rules=Rules(), kind="person", creator="10.0.0.1", limit=3)
+        manager.create(rules=Rules(), kind="person", creator="10.0.0.1")
     assert refused.value.code == "too_many_games" and refused.value.status == 429
-    manager.create(rules=Rules(), kind="person", creator="10.0.0.2", limit=3)  # another address
+    manager.create(rules=Rules(), kind="person", creator="10.0.0.2")  # another address
     # A finished game no longer counts.
-    manager.join(made[0].id, "B")
+    manager.join(made[0].id, "B", address="10.0.0.3")
     play(made[0], manager, rng, 10_000)
     assert made[0].over
-    manager.create(rules=Rules(), kind="person", creator="10.0.0.1", limit=3)
+    manager.create(rules=Rules(), kind="person", creator="10.0.0.1")
     manager.storage.close()
 
 
@@ -227,7 +229,7 @@ def test_a_database_from_before_the_creator_column_is_brought_up_to_date(tmp_pat
         db.execute("ALTER TABLE games DROP COLUMN creator")
         assert "creator" not in {row[1] for row in db.execute("PRAGMA table_info(games)")}
     manager = GameManager(Storage(f"sqlite:///{path}"))
-    manager.create(rules=Rules(), kind="person", creator="10.0.0.1", limit=5)
+    manager.create(rules=Rules(), kind="person", creator="10.0.0.1")
     assert manager.storage.unfinished_by("10.0.0.1") == 1
     manager.storage.close()
     with sqlite3.connect(path) as db:

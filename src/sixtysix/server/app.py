@@ -63,6 +63,7 @@ from sixtysix.review import judge
 from sixtysix.rules import Rules
 from sixtysix.server.account_api import ActingUser, CurrentUser, account_error, account_router
 from sixtysix.server.accounts import AccountError, Accounts
+from sixtysix.server.fairplay import Admission, GameLimits, LimitError, RatedLimits, RatedPlay, Starter
 from sixtysix.server.feed import LobbyFeed
 from sixtysix.server.games import (
     GRACE,
@@ -75,7 +76,7 @@ from sixtysix.server.games import (
     parse_clock,
     parse_rules,
 )
-from sixtysix.server.limits import BucketsByKey, ConnectionCounter, TokenBucket
+from sixtysix.server.limits import ConnectionCounter, TokenBucket
 from sixtysix.server.middleware import BodyLimit, SecurityHeaders
 from sixtysix.server.opponents import Opponents
 from sixtysix.server.pairing import MAX_WAIT, Pairing
@@ -86,7 +87,7 @@ from sixtysix.server.ratings import Ratings
 from sixtysix.server.relay import Relay
 from sixtysix.server.shards import Keeper, Shards
 from sixtysix.server.storage import Storage
-from sixtysix.server.tournaments import Tournaments, tournament_router
+from sixtysix.server.tournaments import TournamentLimits, Tournaments, tournament_router
 from sixtysix.svg import back_svg, card_svg
 from sixtysix.userdata import data_dir
 from sixtysix.wire import public_view_json
@@ -153,7 +154,9 @@ class Settings:
     max_strikes: int = 200
     #: Open WebSocket connections per client address.
     connections_per_client: int = 32
-    #: Games a client address may create: a burst, then one every ``1 / create_rate`` seconds.
+    #: Games a client address (and an account) may start, every way games start (the lobby,
+    #: a seat taken, quick pairing, a rematch, a tournament's match: sixtysix.server.fairplay):
+    #: a burst, then one every ``1 / create_rate`` seconds.
     create_rate: float = 0.5
     create_burst: float = 40.0
     #: Seconds a new connection has to introduce itself.
@@ -165,8 +168,25 @@ class Settings:
     #: lobby's list of abandoned games, but nobody can play it any more (``None``: never).
     abandoned_after: float | None = 24 * 3600.0
     abandon_check_every: float = 600.0
-    #: Games waiting or being played that one client address may have made at once.
+    #: Games waiting or being played that one client address may have made or sat down in at once.
     unfinished_per_client: int = 20
+    #: Games waiting or being played that one account may hold a seat in at once.
+    unfinished_per_account: int = 10
+    #: Rated games a day between the same two accounts, and between people with a seat held
+    #: from one client address (``too_many_rated``).
+    rated_per_pair: int = 10
+    rated_per_address: int = 50
+    #: Rated matches a player may call off (before the first trick is complete) in a day;
+    #: the next bars him from rated play for ``abort_bar`` seconds, each further bar within
+    #: a day twice as long (``rated_barred``).
+    abort_budget: int = 3
+    abort_bar: float = 15 * 60.0
+    #: Tournaments an account (and an address) may make: a burst, then one every
+    #: ``1 / tournament_rate`` seconds; and how many of its own may be coming or played at once.
+    tournament_rate: float = 1 / 600
+    tournament_burst: float = 3.0
+    tournaments_per_account: int = 3
+    tournaments_per_address: int = 5
     #: This process's number when several serve one database (see docs/web.md), else ``None``.
     shard: int | None = None
     #: External engines offered as computer opponents, ``(name, command)`` (``sixtysix serve
@@ -240,8 +260,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     opponents = Opponents(settings.engines)  # checked before anything is opened
     storage = Storage(settings.database_url)
     ratings = Ratings(storage.engine)
+    admission = Admission(storage, GameLimits(
+        rate=settings.create_rate, burst=settings.create_burst, per_address=settings.unfinished_per_client,
+        per_account=settings.unfinished_per_account))
+    rated_play = RatedPlay(storage.engine, RatedLimits(
+        per_pair=settings.rated_per_pair, per_address=settings.rated_per_address,
+        abort_budget=settings.abort_budget, bar=settings.abort_bar))
     manager = GameManager(storage, shard=settings.shard, opponents=opponents, grace=settings.grace,
-                          hand_break=settings.hand_break, ratings=ratings)
+                          hand_break=settings.hand_break, ratings=ratings, admission=admission,
+                          rated_play=rated_play)
     feed = LobbyFeed()
 
     async def adopt(shard: int) -> None:
@@ -334,13 +361,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.exception_handler(AccountError)(account_error)
     app.include_router(account_router(app.state.accounts))
     app.include_router(profile_router(app.state.accounts, ratings, storage))
-    app.state.tournaments = Tournaments(storage.engine, manager)
+    app.state.tournaments = Tournaments(storage.engine, manager, limits=TournamentLimits(
+        rate=settings.tournament_rate, burst=settings.tournament_burst,
+        per_account=settings.tournaments_per_account, per_address=settings.tournaments_per_address))
     app.include_router(tournament_router(app.state.tournaments))
-    create_limit = BucketsByKey(settings.create_rate, settings.create_burst)
     connections = ConnectionCounter(settings.connections_per_client)
 
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> JSONResponse:
+        return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+
+    @app.exception_handler(LimitError)
+    async def limit_error(request: Request, exc: LimitError) -> JSONResponse:
         return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
 
     @app.exception_handler(LessonError)
@@ -449,8 +481,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # REST -------------------------------------------------------------------------
     @app.post("/api/games", status_code=201)
     async def create_game(body: NewGame, request: Request, user: ActingUser) -> dict[str, Any]:
-        if not create_limit.allow(_client(request.client)):
-            raise GameError("too many new games from your address: wait a little", "rate_limited", 429)
         rules = parse_rules(body.rules, body.target)
         clock = parse_clock(body.clock)
         invited = None
@@ -460,7 +490,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise GameError("no player has that name", "no_player", 404)
             invited = (found.id, found.name)
         game, token = manager.create(rules=rules, kind=body.kind, level=body.level, name=body.name,
-                                     creator=_client(request.client), limit=settings.unfinished_per_client,
+                                     creator=_client(request.client),
                                      takeback=body.takeback, clock=clock, rated=body.rated,
                                      user=None if user is None else (user.id, user.name), invited=invited)
         manager.wake_bot(game)
@@ -498,8 +528,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Wait for a person who wants the same game, else the computer (the answer comes
         when the game exists). A client that goes away leaves the queue."""
         client = _client(request.client)
-        if not create_limit.allow(client):
-            raise GameError("too many new games from your address: wait a little", "rate_limited", 429)
+        # Counted now (waiting requests too); the game made for it is not counted again.
+        admission.admit(Starter(client, None if user is None else user.id))
         wish = PairingWish(rules=parse_rules(body.rules, body.target), clock=parse_clock(body.clock),
                            rated=body.rated, user=None if user is None else (user.id, user.name),
                            name=body.name, creator=client)
@@ -540,9 +570,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return info
 
     @app.post("/api/games/{game_id}/join")
-    async def join_game(game_id: str, body: JoinGame, user: ActingUser) -> dict[str, Any]:
+    async def join_game(game_id: str, body: JoinGame, request: Request, user: ActingUser) -> dict[str, Any]:
         account = None if user is None else (user.id, user.name)
-        game, seat, token = manager.join(game_id, body.name, user=account)
+        game, seat, token = manager.join(game_id, body.name, user=account, address=_client(request.client))
         answer = {"id": game.id, "seat": seat, "token": token, "link": f"/game/{game.id}",
                   "game": game.info()}
         manager.release(game)

@@ -43,6 +43,7 @@ from sixtysix.match import Match
 from sixtysix.player import Event, Hooks
 from sixtysix.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
 from sixtysix.rules import Rules
+from sixtysix.server.fairplay import Admission, LimitError, RatedPlay, Starter
 from sixtysix.server.limits import TokenBucket
 from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEVELS, Opponents
 from sixtysix.server.players import ComputerPlayer
@@ -70,6 +71,9 @@ HAND_BREAK = 5.0
 GRACE = 60.0
 #: How a match can end other than by a player reaching the target.
 ENDINGS = ("resigned", "time", "left", "aborted")
+#: Why a match made rated was not rated: it ended before both players had acted (before
+#: its first trick was complete), as on lichess.
+SHORT = "short"
 #: Lines of chat one connection may send: a burst, then one every ``1 / CHAT_RATE`` seconds.
 CHAT_BURST = 5.0
 CHAT_RATE = 0.5
@@ -179,8 +183,14 @@ class Game:
                  rematch: str | None = None, takeback: bool = False, taken_back: int = 0,
                  clock: Clock | None = None, ended: str | None = None, winner: int | None = None,
                  now: Callable[[], float] = time.time, users: tuple[int | None, int | None] = (None, None),
-                 rated: bool = False, invited: int | None = None) -> None:
+                 rated: bool = False, invited: int | None = None,
+                 addresses: tuple[str | None, str | None] = (None, None), unrated: str | None = None) -> None:
         self.id = game_id
+        #: The client address that took each seat, if known (the game's creator's first):
+        #: a rematch is counted against them (sixtysix.server.fairplay).
+        self.addresses = list(addresses)
+        #: Why the match, made rated, was not rated (:data:`SHORT`); ``rated`` is then false.
+        self.unrated = unrated
         #: A challenge: the only account that may take the free seat.
         self.invited = invited
         #: The account holding each seat (an id of sixtysix.server.accounts), if any.
@@ -346,6 +356,7 @@ class Game:
             "takeback": self.takeback,
             "taken_back": self.taken_back,
             "rated": self.rated,
+            "unrated": self.unrated,
             # Which seats an account holds (its name is then the account's): a guest's name
             # is only what he typed.
             "accounts": [user is not None for user in self.users],
@@ -398,6 +409,11 @@ class Game:
             extra["clock"] = str(self.clock.control)
         if self.ended is not None:
             extra["end"] = {"reason": self.ended, "winner": self._ended_winner}
+        if self.rated:
+            extra["rated"] = True
+        elif self.unrated is not None:
+            extra["rated"] = False
+            extra["unrated"] = self.unrated
         return record_from_match(self.match, **extra)
 
 
@@ -407,10 +423,16 @@ class GameManager:
     def __init__(self, storage: Storage, *, rng: random.Random | None = None,
                  shard: int | None = None, opponents: Opponents | None = None,
                  now: Callable[[], float] = time.time, grace: float = GRACE,
-                 hand_break: float = HAND_BREAK, ratings: Ratings | None = None) -> None:
+                 hand_break: float = HAND_BREAK, ratings: Ratings | None = None,
+                 admission: Admission | None = None, rated_play: RatedPlay | None = None) -> None:
         self.storage = storage
         #: The players' ratings; ``None``: no game is rated.
         self.ratings = ratings
+        #: The one limiter of games starting, every way they start (``None``: no limit).
+        self.admission = admission
+        #: The limits of rated play: a day's rated games per pair and address, the abort
+        #: budget (``None``: none).
+        self.rated_play = rated_play
         #: Called with each game whose match has ended (by the rules or called off), after
         #: it is stored and rated: tournaments score their matches so.
         self.finished_hooks: list[Callable[[Game], None]] = []
@@ -450,23 +472,31 @@ class GameManager:
     # Creating and joining -----------------------------------------------------------
     def create(self, *, rules: Rules, kind: str, level: str | None = None, name: str = "",
                rematch_of: Game | None = None, creator: str | None = None,
-               limit: int | None = None, takeback: bool = False,
+               takeback: bool = False,
                clock: TimeControl | None = None, user: tuple[int, str] | None = None,
-               rated: bool = False, invited: tuple[int, str] | None = None) -> tuple[Game, str]:
+               rated: bool = False, invited: tuple[int, str] | None = None,
+               counted: bool = False) -> tuple[Game, str]:
         """A new game with the creator in seat 0; returns it and the creator's token.
 
-        ``creator`` is the client's address; with ``limit``, a creator who already has
-        that many games waiting or being played is refused (``too_many_games``). With
-        ``clock``, the players play under that time control. ``user`` is the creator's
-        account (id and name), if he is logged in; a ``rated`` match needs one, a preset's
-        own rules, no takebacks, and against the computer a level with a rating. With
-        ``invited`` (an account's id and name), the game is a challenge: only that player
-        may take the free seat."""
+        ``creator`` is the client's address; the game manager's :attr:`admission` counts
+        the game against his address and account (for a rematch: both players'), and
+        refuses one over the limits (``too_many_games``, ``rate_limited``); ``counted``:
+        its creation rate was counted already (quick pairing counts a request when it
+        comes). With ``clock``, the players play under that time control. ``user`` is the
+        creator's account (id and name), if he is logged in; a ``rated`` match needs one, a
+        preset's own rules, no takebacks, and against the computer a level with a rating.
+        With ``invited`` (an account's id and name), the game is a challenge: only that
+        player may take the free seat."""
         if not self.holds(self.shard):
             raise GameError("this server process is starting: try again in a moment", "starting", 503)
-        if creator is not None and limit is not None and self.storage.unfinished_by(creator) >= limit:
-            raise GameError(f"you have {limit} unfinished games: finish or abandon one first",
-                            "too_many_games", 429)
+        addresses: tuple[str | None, str | None] = (creator, None)
+        if rematch_of is not None:
+            addresses = (rematch_of.addresses[0], rematch_of.addresses[1])
+            starters = [Starter(addresses[seat], rematch_of.users[seat]) for seat in (0, 1)
+                        if seat != rematch_of.bot_seat]
+        else:
+            starters = [Starter(creator, None if user is None else user[0])]
+        self._admit(starters, rate=not counted)
         if kind not in KINDS:
             raise GameError(f"kind must be one of {', '.join(KINDS)}", "bad_kind")
         if kind == "computer":
@@ -485,9 +515,13 @@ class GameManager:
             raise GameError("a game with a clock takes no takebacks", "bad_takeback")
         users: tuple[int | None, int | None] = (None if user is None else user[0], None)
         if rematch_of is not None:
-            rated, users = rematch_of.rated, (rematch_of.users[0], rematch_of.users[1])
+            # Made rated as the match it follows was (rated or, ended too soon, not rated after all).
+            rated = rematch_of.rated or rematch_of.unrated is not None
+            users = (rematch_of.users[0], rematch_of.users[1])
         elif rated:
             self.check_rated(rules, kind, level, user, takeback)
+        if rated:
+            self._check_rated_play(users, addresses)
         if invited is not None and rematch_of is None:
             if kind != "person":
                 raise GameError("a challenge is a game between people", "bad_kind")
@@ -510,26 +544,29 @@ class GameManager:
         game = Game(game_id, rules=rules, kind=kind, level=level, match=match, tokens=tokens,
                     names=names, status=status, takeback=takeback,
                     clock=None if clock is None else Clock(clock), now=self.now, users=users, rated=rated,
-                    invited=None if invited is None else invited[0])
+                    invited=None if invited is None else invited[0], addresses=addresses)
         self.storage.create_game(game_id, rules=rules.to_json(), kind=kind, level=level,
                                  first_dealer=match.first_dealer, tokens=tokens, names=names,
                                  status=status, rematch_of=None if rematch_of is None else rematch_of.id,
-                                 creator=creator, takeback=takeback,
+                                 creator=addresses[0], takeback=takeback,
                                  clock=None if clock is None else str(clock),
                                  clock_state=None if game.clock is None else game.clock.to_json(),
-                                 users=users, rated=rated, invited=game.invited)
+                                 users=users, rated=rated, invited=game.invited, joiner=addresses[1])
         self.games[game_id] = game
+        if rated and status == "playing":
+            self._rated_started(game)
         self._note_ratings(game)
         self._deal(game)
         self._run_clock(game, self.now())
         self.lobby_changed(game)
         return game, token
 
-    def join(self, game_id: str, name: str = "",
-             user: tuple[int, str] | None = None) -> tuple[Game, int, str]:
+    def join(self, game_id: str, name: str = "", user: tuple[int, str] | None = None,
+             address: str | None = None, *, counted: bool = False) -> tuple[Game, int, str]:
         """Take the free seat of a game against a person; returns the seat and its token.
         ``user`` is the account (id and name) of a logged-in player: a rated game needs one,
-        and not the creator's."""
+        and not the creator's. ``address`` is the client's: the game is counted against it
+        and the account as a new one (see :meth:`create`, also for ``counted``)."""
         game = self.get(game_id)
         self._check_serving(game)
         if game.kind != "person" or game.tokens[1] is not None or game.status != "waiting":
@@ -540,6 +577,10 @@ class GameManager:
             raise GameError("a rated game needs an account: log in to take the seat", "needs_account", 403)
         if game.rated and user is not None and user[0] == game.users[0]:
             raise GameError("you cannot play yourself in a rated game", "same_player", 409)
+        self._admit([Starter(address, None if user is None else user[0])], rate=not counted)
+        if game.rated:
+            self._check_rated_play((game.users[0], None if user is None else user[0]),
+                                   (game.addresses[0], address), mine=1)
         token = new_token()
         digest = hash_token(token)
         shown = user[1] if user is not None else _clean_name(name) or "Player 2"
@@ -551,10 +592,13 @@ class GameManager:
         # Stored first: a failure changes nothing.
         self.storage.take_seat(game.id, 1, digest, shown, "playing",
                                clock_state=None if clock is None else clock.to_json(),
-                               user=None if user is None else user[0])
+                               user=None if user is None else user[0], address=address)
         game.tokens[1] = digest
         game.names[1] = shown
         game.users[1] = None if user is None else user[0]
+        game.addresses[1] = address
+        if game.rated:
+            self._rated_started(game)
         self._note_ratings(game)
         game.status = "playing"
         game.clock = clock
@@ -563,6 +607,79 @@ class GameManager:
         self._schedule(game)
         self.lobby_changed(game)
         return game, 1, token
+
+    # Limits -----------------------------------------------------------------------
+    def _admit(self, starters: list[Starter], *, rate: bool = True) -> None:
+        """Refuse a game one of ``starters`` may not start (sixtysix.server.fairplay), else
+        count it against each of them (against the creation rate unless ``rate`` is false)."""
+        if self.admission is None:
+            return
+        try:
+            for starter in starters:
+                self.admission.check(starter, rate=rate)
+        except LimitError as exc:
+            raise GameError(str(exc), exc.code, exc.status) from None
+        if rate:
+            for starter in starters:
+                self.admission.count(starter)
+
+    def check_start(self, starters: list[Starter], *, rated: bool = False, rate: bool = True) -> None:
+        """Refuse, changing nothing, a game between the people ``starters`` (seat 0's first)
+        that :meth:`create` and :meth:`join` would refuse for a limit: quick pairing and
+        tournaments ask before they make the game and seat the second player."""
+        if self.admission is not None:
+            try:
+                for starter in starters:
+                    self.admission.check(starter, rate=rate)
+            except LimitError as exc:
+                raise GameError(str(exc), exc.code, exc.status) from None
+        if rated and len(starters) == 2:
+            self._check_rated_play((starters[0].user, starters[1].user),
+                                   (starters[0].address, starters[1].address), mine=1)
+
+    def _check_rated_play(self, users: tuple[int | None, int | None],
+                          addresses: tuple[str | None, str | None], mine: int = 0) -> None:
+        """Refuse a rated game a player of it is barred from, or one over the day's limits
+        for its two accounts or their addresses (:class:`RatedPlay`); ``mine``: the seat of
+        the one asking."""
+        rated_play = self.rated_play
+        if rated_play is None:
+            return
+        try:
+            for seat in sorted((0, 1), key=lambda seat: seat != mine):
+                user = users[seat]
+                if user is not None:
+                    rated_play.check_player(user, mine=seat == mine)
+            first, second = users
+            if first is not None and second is not None:
+                rated_play.check_pair((first, second), addresses, mine)
+        except LimitError as exc:
+            raise GameError(str(exc), exc.code, exc.status) from None
+
+    def _rated_started(self, game: Game) -> None:
+        """Count a rated game between two accounts that has started (both seats taken)."""
+        first, second = game.users
+        if self.rated_play is None or first is None or second is None or game.bot_seat is not None:
+            return
+        try:
+            self.rated_play.started(game.id, (first, second), game.addresses)
+        except Exception:  # the count is not worth a failed game
+            log.exception("could not count the rated game %s", game.id)
+
+    def _count_abort(self, game: Game, seat: int) -> None:
+        """``seat`` called off the rated ``game`` before its first trick was complete (or
+        resigned, ran out of time, left then): counted against his abort budget."""
+        user = game.users[seat]
+        if self.rated_play is None or user is None or seat == game.bot_seat:
+            return
+        try:
+            until = self.rated_play.aborted(game.id, user)
+        except Exception:
+            log.exception("could not count the abort of game %s", game.id)
+            return
+        if until is not None:
+            log.info("game %s: account %d barred from rated play for %.0f s (aborts)", game.id, user,
+                     until - self.now())
 
     # Shards -----------------------------------------------------------------------
     def holds(self, shard: int | None) -> bool:
@@ -730,7 +847,8 @@ class GameManager:
                     tokens=stored.tokens, names=stored.names, status=stored.status,
                     rematch=stored.rematch, takeback=stored.takeback, taken_back=stored.taken_back,
                     clock=clock, ended=ended, winner=stored.winner if ended else None, now=self.now,
-                    users=stored.users, rated=stored.rated, invited=stored.invited)
+                    users=stored.users, rated=stored.rated, invited=stored.invited,
+                    addresses=stored.addresses, unrated=stored.unrated)
         for line in stored.chat:
             if line["room"] in game.chat:
                 game.chat[line["room"]].append({"type": "chat", **line})
@@ -958,13 +1076,22 @@ class GameManager:
         assert ended in ENDINGS
         self._check_serving(game)
         winner = None if ended == "aborted" else 1 - loser
+        # Before both players acted: a rated match is not rated (lichess's rule), and it
+        # counts against the abort budget of the player who ended it.
+        early = game.rated and game.status == "playing" and game.abortable
+        unrated = SHORT if early and ended != "aborted" else None
         clock = game.clock
         if clock is not None and clock.running is not None:
             clock.stop(at)
         self.storage.finish_game(game.id, winner, game.score, (game.names[0], game.names[1]),
-                                 ended=ended, clock_state=None if clock is None else clock.to_json())
+                                 ended=ended, clock_state=None if clock is None else clock.to_json(),
+                                 unrated=unrated)
         game.ended, game._ended_winner = ended, winner
         game.status = "aborted" if ended == "aborted" else "finished"
+        if unrated is not None:
+            game.rated, game.unrated = False, unrated
+        if early:
+            self._count_abort(game, loser)
         if ended != "aborted":
             self._rate(game)
         self._finished(game)

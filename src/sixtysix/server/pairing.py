@@ -5,7 +5,9 @@ computer level whose rating is nearest his own.
 A request waits (``POST /api/pairing`` is answered when the game exists) in this
 process's queue. Two requests match when they ask for the same rules, target, clock
 and rated-or-not, their ratings (a guest counts as a new player, 1500) are at most
-:data:`RANGE` apart, and they are not the same account. The one who waited longer
+:data:`RANGE` apart, they are not the same account, and no limit keeps the two from
+that game (sixtysix.server.fairplay: the server counts each request against the
+creation rate when it comes, and the game made for it against the caps). The one who waited longer
 takes seat 0 and is told by the answer to his request, the newcomer by his own. A
 request whose client goes away leaves the queue, and a server that stops answers its
 waiting requests 503 (a load balancer takes them to another process). Several server processes each keep
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 
 from sixtysix.clock import TimeControl
 from sixtysix.rules import Rules
+from sixtysix.server.fairplay import Starter
 from sixtysix.server.games import Game, GameError, GameManager, stopping
 from sixtysix.server.ratings import pool_of
 
@@ -46,6 +49,11 @@ class Request:
     @property
     def key(self) -> tuple[object, ...]:
         return (self.rules, None if self.clock is None else str(self.clock), self.rated)
+
+    @property
+    def starter(self) -> Starter:
+        """Who asks, for the limits of games starting (sixtysix.server.fairplay)."""
+        return Starter(self.creator, None if self.user is None else self.user[0])
 
 
 @dataclass(frozen=True)
@@ -110,7 +118,7 @@ class Pairing:
         wait = min(max(wait, 0.0), MAX_WAIT)
         rating = self.rating_of(request)
         for other in self.waiting:
-            if self._matches(other, request, rating):
+            if self._matches(other, request, rating) and self._may_play(other.request, request):
                 self.waiting.remove(other)
                 return self._pair(other, request)
         waiting = _Waiting(request, rating, asyncio.get_running_loop().create_future(), next(self._order))
@@ -132,12 +140,23 @@ class Pairing:
                 and abs(other.rating - rating) <= RANGE
                 and (mine is None or theirs is None or mine[0] != theirs[0]))
 
+    def _may_play(self, first: Request, second: Request) -> bool:
+        """Whether no limit stops a game between the two (the one limiter of games
+        starting, the rated games a pair may play a day: sixtysix.server.fairplay). Each
+        request was counted against the creation rate when it came."""
+        try:
+            self.manager.check_start([first.starter, second.starter], rated=first.rated, rate=False)
+        except GameError:
+            return False  # not these two now: each may meet another, or the computer
+        return True
+
     def _pair(self, first: _Waiting, second: Request) -> Paired:
         request = first.request
         game, token = self.manager.create(rules=request.rules, kind="person", name=request.name,
                                           user=request.user, clock=request.clock, rated=request.rated,
-                                          creator=request.creator)
-        _, seat, other_token = self.manager.join(game.id, second.name, user=second.user)
+                                          creator=request.creator, counted=True)
+        _, seat, other_token = self.manager.join(game.id, second.name, user=second.user,
+                                                 address=second.creator, counted=True)
         first.answer.set_result(Paired(game, 0, token, "person"))
         return Paired(game, seat, other_token, "person")
 
@@ -151,6 +170,6 @@ class Pairing:
         level = min(offered, key=lambda name: abs(levels[name].rating - rating))
         game, token = manager.create(rules=request.rules, kind="computer", level=level, name=request.name,
                                      user=request.user, clock=request.clock, rated=request.rated,
-                                     creator=request.creator)
+                                     creator=request.creator, counted=True)
         manager.wake_bot(game)
         return Paired(game, 0, token, "computer")

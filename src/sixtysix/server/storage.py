@@ -112,6 +112,12 @@ class GameRow(Base):
     rated: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     #: A challenge: the account only which may take the free seat (the game is not listed).
     invited: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    #: The client address that took seat 1 (counted with ``creator`` by the caps on
+    #: unfinished games: sixtysix.server.fairplay).
+    joiner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: Why a match made rated was not rated: ``short`` (it ended before both players had
+    #: acted; ``rated`` is then false).
+    unrated: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class HandRow(Base):
@@ -217,6 +223,10 @@ class StoredGame:
     users: tuple[int | None, int | None] = (None, None)
     rated: bool = False
     invited: int | None = None
+    #: The client addresses that took the seats (seat 0's made the game), if known.
+    addresses: tuple[str | None, str | None] = (None, None)
+    #: Why a match made rated was not rated (``GameRow.unrated``).
+    unrated: str | None = None
     #: The latest lines of chat (at most :data:`CHAT_KEPT` a room), oldest first: each with
     #: its ``room``, ``seat``, ``name`` and ``text``.
     chat: list[dict[str, Any]] = field(default_factory=list)
@@ -257,10 +267,13 @@ class Storage:
                 conn.execute(text("CREATE INDEX IF NOT EXISTS ix_games_creator ON games (creator)"))
         for name, kind in (("takeback", "BOOLEAN"), ("taken_back", "INTEGER"), ("clock", "VARCHAR(16)"),
                            ("clock_state", "TEXT"), ("ended", "VARCHAR(16)"), ("user0", "INTEGER"),
-                           ("user1", "INTEGER"), ("rated", "BOOLEAN"), ("invited", "INTEGER")):
+                           ("user1", "INTEGER"), ("rated", "BOOLEAN"), ("invited", "INTEGER"),
+                           ("joiner", "VARCHAR(64)"), ("unrated", "VARCHAR(16)")):
             if name not in present:
                 with self.engine.begin() as conn:
                     conn.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
+                    if name == "joiner":
+                        conn.execute(text("CREATE INDEX IF NOT EXISTS ix_games_joiner ON games (joiner)"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -277,21 +290,25 @@ class Storage:
                     takeback: bool = False, clock: str | None = None,
                     clock_state: dict[str, Any] | None = None,
                     users: tuple[int | None, int | None] = (None, None), rated: bool = False,
-                    invited: int | None = None) -> None:
+                    invited: int | None = None, joiner: str | None = None) -> None:
         with self._session() as s:
             s.add(GameRow(id=game_id, rules=json.dumps(rules), kind=kind, level=level,
                           first_dealer=first_dealer, token0=tokens[0], token1=tokens[1],
                           name0=names[0], name1=names[1], status=status, rematch_of=rematch_of,
                           creator=creator, takeback=takeback, taken_back=0, clock=clock,
                           clock_state=_json_or_none(clock_state), user0=users[0], user1=users[1],
-                          rated=rated, invited=invited))
+                          rated=rated, invited=invited, joiner=joiner))
             if rematch_of is not None:
                 s.execute(update(GameRow).where(GameRow.id == rematch_of).values(rematch=game_id))
 
     def take_seat(self, game_id: str, seat: int, token: str, name: str, status: str,
-                  clock_state: dict[str, Any] | None = None, user: int | None = None) -> None:
+                  clock_state: dict[str, Any] | None = None, user: int | None = None,
+                  address: str | None = None) -> None:
+        """Seat ``seat`` (1) taken: its token's hash, name, account and client ``address``."""
         values: dict[str, Any] = {f"token{seat}": token, f"name{seat}": name, "status": status,
                                   "updated": _now(), f"user{seat}": user}
+        if seat == 1:
+            values["joiner"] = address
         if clock_state is not None:
             values["clock_state"] = _json_or_none(clock_state)
         with self.engine.begin() as conn:
@@ -363,13 +380,16 @@ class Storage:
 
     def finish_game(self, game_id: str, winner: int | None, score: tuple[int, int],
                     names: tuple[str, str], *, ended: str | None = None,
-                    clock_state: dict[str, Any] | None = None) -> None:
+                    clock_state: dict[str, Any] | None = None, unrated: str | None = None) -> None:
         """The match is over: won by ``winner`` at ``score``, by reaching the target or as
         ``ended`` says (resigned, time, left); ``ended="aborted"`` calls it off (status
-        ``aborted``, no winner, no results)."""
+        ``aborted``, no winner, no results). With ``unrated`` (why), a match made rated
+        is not rated after all."""
         status = "aborted" if ended == "aborted" else "finished"
         values: dict[str, Any] = {"status": status, "winner": winner, "score0": score[0],
                                   "score1": score[1], "updated": _now(), "ended": ended}
+        if unrated is not None:
+            values.update(rated=False, unrated=unrated)
         if clock_state is not None:
             values["clock_state"] = _json_or_none(clock_state)
         with self.engine.begin() as conn:
@@ -415,11 +435,18 @@ class Storage:
             s.execute(update(GameRow).where(GameRow.id == game_id, GameRow.updated < when)
                       .values(updated=when))
 
-    def unfinished_by(self, creator: str) -> int:
-        """How many live (waiting or playing) games ``creator`` has made."""
+    def unfinished_by(self, address: str) -> int:
+        """How many live (waiting or playing) games the client ``address`` has made or
+        taken a seat in."""
         with self._session() as s:
             return int(s.scalar(select(func.count()).select_from(GameRow).where(
-                GameRow.creator == creator, GameRow.status.in_(LIVE))) or 0)
+                (GameRow.creator == address) | (GameRow.joiner == address), GameRow.status.in_(LIVE))) or 0)
+
+    def unfinished_of(self, user_id: int) -> int:
+        """How many live (waiting or playing) games the account ``user_id`` holds a seat in."""
+        with self._session() as s:
+            return int(s.scalar(select(func.count()).select_from(GameRow).where(
+                (GameRow.user0 == user_id) | (GameRow.user1 == user_id), GameRow.status.in_(LIVE))) or 0)
 
     def unfinished(self, prefix: str = "") -> list[StoredGame]:
         """Every live game (whose id starts with ``prefix``), to be resumed at start-up."""
@@ -508,7 +535,8 @@ class Storage:
             takeback=bool(row.takeback), taken_back=row.taken_back or 0,
             clock=row.clock, clock_state=None if row.clock_state is None else json.loads(row.clock_state),
             ended=row.ended, winner=row.winner, users=(row.user0, row.user1), rated=bool(row.rated),
-            invited=row.invited, chat=sorted(chat[row.id], key=lambda line: CHAT_ROOMS.index(line["room"])),
+            invited=row.invited, addresses=(row.creator, row.joiner), unrated=row.unrated,
+            chat=sorted(chat[row.id], key=lambda line: CHAT_ROOMS.index(line["room"])),
         ) for row in rows]
 
 

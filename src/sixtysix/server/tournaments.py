@@ -12,7 +12,14 @@
 Computer entrants are the server's levels, named when the tournament is made; they
 play any number of matches at once and never against each other. Standings: points,
 then matches won, then fewer matches played. A tournament's matches are ordinary
-games (rated if the tournament is), so each opens in the analysis board afterwards.
+games (rated if the tournament is), so each opens in the analysis board afterwards;
+they start through the game manager's one limiter of games (sixtysix.server.fairplay),
+counted against both players' addresses and accounts like any other game.
+
+Making tournaments is limited (:class:`TournamentLimits`): a rate per account and per
+address, and a cap on the tournaments one account or address has coming or being
+played. The list shows the tournaments with the most people entered first, so that
+empty ones never bury those being played.
 """
 
 from __future__ import annotations
@@ -28,22 +35,42 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Boolean, DateTime, Integer, String, Text, select
+from sqlalchemy import Boolean, DateTime, Integer, String, Text, func, inspect, or_, select, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from sixtysix.clock import TimeControl
 from sixtysix.rules import Rules
 from sixtysix.server.account_api import ActingUser
+from sixtysix.server.fairplay import Starter
 from sixtysix.server.games import Game, GameError, GameManager, parse_clock, parse_rules, stopping
+from sixtysix.server.limits import BucketsByKey
 from sixtysix.server.storage import create_tables
 
-__all__ = ["KINDS", "POINTS_FOR_A_WIN", "Next", "Tournaments", "tournament_router"]
+__all__ = ["KINDS", "POINTS_FOR_A_WIN", "Next", "TournamentLimits", "Tournaments", "tournament_router"]
 
 KINDS = ("arena", "round_robin")
 POINTS_FOR_A_WIN = 2
 #: The longest arena, and the latest start, in minutes.
 MAX_MINUTES = 24 * 60
+#: Tournaments listed in each part of the list (coming, being played, finished).
+LISTED = 50
+#: Seconds after its start a round robin nobody finished stops counting as being played
+#: (for the cap on the tournaments one may have).
+ROUND_ROBIN_DAY = 86_400.0
+
+
+@dataclass(frozen=True)
+class TournamentLimits:
+    """How many tournaments one may make (``Settings`` of the server)."""
+
+    #: New tournaments: ``burst`` at once, then ``rate`` a second (per account and per address).
+    rate: float = 1 / 600
+    burst: float = 3.0
+    #: Tournaments coming or being played that one account, or one address, has made.
+    per_account: int = 3
+    per_address: int = 5
 
 
 class Base(DeclarativeBase):
@@ -63,6 +90,8 @@ class TournamentRow(Base):
     #: When an arena's window closes (``None`` for a round robin).
     ends: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
     creator: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The client address it was made from (for the cap on tournaments per address).
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     #: Set when a round robin has played every pair.
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
 
@@ -104,6 +133,7 @@ class _Waiting:
     key: str
     user: tuple[int, str]
     answer: asyncio.Future[Next]
+    address: str | None = None
 
 
 def _utc(seconds: float) -> dt.datetime:
@@ -113,10 +143,15 @@ def _utc(seconds: float) -> dt.datetime:
 class Tournaments:
     """The tournaments in a database beside the games, played through ``manager``."""
 
-    def __init__(self, engine: Engine, manager: GameManager, *, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, engine: Engine, manager: GameManager, *, now: Callable[[], float] = time.time,
+                 limits: TournamentLimits | None = None) -> None:
         self.manager = manager
         self.now = now
+        #: How many tournaments one may make; ``None``: no limit.
+        self.limits = limits
+        self._made = None if limits is None else BucketsByKey(limits.rate, limits.burst, clock=now)
         create_tables(Base.metadata, engine)
+        _add_address_column(engine)
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self._waiting: dict[str, list[_Waiting]] = {}
         self._stopped = False
@@ -134,8 +169,9 @@ class Tournaments:
     # Making and joining ----------------------------------------------------------
     def create(self, *, name: str, kind: str, rules: Rules, clock: TimeControl | None, rated: bool,
                starts_in: float, minutes: float | None, creator: tuple[int, str],
-               computers: list[str]) -> str:
-        """A new tournament starting in ``starts_in`` minutes; returns its id."""
+               computers: list[str], address: str | None = None) -> str:
+        """A new tournament starting in ``starts_in`` minutes, made by the account
+        ``creator`` from the client ``address``; returns its id."""
         shown = " ".join("".join(ch for ch in name if ch.isprintable()).split())[:60]
         if not shown:
             raise GameError("a tournament needs a name", "bad_tournament")
@@ -153,17 +189,49 @@ class Tournaments:
                                 "bad_rated")
         if rated:
             self.manager.check_rated(rules, "person", None, creator, False)
+        self._check_limits(creator[0], address)
         tid = secrets.token_urlsafe(6)
         start = self.now() + starts_in * 60.0
         with self._sessions.begin() as s:
             s.add(TournamentRow(id=tid, name=shown, kind=kind, rules=json.dumps(rules.to_json()),
                                 clock=None if clock is None else str(clock), rated=rated, starts=_utc(start),
                                 ends=_utc(start + minutes * 60.0) if kind == "arena" and minutes else None,
-                                creator=creator[0], finished=False))
+                                creator=creator[0], address=address, finished=False))
             for level in dict.fromkeys(computers):
                 s.add(EntrantRow(tournament_id=tid, key=f"c:{level}", name=f"Computer ({level})",
                                  points=0, played=0, won=0))
         return tid
+
+    def _check_limits(self, user_id: int, address: str | None) -> None:
+        """Refuse a new tournament over the limits (``rate_limited``, ``too_many_tournaments``),
+        else count it against the rate."""
+        limits, made = self.limits, self._made
+        if limits is None or made is None:
+            return
+        keys = [f"u:{user_id}"] + ([] if address is None else [f"a:{address}"])
+        if any(made.wait(key) > 0 for key in keys):
+            raise GameError("too many new tournaments: wait a little", "rate_limited", 429)
+        with self._sessions() as s:
+            live = self._live()
+            mine = s.scalar(select(func.count()).select_from(TournamentRow)
+                            .where(live, TournamentRow.creator == user_id)) or 0
+            here = 0 if address is None else s.scalar(select(func.count()).select_from(TournamentRow)
+                                                      .where(live, TournamentRow.address == address)) or 0
+        if mine >= limits.per_account or here >= limits.per_address:
+            whose = "you have" if mine >= limits.per_account else "your address has"
+            most = limits.per_account if mine >= limits.per_account else limits.per_address
+            raise GameError(f"{whose} {most} tournaments coming or being played: wait until one is over",
+                            "too_many_tournaments", 429)
+        for key in keys:
+            made.take(key)
+
+    def _live(self) -> Any:
+        """The condition of a tournament coming or being played (a round robin for a day
+        after its start at most)."""
+        at = _utc(self.now())
+        day_ago = _utc(self.now() - ROUND_ROBIN_DAY)
+        fresh_round_robin = TournamentRow.ends.is_(None) & (TournamentRow.starts > day_ago)
+        return TournamentRow.finished.is_(False) & or_(TournamentRow.ends > at, fresh_round_robin)
 
     def _row(self, s: Session, tid: str) -> TournamentRow:
         row = s.get(TournamentRow, tid) if isinstance(tid, str) and len(tid) <= 16 else None
@@ -214,20 +282,36 @@ class Tournaments:
             }
 
     def listing(self) -> dict[str, list[dict[str, Any]]]:
+        """The tournaments coming, being played and finished: in each part those with the
+        most people entered first (then the latest to start), at most :data:`LISTED`."""
+        at = _utc(self.now())
+        people = (select(EntrantRow.tournament_id, func.count().label("people"))
+                  .where(EntrantRow.key.startswith("u:")).group_by(EntrantRow.tournament_id).subquery())
+        count = func.coalesce(people.c.people, 0)
+        ended = TournamentRow.ends.is_not(None) & (TournamentRow.ends <= at)
+        over = TournamentRow.finished.is_(True) | ended
+        parts = {"upcoming": TournamentRow.starts > at,
+                 "running": (TournamentRow.starts <= at) & ~over,
+                 "finished": (TournamentRow.starts <= at) & over}
+        out: dict[str, list[dict[str, Any]]] = {}
         with self._sessions() as s:
-            rows = s.scalars(select(TournamentRow).order_by(TournamentRow.starts.desc()).limit(100)).all()
-            out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
-            for row in rows:
-                out[self.status(row)].append({"id": row.id, "name": row.name, "kind": row.kind,
-                                              "rules": json.loads(row.rules), "clock": row.clock,
-                                              "rated": row.rated})
-            return out
+            for part, where in parts.items():
+                rows = s.execute(select(TournamentRow, count)
+                                 .outerjoin(people, people.c.tournament_id == TournamentRow.id)
+                                 .where(where).order_by(count.desc(), TournamentRow.starts.desc())
+                                 .limit(LISTED)).all()
+                out[part] = [{"id": row.id, "name": row.name, "kind": row.kind,
+                              "rules": json.loads(row.rules), "clock": row.clock, "rated": row.rated,
+                              "players": int(n)} for row, n in rows]
+        return out
 
     # Playing --------------------------------------------------------------------------
-    async def next_match(self, tid: str, user: tuple[int, str], wait: float) -> Next | None:
+    async def next_match(self, tid: str, user: tuple[int, str], wait: float,
+                         address: str | None = None) -> Next | None:
         """The player's next match: with a waiting entrant (nearest score in an arena, not
         yet met in a round robin), else a computer entrant, else after waiting up to
-        ``wait`` seconds for one; ``None`` if nobody came."""
+        ``wait`` seconds for one; ``None`` if nobody came. ``address`` is the client's: the
+        match is counted against it and the account like any new game."""
         key = f"u:{user[0]}"
         with self._sessions() as s:
             row = self._row(s, tid)
@@ -241,14 +325,17 @@ class Tournaments:
             if busy is not None:
                 raise GameError(f"finish your match first: /game/{busy.game_id}", "in_a_match", 409)
             opponent = self._opponent(s, row, key)
+        self.manager.check_start([Starter(address, user[0])])  # refused now, not after a wait
         if opponent is not None:
-            return self._start(tid, key, user, opponent)
+            found = self._start(tid, key, user, address, opponent)
+            if found is not None:
+                return found
         if self._stopped:
             raise stopping()
         queue = self._waiting.setdefault(tid, [])
         if any(w.key == key for w in queue):
             raise GameError("you are already waiting for a match", "waiting", 409)
-        waiting = _Waiting(key, user, asyncio.get_running_loop().create_future())
+        waiting = _Waiting(key, user, asyncio.get_running_loop().create_future(), address)
         queue.append(waiting)
         try:
             return await asyncio.wait_for(asyncio.shield(waiting.answer), max(0.0, min(wait, 600.0)))
@@ -277,7 +364,10 @@ class Tournaments:
             return min(computers, key=lambda k: (abs(entrants[k].points - mine), k))
         return None
 
-    def _start(self, tid: str, key: str, user: tuple[int, str], opponent: _Waiting | str) -> Next:
+    def _start(self, tid: str, key: str, user: tuple[int, str], address: str | None,
+               opponent: _Waiting | str) -> Next | None:
+        """The match with ``opponent``; ``None`` if a limit refused the waiting opponent (he
+        is told so, and the player waits for another)."""
         with self._sessions() as s:
             row = self._row(s, tid)
             rules = Rules.from_json(json.loads(row.rules))
@@ -287,12 +377,20 @@ class Tournaments:
         if isinstance(opponent, str):
             level = opponent[2:]
             game, token = manager.create(rules=rules, kind="computer", level=level, user=user, clock=clock,
-                                         rated=rated)
+                                         rated=rated, creator=address)
             self._record(tid, game.id, key, opponent)
             manager.wake_bot(game)
             return Next(game, 0, token)
-        game, token = manager.create(rules=rules, kind="person", user=opponent.user, clock=clock, rated=rated)
-        _, seat, mine = manager.join(game.id, user=user)
+        try:
+            manager.check_start([Starter(opponent.address, opponent.user[0]), Starter(address, user[0])],
+                                rated=rated)
+        except GameError as exc:
+            if not opponent.answer.done():
+                opponent.answer.set_exception(exc)
+            return None
+        game, token = manager.create(rules=rules, kind="person", user=opponent.user, clock=clock, rated=rated,
+                                     creator=opponent.address)
+        _, seat, mine = manager.join(game.id, user=user, address=address)
         self._record(tid, game.id, opponent.key, key)
         opponent.answer.set_result(Next(game, 0, token))
         return Next(game, seat, mine)
@@ -333,6 +431,23 @@ class Tournaments:
             row.finished = True
 
 
+def _add_address_column(engine: Engine) -> None:
+    """A database made before tournaments kept their creator's address gets the column
+    (another server process starting at the same moment may add it first)."""
+    def present() -> bool:
+        return "address" in {c["name"] for c in inspect(engine).get_columns("tournaments")}
+
+    if present():
+        return
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE tournaments ADD COLUMN address VARCHAR(64)"))
+            conn.execute(text("CREATE INDEX IF NOT EXISTS ix_tournaments_address ON tournaments (address)"))
+    except (OperationalError, ProgrammingError):
+        if not present():
+            raise
+
+
 class NewTournament(BaseModel):
     model_config = ConfigDict(strict=True)
 
@@ -353,6 +468,10 @@ class NextMatch(BaseModel):
     wait: float = Field(60.0, ge=0, le=600)
 
 
+def _address(request: Request) -> str:
+    return str(getattr(request.client, "host", None) or "unknown")
+
+
 def tournament_router(tournaments: Tournaments) -> APIRouter:
     """The HTTP routes: ``GET /api/tournaments``, ``POST /api/tournaments`` (logged in),
     ``GET /api/tournaments/{id}``, ``POST /api/tournaments/{id}/join`` and
@@ -369,10 +488,11 @@ def tournament_router(tournaments: Tournaments) -> APIRouter:
         return tournaments.listing()
 
     @router.post("/api/tournaments", status_code=201)
-    async def create(body: NewTournament, user: ActingUser) -> dict[str, Any]:
+    async def create(body: NewTournament, request: Request, user: ActingUser) -> dict[str, Any]:
         tid = tournaments.create(name=body.name, kind=body.kind, rules=parse_rules(body.rules, body.target),
                                  clock=parse_clock(body.clock), rated=body.rated, starts_in=body.starts_in,
-                                 minutes=body.minutes, creator=account(user), computers=body.computers)
+                                 minutes=body.minutes, creator=account(user), computers=body.computers,
+                                 address=_address(request))
         return tournaments.to_json(tid)
 
     @router.get("/api/tournaments/{tid}")
@@ -387,7 +507,8 @@ def tournament_router(tournaments: Tournaments) -> APIRouter:
     @router.post("/api/tournaments/{tid}/next")
     async def next_match(tid: str, body: NextMatch, request: Request, user: ActingUser) -> dict[str, Any]:
         me = account(user)
-        task = asyncio.get_running_loop().create_task(tournaments.next_match(tid, me, body.wait))
+        task = asyncio.get_running_loop().create_task(tournaments.next_match(tid, me, body.wait,
+                                                                             _address(request)))
         while not task.done():
             await asyncio.wait({task}, timeout=0.5)
             if not task.done() and await request.is_disconnected():

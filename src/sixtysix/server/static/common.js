@@ -363,6 +363,9 @@ function serverError(message) {
     case "not_started": return t("The game has not started: the second player has not joined yet.");
     case "storage": return t("The server could not save the action; try again.");
     case "rate_limited": return t("Too many requests: wait a little.");
+    case "too_many_games": return t("Too many unfinished games: finish or abandon one first.");
+    case "too_many_rated": return t("The rated games of a day are used up (between you two, or from one address): play unrated.");
+    case "rated_barred": return t("Too many rated matches called off: rated play is closed to you for a while; unrated play is open.");
     case "no_seat": return t("This game has no free seat: you can watch it.");
     case "no_game": return t("There is no such game.");
     case "moved": case "misdirected": case "unavailable": case "starting":

@@ -666,6 +666,7 @@ function endingText(game, n) {
 
 // How a rated match moved the players' ratings, in words (" Anna: 1500 → 1662.").
 function ratingText(game, n) {
+  if (game.unrated === "short") return " " + t("Not rated: the match ended before its first trick was complete.");
   const changes = game.rating_changes || {};
   return Object.entries(changes).map(([seat, [before, after]]) =>
     " " + t("{name}'s rating: {before} \u2192 {after}.", { name: n[Number(seat)], before, after })).join("");
