@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 import shlex
 import shutil
 import signal
@@ -219,6 +220,8 @@ def test_a_crashing_engine_forfeits_the_hand_the_player_is_told_and_the_record_k
         # One log line names the game, the engine, its seat and what went wrong.
         lines = [r.getMessage() for r in caplog.records if "forfeits hand" in r.getMessage()]
         assert len(lines) == 1 and game["id"] in lines[0] and "(seat 1)" in lines[0] and "died" in lines[0]
+        # It numbers the hand once, as the results do, from 1 (issue 34: "hand 2: ... hand 1").
+        assert re.findall(r"hand (\d+)", lines[0]) == [str(forfeits[0] + 1)]
         # The stored record marks the hand, and replays to the same score.
         raw = c.get(f"/api/games/{game['id']}/record").json()
         assert [i for i, h in enumerate(raw["hands"]) if "forfeit" in h] == forfeits
