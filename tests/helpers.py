@@ -413,17 +413,19 @@ def start_time(pid: int) -> int | None:
     return int(fields[19])
 
 
-def wait_until_gone(pids: list[int], born: Mapping[int, int | None] | None = None) -> None:
-    """Wait for programs that are being stopped (bounded: a broken test fails). With
-    ``born`` (each one's :func:`start_time`, taken while it ran), a process that has one
-    of those ids but started at another time is another program: the id was given again
-    (ids come round quickly on a busy machine), and the program waited for is gone."""
+def wait_until_gone(pids: list[int], born: Mapping[int, int | None] | None = None, *,
+                    attempts: int = 600) -> None:
+    """Wait for programs that are being stopped (``attempts`` looks, 0.05 s apart: a broken
+    test fails). With ``born`` (each one's :func:`start_time`, taken while it ran), a
+    process that has one of those ids but started at another time is another program:
+    the id was given again (ids come round quickly on a busy machine), and the program
+    waited for is gone."""
     def running(pid: int) -> bool:
         if not alive(pid):
             return False
         return born is None or born.get(pid) is None or start_time(pid) == born[pid]
 
-    for _ in range(600):
+    for _ in range(attempts):
         if not any(running(p) for p in pids):
             return
         time.sleep(0.05)

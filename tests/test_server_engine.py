@@ -18,6 +18,7 @@ import re
 import shlex
 import shutil
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -270,6 +271,23 @@ def test_no_engine_program_outlives_its_game(tmp_path: Path) -> None:
                 assert alive(mine[-1])
             wait_until_gone(mine, born)
         assert len(started(pids)) >= 3
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="start times come from /proc")
+def test_a_process_id_given_again_is_not_the_program_waited_for() -> None:
+    """What made the test above fail once on a loaded machine: it waited for every earlier
+    game's program by id alone, and a finished program's id, given to another process
+    (ids come round at 32,768 here), looked like a program still running."""
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        born = start_time(other.pid)
+        assert born is not None and alive(other.pid)
+        wait_until_gone([other.pid], {other.pid: born - 1})  # an earlier program had the id: gone
+        with pytest.raises(AssertionError, match="still running"):
+            wait_until_gone([other.pid], {other.pid: born}, attempts=2)  # the same program
+    finally:
+        other.kill()
+        other.wait()
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="engines catch every descendant on Linux only")
