@@ -184,6 +184,7 @@ def test_names_compare_by_case_folding() -> None:
     ("ann\u00bd", "only letters"),
     ("computer", "kept for the server"), ("Computer_2", "kept for the server"), ("GUEST", "kept"),
     ("Admin1", "kept"), ("ＡＤＭＩＮ", "kept"), ("SixtySix", "kept"), ("sixtysixer", "kept"),
+    ("c0mputer", "kept"), ("ADM1N", "kept"), ("Adm1n_x", "kept"), ("m0derator", "kept"),
 ])
 def test_bad_names_are_refused_in_words(client: TestClient, name: str, words: str) -> None:
     reason = refused(register(client, name), 422, "bad_name")
@@ -421,6 +422,23 @@ def test_guessing_is_still_throttled_per_name_and_address_and_per_name(client: T
     refused(login(owner, "Ann"), 429, "throttled")
     clock.now += 10
     assert login(owner, "Ann").status_code == 200
+
+
+def test_a_browser_is_one_device_and_an_account_keeps_its_latest(client: TestClient) -> None:
+    assert register(client, "Ann").status_code == 201
+    token = client.cookies[DEVICE_COOKIE]
+    assert login(client, "Ann").status_code == 200 and client.cookies[DEVICE_COOKIE] == token
+    accounts = accounts_of(client)
+    user = accounts.user_by_name("Ann")
+    assert user is not None and accounts.devices_of(user) == 1
+    for _ in range(25):
+        assert login(fresh(client), "Ann").status_code == 200
+    assert accounts.devices_of(user) == 20
+    # A device token the server never gave is not taken: the browser gets one of the server's.
+    forged = fresh(client)
+    answer = login(forged, "Ann", Cookie=f"{DEVICE_COOKIE}=chosen-by-the-client")
+    assert answer.status_code == 200
+    assert forged.cookies[DEVICE_COOKIE] not in ("", "chosen-by-the-client")
 
 
 def test_junk_logins_do_not_give_a_name_fresh_guesses(app: Any, clock: Clock) -> None:

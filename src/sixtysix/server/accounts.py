@@ -141,6 +141,13 @@ def name_skeleton(name: str) -> str:
     return skeleton_key(name, digit_policy="tr39")
 
 
+#: What the :data:`RESERVED` beginnings look like, written in any case: ``c0mputer`` and
+#: ``ADM1N`` are kept for the server too.
+_RESERVED_LOOKS = {reserved: tuple({name_skeleton(form)
+                                    for form in (reserved, reserved.title(), reserved.upper())})
+                   for reserved in RESERVED}
+
+
 def check_name(name: str) -> str:
     """The name as it will be shown (its NFKC form), or :class:`AccountError` ``bad_name``:
     3 to 20 characters, letters of any script, combining marks, digits, ``_`` and ``-``,
@@ -170,9 +177,9 @@ def check_name(name: str) -> str:
         if not (kind[0] == "L" or kind in ("Mn", "Mc", "Nd") or char in NAME_PUNCTUATION):
             raise AccountError(f"a name has only letters, digits, _ and -, not {char!r} "
                                f"(U+{ord(char):04X})", "bad_name", 422)
-    key = name_key(shown)
-    for reserved in RESERVED:
-        if key.startswith(reserved):
+    key, looks = name_key(shown), name_skeleton(shown)
+    for reserved, skeletons in _RESERVED_LOOKS.items():
+        if key.startswith(reserved) or looks.startswith(skeletons):
             raise AccountError(f"names starting with {reserved!r} are kept for the server", "bad_name", 422)
     return shown
 
@@ -423,7 +430,8 @@ class Accounts:
             return None if row is None else row.name
 
     async def register(self, name: str, password: str) -> User:
-        """A new account; ``bad_name``, ``bad_password`` or ``name_taken`` otherwise."""
+        """A new account; ``bad_name``, ``invisible_name``, ``bad_password``, ``name_taken`` or
+        ``name_look_alike`` otherwise."""
         shown = check_name(name)
         secret = check_password(password, shown)
         key, looks = name_key(shown), name_skeleton(shown)
