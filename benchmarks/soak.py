@@ -20,15 +20,22 @@ folder) with an engine opponent ``junkbot`` that floods its host at every first
 - **tournament spam**, from 127.0.0.4: account ``spammer`` makes arenas (each with a
   computer entrant) as fast as answered and asks for his next match in each, holding
   every game he gets; beforehand, from 127.0.0.5, a real arena with two people
-  entered is made (is it still first in the list at the end?).
+  entered is made (is it still first in the list at the end?);
+- **the lockout** (issue 34): an
+  account's owner, registered from 127.0.4.1 before the attack, logs in every
+  10 s from his browser (its cookies kept) while logins for his name fail once a
+  second, each from another address (127.0.5.N, 127.0.6.N ...); every 10 s the
+  owner also tries from a browser new to the account (the control: it meets the
+  name's own limit, which the attack keeps empty).
 
 Reported: the normal players' latency (from sending an action to receiving the
 state that shows it; and ping to pong) during the attack, p50/p99/max; what
 the attack got (connections and games accepted and refused, bodies refused,
 hands the engine forfeited; farming games made and refused, the farmer's
 rating before and after; tournaments made and refused, the spammer's
-tournament matches held and refused, the real arena's place in the list);
-the server's resident memory at the end of the
+tournament matches held and refused, the real arena's place in the list;
+failed logins answered and refused, the owner's logins that went through and
+were refused); the server's resident memory at the end of the
 warm-up (before), its peak, and at the end of the cool-down (after: the attack
 over, the normal players still playing); engine programs left running.
 Targets: p99 at most 100 ms on 2 cores, memory after within 10% of before.
@@ -387,6 +394,36 @@ async def tournament_spam(base: str, stop: asyncio.Event, counts: dict[str, int]
             await http.aclose()
 
 
+async def lockout(base: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    import httpx
+
+    credentials = {"name": "owner", "password": "the owner's own password"}
+
+    def browser(address: str) -> Any:
+        return httpx.AsyncClient(base_url=base, transport=httpx.AsyncHTTPTransport(local_address=address),
+                                 timeout=60)
+
+    async def fail(n: int) -> None:
+        async with browser(f"127.0.{5 + n // 250}.{1 + n % 250}") as http:
+            response = await http.post("/api/account/login", json={**credentials, "password": "a guess"})
+            counts["lockout logins refused" if response.status_code == 429 else "lockout logins failed"] += 1
+
+    async with browser("127.0.4.1") as owner:
+        (await owner.post("/api/account/register", json=credentials)).raise_for_status()
+        n = 0
+        while not stop.is_set():
+            if n % 10 == 0:
+                ok = (await owner.post("/api/account/login", json=credentials)).status_code == 200
+                counts["owner logins ok" if ok else "owner logins refused"] += 1
+                async with browser("127.0.4.1") as new:
+                    ok = (await new.post("/api/account/login", json=credentials)).status_code == 200
+                counts["owner's new-browser logins ok" if ok else "owner's new-browser logins refused"] += 1
+            await fail(n)
+            n += 1
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 1.0)
+
+
 def attack(base: str, seconds: float, queue: Any) -> None:
     async def main() -> dict[str, int]:
         import httpx
@@ -397,14 +434,16 @@ def attack(base: str, seconds: float, queue: Any) -> None:
              "junk engine games refused", "hands the engine forfeited", "farming games made",
              "farming games refused", "farmer's rating before", "farmer's rating after", "tournaments made",
              "tournaments refused", "tournament matches held", "tournament matches refused",
-             "real tournament listed first"], 0)
+             "real tournament listed first", "lockout logins failed",
+             "lockout logins refused", "owner logins ok", "owner logins refused",
+             "owner's new-browser logins ok", "owner's new-browser logins refused"], 0)
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
             target = await create(http, {"kind": "person"})
         stop = asyncio.Event()
         tasks = [asyncio.create_task(t) for t in (
             forged_connections(base, target["id"], stop, counts), forged_creates(base, stop, counts),
             big_bodies(base, stop, counts), junk_engine_games(base, stop, counts),
-            farming(base, stop, counts), tournament_spam(base, stop, counts))]
+            farming(base, stop, counts), tournament_spam(base, stop, counts), lockout(base, stop, counts))]
         await asyncio.sleep(seconds)
         stop.set()
         done, pending = await asyncio.wait(tasks, timeout=30)

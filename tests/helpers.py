@@ -13,7 +13,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -402,11 +402,32 @@ def started(pids: Path) -> list[int]:
     return [int(line) for line in pids.read_text().split()] if pids.exists() else []
 
 
-def wait_until_gone(pids: list[int]) -> None:
-    """Wait for programs that are being stopped (bounded: a broken test fails)."""
-    for _ in range(600):
-        if not any(alive(p) for p in pids):
+def start_time(pid: int) -> int | None:
+    """When process ``pid`` started (clock ticks after boot, from ``/proc``), or ``None``
+    if it is gone (or there is no ``/proc``): with its id, what tells a process from a
+    later one that was given the same id."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return int(fields[19])
+
+
+def wait_until_gone(pids: list[int], born: Mapping[int, int | None] | None = None, *,
+                    attempts: int = 600) -> None:
+    """Wait for programs that are being stopped (``attempts`` looks, 0.05 s apart: a broken
+    test fails). With ``born`` (each one's :func:`start_time`, taken while it ran), a
+    process that has one of those ids but started at another time is another program:
+    the id was given again (ids come round quickly on a busy machine), and the program
+    waited for is gone."""
+    def running(pid: int) -> bool:
+        if not alive(pid):
+            return False
+        return born is None or born.get(pid) is None or start_time(pid) == born[pid]
+
+    for _ in range(attempts):
+        if not any(running(p) for p in pids):
             return
         time.sleep(0.05)
-    raise AssertionError(f"engine processes still running: {[p for p in pids if alive(p)]}")
+    raise AssertionError(f"engine processes still running: {[p for p in pids if running(p)]}")
 

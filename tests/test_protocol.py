@@ -302,14 +302,48 @@ def test_a_failing_engine_forfeits_that_hand_and_the_match_goes_on(
     assert [r.reason for r in results].count("forfeit") == 1
     # Later hands were played by the engine (restarted after a crash or a hang).
     assert any(seat == 1 for h in match.hands[1:] for seat in h.actors())
-    assert engine.forfeits == [(0, engine.forfeits[0][1])] and why in engine.forfeits[0][1]
+    assert engine.forfeits == [(1, engine.forfeits[0][1])] and why in engine.forfeits[0][1]
     lines = [r.getMessage() for r in caplog.records if "forfeits" in r.getMessage()]
-    assert len(lines) == 1 and "hand 0" in lines[0] and "seat 1" in lines[0] and why in lines[0]
+    assert len(lines) == 1 and "forfeits hand 1 of the match" in lines[0] and "seat 1" in lines[0]
+    assert why in lines[0]
     if mode == "illegal":
         assert "legal:" in lines[0]
         # The engine kept running, was told, and heard the result.
         log = (tmp_path / "log").read_text()
         assert "error illegal-action" in log and "result 0 3 forfeit" in log
+
+
+class _AllowsASecondCrash(RandomBot):
+    """Seat 0: told of the hand after the engine's first forfeit (before the engine, which
+    sits after it), it removes the faulty engine's marker, so that the engine, started anew
+    for that hand, crashes once more at its first ``go``."""
+
+    def __init__(self, engine: EngineBot, marker: Path) -> None:
+        super().__init__(seed=2)
+        self.engine, self.marker = engine, marker
+
+    def new_hand(self, view):  # type: ignore[no-untyped-def]
+        if len(self.engine.forfeits) == 1:
+            self.marker.unlink(missing_ok=True)
+
+
+def test_forfeits_are_numbered_as_the_matchs_hands_from_1(tmp_path: Path,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 34, item 12: the engine crashes in the match's first hand and, started anew,
+    once more in a later one; both forfeits (and their log lines) name the hands as the
+    match counts them, from 1 (they said "hand 0" twice: the count began again with the
+    new program)."""
+    engine = _faulty("crash", tmp_path, go=1)
+    with caplog.at_level(logging.WARNING):
+        try:
+            match = play_match([_AllowsASecondCrash(engine, tmp_path / "done"), engine], seed=6)
+        finally:
+            engine.close()
+    forfeited = [n for n, r in enumerate(match.results(), start=1) if r.reason == "forfeit"]
+    assert len(forfeited) == 2 and forfeited[0] == 1
+    assert [hand for hand, _ in engine.forfeits] == forfeited
+    lines = [r.getMessage() for r in caplog.records if "forfeits" in r.getMessage()]
+    assert [re.findall(r"hand (\d+)", line) for line in lines] == [[str(n)] for n in forfeited]
 
 
 def test_a_forfeit_is_in_the_record_and_replays(tmp_path: Path) -> None:

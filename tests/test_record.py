@@ -354,7 +354,7 @@ def test_illegal_action_names_hand_index_token_and_alternatives() -> None:
     obj = raw("0000")
     obj["actions"][0] = "KH"
     err = error_of(obj)
-    assert str(err) == ('hand 0, action 0 ("KH"): illegal action KH: player 1 does not hold KH; '
+    assert str(err) == ('hand 1, action 0 ("KH"): illegal action KH: player 1 does not hold KH; '
                         "legal: TC JD QD AD KS AS C")
     assert (err.hand, err.index) == (0, 0)
 
@@ -363,7 +363,7 @@ def test_illegal_action_in_a_match_names_the_hand() -> None:
     obj = raw("match-0000")
     obj["hands"][2]["actions"][7] = "KH"
     err = error_of(obj)
-    assert str(err) == ('hand 2, action 7 ("KH"): illegal action KH: player 1 does not hold KH; '
+    assert str(err) == ('hand 3, action 7 ("KH"): illegal action KH: player 1 does not hold KH; '
                         "legal: KC TC QD TH QS KS")
     assert (err.hand, err.index) == (2, 7)
 
@@ -372,7 +372,7 @@ def test_phase_two_revoke_is_illegal_under_strict_rules() -> None:
     obj = raw("match-0000")
     obj["hands"][2]["actions"][13] = "QD"
     err = error_of(obj)
-    assert str(err).startswith('hand 2, action 13 ("QD"): illegal action QD: ')
+    assert str(err).startswith('hand 3, action 13 ("QD"): illegal action QD: ')
     assert "R7.2" in str(err) and str(err).endswith("legal: KC TC")
 
 
@@ -380,7 +380,7 @@ def test_action_after_the_hand_is_over() -> None:
     obj = raw("0000")
     obj["actions"].append("66")
     err = error_of(obj)
-    assert str(err).startswith('hand 0, action 30 ("66"): illegal action 66: the hand is over')
+    assert str(err).startswith('hand 1, action 30 ("66"): illegal action 66: the hand is over')
     assert (err.hand, err.index) == (0, 30)
 
 
@@ -388,7 +388,7 @@ def test_action_after_a_declaration_in_a_match() -> None:
     obj = raw("match-0001")
     obj["hands"][1]["actions"].append("AS")
     err = error_of(obj)
-    assert str(err).startswith('hand 1, action 7 ("AS"): illegal action AS: the hand is over')
+    assert str(err).startswith('hand 2, action 7 ("AS"): illegal action AS: the hand is over')
 
 
 def test_hand_after_the_match_is_over() -> None:
@@ -396,7 +396,7 @@ def test_hand_after_the_match_is_over() -> None:
     obj["hands"].append(copy.deepcopy(obj["hands"][0]))
     del obj["hands"][-1]["dealer"]
     err = error_of(obj)
-    assert str(err) == "hand 3: the match was over after hand 2 (player 0 won 8-0)"
+    assert str(err) == "hand 4: the match was over after hand 3 (player 0 won 8-0)"
     assert err.hand == 3
 
 
@@ -404,7 +404,7 @@ def test_hand_after_an_unfinished_hand() -> None:
     obj = raw("match-0000")
     obj["hands"][0]["actions"] = obj["hands"][0]["actions"][:-1]
     err = error_of(obj)
-    assert str(err) == "hand 1: hand 0 is not finished, so no hand can follow it"
+    assert str(err) == "hand 2: hand 1 is not finished, so no hand can follow it"
     assert err.hand == 1
 
 
@@ -412,7 +412,7 @@ def test_dealer_that_does_not_follow_from_the_rules() -> None:
     obj = raw("match-0000")
     obj["hands"][3]["dealer"] = 1  # R2.5: the deal alternates, seat 0 deals hand 3
     err = error_of(obj)
-    assert str(err).startswith("hand 3: dealer 1 is given, but by the rules")
+    assert str(err).startswith("hand 4: dealer 1 is given, but by the rules")
     assert "seat 0 deals this hand" in str(err)
 
 
@@ -481,13 +481,13 @@ STRUCTURE_ERRORS: list[tuple[str, Any, str]] = [
     ("no actions", without_field("actions"), "a hand record needs 'actions'"),
     ("actions a string", with_field("actions", "KS 9C"), "actions must be a list of tokens"),
     ("unknown token", with_field("actions", ["KS", "9C", "DRAW"]),
-     'hand 0, action 2 ("DRAW"): not an action'),
+     'hand 1, action 2 ("DRAW"): not an action'),
     ("lower-case token", with_field("actions", ["KS", "9c"]),
-     "hand 0, action 1 (\"9c\"): not in the canonical notation records use: write '9C'"),
+     "hand 1, action 1 (\"9c\"): not in the canonical notation records use: write '9C'"),
     ("ten written 10", with_field("actions", ["KS", "9C", "D", "9S", "QS", "D", "AS", "9D", "D", "10C"]),
-     "hand 0, action 9 (\"10C\"): not in the canonical notation records use: write 'TC'"),
+     "hand 1, action 9 (\"10C\"): not in the canonical notation records use: write 'TC'"),
     ("token not a string", with_field("actions", ["KS", 51]),
-     "hand 0, action 1 (51): an action must be a string token"),
+     "hand 1, action 1 (51): an action must be a string token"),
     ("players not two names", with_field("players", ["a", "b", "c"]), "players must be a list of two names"),
     ("event not a string", with_field("event", 3), "event must be a string, not 3"),
     ("seed a list", with_field("seed", [1]), "seed must be an integer or a string, not [1]"),
@@ -501,7 +501,7 @@ STRUCTURE_ERRORS: list[tuple[str, Any, str]] = [
     ("first dealer wrong", with_field("first_dealer", -1, "match-0000"), "first_dealer must be seat 0 or 1"),
     ("hands not a list", with_field("hands", {}, "match-0000"), "hands must be a list of hand objects"),
     ("hand not an object", with_field("hands", ["AH KD"], "match-0000"),
-     'hand 0: a hand must be an object, not "AH KD"'),
+     'hand 1: a hand must be an object, not "AH KD"'),
 ]
 
 
@@ -515,25 +515,25 @@ def test_errors_inside_a_match_hand_name_the_hand() -> None:
     obj = raw("match-0000")
     obj["hands"][4]["deck"] = obj["hands"][4]["deck"].replace("AS", "AD")
     err = error_of(obj)
-    assert str(err) == "hand 4: invalid deck: AD appears twice" and err.hand == 4
+    assert str(err) == "hand 5: invalid deck: AD appears twice" and err.hand == 4
 
     obj = raw("match-0000")
     obj["hands"][1]["actions"][3] = "kd+"
     err = error_of(obj)
-    assert str(err).startswith('hand 1, action 3 ("kd+"): not in the canonical notation')
+    assert str(err).startswith('hand 2, action 3 ("kd+"): not in the canonical notation')
     assert (err.hand, err.index) == (1, 3)
 
     obj = raw("match-0000")
     obj["hands"][5]["rules"] = "pagat"
-    assert str(error_of(obj)) == "hand 5: 'rules' belongs to the match, not to a hand"
+    assert str(error_of(obj)) == "hand 6: 'rules' belongs to the match, not to a hand"
 
     obj = raw("match-0000")
     del obj["hands"][2]["actions"]
-    assert str(error_of(obj)) == "hand 2: a hand needs 'actions'"
+    assert str(error_of(obj)) == "hand 3: a hand needs 'actions'"
 
     obj = raw("match-0000")
     obj["hands"][0]["dealer"] = "one"
-    assert str(error_of(obj)) == 'hand 0: dealer must be seat 0 or 1, not "one"'
+    assert str(error_of(obj)) == 'hand 1: dealer must be seat 0 or 1, not "one"'
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -136,7 +136,7 @@ def test_illegal_action(capsys: pytest.CaptureFixture[str], illegal: str) -> Non
     for args in ([illegal], ["--json", illegal]):
         status, out, err = run(capsys, *args)
         assert (status, out) == (2, "")
-        assert err == (f'sixtysix: error: {illegal}: hand 2, action 7 ("KH"): illegal action KH: '
+        assert err == (f'sixtysix: error: {illegal}: hand 3, action 7 ("KH"): illegal action KH: '
                        "player 1 does not hold KH; legal: KC TC QD TH QS KS\n")
 
 
@@ -145,11 +145,11 @@ def test_illegal_action(capsys: pytest.CaptureFixture[str], illegal: str) -> Non
     ({**raw("0000"), "rules": {"preset": "classic", "colour": "red"}}, "bad rules: unknown option 'colour'"),
     ({**raw("0000"), "deck": raw("0000")["deck"].replace("QS", "QD")}, "invalid deck: QD appears twice"),
     ({**raw("0000"), "actions": [*raw("0000")["actions"], "D"]},
-     'hand 0, action 30 ("D"): illegal action D: the hand is over'),
-    ({**raw("0000"), "actions": ["KS", "9C", "Q"]}, 'hand 0, action 2 ("Q"): not an action'),
+     'hand 1, action 30 ("D"): illegal action D: the hand is over'),
+    ({**raw("0000"), "actions": ["KS", "9C", "Q"]}, 'hand 1, action 2 ("Q"): not an action'),
     ({**raw("0000"), "dealer": None}, "dealer must be seat 0 or 1, not null"),
     ({**raw("match-0001"), "hands": [*raw("match-0001")["hands"], raw("match-0001")["hands"][1]]},
-     "hand 3: the match was over after hand 2"),
+     "hand 4: the match was over after hand 3"),
 ])
 def test_invalid_record(capsys: pytest.CaptureFixture[str], tmp_path: Path, obj: Any, message: str) -> None:
     path = write(tmp_path / "bad.json", obj)
@@ -206,7 +206,7 @@ def test_several_files_with_bad_ones(capsys: pytest.CaptureFixture[str], tmp_pat
     assert len(lines) == 4
     assert lines[0] == expected("0001") and lines[3] == expected("0002")
     assert json.loads(lines[1]) == {
-        "error": f'{illegal}: hand 2, action 7 ("KH"): illegal action KH: player 1 does not hold KH; '
+        "error": f'{illegal}: hand 3, action 7 ("KH"): illegal action KH: player 1 does not hold KH; '
                  "legal: KC TC QD TH QS KS"}
     assert json.loads(lines[2]) == {"error": f"cannot read {missing}: No such file or directory"}
 
@@ -232,7 +232,7 @@ def test_json_lines_on_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: py
     assert json.loads(got[1])["error"].startswith("standard input, line 3: not valid JSON")
     assert got[2] == expected("match-0001")
     assert json.loads(got[3])["error"].startswith(
-        'standard input, line 5: hand 0, action 2 ("E"): not an action')
+        'standard input, line 5: hand 1, action 2 ("E"): not an action')
     assert json.loads(got[4]) == {
         "error": "standard input, line 6: missing 'rules' (a preset name such as 'classic', or an object)"}
     assert got[5] == expected("0005")
@@ -287,13 +287,13 @@ def test_subprocess_json_lines_and_errors(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert lines[0] == lines[2] == expected("0002")
     assert json.loads(lines[1])["error"].startswith(
-        'standard input, line 2: hand 0, action 2 ("X"): illegal action X: ')
+        'standard input, line 2: hand 1, action 2 ("X"): illegal action X: ')
 
     path = tmp_path / "bad.json"
     path.write_text(bad)
     done = sixtysix(str(path))
     assert (done.returncode, done.stdout) == (2, b"")
-    assert b'hand 0, action 2 ("X")' in done.stderr and b"Traceback" not in done.stderr
+    assert b'hand 1, action 2 ("X")' in done.stderr and b"Traceback" not in done.stderr
 
 
 # -- Inputs that used to crash replay (each exits 2 with a message, no traceback) ------

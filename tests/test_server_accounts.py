@@ -8,6 +8,7 @@ the throttle's clock is moved by hand: nothing sleeps, nothing is timed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
@@ -20,11 +21,12 @@ from helpers import need_module
 need_module("fastapi", "the web extra")
 argon2 = need_module("argon2", "argon2-cffi, in the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
+from sqlalchemy import create_engine, inspect, text  # noqa: E402
 
 from server_support import DATABASES, database_for  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
-from sixtysix.server.account_api import CSRF_HEADER, SESSION_COOKIE, ActingUser, CurrentUser  # noqa: E402
-from sixtysix.server.accounts import Accounts, Throttle, User, check_name, name_key  # noqa: E402
+from sixtysix.server.account_api import CSRF_HEADER, DEVICE_COOKIE, SESSION_COOKIE, ActingUser, CurrentUser  # noqa: E402
+from sixtysix.server.accounts import AccountError, Accounts, Throttle, User, check_name, name_key  # noqa: E402
 
 #: Quick to compute, still argon2id: the tests hash many passwords.
 CHEAP = argon2.PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
@@ -178,10 +180,11 @@ def test_names_compare_by_case_folding() -> None:
     ("Al", "3 to 20"), ("A" * 21, "3 to 20"), ("", "3 to 20"),
     ("1ann", "starts with a letter"), ("_ann", "starts with a letter"), ("-ann", "starts with a letter"),
     ("ann smith", "only letters"), ("ann.smith", "only letters"), ("ann@x", "only letters"),
-    ("ann\u200bx", "only letters"), ("ann\x00x", "only letters"), ("ann\u20ddx", "only letters"),
+    ("ann\x00x", "only letters"), ("ann\u20ddx", "only letters"),
     ("ann\u00bd", "only letters"),
     ("computer", "kept for the server"), ("Computer_2", "kept for the server"), ("GUEST", "kept"),
     ("Admin1", "kept"), ("ＡＤＭＩＮ", "kept"), ("SixtySix", "kept"), ("sixtysixer", "kept"),
+    ("c0mputer", "kept"), ("ADM1N", "kept"), ("Adm1n_x", "kept"), ("m0derator", "kept"),
 ])
 def test_bad_names_are_refused_in_words(client: TestClient, name: str, words: str) -> None:
     reason = refused(register(client, name), 422, "bad_name")
@@ -194,6 +197,57 @@ def test_names_in_any_script_are_welcome(client: TestClient, name: str) -> None:
     answer = register(client, name)
     assert answer.status_code == 201, answer.text
     assert answer.json()["name"] == name
+
+
+# Look-alike and blank names (issue 34) -------------------------------------------------
+
+@pytest.mark.parametrize(("name", "code_point"), [
+    ("Ann\ufe0f", "U+FE0F"), ("Ann\ufe00", "U+FE00"), ("An\u034fn", "U+034F"), ("Ann\u180b", "U+180B"),
+    ("\u3164\u3164\u3164", "U+3164"), ("\u115f\u115f\u115f", "U+115F"), ("A\u1160nn", "U+1160"),
+    ("Ann\uffa0", "U+FFA0"), ("ann\u200bx", "U+200B"), ("Ann\U000e0100", "U+E0100"), ("Ann\u17b4", "U+17B4"),
+])
+def test_invisible_characters_are_refused_in_one_line(client: TestClient, name: str, code_point: str) -> None:
+    assert register(client, "Ann").status_code == 201
+    reason = refused(register(fresh(client), name), 422, "invisible_name")
+    assert code_point in reason and "invisible" in reason and "\n" not in reason
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Anna", "\u0410nna"),  # Cyrillic А
+    ("anna", "\u0430nna"),  # Cyrillic а
+    ("Bob1", "BobI"), ("Bob1", "Bobl"), ("Paypal", "PayPaI"), ("Lolo", "L0l0"),
+])
+def test_a_name_that_looks_like_a_taken_one_is_refused(client: TestClient, first: str, second: str) -> None:
+    assert register(client, first).status_code == 201
+    reason = refused(register(fresh(client), second), 409, "name_look_alike")
+    assert repr(first) in reason and "\n" not in reason
+    # Names that only resemble each other are welcome.
+    assert register(fresh(client), first + "x").status_code == 201
+
+
+def test_names_of_an_older_database_get_their_skeletons(tmp_path: Any) -> None:
+    """A users table made before skeletons (or with another version of them) gets them at
+    start-up, in an indexed column: a look-alike of an old name is refused."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE users (id INTEGER PRIMARY KEY AUTOINCREMENT, name VARCHAR(64), "
+                          "name_key VARCHAR(128) UNIQUE, password_hash VARCHAR(255), created DATETIME, "
+                          "last_login DATETIME)"))
+        conn.execute(text("INSERT INTO users (name, name_key, password_hash, created) "
+                          "VALUES ('Anna', 'anna', 'x', '2026-01-01 00:00:00')"))
+    Accounts(engine, hasher=CHEAP)
+    assert "ix_users_name_skeleton" in {index["name"] for index in inspect(engine).get_indexes("users")}
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT name_skeleton FROM users")).scalar_one() == "anna"
+        conn.execute(text("UPDATE users SET name_skeleton = 'stale', skeleton_version = -1"))
+    accounts = Accounts(engine, hasher=CHEAP)
+    with pytest.raises(AccountError, match="looks like 'Anna'"):
+        asyncio.run(accounts.register("\u0410nna", PASSWORD))
+    with engine.connect() as conn:
+        plan = " ".join(str(row) for row in conn.execute(text(
+            "EXPLAIN QUERY PLAN SELECT name FROM users WHERE name_skeleton = 'anna'")))
+    assert "ix_users_name_skeleton" in plan
 
 
 # Passwords -------------------------------------------------------------------------
@@ -312,6 +366,112 @@ def test_failed_logins_are_throttled_per_address(client: TestClient, clock: Cloc
     refused(login(client, "Another", "wrong password"), 401, "wrong_password")
 
 
+def browser(client: TestClient, address: str) -> TestClient:
+    """Another browser on the same app, at client address ``address``."""
+    return TestClient(client.app, client=(address, 50000))
+
+
+def test_failures_from_elsewhere_never_lock_the_owner_out(client: TestClient, clock: Clock) -> None:
+    """Issue 34, item 4: an attacker fails logins for the owner's name from address after
+    address, first until the name's limit refuses, then one every 10 s. The owner, on the
+    browser he logged in with before, logs in every time; the same owner on a browser
+    new to the account (the control, at the same address) is refused by the name's limit."""
+    owner = browser(client, "10.0.0.1")
+    assert register(owner, "Ann").status_code == 201
+    attackers = (browser(client, f"10.1.{n // 250}.{n % 250}") for n in range(10_000))
+    statuses = []
+    while not statuses or statuses[-1] != 429:  # the attacker empties the name's budget
+        attacker = next(attackers)
+        statuses += [login(attacker, "Ann", "wrong password").status_code for _ in range(5)]
+    assert statuses.count(401) == 20  # 5 from each address, 20 in all for the name
+    owner_ok = new_device_ok = 0
+    for _ in range(40):
+        clock.now += 10
+        assert login(next(attackers), "Ann", "wrong password").status_code in (401, 429)
+        new_device_ok += login(browser(client, "10.0.0.1"), "Ann").status_code == 200
+        answer = login(owner, "Ann")
+        assert answer.status_code == 200, answer.text
+        owner_ok += 1
+    assert owner_ok == 40
+    assert new_device_ok == 0  # the control: the attack does hold the name's limit
+
+
+def test_guessing_is_still_throttled_per_name_and_address_and_per_name(client: TestClient,
+                                                                        clock: Clock) -> None:
+    owner = browser(client, "10.0.0.1")
+    assert register(owner, "Ann").status_code == 201
+    # Per name and address: 5 failures, then one per 10 s; the owner's device is not held up.
+    guesser = browser(client, "10.2.0.1")
+    for _ in range(5):
+        refused(login(guesser, "Ann", "wrong password"), 401, "wrong_password")
+    answer = login(guesser, "Ann")
+    refused(answer, 429, "throttled")
+    assert answer.headers["Retry-After"] == "10"
+    assert login(owner, "Ann").status_code == 200
+    # Per name, over every address: 20 failures in all (15 more from 3 other addresses).
+    for n in range(2, 5):
+        for _ in range(5):
+            refused(login(browser(client, f"10.2.0.{n}"), "Ann", "wrong password"), 401, "wrong_password")
+    refused(login(browser(client, "10.2.0.99"), "Ann", "wrong password"), 429, "throttled")
+    clock.now += 10  # one more guess for the name, from one address only
+    refused(login(browser(client, "10.2.0.99"), "Ann", "wrong password"), 401, "wrong_password")
+    refused(login(browser(client, "10.2.0.98"), "Ann", "wrong password"), 429, "throttled")
+    # A device the account knows is throttled on its own: the owner's wrong guesses too.
+    for _ in range(5):
+        refused(login(owner, "Ann", "wrong password"), 401, "wrong_password")
+    refused(login(owner, "Ann"), 429, "throttled")
+    clock.now += 10
+    assert login(owner, "Ann").status_code == 200
+
+
+def test_a_browser_is_one_device_and_an_account_keeps_its_latest(client: TestClient) -> None:
+    assert register(client, "Ann").status_code == 201
+    token = client.cookies[DEVICE_COOKIE]
+    assert login(client, "Ann").status_code == 200 and client.cookies[DEVICE_COOKIE] == token
+    accounts = accounts_of(client)
+    user = accounts.user_by_name("Ann")
+    assert user is not None and accounts.devices_of(user) == 1
+    for _ in range(25):
+        assert login(fresh(client), "Ann").status_code == 200
+    assert accounts.devices_of(user) == 20
+    # A device token the server never gave is not taken: the browser gets one of the server's.
+    forged = fresh(client)
+    answer = login(forged, "Ann", Cookie=f"{DEVICE_COOKIE}=chosen-by-the-client")
+    assert answer.status_code == 200
+    assert forged.cookies[DEVICE_COOKIE] not in ("", "chosen-by-the-client")
+
+
+def test_junk_logins_do_not_give_a_name_fresh_guesses(app: Any, clock: Clock) -> None:
+    """Issue 34, item 10: logins for names nobody has, and failures for many other names
+    from many addresses, overflow the throttle's tables (of 8 keys here) without making
+    them forget the name whose budget is used up."""
+    accounts: Accounts = app.state.accounts
+    accounts.throttle = throttle = Throttle(clock=clock, size=8, name_burst=6)
+    for n in range(30):
+        asyncio.run(accounts.register(f"Junk{n}", PASSWORD))
+    asyncio.run(accounts.register("Ann", PASSWORD))
+    with TestClient(app) as client:
+        guesser = browser(client, "10.2.0.1")
+        for _ in range(5):
+            refused(login(guesser, "Ann", "wrong password"), 401, "wrong_password")
+        refused(login(guesser, "Ann", "wrong password"), 429, "throttled")
+        # Names nobody has, from 200 addresses: counted per address only.
+        for n in range(200):
+            refused(login(browser(client, f"10.3.0.{n}"), f"Nobody{n}", "wrong password"), 401,
+                    "wrong_password")
+        assert len(throttle.names) == 1 and len(throttle.pairs) == 1
+        assert len(throttle.addresses) == 8  # full: 200 addresses went through it
+        # Existing names, each failed once from an address of its own: the tables overflow.
+        for n in range(30):
+            refused(login(browser(client, f"10.4.0.{n}"), f"Junk{n}", "wrong password"), 401,
+                    "wrong_password")
+        assert len(throttle.names) == len(throttle.pairs) == 8
+        # Ann's budgets are as they were: none from 10.2.0.1, one guess for the name.
+        refused(login(guesser, "Ann", "wrong password"), 429, "throttled")
+        refused(login(browser(client, "10.2.0.2"), "Ann", "wrong password"), 401, "wrong_password")
+        refused(login(browser(client, "10.2.0.3"), "Ann", "wrong password"), 429, "throttled")
+
+
 def test_registrations_are_limited_per_address(client: TestClient, clock: Clock) -> None:
     for n in range(10):
         assert register(client, f"Player{n}").status_code == 201
@@ -395,9 +555,9 @@ def test_a_password_change_needs_the_old_password_and_a_good_new_one(client: Tes
 
 def test_the_session_cookie_is_http_only_and_same_site_lax(client: TestClient) -> None:
     answer = register(client, "Ann")
-    header = answer.headers["set-cookie"]
     cookie = SimpleCookie()
-    cookie.load(header)
+    for header in answer.headers.get_list("set-cookie"):
+        cookie.load(header)
     morsel = cookie[SESSION_COOKIE]
     assert morsel["httponly"] is True
     assert morsel["samesite"].lower() == "lax"
@@ -405,6 +565,10 @@ def test_the_session_cookie_is_http_only_and_same_site_lax(client: TestClient) -
     assert int(morsel["max-age"]) == 30 * 24 * 3600
     assert not morsel["secure"]  # plain http here
     assert answer.headers["cache-control"] == "no-store"
+    # The device cookie: only for the account routes, for a year, never for scripts.
+    device = cookie[DEVICE_COOKIE]
+    assert device["httponly"] is True and device["samesite"].lower() == "lax"
+    assert device["path"] == "/api/account" and int(device["max-age"]) == 365 * 24 * 3600
 
 
 def test_the_cookie_is_secure_over_https(app: Any) -> None:

@@ -12,10 +12,13 @@ show the engine's cards; and no engine program outlives its game or the server.
 from __future__ import annotations
 
 import logging
+import os
 import random
+import re
 import shlex
 import shutil
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -25,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from helpers import alive, need, need_module, started, wait_until_gone
+from helpers import alive, need, need_module, start_time, started, wait_until_gone
 
 need_module("fastapi", "the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
@@ -50,6 +53,7 @@ player = contextmanager(connect)  # a connected client, closed at the end of a w
 ROOT = Path(__file__).resolve().parents[1]
 BASH_SCRIPT = ROOT / "examples" / "random_engine.sh"
 FAULTY = Path(__file__).resolve().parent / "engines" / "faulty_engine.py"
+SETSID_CHILD = Path(__file__).resolve().parent / "engines" / "setsid_child.py"
 
 
 def bash_engine(pids: Path | None = None) -> str:
@@ -59,6 +63,26 @@ def bash_engine(pids: Path | None = None) -> str:
         return shlex.join(["bash", str(BASH_SCRIPT)])
     script = f"echo $$ >> {shlex.quote(str(pids))}; exec bash {shlex.quote(str(BASH_SCRIPT))}"
     return shlex.join(["bash", "-c", script])
+
+
+def setsid_engine(pids: Path, children: Path) -> str:
+    """The bash engine, which first starts a child that leaves its session (``setsid``) and
+    sleeps; the engine's process id goes to ``pids``, the child's to ``children``."""
+    need(shutil.which("bash") is not None, "bash is not installed")
+    child = shlex.join([sys.executable, str(SETSID_CHILD), str(children)])
+    script = f"{child} & echo $$ >> {shlex.quote(str(pids))}; exec bash {shlex.quote(str(BASH_SCRIPT))}"
+    return shlex.join(["bash", "-c", script])
+
+
+def child_of_the_engine(children: Path) -> tuple[int, int | None]:
+    """The process id of the child the engine started, once it wrote it (bounded), and when
+    it started."""
+    deadline = time.monotonic() + 30
+    while not started(children):
+        assert time.monotonic() < deadline, "the engine's child never wrote its process id"
+        time.sleep(0.05)
+    child = started(children)[0]
+    return child, start_time(child)
 
 
 def faulty_engine(mode: str, go: int, tmp_path: Path) -> str:
@@ -197,6 +221,8 @@ def test_a_crashing_engine_forfeits_the_hand_the_player_is_told_and_the_record_k
         # One log line names the game, the engine, its seat and what went wrong.
         lines = [r.getMessage() for r in caplog.records if "forfeits hand" in r.getMessage()]
         assert len(lines) == 1 and game["id"] in lines[0] and "(seat 1)" in lines[0] and "died" in lines[0]
+        # It numbers the hand once, as the results do, from 1 (issue 34: "hand 2: ... hand 1").
+        assert re.findall(r"hand (\d+)", lines[0]) == [str(forfeits[0] + 1)]
         # The stored record marks the hand, and replays to the same score.
         raw = c.get(f"/api/games/{game['id']}/record").json()
         assert [i for i, h in enumerate(raw["hands"]) if "forfeit" in h] == forfeits
@@ -227,17 +253,58 @@ def test_the_human_never_sees_the_engines_cards(tmp_path: Path) -> None:
 
 def test_no_engine_program_outlives_its_game(tmp_path: Path) -> None:
     """A game dropped in the middle (its last connection gone) stops its engine (the
-    end of the server with games connected is tested on a real server below)."""
+    end of the server with games connected is tested on a real server below).
+
+    Each game waits for its own programs only, each known by its id and its start time:
+    on a busy machine process ids come round within seconds, and an id of an earlier
+    game's program, given to another process, is no program of ours."""
     rng = random.Random(9)
     pids = tmp_path / "pids"
     with app_with(("bashbot", bash_engine(pids))) as c:
-        for n in (1, 2, 3):
+        for _ in (1, 2, 3):
+            before = len(started(pids))
             game = new_game(c, "bashbot", "classic,target=11")
             with player(c, game["id"], game["token"], 0) as me:
-                play_until_the_engine_started(me, rng, pids, n)
-                assert alive(started(pids)[-1])
+                play_until_the_engine_started(me, rng, pids, before + 1)
+                mine = started(pids)[before:]
+                born = {pid: start_time(pid) for pid in mine}
+                assert alive(mine[-1])
+            wait_until_gone(mine, born)
+        assert len(started(pids)) >= 3
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="start times come from /proc")
+def test_a_process_id_given_again_is_not_the_program_waited_for() -> None:
+    """What made the test above fail once on a loaded machine: it waited for every earlier
+    game's program by id alone, and a finished program's id, given to another process
+    (ids come round at 32,768 here), looked like a program still running."""
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        born = start_time(other.pid)
+        assert born is not None and alive(other.pid)
+        wait_until_gone([other.pid], {other.pid: born - 1})  # an earlier program had the id: gone
+        with pytest.raises(AssertionError, match="still running"):
+            wait_until_gone([other.pid], {other.pid: born}, attempts=2)  # the same program
+    finally:
+        other.kill()
+        other.wait()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="engines catch every descendant on Linux only")
+def test_a_child_of_an_engine_in_a_session_of_its_own_ends_with_the_game(tmp_path: Path) -> None:
+    """Issue 34, item 11: the engine's child calls ``setsid`` (a kill of the engine's
+    process group misses it) and sleeps; when the match is over, it is gone."""
+    rng = random.Random(12)
+    pids, children = tmp_path / "pids", tmp_path / "children"
+    with app_with(("setsidbot", setsid_engine(pids, children))) as c:
+        game = new_game(c, "setsidbot", "classic,target=3")
+        with player(c, game["id"], game["token"], 0) as me:
+            play_until_the_engine_started(me, rng, pids, 1)
+            child, born = child_of_the_engine(children)
+            assert alive(child) and os.getsid(child) != os.getsid(started(pids)[0])
+            assert finished(play_to_the_end(me, rng))
+            wait_until_gone([child], {child: born})
             wait_until_gone(started(pids))
-        assert len(started(pids)) == 3
 
 
 # A real server process ---------------------------------------------------------------------
@@ -311,6 +378,28 @@ def test_a_stopped_server_leaves_no_engine_running(tmp_path: Path, servers: list
     server.proc.send_signal(signal.SIGTERM)  # as Ctrl-C or a service manager stops it
     server.proc.wait(timeout=60)
     assert not [p for p in running if alive(p)]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="engines catch every descendant on Linux only")
+def test_a_child_of_an_engine_in_a_session_of_its_own_ends_with_a_killed_server(
+        tmp_path: Path, servers: list[Server]) -> None:
+    """Issue 34, item 11: killed with SIGKILL (nothing of it runs to clean up), the server
+    leaves neither its engine nor the child that left the engine's session."""
+    rng = random.Random(13)
+    pids, children = tmp_path / "pids", tmp_path / "children"
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", tmp_path / "server.log",
+                    "--engine", "setsidbot=" + setsid_engine(pids, children))
+    servers.append(server)
+    created = server.post("/api/games", {"kind": "computer", "level": "setsidbot"})
+    me = real_client(server.base, created["id"], created["token"], 0)
+    play_until_the_engine_started(me, rng, pids, 1)
+    child, born = child_of_the_engine(children)
+    engine = started(pids)[0]
+    running = {child: born, engine: start_time(engine)}
+    assert alive(child) and alive(engine)
+    server.kill()
+    server.proc.wait(timeout=60)
+    wait_until_gone(list(running), running)
 
 
 def test_a_game_whose_engine_is_no_longer_offered_waits_and_says_why(tmp_path: Path) -> None:

@@ -45,7 +45,9 @@ class IllegalActionError(ValueError):
 class InvalidRecordError(ValueError):
     """A game record that cannot be read or replayed.
 
-    ``hand`` and ``index`` (both from 0) locate the problem when it is an action.
+    ``hand`` and ``index`` (both from 0: positions in the record's lists) locate the
+    problem when it is an action; the message counts hands from 1, as everything a person
+    reads does ("hand 1" is the first).
     """
 
     def __init__(
@@ -78,4 +80,31 @@ class Forfeit(BotError):
     """Raised by a bot's ``choose`` when its program failed (an external engine
     that crashed, ran out of time or answered with something illegal): the seat
     loses the hand (:meth:`~sixtysix.hand.Hand.forfeit`) and play goes on. The
-    message says what went wrong."""
+    message says what went wrong.
+
+    A bot that gives ``who`` forfeits and ``why`` apart (an engine does) lets a host
+    that counts the match's hands itself say which hand in its own count (:meth:`at`):
+    hands are counted from 1.
+
+    >>> forfeit = Forfeit.of("engine 'x' (seat 1)", "it died", hand=1)
+    >>> str(forfeit)
+    "engine 'x' (seat 1) forfeits hand 1 of the match: it died"
+    >>> forfeit.at(2)
+    "engine 'x' (seat 1) forfeits hand 2 of the match: it died"
+    """
+
+    def __init__(self, message: str, *, who: str | None = None, why: str | None = None) -> None:
+        super().__init__(message)
+        self.who = who
+        self.why = why
+
+    @classmethod
+    def of(cls, who: str, why: str, *, hand: int) -> Forfeit:
+        """``who`` forfeits hand ``hand`` of the match (as the bot counts, from 1) for ``why``."""
+        return cls(f"{who} forfeits hand {hand} of the match: {why}", who=who, why=why)
+
+    def at(self, hand: int) -> str:
+        """The message, for hand ``hand`` of the match (counted from 1)."""
+        if self.who is None or self.why is None:
+            return f"hand {hand}: {self}"
+        return f"{self.who} forfeits hand {hand} of the match: {self.why}"

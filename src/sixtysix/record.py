@@ -21,7 +21,7 @@ again.
 >>> replay(record)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-sixtysix.errors.InvalidRecordError: hand 0, action 5 ("KH"): illegal action KH: player 1 does not hold KH...
+sixtysix.errors.InvalidRecordError: hand 1, action 5 ("KH"): illegal action KH: player 1 does not hold KH...
 >>> loads(dumps(record)) == record
 True
 
@@ -233,7 +233,7 @@ def _actions(value: object, where: str, hand: int) -> list[Action]:
     for index, token in enumerate(value):
         if isinstance(token, str) and token in table:
             continue
-        at = f'hand {hand}, action {index} ({_describe(token)}): '
+        at = f'hand {hand + 1}, action {index} ({_describe(token)}): '
         if not isinstance(token, str):
             why = "an action must be a string token"
         else:
@@ -313,7 +313,7 @@ def _match_record(obj: Mapping[str, Any]) -> MatchRecord:
         raise InvalidRecordError(f"hands must be a list of hand objects, not {_describe(raw_hands)}")
     hands: list[MatchHand] = []
     for h, raw in enumerate(raw_hands):
-        where = f"hand {h}: "
+        where = f"hand {h + 1}: "
         if not isinstance(raw, dict):
             raise InvalidRecordError(f"{where}a hand must be an object, not {_describe(raw)}", hand=h)
         for name in ("rules", "format", "first_dealer", "hands"):
@@ -627,11 +627,11 @@ def _play(hand: Hand, actions: Sequence[Action], h: int, extra: Mapping[str, Any
         try:
             push(action)
         except IllegalActionError as exc:
-            raise InvalidRecordError(f'hand {h}, action {index} ("{action}"): {exc}',
+            raise InvalidRecordError(f'hand {h + 1}, action {index} ("{action}"): {exc}',
                                      hand=h, index=index) from None
     if "forfeit" in extra:
         if hand.is_over():
-            raise InvalidRecordError(f"hand {h}: a forfeit after the end of the hand", hand=h)
+            raise InvalidRecordError(f"hand {h + 1}: a forfeit after the end of the hand", hand=h)
         hand.forfeit(extra["forfeit"])
 
 
@@ -650,23 +650,23 @@ def _replay_match(record: MatchRecord) -> MatchReplay:
         if h:
             if not match.hands[-1].is_over():
                 raise InvalidRecordError(
-                    f"hand {h}: hand {h - 1} is not finished, so no hand can follow it", hand=h)
+                    f"hand {h + 1}: hand {h} is not finished, so no hand can follow it", hand=h)
             if match.is_over():
                 a, b = match.score
                 raise InvalidRecordError(
-                    f"hand {h}: the match was over after hand {h - 1} "
+                    f"hand {h + 1}: the match was over after hand {h} "
                     f"(player {match.winner} won {a}-{b})", hand=h)
         dealer = match.next_dealer()
         if entry.dealer is not None and entry.dealer != dealer:
             raise InvalidRecordError(
-                f"hand {h}: dealer {entry.dealer} is given, but by the rules "
+                f"hand {h + 1}: dealer {entry.dealer} is given, but by the rules "
                 f"(next_dealer = {record.rules.next_dealer}) seat {dealer} deals this hand", hand=h)
         try:
             hand = match.deal(entry.deck)
         except InvalidDeckError as exc:
-            raise InvalidRecordError(f"hand {h}: {exc}", hand=h) from None
+            raise InvalidRecordError(f"hand {h + 1}: {exc}", hand=h) from None
         except MatchOverError as exc:  # checked above; kept so no rule slips through as a crash
-            raise InvalidRecordError(f"hand {h}: {exc}", hand=h) from None
+            raise InvalidRecordError(f"hand {h + 1}: {exc}", hand=h) from None
         _play(hand, entry.actions, h, entry.extra)
     results = match.results()
     replays = [HandReplay(hand, results[i] if i < len(results) else None)

@@ -146,13 +146,15 @@ class EngineBot(BaseBot):
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._started_once = False
         self._in_match = False
-        self._hand = -1
+        #: The hand of the match being played, counted from 1 (0 before the first), also
+        #: across a restart of the program.
+        self._hand = 0
         self._seat = 0
         self._known: frozenset[Card] = frozenset()
         self._result_sent = True
         #: Why the engine cannot play the hand in progress (it died or timed out), if so.
         self._broken: str | None = None
-        #: Hands forfeited, as (hand number in its match, why).
+        #: Hands forfeited, as (hand number in its match, counted from 1, why).
         self.forfeits: list[tuple[int, str]] = []
 
     # The engine process -----------------------------------------------------------------
@@ -231,9 +233,8 @@ class EngineBot(BaseBot):
             self._in_match = False  # a fresh process knows of no match
         self._hand += 1
         self._seat = view.seat
-        if not self._in_match:
+        if not self._in_match:  # a new match, or a program started anew within the match
             self._in_match = True
-            self._hand = 0
             opponent = " ".join(self.opponent.split()) if self.opponent else None
             self._send(NewMatch(view.seat, view.rules.target, str(view.rules), opponent))
         trump = view.trump_card if view.trump_card is not None else view.dealt_trump_card
@@ -264,6 +265,7 @@ class EngineBot(BaseBot):
         a, b = score
         self._send(MatchResult(None if a == b else (0 if a > b else 1), score))
         self._in_match = False
+        self._hand = 0
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         self.seen(view)
@@ -287,8 +289,7 @@ class EngineBot(BaseBot):
         else:
             why = self._broken or "it is not running"
         self.forfeits.append((self._hand, why))
-        raise Forfeit(f"engine {self.label!r} (seat {view.seat}) forfeits hand {self._hand} "
-                      f"of the match: {why}")
+        raise Forfeit.of(f"engine {self.label!r} (seat {view.seat})", why, hand=self._hand)
 
     def _budget(self) -> str:
         if self.time is None:
@@ -316,4 +317,5 @@ class EngineBot(BaseBot):
             self._finalizer.detach()
             self._finalizer = None
         self._in_match = False
+        self._hand = 0
         _IDLE.setdefault(self._key(), []).append(engine)

@@ -21,10 +21,12 @@ import contextlib
 import logging
 import os
 import queue
+import shutil
 import signal
 import sys
 import threading
 from collections.abc import Coroutine, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from sixtysix.actions import Action
@@ -69,6 +71,10 @@ REFUSALS = 8
 _WAIT_STEP = 0.25
 #: Engines run in a process group of their own, killed whole (POSIX).
 _GROUPS = sys.platform != "win32"
+#: The program that runs an engine so that every process it starts ends with it
+#: (:mod:`sixtysix.protocol.reaper`: Linux, with ``/proc``).
+REAPER = Path(__file__).with_name("reaper.py")
+_REAPED = sys.platform == "linux" and Path("/proc/self/stat").exists()
 
 
 class EngineError(RuntimeError):
@@ -164,9 +170,14 @@ class AsyncEngine:
 
     async def start(self, timeout: float = START_TIMEOUT) -> None:
         """Start the program and shake hands (``sixtysix 1`` ... ``ready``)."""
+        command = self.command
+        if _REAPED:
+            if shutil.which(command[0]) is None:  # the reaper would say so only on its standard error
+                raise EngineDied(f"cannot start {self.label!r}: no program {command[0]!r} to run")
+            command = [sys.executable, "-I", "-S", str(REAPER), str(os.getpid()), *command]
         try:
             self._process = await asyncio.create_subprocess_exec(
-                *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 limit=LINE_LIMIT, start_new_session=_GROUPS)
         except OSError as exc:
             raise EngineDied(f"cannot start {self.label!r}: {exc.strerror or exc}") from None
@@ -404,10 +415,14 @@ class AsyncEngine:
             self._kill_group(process)
 
     @staticmethod
-    def _kill_group(process: asyncio.subprocess.Process) -> None:
-        """Kill the program and every process in its group (what it started)."""
+    def _kill_group(process: asyncio.subprocess.Process, *, hard: bool = False) -> None:
+        """Kill the program and every process it started: its reaper is told to (it exits
+        once they are all gone), or, without one (or ``hard``), its process group is killed."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            if _GROUPS:
+            if _REAPED and not hard:
+                if process.returncode is None:
+                    os.kill(process.pid, signal.SIGTERM)
+            elif _GROUPS:
                 os.killpg(process.pid, signal.SIGKILL)
             elif process.returncode is None:
                 process.kill()
@@ -420,8 +435,12 @@ class AsyncEngine:
             return
         self._kill_group(process)
         _RUNNING.discard(process)
-        with contextlib.suppress(asyncio.TimeoutError):
+        try:
             await asyncio.wait_for(process.wait(), QUIT_TIMEOUT)
+        except TimeoutError:  # a reaper that does not end: its whole group goes
+            self._kill_group(process, hard=True)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.wait(), QUIT_TIMEOUT)
         if process.stdin is not None:
             process.stdin.close()
         reader, self._reader = self._reader, None

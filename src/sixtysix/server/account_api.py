@@ -10,7 +10,12 @@
 - ``POST /api/account/password`` ``{"old", "new"}``: a new password; every session of the
   account ends, and the answer brings a new one (``{"name", "csrf"}`` and the cookie).
 
-The cookie (:data:`SESSION_COOKIE`) is ``HttpOnly``, ``SameSite=Lax``, ``Path=/``, and
+A login or registration also sets the device cookie (:data:`DEVICE_COOKIE`, a
+random token the server keeps the SHA-256 of, for a year, ``Path=/api/account``):
+the browser's later logins to that account are throttled on their own, so that
+failures from elsewhere never lock the owner out (:class:`~sixtysix.server.accounts.Throttle`).
+
+The cookies (:data:`SESSION_COOKIE`) are ``HttpOnly``, ``SameSite=Lax``, and
 ``Secure`` when the request came over https (as uvicorn says, behind a proxy named
 with ``--forwarded-allow-ips``). A state-changing request that a session cookie
 authenticates must carry the session's CSRF token in ``X-CSRF-Token`` (else 403,
@@ -36,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sixtysix.server.accounts import (
     AccountError,
     Accounts,
+    Attempt,
     Login,
     User,
     check_name,
@@ -43,11 +49,15 @@ from sixtysix.server.accounts import (
     throttled,
 )
 
-__all__ = ["CSRF_HEADER", "SESSION_COOKIE", "ActingUser", "CurrentUser", "account_error", "account_router",
-           "acting_user", "current_user", "session_of"]
+__all__ = ["CSRF_HEADER", "DEVICE_COOKIE", "SESSION_COOKIE", "ActingUser", "CurrentUser", "account_error",
+           "account_router", "acting_user", "current_user", "session_of"]
 
 #: The session cookie's name; its value is the session's token.
 SESSION_COOKIE = "sixtysix_session"
+#: The device cookie's name; its value is the browser's device token (see the module).
+DEVICE_COOKIE = "sixtysix_device"
+#: Seconds a device cookie lasts: a year.
+DEVICE_LIFETIME = 365 * 24 * 3600
 CSRF_HEADER = "X-CSRF-Token"
 #: Answers about accounts are never kept by a cache.
 NO_STORE = {"Cache-Control": "no-store"}
@@ -151,9 +161,16 @@ def account_router(accounts: Accounts) -> APIRouter:
     def signed_in(request: Request, login: Login, status: int = 200) -> JSONResponse:
         response = JSONResponse({"name": login.user.name, "csrf": login.csrf}, status_code=status,
                                 headers=NO_STORE)
+        secure = request.url.scheme == "https"
         response.set_cookie(SESSION_COOKIE, login.token, max_age=lifetime, path="/", httponly=True,
-                            samesite="lax", secure=request.url.scheme == "https")
+                            samesite="lax", secure=secure)
+        device = accounts.remember_device(login.user, request.cookies.get(DEVICE_COOKIE))
+        response.set_cookie(DEVICE_COOKIE, device, max_age=DEVICE_LIFETIME, path="/api/account",
+                            httponly=True, samesite="lax", secure=secure)
         return response
+
+    def attempt(request: Request, name: str) -> Attempt:
+        return accounts.attempt(name, _address(request), request.cookies.get(DEVICE_COOKIE))
 
     def signed_out(request: Request) -> JSONResponse:
         response = JSONResponse({"name": None}, headers=NO_STORE)
@@ -187,12 +204,12 @@ def account_router(accounts: Accounts) -> APIRouter:
 
     @router.post("/login")
     async def login(body: Credentials, request: Request) -> JSONResponse:
-        address = _address(request)
-        wait = accounts.throttle.login(body.name, address)
+        tried = attempt(request, body.name)
+        wait = accounts.throttle.login(tried)
         if wait:
             raise throttled(wait)  # before any hashing
         user = await accounts.authenticate(body.name, body.password)
-        accounts.throttle.succeeded(body.name, address)
+        accounts.throttle.succeeded(tried)
         replace_session(request)
         return signed_in(request, accounts.open_session(user))
 
@@ -210,12 +227,12 @@ def account_router(accounts: Accounts) -> APIRouter:
         if user is None:
             raise AccountError("not logged in: log in to change your password", "not_logged_in", 401)
         check_password(body.new, user.name)  # a refused new password costs no attempt
-        address = _address(request)
-        wait = accounts.throttle.login(user.name, address)
+        tried = attempt(request, user.name)
+        wait = accounts.throttle.login(tried)
         if wait:
             raise throttled(wait)
         await accounts.change_password(user, body.old, body.new)
-        accounts.throttle.succeeded(user.name, address)
+        accounts.throttle.succeeded(tried)
         return signed_in(request, accounts.open_session(user))
 
     return router

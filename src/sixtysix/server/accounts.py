@@ -11,6 +11,9 @@ metadata, next to the games' tables in the same database):
 
 - a user's name as shown, and its key (:func:`name_key`: NFKC, case-folded,
   NFKC again), unique, so that ``Ann``, ``ANN`` and ``Ａｎｎ`` are one name;
+- its confusable skeleton (:func:`name_skeleton`, Unicode TS #39), indexed, so that a
+  new name that looks like an existing one (Cyrillic ``а`` for Latin ``a``, ``l`` for
+  ``I``) is refused by one lookup;
 - the password's argon2id hash (argon2-cffi's :class:`~argon2.PasswordHasher`,
   its default parameters; a hash made with older parameters is replaced at the
   next login), never the password. Passwords are normalised to NFC first, so
@@ -23,7 +26,11 @@ metadata, next to the games' tables in the same database):
 
 Names and passwords are checked by :func:`check_name` and
 :func:`check_password`; every refusal is an :class:`AccountError` with a
-reason in words and a machine code.
+reason in words and a machine code. A name holds no invisible character
+(:data:`INVISIBLE`: variation selectors, the combining grapheme joiner, Mongolian
+free variation selectors, Hangul fillers and every other default-ignorable or format
+character), so that no name looks blank or like another name with something invisible
+added.
 
 >>> check_name("Ann_1")
 'Ann_1'
@@ -49,19 +56,21 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import regex
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from disarm import KEY_SCHEMA_VERSION, skeleton_key
 from sqlalchemy import DateTime, ForeignKey, Integer, String, delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 from sixtysix.server.limits import BucketsByKey
-from sixtysix.server.storage import create_tables
+from sixtysix.server.storage import add_columns, create_tables
 
-__all__ = ["NAME_MAX", "NAME_MIN", "PASSWORD_MAX", "PASSWORD_MIN", "RESERVED", "SESSION_LIFETIME",
-           "AccountError", "Accounts", "Login", "Throttle", "User", "check_name", "check_password",
-           "csrf_token", "name_key"]
+__all__ = ["INVISIBLE", "NAME_MAX", "NAME_MIN", "PASSWORD_MAX", "PASSWORD_MIN", "RESERVED",
+           "SESSION_LIFETIME", "AccountError", "Accounts", "Attempt", "Login", "Throttle", "User",
+           "check_name", "check_password", "csrf_token", "name_key", "name_skeleton"]
 
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
@@ -71,6 +80,12 @@ RESERVED = ("computer", "guest", "admin", "sixtysix", "moderator", "system")
 SESSION_LIFETIME = 30 * 24 * 3600.0
 #: Characters allowed in a name besides letters, marks and digits.
 NAME_PUNCTUATION = "_-"
+#: Characters no name may hold although they count as letters or marks: Unicode's
+#: Default_Ignorable_Code_Point (variation selectors U+FE00-U+FE0F, the combining grapheme
+#: joiner U+034F, the Mongolian free variation selectors U+180B-U+180F, the Hangul fillers
+#: U+115F, U+1160, U+3164 and U+FFA0, tags ...) and the format characters (Cf): they show
+#: nothing, or nothing of their own.
+INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]")
 
 
 class AccountError(Exception):
@@ -113,10 +128,31 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
+def name_skeleton(name: str) -> str:
+    """What a name looks like: its confusable skeleton (Unicode TS #39, with ``1 ≡ l`` and
+    ``0 ≡ O``), case-folded, from disarm's ``skeleton_key``. Two names with one skeleton
+    look alike; the skeleton is for comparing, never for showing.
+
+    >>> name_skeleton("\u0430nn") == name_skeleton("Ann") == name_skeleton("ANN")  # Cyrillic а
+    True
+    >>> name_skeleton("Bob1") == name_skeleton("BobI")
+    True
+    """
+    return skeleton_key(name, digit_policy="tr39")
+
+
+#: What the :data:`RESERVED` beginnings look like, written in any case: ``c0mputer`` and
+#: ``ADM1N`` are kept for the server too.
+_RESERVED_LOOKS = {reserved: tuple({name_skeleton(form)
+                                    for form in (reserved, reserved.title(), reserved.upper())})
+                   for reserved in RESERVED}
+
+
 def check_name(name: str) -> str:
     """The name as it will be shown (its NFKC form), or :class:`AccountError` ``bad_name``:
     3 to 20 characters, letters of any script, combining marks, digits, ``_`` and ``-``,
-    starting with a letter, and not one of the :data:`RESERVED` beginnings.
+    starting with a letter, and not one of the :data:`RESERVED` beginnings; no
+    :data:`INVISIBLE` character (``invisible_name``).
 
     >>> check_name("Ивана")
     'Ивана'
@@ -129,6 +165,11 @@ def check_name(name: str) -> str:
     if not NAME_MIN <= len(shown) <= NAME_MAX:
         raise AccountError(f"a name has {NAME_MIN} to {NAME_MAX} characters, not {len(shown)}",
                            "bad_name", 422)
+    hidden = INVISIBLE.search(name) or INVISIBLE.search(shown)  # as typed first (NFKC changes fillers)
+    if hidden is not None:
+        char = hidden.group()
+        raise AccountError(f"a name has no invisible characters, not U+{ord(char):04X} "
+                           f"({unicodedata.name(char, 'unnamed')})", "invisible_name", 422)
     if unicodedata.category(shown[0])[0] != "L":
         raise AccountError("a name starts with a letter", "bad_name", 422)
     for char in shown:
@@ -136,9 +177,9 @@ def check_name(name: str) -> str:
         if not (kind[0] == "L" or kind in ("Mn", "Mc", "Nd") or char in NAME_PUNCTUATION):
             raise AccountError(f"a name has only letters, digits, _ and -, not {char!r} "
                                f"(U+{ord(char):04X})", "bad_name", 422)
-    key = name_key(shown)
-    for reserved in RESERVED:
-        if key.startswith(reserved):
+    key, looks = name_key(shown), name_skeleton(shown)
+    for reserved, skeletons in _RESERVED_LOOKS.items():
+        if key.startswith(reserved) or looks.startswith(skeletons):
             raise AccountError(f"names starting with {reserved!r} are kept for the server", "bad_name", 422)
     return shown
 
@@ -186,38 +227,73 @@ def wrong_password() -> AccountError:
     return AccountError("wrong name or password", "wrong_password", 401)
 
 
-class Throttle:
-    """Login attempts per name and per client address, and registrations per address,
-    each a token bucket (:class:`~sixtysix.server.limits.BucketsByKey`, at most ``size``
-    keys each, in memory: a server process counts its own).
+@dataclass(frozen=True)
+class Attempt:
+    """A login attempt as :class:`Throttle` counts it: the :func:`name_key` of an existing
+    account's name (``""`` when no account has the name), the client's address, and the
+    digest of the device token it brought when the account logged in with that device
+    before (:meth:`Accounts.attempt`)."""
 
-    A login attempt takes a token from its name's bucket (``name_burst`` at once, then
-    one per ``name_interval`` seconds) and from its address's; a successful one gives
-    them back, so only failures count. ``clock`` is for tests (no sleeping).
+    name: str
+    address: str
+    device: str | None = None
+
+
+class Throttle:
+    """Failed logins, counted so that nobody else can use them to lock an owner out.
+
+    Each count is a token bucket (:class:`~sixtysix.server.limits.BucketsByKey`, at most
+    ``size`` keys each, in memory: a server process counts its own):
+
+    - per name and address (``pair_burst`` at once, then one per ``pair_interval``
+      seconds): guessing one account's password from one address;
+    - per name, over every address (``name_burst``, then one per ``name_interval``): the
+      gentler limit on guessing spread over many addresses;
+    - per address, over every name (``address_burst``, one per ``address_interval``);
+    - per known device and name (as per name and address): a login from a browser that
+      logged in to the account before (its device cookie, :meth:`Accounts.attempt`)
+      counts here only. Failures from elsewhere therefore never refuse the owner on his
+      own device, and a device's own failures limit only that device.
+
+    An attempt for a name no account has counts per address only: the tables hold
+    existing names. An attempt refused adds nothing to any table, and a table that is
+    full forgets the buckets that filled up again first (see ``BucketsByKey``): junk
+    names and addresses cannot give a name fresh guesses. A successful attempt gives
+    its tokens back, so only failures count. ``clock`` is for tests (no sleeping).
     """
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, name_burst: float = 5,
-                 name_interval: float = 10.0, address_burst: float = 20, address_interval: float = 2.0,
-                 register_burst: float = 10, register_interval: float = 60.0, size: int = 10_000) -> None:
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic, pair_burst: float = 5,
+                 pair_interval: float = 10.0, name_burst: float = 20, name_interval: float = 10.0,
+                 address_burst: float = 20, address_interval: float = 2.0, register_burst: float = 10,
+                 register_interval: float = 60.0, size: int = 10_000) -> None:
+        self.pairs = BucketsByKey(1 / pair_interval, pair_burst, size=size, clock=clock)
         self.names = BucketsByKey(1 / name_interval, name_burst, size=size, clock=clock)
         self.addresses = BucketsByKey(1 / address_interval, address_burst, size=size, clock=clock)
+        self.devices = BucketsByKey(1 / pair_interval, pair_burst, size=size, clock=clock)
         self.registrations = BucketsByKey(1 / register_interval, register_burst, size=size, clock=clock)
 
-    def login(self, name: str, address: str) -> float:
+    def _counts(self, attempt: Attempt) -> list[tuple[BucketsByKey, str]]:
+        if attempt.device is not None:
+            return [(self.devices, f"{attempt.device}\0{attempt.name}")]
+        counts = [(self.addresses, attempt.address)]
+        if attempt.name:
+            counts += [(self.pairs, f"{attempt.name}\0{attempt.address}"), (self.names, attempt.name)]
+        return counts
+
+    def login(self, attempt: Attempt) -> float:
         """Take the attempt's tokens: ``0.0``, or the seconds to wait (nothing taken)."""
-        key = name_key(name)
-        wait = self.names.take(key)
+        counts = self._counts(attempt)
+        wait = max(table.wait(key) for table, key in counts)
         if wait:
             return wait
-        wait = self.addresses.take(address)
-        if wait:
-            self.names.give_back(key)
-        return wait
+        for table, key in counts:
+            table.take(key)
+        return 0.0
 
-    def succeeded(self, name: str, address: str) -> None:
+    def succeeded(self, attempt: Attempt) -> None:
         """The attempt was right: it does not count."""
-        self.names.give_back(name_key(name))
-        self.addresses.give_back(address)
+        for table, key in self._counts(attempt):
+            table.give_back(key)
 
     def register(self, address: str) -> float:
         return self.registrations.take(address)
@@ -248,6 +324,12 @@ class UserRow(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     created: Mapped[dt.datetime] = mapped_column(DateTime, default=_utcnow)
     last_login: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    #: :func:`name_skeleton` of the name: what makes two names look alike (not unique: names
+    #: registered before skeletons were compared may share one).
+    name_skeleton: Mapped[str | None] = mapped_column(String(128), nullable=True, index=True)
+    #: disarm's ``KEY_SCHEMA_VERSION`` the skeleton was made with; a row of another version
+    #: gets its skeleton made again at start-up.
+    skeleton_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class SessionRow(Base):
@@ -258,6 +340,24 @@ class SessionRow(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created: Mapped[dt.datetime] = mapped_column(DateTime)
     expires: Mapped[dt.datetime] = mapped_column(DateTime, index=True)
+
+
+class DeviceRow(Base):
+    """A browser an account logged in with: the SHA-256 of its device token (the device
+    cookie holds the token). Its logins are throttled apart from everybody else's."""
+
+    __tablename__ = "devices"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True,
+                                         index=True)
+    last_login: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+#: Devices remembered per account (the ones used last).
+DEVICES_KEPT = 20
+#: Users whose skeleton is made again in one transaction at start-up.
+_REKEY_CHUNK = 500
 
 
 class Accounts:
@@ -280,7 +380,23 @@ class Accounts:
         self._hashing = threading.BoundedSemaphore(max_hashing)
         self._dummy: str | None = None
         create_tables(Base.metadata, engine)
+        add_columns(engine, "users", {"name_skeleton": "VARCHAR(128)", "skeleton_version": "INTEGER"},
+                    indexed=("name_skeleton",))
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._rekey()
+
+    def _rekey(self) -> None:
+        """Give every name its skeleton: rows of a database made before skeletons, or
+        made with another version of them."""
+        stale = (UserRow.skeleton_version.is_(None)) | (UserRow.skeleton_version != KEY_SCHEMA_VERSION)
+        while True:
+            with self._sessions.begin() as s:
+                rows = s.execute(select(UserRow.id, UserRow.name).where(stale).limit(_REKEY_CHUNK)).all()
+                for user_id, name in rows:
+                    s.execute(update(UserRow).where(UserRow.id == user_id).values(
+                        name_skeleton=name_skeleton(name), skeleton_version=KEY_SCHEMA_VERSION))
+            if len(rows) < _REKEY_CHUNK:
+                return
 
     # Hashing, in a worker thread -----------------------------------------------------
     def _hash(self, password: str) -> str:
@@ -314,16 +430,19 @@ class Accounts:
             return None if row is None else row.name
 
     async def register(self, name: str, password: str) -> User:
-        """A new account; ``bad_name``, ``bad_password`` or ``name_taken`` otherwise."""
+        """A new account; ``bad_name``, ``invisible_name``, ``bad_password``, ``name_taken`` or
+        ``name_look_alike`` otherwise."""
         shown = check_name(name)
         secret = check_password(password, shown)
-        key = name_key(shown)
+        key, looks = name_key(shown), name_skeleton(shown)
         if self._taken(key):
             raise self._name_taken(shown)
+        self._check_look_alike(shown, looks)
         digest = await asyncio.to_thread(self._hash, secret)
         try:
             with self._sessions.begin() as s:
-                row = UserRow(name=shown, name_key=key, password_hash=digest, created=self.now())
+                row = UserRow(name=shown, name_key=key, password_hash=digest, created=self.now(),
+                              name_skeleton=looks, skeleton_version=KEY_SCHEMA_VERSION)
                 s.add(row)
                 s.flush()
                 return User(row.id, row.name)
@@ -334,11 +453,64 @@ class Accounts:
         with self._sessions() as s:
             return s.scalars(select(UserRow.id).where(UserRow.name_key == key)).first() is not None
 
+    def _check_look_alike(self, shown: str, looks: str) -> None:
+        """``name_look_alike`` if an account's name has the skeleton ``looks``."""
+        with self._sessions() as s:
+            other = s.scalars(select(UserRow.name).where(UserRow.name_skeleton == looks)).first()
+        if other is not None:
+            raise AccountError(f"the name {shown!r} looks like {other!r}, which is taken", "name_look_alike",
+                               409)
+
     @staticmethod
     def _name_taken(shown: str) -> AccountError:
         return AccountError(f"the name {shown!r} is taken (names are the same in any case)",
                             "name_taken", 409)
 
+    # Devices and the throttle --------------------------------------------------------
+    def attempt(self, name: str, address: str, device_token: str | None) -> Attempt:
+        """A login attempt for :class:`Throttle`: whether an account has the name, and
+        whether ``device_token`` (the device cookie's value) is a device it logged in with."""
+        key = name_key(name)
+        with self._sessions() as s:
+            user_id = s.scalars(select(UserRow.id).where(UserRow.name_key == key)).first()
+            if user_id is None:
+                return Attempt("", address)
+            if not device_token or len(device_token) > 200:
+                return Attempt(key, address)
+            digest = _digest(device_token)
+            known = s.scalars(select(DeviceRow.user_id).where(DeviceRow.token_hash == digest,
+                                                              DeviceRow.user_id == user_id)).first()
+        return Attempt(key, address, None if known is None else digest)
+
+    def remember_device(self, user: User, device_token: str | None) -> str:
+        """The device token of the browser ``user`` just logged in with: the one it has if
+        the server gave it (to any account), else a new one. Remembered for ``user``, with
+        his :data:`DEVICES_KEPT` latest devices."""
+        now = self.now()
+        digest = None if not device_token or len(device_token) > 200 else _digest(device_token)
+        with self._sessions.begin() as s:
+            if digest is None or s.scalars(select(DeviceRow.user_id).where(
+                    DeviceRow.token_hash == digest)).first() is None:
+                device_token = secrets.token_urlsafe(32)
+                digest = _digest(device_token)
+            row = s.get(DeviceRow, (digest, user.id))
+            if row is None:
+                s.add(DeviceRow(token_hash=digest, user_id=user.id, last_login=now))
+            else:
+                row.last_login = now
+            s.flush()
+            old = select(DeviceRow.token_hash).where(DeviceRow.user_id == user.id) \
+                .order_by(DeviceRow.last_login.desc()).offset(DEVICES_KEPT)
+            s.execute(delete(DeviceRow).where(DeviceRow.user_id == user.id, DeviceRow.token_hash.in_(old)))
+        assert device_token is not None
+        return device_token
+
+    def devices_of(self, user: User) -> int:
+        """How many devices ``user`` logged in with are remembered."""
+        with self._sessions() as s:
+            return len(s.scalars(select(DeviceRow.token_hash).where(DeviceRow.user_id == user.id)).all())
+
+    # Logging in ----------------------------------------------------------------------
     async def authenticate(self, name: str, password: str) -> User:
         """The account if ``password`` is its password, else ``wrong_password`` (the same
         for an unknown name, after the same work). A hash made with older parameters is

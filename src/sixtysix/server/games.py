@@ -1392,7 +1392,9 @@ class GameManager:
             except Forfeit as exc:
                 # An external engine failed (crashed, timed out, sent an illegal action):
                 # it loses the hand, and the match goes on (docs/protocol.md).
-                log.warning("game %s, hand %d: %s", game.id, seen[0], exc)
+                # The server's count of the hand: the engine's own may start later (a game
+                # resumed after a restart, a hand told again after a takeback).
+                log.warning("game %s: %s", game.id, exc.at(seen[0]))
                 if game.hand is not hand or hand.is_over() or not self._forfeit(game, seat):
                     return
                 game.broadcast()

@@ -15,6 +15,7 @@ A bucket's clock can be given, so that a test moves time on by hand instead of s
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,6 +42,11 @@ class TokenBucket:
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
         self._last = now
 
+    def tokens(self) -> float:
+        """The tokens there are now (a fraction while one is coming back)."""
+        self._refill()
+        return self._tokens
+
     def allow(self) -> bool:
         """Take one token if there is one."""
         self._refill()
@@ -63,7 +69,25 @@ class TokenBucket:
 
 
 class BucketsByKey:
-    """One token bucket per key (a client address), forgetting the oldest past ``size`` keys."""
+    """One token bucket per key (a client address, a name), at most ``size`` keys.
+
+    When a new key finds the table full, the buckets that have filled up again are
+    forgotten first (a full bucket is what a forgotten key gets anyway); if too few did,
+    the fullest are. A key that has used its tokens is thus the last to be forgotten: a
+    flood of other keys (junk names, many addresses) cannot give it a fresh bucket unless
+    it leaves a table of ``size`` buckets each emptier than that one.
+
+    >>> now = [0.0]
+    >>> table = BucketsByKey(rate=0.1, burst=5, size=4, clock=lambda: now[0])
+    >>> [table.take("ann") for _ in range(5)][-1], table.take("ann")
+    (0.0, 10.0)
+    >>> for n in range(100): _ = table.take(f"junk{n}")
+    >>> table.take("ann")  # still empty: the junk keys went first
+    10.0
+    """
+
+    #: The share of the table forgotten at once when no full bucket can go.
+    SWEEP = 8
 
     def __init__(self, rate: float, burst: float, *, size: int = 10_000,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -73,25 +97,44 @@ class BucketsByKey:
         self.clock = clock
         self._buckets: dict[str, TokenBucket] = {}
 
+    def __len__(self) -> int:
+        return len(self._buckets)
+
     def _bucket(self, key: str) -> TokenBucket:
-        bucket = self._buckets.pop(key, None)
+        bucket = self._buckets.get(key)
         if bucket is None:
-            bucket = TokenBucket(self.rate, self.burst, self.clock)
             if len(self._buckets) >= self.size:
-                del self._buckets[next(iter(self._buckets))]
-        self._buckets[key] = bucket  # most recently used last
+                self._make_room()
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
         return bucket
+
+    def _make_room(self) -> None:
+        """Forget the full buckets; if that frees less than a :attr:`SWEEP`-th of the
+        table, also the fullest buckets up to that share."""
+        tokens = {key: bucket.tokens() for key, bucket in self._buckets.items()}
+        full = [key for key, left in tokens.items() if left >= self.burst]
+        for key in full:
+            del self._buckets[key]
+        wanted = max(1, self.size // self.SWEEP) - len(full)
+        if wanted > 0:
+            for key in heapq.nlargest(wanted, self._buckets, key=tokens.__getitem__):
+                del self._buckets[key]
 
     def allow(self, key: str) -> bool:
         return self._bucket(key).allow()
 
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` has a token (``0.0`` if it has one); nothing is taken,
+        and a key not in the table is not added."""
+        bucket = self._buckets.get(key)
+        return 0.0 if bucket is None else bucket.wait()
+
     def take(self, key: str) -> float:
         """Take a token of ``key``'s bucket: ``0.0`` if there was one, else the seconds
-        until there is (and nothing is taken)."""
-        bucket = self._bucket(key)
-        wait = bucket.wait()
+        until there is (and nothing is taken, and a key not in the table is not added)."""
+        wait = self.wait(key)
         if wait == 0.0:
-            bucket.allow()
+            self._bucket(key).allow()
         return wait
 
     def wait(self, key: str) -> float:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +40,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from sqlalchemy.pool import StaticPool
 
 __all__ = ["ActionRow", "ForfeitRow", "GameRow", "HandRow", "ResultRow", "Storage", "StoredGame",
-           "StoredHand"]
+           "StoredHand", "add_columns", "create_tables"]
 
 
 #: The statuses of games still being played or waiting for a player (resumed at start-up);
@@ -553,6 +553,22 @@ def create_tables(metadata: MetaData, engine: Engine) -> None:
     starting at once on a new database race to create them: the losers' statements fail
     (a name already taken) and they look again."""
     _again_if_raced(lambda: metadata.create_all(engine))
+
+
+def add_columns(engine: Engine, table: str, columns: Mapping[str, str], indexed: Sequence[str] = ()) -> None:
+    """Bring a table made by an earlier version up to date: add the columns of ``columns``
+    (name -> SQL type; nullable) that ``table`` lacks, with an index on each of ``indexed``
+    added. Several processes starting at once race as in :func:`create_tables`."""
+    def add() -> None:
+        present = {c["name"] for c in inspect(engine).get_columns(table)}
+        for name, kind in columns.items():
+            if name in present:
+                continue
+            with engine.begin() as conn:
+                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
+                if name in indexed:
+                    conn.execute(text(f"CREATE INDEX IF NOT EXISTS ix_{table}_{name} ON {table} ({name})"))
+    _again_if_raced(add)
 
 
 def _again_if_raced(make: Callable[[], None], attempts: int = 5) -> None:

@@ -302,6 +302,8 @@ function accountError(error) {
   switch (error.code) {
     case "bad_name": return t("A name has 3 to 20 characters: letters, digits, _ and -, starting with a letter. Names like Computer, Guest or Admin are kept for the server.");
     case "name_taken": return t("This name is taken: choose another.");
+    case "invisible_name": return t("A name has no invisible characters: use visible letters only.");
+    case "name_look_alike": return t("This name looks like a name that is taken: choose another.");
     case "bad_password": return t("A password has 8 to 128 characters and is not the name.");
     case "wrong_password": return t("Wrong name or password.");
     case "throttled": return error.retryAfter

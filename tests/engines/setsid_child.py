@@ -1,0 +1,12 @@
+"""A process an engine starts that leaves the engine's session and process group
+(``setsid``) and sleeps: a kill of the engine's group misses it. It appends its
+process id to the file its argument names, once it has left."""
+
+import os
+import sys
+import time
+
+os.setsid()
+with open(sys.argv[1], "a", encoding="ascii") as out:
+    out.write(f"{os.getpid()}\n")
+time.sleep(600)
