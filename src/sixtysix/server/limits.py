@@ -137,10 +137,6 @@ class BucketsByKey:
             self._bucket(key).allow()
         return wait
 
-    def wait(self, key: str) -> float:
-        """Seconds until ``key``'s bucket has a token (``0.0`` when it has one; nothing is taken)."""
-        return self._bucket(key).wait()
-
     def give_back(self, key: str) -> None:
         """Return the token :meth:`take` took for ``key`` (a forgotten key has a full bucket)."""
         bucket = self._buckets.get(key)
