@@ -183,3 +183,36 @@ def test_a_called_off_match_counts_nothing_and_bad_tournaments_are_refused() -> 
                                 "starts_in": 0, "minutes": 10, "creator": ANNA, "computers": [], **bad}
         with pytest.raises(GameError):
             t.create(**args)
+
+
+def test_a_match_resigned_before_its_first_trick_counts_nothing_one_resigned_after_counts() -> None:
+    """Issue 34: a second account that enters and resigns at once would hand its owner a
+    tournament win a match; a match ended before its first trick is complete scores as
+    called off. The control: the same resignation after the first trick scores the win."""
+    manager, t, _ = setup()
+    tid = t.create(name="Farm", kind="arena", rules=Rules.parse("classic,target=1"), clock=None,
+                   rated=False, starts_in=0, minutes=30, creator=ANNA, computers=[])
+    for who in (ANNA, BOB):
+        t.join(tid, who)
+
+    async def pair() -> Any:
+        first = asyncio.create_task(t.next_match(tid, ANNA, wait=60))
+        await asyncio.sleep(0)  # Anna waits
+        await t.next_match(tid, BOB, wait=60)
+        return await first
+
+    early = asyncio.run(pair())
+    manager.resign(early.game, 1 - early.seat)  # Bob resigns before any card is played
+    assert standings(t, tid)["Anna"] == standings(t, tid)["Bob"] == (0, 0, 0)
+    assert t.to_json(tid)["games"][0]["result"] == "aborted"
+
+    later = asyncio.run(pair())
+    game, rng = later.game, random.Random(5)
+    hand = game.hand
+    assert hand is not None
+    while hand.tricks_won(0) + hand.tricks_won(1) == 0:  # both play until a trick is complete
+        assert hand.to_act is not None
+        manager.act(game, hand.to_act, rng.choice([a for a in hand.legal_actions() if a.card is not None]))
+    manager.resign(game, 1 - later.seat)
+    assert standings(t, tid)["Anna"] == (POINTS_FOR_A_WIN, 1, 1)
+    assert standings(t, tid)["Bob"] == (0, 1, 0)

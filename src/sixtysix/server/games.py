@@ -191,6 +191,9 @@ class Game:
         self.addresses = list(addresses)
         #: Why the match, made rated, was not rated (:data:`SHORT`); ``rated`` is then false.
         self.unrated = unrated
+        #: Whether the match ended (resigned, out of time, left) before its first trick was
+        #: complete, rated or not: a tournament scores it as called off.
+        self.ended_early = unrated == SHORT
         #: A challenge: the only account that may take the free seat.
         self.invited = invited
         #: The account holding each seat (an id of sixtysix.server.accounts), if any.
@@ -1078,7 +1081,8 @@ class GameManager:
         winner = None if ended == "aborted" else 1 - loser
         # Before both players acted: a rated match is not rated (lichess's rule), and it
         # counts against the abort budget of the player who ended it.
-        early = game.rated and game.status == "playing" and game.abortable
+        game.ended_early = game.status == "playing" and game.abortable
+        early = game.rated and game.ended_early
         unrated = SHORT if early and ended != "aborted" else None
         clock = game.clock
         if clock is not None and clock.running is not None:

@@ -3,7 +3,9 @@
 - **Arena**: for a time window (``minutes`` from its start), entrants play as many
   matches as they can. A player who asks for his next match is paired with a waiting
   entrant of the nearest score, else with a computer entrant, else waits. A match won
-  scores 2 points, a match lost 0; a match called off (aborted) counts nothing. Matches
+  scores 2 points, a match lost 0; a match called off (aborted), or ended (resigned, out
+  of time, left) before its first trick was complete, counts nothing, so that a second
+  account cannot hand its owner points (as lichess counts no game before both moved). Matches
   still being played when the window closes count when they end.
 - **Round robin**: every entrant plays every other once; a player asking for his next
   match meets a waiting entrant he has not played, or a computer entrant he has not
@@ -406,7 +408,8 @@ class Tournaments:
             if match is None or match.result != "playing":
                 return
             winner = game.winner
-            match.result = "aborted" if game.status == "aborted" or winner is None else f"won{winner}"
+            called_off = game.status == "aborted" or winner is None or game.ended_early
+            match.result = "aborted" if called_off else f"won{winner}"
             if match.result == "aborted":
                 return
             for seat, key in enumerate((match.key0, match.key1)):
