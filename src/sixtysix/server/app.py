@@ -67,6 +67,7 @@ from sixtysix.server.feed import LobbyFeed
 from sixtysix.server.games import (
     GRACE,
     HAND_BREAK,
+    SPECTATORS,
     Connection,
     Game,
     GameError,
@@ -153,6 +154,9 @@ class Settings:
     max_strikes: int = 200
     #: Open WebSocket connections per client address.
     connections_per_client: int = 32
+    #: Spectators one game takes at once (``None``: no limit); the next is refused
+    #: (``too_many_spectators``). Seats are always taken.
+    spectators_per_game: int | None = SPECTATORS
     #: Games a client address may create: a burst, then one every ``1 / create_rate`` seconds.
     create_rate: float = 0.5
     create_burst: float = 40.0
@@ -241,7 +245,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     storage = Storage(settings.database_url)
     ratings = Ratings(storage.engine)
     manager = GameManager(storage, shard=settings.shard, opponents=opponents, grace=settings.grace,
-                          hand_break=settings.hand_break, ratings=ratings)
+                          hand_break=settings.hand_break, ratings=ratings,
+                          spectators=settings.spectators_per_game)
     feed = LobbyFeed()
 
     async def adopt(shard: int) -> None:
@@ -700,7 +705,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # Another process's game: this one carries the client's messages to it.
             hello = await _hello(websocket)
             if hello is not None:
-                await relay.relay(websocket, game_id, hello.token, owner)
+                await relay.relay(websocket, game_id, hello.token, owner, address=_client(websocket.client))
             return
         try:
             manager.get(game_id)  # an unknown game is refused at once
@@ -726,6 +731,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             manager.release(game)
             await _refuse(websocket, "this token holds no seat in this game", "bad_token", 4403)
             return
+        try:
+            manager.admit(game, seat)
+        except GameError as exc:  # as many spectators as the game takes: try again later
+            manager.release(game)
+            await _refuse(websocket, str(exc), exc.code, 1013)
+            return
 
         async def hang_up() -> None:
             await websocket.close(code=1008, reason="too far behind")
@@ -733,7 +744,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def end(code: int) -> None:
             await websocket.close(code=code)
 
-        conn = Connection(websocket.send_json, seat, hang_up, end)
+        conn = Connection(websocket.send_json, seat, hang_up, end, address=_client(websocket.client))
         writer = asyncio.get_running_loop().create_task(conn.run_writer())
         manager.attach(game, conn)
         bucket = TokenBucket(settings.message_rate, settings.message_burst)

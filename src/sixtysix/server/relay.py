@@ -270,7 +270,9 @@ class Relay:
         kind, conn_id = note.get("kind"), str(note.get("conn", ""))
         if kind == "open":
             channel, game_id = str(note.get("reply", "")), str(note.get("game", ""))
-            await self._open(conn_id, channel, game_id, note.get("token"))
+            address = note.get("address")
+            await self._open(conn_id, channel, game_id, note.get("token"),
+                             address if isinstance(address, str) else None)
         elif kind == "message" and conn_id in self.remote:
             game, conn, strikes, _ = self.remote[conn_id]
             reply = self.answer(game, conn.seat, conn, note.get("text", ""))
@@ -291,7 +293,8 @@ class Relay:
                 game, conn, _, _ = self.remote.pop(conn_id)
                 self.manager.detach(game, conn)
 
-    async def _open(self, conn_id: str, reply: str, game_id: str, token: Any) -> None:
+    async def _open(self, conn_id: str, reply: str, game_id: str, token: Any,
+                    address: str | None = None) -> None:
         if not reply.startswith(f"{PREFIX}:relay:") or conn_id in self.remote or conn_id in self._ended:
             return  # (a client asks again when a shard moves before its holder answered)
         try:
@@ -310,6 +313,13 @@ class Relay:
             await self._send_to(reply, conn_id, error("this token holds no seat in this game", "bad_token"))
             await self._send_to(reply, conn_id, {"type": "_close", "code": 4403})
             return
+        try:
+            self.manager.admit(game, seat)
+        except GameError as exc:  # as many spectators as the game takes: try again later
+            self.manager.release(game)
+            await self._send_to(reply, conn_id, error(str(exc), exc.code))
+            await self._send_to(reply, conn_id, {"type": "_close", "code": 1013})
+            return
 
         # Who answers comes first: the relaying process then knows whose client it is
         # when a shard moves (see _moved).
@@ -318,7 +328,7 @@ class Relay:
         async def send(message: dict[str, Any]) -> None:
             await self._send_to(reply, conn_id, message)
 
-        conn = Connection(send, seat)
+        conn = Connection(send, seat, address=address)
         writer = asyncio.get_running_loop().create_task(conn.run_writer())
         self._writers.add(writer)
         writer.add_done_callback(self._writers.discard)
@@ -326,9 +336,11 @@ class Relay:
         self.manager.attach(game, conn)
 
     # The relaying side ---------------------------------------------------------------
-    async def relay(self, websocket: Any, game_id: str, token: str | None, owner: int) -> None:
+    async def relay(self, websocket: Any, game_id: str, token: str | None, owner: int,
+                    address: str | None = None) -> None:
         """Carry a client's connection to a game another process owns, until either side
-        ends it."""
+        ends it. ``address``: the client's, told to the owner (a spectator's chat counts
+        against it)."""
         conn_id = secrets.token_hex(12)
         queue: asyncio.Queue[str | int | None] = asyncio.Queue()
         self.local[conn_id] = queue
@@ -340,7 +352,7 @@ class Relay:
 
         async def ask() -> int:
             """Ask the shard's holder to take the client; how many listen (the holder: 1)."""
-            return await note("open", game=game_id, token=token, reply=self.channel)
+            return await note("open", game=game_id, token=token, reply=self.channel, address=address)
 
         async def open_game() -> bool:
             """:func:`ask`, the client from now on concerned by a move of the shard; whether
