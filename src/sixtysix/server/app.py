@@ -72,6 +72,7 @@ from sixtysix.server.games import (
     Game,
     GameError,
     GameManager,
+    encode,
     owner_shard,
     parse_clock,
     parse_rules,
@@ -744,7 +745,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def end(code: int) -> None:
             await websocket.close(code=code)
 
-        conn = Connection(websocket.send_json, seat, hang_up, end, address=_client(websocket.client))
+        async def send(message: dict[str, Any]) -> None:
+            await websocket.send_text(encode(message))  # a message shared by many: written once
+
+        conn = Connection(send, seat, hang_up, end, address=_client(websocket.client))
         writer = asyncio.get_running_loop().create_task(conn.run_writer())
         manager.attach(game, conn)
         bucket = TokenBucket(settings.message_rate, settings.message_burst)

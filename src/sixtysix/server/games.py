@@ -55,7 +55,7 @@ from sixtysix.views import View
 from sixtysix.wire import finished_hand_json, public_view_json, seat_view_json
 
 __all__ = ["COMPUTER_LEVELS", "SEARCH_LEVELS", "Connection", "Game", "GameError", "GameManager",
-           "hash_token"]
+           "Shared", "encode", "hash_token"]
 
 log = logging.getLogger("sixtysix.server")
 
@@ -102,6 +102,33 @@ def hash_token(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+class Shared(dict[str, Any]):
+    """A message that goes alike to many connections (the spectators' state, a presence
+    message): written as JSON once (:func:`encode`), however many it goes to. Nobody
+    changes it once it is queued.
+
+    >>> message = Shared(type="presence", spectators=3)
+    >>> encode(message), encode(message) is encode(message)
+    ('{"type":"presence","spectators":3}', True)
+    """
+
+    _text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = _dumps(self)
+        return self._text
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as a WebSocket carries it: compact JSON text, UTF-8 unescaped."""
+    return message.text() if isinstance(message, Shared) else _dumps(message)
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 class Connection:
@@ -455,7 +482,7 @@ class Game:
         self._public = None  # the game changed: worked out again when asked for
         info = self.info()
         last_hand = self.last_hand()
-        watching: dict[str, Any] | None = None
+        watching: Shared | None = None
         for conn in sorted(self.connections, key=lambda c: c.seat is None):
             if conn.closed:
                 self.connections.discard(conn)
@@ -463,7 +490,7 @@ class Game:
                 conn.push(self.state_for(conn.seat, info, last_hand))
             else:
                 if watching is None:
-                    watching = self.state_for(None, info, last_hand)
+                    watching = Shared(self.state_for(None, info, last_hand))
                 conn.push(watching)
         self.presence_told = info["spectators"]
 
@@ -1466,7 +1493,7 @@ class GameManager:
         if count == game.presence_told or self.games.get(game.id) is not game:
             return
         game.presence_told = count
-        message = {"type": "presence", "spectators": count}
+        message = Shared(type="presence", spectators=count)
         for conn in game.connections:
             conn.tell_presence(message)
 

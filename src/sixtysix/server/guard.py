@@ -30,9 +30,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
-
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
 __all__ = ["Guard", "protocols"]
 

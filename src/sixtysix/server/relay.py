@@ -50,7 +50,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sixtysix.server.games import Connection, Game, GameError, GameManager
+from sixtysix.server.games import Connection, Game, GameError, GameManager, encode
 from sixtysix.server.limits import TokenBucket
 from sixtysix.server.protocol import error
 
@@ -260,10 +260,8 @@ class Relay:
             await asyncio.wait_for(taken.wait(), timeout)
 
     async def _send_to(self, reply: str, conn_id: str, message: dict[str, Any]) -> None:
-        if message.get("type") == "_close":
-            text = f"!{int(message.get('code', 1000))}"
-        else:  # as the client's own process would send it (compact JSON, UTF-8)
-            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        # A close as its code, else the text the client's own process would send.
+        text = f"!{int(message.get('code', 1000))}" if message.get("type") == "_close" else encode(message)
         await self._publish(reply, f"{conn_id} {text}")
 
     async def _on_note(self, note: dict[str, Any]) -> None:
