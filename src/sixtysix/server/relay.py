@@ -12,7 +12,9 @@ not hold the game's shard relays.
   ``close`` when the client goes. It enforces the message rate and size limits, as
   for a game of its own.
 - The owner treats each relayed client as a connection of its own: it checks the
-  token, seats it (or makes it a spectator), and queues for it exactly the messages a
+  token, seats it (or makes it a spectator, if the game takes one more: the cap
+  counts every process's spectators; the ``open`` names the client's address, which
+  a spectator's chat counts against), and queues for it exactly the messages a
   local connection gets: its own seat's view, replies, chat. They go to the relaying
   process's own channel, ``sixtysix:relay:PROCESS``, each marked with the connection
   it is for, and that process hands each to its client alone. Each process holds one
