@@ -18,6 +18,8 @@ The guard, in uvicorn's own HTTP protocol (a subclass: uvicorn offers no such op
   proxies (``--forwarded-allow-ips``) are not counted: behind a proxy every client
   comes from it, and the application counts each client's own address.
 
+uvicorn's own head limit (``h11_max_incomplete_event_size``) holds only for its
+pure-Python parser; the server runs ``httptools`` (faster), whose heads are limited here.
 A proxy such as nginx (docs/web.md) adds more of its own: timeouts between two reads of
 a body, and limits of requests and connections a second.
 """
