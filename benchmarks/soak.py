@@ -17,7 +17,7 @@ folder) with an engine opponent ``junkbot`` that floods its host at every first
   played to the end, one after the other;
 - **spectator churn** (issue 34): 450 spectators from 15 addresses (127.0.2.1-15,
   30 each, under the per-address limits) of one game between two people (the
-  *seated players*, 127.0.4.1 and .2, playing a match to 100 throughout), each
+  *seated players*, 127.0.2.201 and .202, playing a match to 100 throughout), each
   reconnecting every 1 to 3 s;
 - **slow requests** (issue 34): from 20 addresses (127.0.3.1-20), connections
   that send half a request line and wait, 80 at a time from each address.
@@ -415,13 +415,13 @@ def attack(base: str, seconds: float, queue: Any, watched: str, attacks: tuple[s
 # The run --------------------------------------------------------------------------------
 
 async def watched_game(base: str, seated: Stats, stop: asyncio.Event) -> tuple[str, list[asyncio.Task[None]]]:
-    """A match to 100 between two people (127.0.4.1 and .2), played throughout: the game
+    """A match to 100 between two people (127.0.2.201 and .202), played throughout: the game
     the spectators churn around."""
     import httpx
 
     tokens = []
     for n, path in ((1, "/api/games"), (2, None)):
-        transport = httpx.AsyncHTTPTransport(local_address=f"127.0.4.{n}")
+        transport = httpx.AsyncHTTPTransport(local_address=f"127.0.2.{200 + n}")
         async with httpx.AsyncClient(base_url=base, transport=transport, timeout=60) as http:
             if path is not None:
                 game = await create(http, {"kind": "person", "name": "seated 0", "target": 100})
@@ -430,7 +430,7 @@ async def watched_game(base: str, seated: Stats, stop: asyncio.Event) -> tuple[s
                 joined = await http.post(f"/api/games/{game['id']}/join", json={"name": "seated 1"})
                 joined.raise_for_status()
                 tokens.append(joined.json()["token"])
-    players = [seated_player(base, f"127.0.4.{seat + 1}", game["id"], tokens[seat], seat, seated, stop)
+    players = [seated_player(base, f"127.0.2.{201 + seat}", game["id"], tokens[seat], seat, seated, stop)
                for seat in (0, 1)]
     return game["id"], [asyncio.create_task(player) for player in players]
 
