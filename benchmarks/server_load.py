@@ -276,7 +276,8 @@ def main() -> int:
             log = open(os.path.join(folder, f"server-{shard}.log"), "w")  # noqa: SIM115
             servers.append(subprocess.Popen(
                 [sys.executable, "-m", "sixtysix", "serve", "--port", str(port), "--database-url", url,
-                 "--message-rate", "100000", "--connections-per-client", "100000", "--create-rate", "100000",
+                 "--message-rate", "100000", "--connections-per-client", "100000",
+                 "--sockets-per-client", "100000", "--create-rate", "100000",
                  "--unfinished-per-client", "100000", *extra], stdout=log, stderr=subprocess.STDOUT))
         for base, server in zip(bases, servers, strict=True):
             for _ in range(400):

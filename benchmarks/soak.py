@@ -1,6 +1,7 @@
 """Soak: the game server under attack beside normal players (issue 17).
 
 Run:  python benchmarks/soak.py [--games 50] [--minutes 5] [--warmup 30] [--cooldown 30] [--no-attack]
+                                [--attacks forged,bodies,junk,churn,slow,farming,tournaments,lockout]
 
 Starts ``sixtysix serve`` (its default limits, a SQLite file in a temporary
 folder) with an engine opponent ``junkbot`` that floods its host at every first
@@ -21,16 +22,23 @@ folder) with an engine opponent ``junkbot`` that floods its host at every first
   computer entrant) as fast as answered and asks for his next match in each, holding
   every game he gets; beforehand, from 127.0.0.5, a real arena with two people
   entered is made (is it still first in the list at the end?);
-- **the lockout** (issue 34): an
-  account's owner, registered from 127.0.4.1 before the attack, logs in every
+- **the lockout** (issue 34): an account's owner, registered from 127.0.4.1 before the attack, logs in every
   10 s from his browser (its cookies kept) while logins for his name fail once a
   second, each from another address (127.0.5.N, 127.0.6.N ...); every 10 s the
   owner also tries from a browser new to the account (the control: it meets the
-  name's own limit, which the attack keeps empty).
+  name's own limit, which the attack keeps empty);
+- **spectator churn** (issue 34): 450 spectators from 15 addresses (127.0.2.1-15,
+  30 each, under the per-address limits) of one game between two people (the
+  *seated players*, 127.0.2.201 and .202, playing a match to 100 throughout), each
+  reconnecting every 1 to 3 s;
+- **slow requests** (issue 34): from 20 addresses (127.0.3.1-20), connections
+  that send half a request line and wait, 80 at a time from each address.
 
 Reported: the normal players' latency (from sending an action to receiving the
-state that shows it; and ping to pong) during the attack, p50/p99/max; what
-the attack got (connections and games accepted and refused, bodies refused,
+state that shows it; and ping to pong) during the attack, p50/p99/max, the
+seated players' likewise, a normal REST request's (``GET /api/games`` once a
+second from 127.0.0.1), and the players dropped (a connection the server
+closed); what the attack got (connections and games accepted and refused, bodies refused,
 hands the engine forfeited; farming games made and refused, the farmer's
 rating before and after; tournaments made and refused, the spammer's
 tournament matches held and refused, the real arena's place in the list;
@@ -38,7 +46,7 @@ failed logins answered and refused, the owner's logins that went through and
 were refused); the server's resident memory at the end of the
 warm-up (before), its peak, and at the end of the cool-down (after: the attack
 over, the normal players still playing); engine programs left running.
-Targets: p99 at most 100 ms on 2 cores, memory after within 10% of before.
+Targets: p99 at most 100 ms on 2 cores, no player dropped, memory after within 10% of before.
 ``--no-attack`` runs the normal players alone for as long: what their own play
 adds to the server's memory, the control for the figure above.
 A benchmark, not a test: it asserts nothing.
@@ -48,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import multiprocessing
@@ -96,6 +105,8 @@ class Stats:
         self.pings: list[float] = []
         self.errors: dict[str, int] = {}
         self.matches = 0
+        #: Connections the server closed under a player (too far behind, 1008, or any other).
+        self.dropped = 0
 
 
 async def create(http: Any, body: dict[str, Any]) -> dict[str, Any]:
@@ -107,9 +118,9 @@ async def create(http: Any, body: dict[str, Any]) -> dict[str, Any]:
 
 async def play_game(base: str, address: str, game_id: str, token: str, stats: Stats | None,
                     rng: random.Random, stop: asyncio.Event,
-                    think: tuple[float, float]) -> tuple[str | None, int]:
-    """Play seat 0 against the computer until the match ends: (the rematch's id or None,
-    hands forfeited by the computer)."""
+                    think: tuple[float, float], seat: int = 0) -> tuple[str | None, int]:
+    """Play ``seat`` until the match ends: (the rematch's id or None, hands forfeited by
+    the computer)."""
     import websockets
 
     url = base.replace("http://", "ws://") + f"/ws/{game_id}"
@@ -126,14 +137,14 @@ async def play_game(base: str, address: str, game_id: str, token: str, stats: St
 
         reader = asyncio.create_task(read())
         try:
-            return await _play(ws, inbox, stats, rng, stop, think, token)
+            return await _play(ws, inbox, stats, rng, stop, think, token, seat)
         finally:
             reader.cancel()
 
 
 async def _play(ws: Any, inbox: asyncio.Queue[tuple[float, dict[str, Any]] | None], stats: Stats | None,
                 rng: random.Random, stop: asyncio.Event, think: tuple[float, float],
-                token: str) -> tuple[str | None, int]:
+                token: str, seat: int = 0) -> tuple[str | None, int]:
     await ws.send(json.dumps({"type": "hello", "token": token}))
     sent_at: float | None = None
     sent_for: tuple[int, int] | None = None
@@ -142,6 +153,8 @@ async def _play(ws: Any, inbox: asyncio.Queue[tuple[float, dict[str, Any]] | Non
     while True:
         item = await inbox.get()
         if item is None:
+            if stats is not None and not stop.is_set():
+                stats.dropped += 1  # the server closed the connection
             return None, 0
         arrived, message = item
         kind = message["type"]
@@ -180,7 +193,7 @@ async def _play(ws: Any, inbox: asyncio.Queue[tuple[float, dict[str, Any]] | Non
             stats.matches += 1
             await ws.send(json.dumps({"type": "rematch"}))
             continue
-        if view is None or view["to_act"] != 0 or not view["legal"] or position == sent_for:
+        if view is None or view["to_act"] != seat or not view["legal"] or position == sent_for:
             continue
         await asyncio.sleep(rng.uniform(*think))
         action = rng.choice(view["legal"])
@@ -204,6 +217,32 @@ async def normal_player(base: str, n: int, stats: Stats, stop: asyncio.Event) ->
                                          (0.2, 1.0))
         except Exception as exc:  # a dropped connection: count it, play on
             stats.errors[type(exc).__name__] = stats.errors.get(type(exc).__name__, 0) + 1
+
+
+async def seated_player(base: str, address: str, game_id: str, token: str, seat: int, stats: Stats,
+                        stop: asyncio.Event) -> None:
+    """A seat of the game the spectators churn around, played until the run ends."""
+    rng = random.Random(1000 + seat)
+    try:
+        await play_game(base, address, game_id, token, stats, rng, stop, (0.2, 1.0), seat)
+    except Exception as exc:
+        stats.errors[type(exc).__name__] = stats.errors.get(type(exc).__name__, 0) + 1
+
+
+async def rest_probe(base: str, stats: Stats, stop: asyncio.Event) -> None:
+    """A normal REST request once a second: how long ``GET /api/games`` takes (in ``acts``)."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        while not stop.is_set():
+            began = time.perf_counter()
+            try:
+                (await http.get("/api/games")).raise_for_status()
+                if stats.recording:
+                    stats.acts.append(time.perf_counter() - began)
+            except httpx.HTTPError as exc:
+                stats.errors[type(exc).__name__] = stats.errors.get(type(exc).__name__, 0) + 1
+            await asyncio.sleep(1)
 
 
 # The attack (in a process of its own, so that its work does not delay the players' clients) ----
@@ -293,6 +332,67 @@ async def junk_engine_games(base: str, stop: asyncio.Event, counts: dict[str, in
                                           (0.0, 0.01))
             counts["junk engine games"] += 1
             counts["hands the engine forfeited"] += forfeits
+
+
+async def spectator(base: str, address: str, game_id: str, rng: random.Random, stop: asyncio.Event,
+                    counts: dict[str, int]) -> None:
+    """One spectator of ``game_id`` from ``address``, reconnecting every 1 to 3 s."""
+    import websockets
+
+    url = base.replace("http://", "ws://") + f"/ws/{game_id}"
+    while not stop.is_set():
+        try:
+            async with websockets.connect(url, local_addr=(address, 0), max_size=2**22) as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                counts["spectators accepted" if first["type"] == "state" else "spectators refused"] += 1
+                if first["type"] == "state":
+                    with contextlib.suppress(TimeoutError):  # read what comes, then go
+                        async with asyncio.timeout(rng.uniform(1, 3)):
+                            async for _ in ws:
+                                pass
+                else:
+                    await asyncio.sleep(rng.uniform(1, 3))
+        except Exception:
+            counts["spectators refused"] += 1
+            await asyncio.sleep(1)
+
+
+async def spectator_churn(base: str, game_id: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    rng = random.Random(4)
+    await asyncio.gather(*(spectator(base, f"127.0.2.{1 + n // 30}", game_id, random.Random(rng.random()),
+                                     stop, counts) for n in range(450)))
+
+
+async def slow_request(address: str, port: int, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    """Half a request line, then nothing: until the server answers or closes."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+        except OSError:
+            counts["slow requests not connected"] += 1
+            await asyncio.sleep(1)
+            continue
+        try:
+            writer.write(b"GET /api/games HT")
+            await writer.drain()
+            answer = await reader.read(64)
+        except OSError:
+            answer = b""
+        finally:
+            writer.close()
+        status = answer[9:12]
+        name = {b"408": "slow requests timed out (408)",
+                b"429": "slow requests refused (429)"}.get(status, "slow requests cut otherwise")
+        counts[name] += 1
+        if status != b"408":
+            await asyncio.sleep(1)
+
+
+async def slow_requests(base: str, stop: asyncio.Event, counts: dict[str, int]) -> None:
+    port = int(base.rsplit(":", 1)[1])
+    await asyncio.gather(*(slow_request(f"127.0.3.{1 + n // 80}", port, stop, counts)
+                           for n in range(20 * 80)))
 
 
 PASSWORD = "soak-farm-password"
@@ -424,26 +524,29 @@ async def lockout(base: str, stop: asyncio.Event, counts: dict[str, int]) -> Non
                 await asyncio.wait_for(stop.wait(), 1.0)
 
 
-def attack(base: str, seconds: float, queue: Any) -> None:
+#: The attacks, by the name ``--attacks`` takes.
+ATTACKS = ("forged", "bodies", "junk", "churn", "slow", "farming", "tournaments", "lockout")
+
+
+def attack(base: str, seconds: float, queue: Any, watched: str, attacks: tuple[str, ...] = ATTACKS) -> None:
     async def main() -> dict[str, int]:
         import httpx
 
-        counts: dict[str, int] = dict.fromkeys(
-            ["connections accepted", "connections refused", "games accepted", "games refused",
-             "bodies refused", "bodies cut off", "bodies answered otherwise", "junk engine games",
-             "junk engine games refused", "hands the engine forfeited", "farming games made",
-             "farming games refused", "farmer's rating before", "farmer's rating after", "tournaments made",
-             "tournaments refused", "tournament matches held", "tournament matches refused",
-             "real tournament listed first", "lockout logins failed",
-             "lockout logins refused", "owner logins ok", "owner logins refused",
-             "owner's new-browser logins ok", "owner's new-browser logins refused"], 0)
+        counts: dict[str, int] = collections.Counter()
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
             target = await create(http, {"kind": "person"})
         stop = asyncio.Event()
-        tasks = [asyncio.create_task(t) for t in (
-            forged_connections(base, target["id"], stop, counts), forged_creates(base, stop, counts),
-            big_bodies(base, stop, counts), junk_engine_games(base, stop, counts),
-            farming(base, stop, counts), tournament_spam(base, stop, counts), lockout(base, stop, counts))]
+        chosen = {
+            "forged": lambda: [forged_connections(base, target["id"], stop, counts),
+                               forged_creates(base, stop, counts)],
+            "bodies": lambda: [big_bodies(base, stop, counts)],
+            "junk": lambda: [junk_engine_games(base, stop, counts)],
+            "churn": lambda: [spectator_churn(base, watched, stop, counts)],
+            "slow": lambda: [slow_requests(base, stop, counts)],
+            "farming": lambda: [farming(base, stop, counts)],
+            "tournaments": lambda: [tournament_spam(base, stop, counts)],
+            "lockout": lambda: [lockout(base, stop, counts)]}
+        tasks = [asyncio.create_task(t) for name in attacks for t in chosen[name]()]
         await asyncio.sleep(seconds)
         stop.set()
         done, pending = await asyncio.wait(tasks, timeout=30)
@@ -452,15 +555,36 @@ def attack(base: str, seconds: float, queue: Any) -> None:
         for task in done:
             if task.exception() is not None:
                 counts[f"attack task failed: {task.exception()!r}"[:100]] = 1
-        return counts
+        return dict(counts)
 
     queue.put(asyncio.run(main()))
 
 
 # The run --------------------------------------------------------------------------------
 
+async def watched_game(base: str, seated: Stats, stop: asyncio.Event) -> tuple[str, list[asyncio.Task[None]]]:
+    """A match to 100 between two people (127.0.2.201 and .202), played throughout: the game
+    the spectators churn around."""
+    import httpx
+
+    tokens = []
+    for n, path in ((1, "/api/games"), (2, None)):
+        transport = httpx.AsyncHTTPTransport(local_address=f"127.0.2.{200 + n}")
+        async with httpx.AsyncClient(base_url=base, transport=transport, timeout=60) as http:
+            if path is not None:
+                game = await create(http, {"kind": "person", "name": "seated 0", "target": 100})
+                tokens.append(game["token"])
+            else:
+                joined = await http.post(f"/api/games/{game['id']}/join", json={"name": "seated 1"})
+                joined.raise_for_status()
+                tokens.append(joined.json()["token"])
+    players = [seated_player(base, f"127.0.2.{201 + seat}", game["id"], tokens[seat], seat, seated, stop)
+               for seat in (0, 1)]
+    return game["id"], [asyncio.create_task(player) for player in players]
+
+
 async def run(base: str, server: subprocess.Popen[bytes], args: argparse.Namespace) -> dict[str, Any]:
-    stats = Stats()
+    stats, seated, rest = Stats(), Stats(), Stats()
     stop = asyncio.Event()
     memory: list[int] = []
 
@@ -471,12 +595,14 @@ async def run(base: str, server: subprocess.Popen[bytes], args: argparse.Namespa
 
     sampler = asyncio.create_task(sample())
     players = [asyncio.create_task(normal_player(base, n, stats, stop)) for n in range(args.games)]
+    watched, seats = await watched_game(base, seated, stop)
+    players += [*seats, asyncio.create_task(rest_probe(base, rest, stop))]
     await asyncio.sleep(args.warmup)
     before = rss(server.pid)
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    attacker = context.Process(target=attack, args=(base, args.minutes * 60, queue))
-    stats.recording = True
+    attacker = context.Process(target=attack, args=(base, args.minutes * 60, queue, watched, args.attacks))
+    stats.recording = seated.recording = rest.recording = True
     began = time.perf_counter()
     if args.attack:
         attacker.start()
@@ -486,7 +612,7 @@ async def run(base: str, server: subprocess.Popen[bytes], args: argparse.Namespa
         await asyncio.sleep(args.minutes * 60)
         counts = {}
     attacked = time.perf_counter() - began
-    stats.recording = False
+    stats.recording = seated.recording = rest.recording = False
     peak = max(memory)
     await asyncio.sleep(args.cooldown)
     after = rss(server.pid)
@@ -494,8 +620,8 @@ async def run(base: str, server: subprocess.Popen[bytes], args: argparse.Namespa
     for task in [*players, sampler]:
         task.cancel()
     await asyncio.gather(*players, sampler, return_exceptions=True)
-    return {"stats": stats, "counts": counts, "before": before, "peak": peak, "after": after,
-            "attacked": attacked}
+    return {"stats": stats, "seated": seated, "rest": rest, "counts": counts, "before": before, "peak": peak,
+            "after": after, "attacked": attacked}
 
 
 def main() -> int:
@@ -506,7 +632,12 @@ def main() -> int:
     parser.add_argument("--cooldown", type=float, default=30.0, help="seconds after it (default 30)")
     parser.add_argument("--no-attack", dest="attack", action="store_false",
                         help="the normal players alone, as long (the control for the memory figure)")
+    parser.add_argument("--attacks", default=",".join(ATTACKS),
+                        help=f"the attacks run, comma-separated (default all: {','.join(ATTACKS)})")
     args = parser.parse_args()
+    args.attacks = tuple(name.strip() for name in args.attacks.split(",") if name.strip())
+    if not args.attacks or set(args.attacks) - set(ATTACKS):
+        parser.error(f"--attacks takes names among {', '.join(ATTACKS)}")
     folder = tempfile.mkdtemp(prefix="sixtysix-soak-")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -537,17 +668,23 @@ def main() -> int:
         server.wait(timeout=60)
         stopping = time.perf_counter() - began
     stats: Stats = result["stats"]
+    seated: Stats = result["seated"]
     print(f"machine: {machine()}")
     print(f"{args.games} normal players against the easy level; "
-          f"{'attack' if args.attack else 'no attack (the control)'} for {result['attacked']:.0f} s "
-          f"after {args.warmup:.0f} s of warm-up, then {args.cooldown:.0f} s of cool-down")
-    for name, values in (("action", stats.acts), ("ping", stats.pings)):
+          f"{'attack (' + ', '.join(args.attacks) + ')' if args.attack else 'no attack (the control)'} "
+          f"for {result['attacked']:.0f} s after {args.warmup:.0f} s of warm-up, then {args.cooldown:.0f} s "
+          "of cool-down")
+    for name, values in (("normal players' action", stats.acts), ("normal players' ping", stats.pings),
+                         ("seated players' action", seated.acts), ("seated players' ping", seated.pings),
+                         ("a REST request's", result["rest"].acts)):
         if values:
-            print(f"normal players' {name} latency: "
+            print(f"{name} latency: "
                   f"p50 {1000 * statistics.median(values):.1f} ms, "
                   f"p99 {1000 * percentile(values, 99):.1f} ms, max {1000 * max(values):.1f} ms "
                   f"({len(values):,} measured)")
     print(f"normal players: {stats.matches} matches finished; errors: {stats.errors or 'none'}")
+    print(f"players dropped (connections the server closed): {stats.dropped + seated.dropped} "
+          f"({seated.dropped} of the two seated players'); seated players' errors: {seated.errors or 'none'}")
     if args.attack:
         print("the attack: " + ", ".join(f"{k} {v:,}" for k, v in result["counts"].items()))
     mib = 1 << 20

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -135,4 +135,69 @@ def test_storage_reads_back_each_room_s_latest_lines_in_order(database: str) -> 
         assert stored.chat[0] == {"room": "players", "seat": 0, "name": "Ann", "text": "ann 0"}
     other = [g for g in storage.unfinished("s1-") if g.id == "s1-b"]
     assert [line["text"] for line in other[0].chat] == [f"other {n}" for n in range(7, CHAT_KEPT + 7)]
+    storage.close()
+
+
+def test_the_chat_budget_is_the_seat_s_however_many_connections_hold_it() -> None:
+    # One seat with 29 connections once delivered 551 lines in 30 s: the budget was each
+    # connection's. Now it is the seat's (5 at once, then one every 2 s), with a clock
+    # moved by hand; the other seat, the control, keeps its own.
+    from sixtysix.server.games import CHAT_BURST, CHAT_RATE
+    from sixtysix.server.limits import BucketsByKey
+
+    now = [0.0]
+    app = create_app(Settings(database_url="sqlite://", message_rate=1e6, message_burst=1e6))
+    app.state.manager.chat_limit = BucketsByKey(CHAT_RATE, CHAT_BURST, clock=lambda: now[0])
+    seat = contextmanager(connect)
+    with TestClient(app) as client:
+        gid, ann_token, bob_token = person_game(client)
+        with seat(client, gid, bob_token, 1) as bob, ExitStack() as stack:
+            anns = [stack.enter_context(seat(client, gid, ann_token, 0)) for _ in range(6)]
+            for n in range(4):
+                for k, ann in enumerate(anns):
+                    ann.send({"type": "chat", "text": f"ann {k}.{n}"})
+            refused = 0
+            for ann in anns:
+                ann.sync()
+                refused += sum(1 for e in ann.errors if e["code"] == "chat_rate_limited")
+            heard = [m["text"] for m in chats(bob) if m["seat"] == 0]
+            assert len(heard) == CHAT_BURST == 5 and refused == 6 * 4 - 5
+            # The control: the other seat says its five lines in the same moment.
+            for n in range(5):
+                bob.send({"type": "chat", "text": f"bob {n}"})
+            bob.sync()
+            assert [m["text"] for m in chats(anns[0]) if m["seat"] == 1] == [f"bob {n}" for n in range(5)]
+            assert not [e for e in bob.errors if e["code"] == "chat_rate_limited"]
+            # Two seconds later the seat has one line more, on any of its connections.
+            now[0] += 1 / CHAT_RATE
+            anns[3].send({"type": "chat", "text": "later"})
+            anns[3].sync()
+            assert anns[5].request({"type": "chat", "text": "too soon"})["code"] == "chat_rate_limited"
+            assert [m["text"] for m in chats(bob) if m["seat"] == 0][5:] == ["later"]
+
+
+def test_spectators_chat_budget_is_their_address_s_in_the_game() -> None:
+    from sixtysix.rules import Rules
+    from sixtysix.server.games import CHAT_BURST, Connection, GameManager
+    from sixtysix.server.protocol import Chat
+    from sixtysix.server.storage import Storage
+
+    storage = Storage("sqlite://")
+    manager = GameManager(storage, clock=lambda: 0.0)
+    game, _ = manager.create(rules=Rules(), kind="person", name="Ann")
+
+    async def nowhere(message: dict[str, Any]) -> None:
+        return None
+
+    crowd = [Connection(nowhere, None, address="10.0.0.7") for _ in range(4)]
+    other = Connection(nowhere, None, address="10.0.0.8")
+    for conn in (*crowd, other):
+        manager.attach(game, conn)
+    replies = [manager.say(game, None, conn, Chat(f"line {n}")) for n in range(3) for conn in crowd]
+    assert sum(reply is None for reply in replies) == CHAT_BURST
+    assert all(r is None or r["code"] == "chat_rate_limited" for r in replies)
+    # Another address (the control) has its own budget.
+    assert [manager.say(game, None, other, Chat(f"mine {n}")) for n in range(5)] == [None] * 5
+    assert [line["text"] for line in game.chat["spectators"]] == (
+        [f"line {n}" for n in range(3) for _ in crowd][:5] + [f"mine {n}" for n in range(5)])
     storage.close()

@@ -178,6 +178,14 @@ def test_the_owner_names_itself_first_takes_a_client_once_and_leaves_one_of_a_sh
                 raise GameError("this game is served by another server process", "misdirected", 503)
             return Game()
 
+        def admit(self, game: Game, seat: int | None) -> None:
+            if seat is None:  # as a game with as many spectators as it takes
+                raise GameError("this game has as many spectators as it takes (0): try again later",
+                                "too_many_spectators", 429)
+
+        def release(self, game: Game) -> None:
+            pass
+
         def attach(self, game: Game, conn: Connection) -> None:
             conn.push({"type": "state"})
 
@@ -185,6 +193,11 @@ def test_the_owner_names_itself_first_takes_a_client_once_and_leaves_one_of_a_sh
         relay = relay_with(RecordingRedis())
         relay.manager = Manager()  # type: ignore[assignment]
         relay.process = "owner"
+        # A spectator beyond the game's cap is told so and closed (1013: try again later).
+        await relay._open("c9", "sixtysix:relay:elsewhere", "s2-abc", None, "10.0.0.9")
+        assert relay.remote == {} and relay.redis.published[-1] == ("sixtysix:relay:elsewhere", "c9 !1013")
+        assert '"code":"too_many_spectators"' in relay.redis.published[-2][1]
+        relay.redis.published.clear()
         # Asked while this process hands the game's shard over: no answer (the client asks the
         # next holder), neither a refusal.
         await relay._open("c0", "sixtysix:relay:elsewhere", "s3-handed-over", "good")
@@ -234,7 +247,8 @@ def test_a_client_nobody_answered_asks_the_shard_s_new_holder_again() -> None:
     async def scenario() -> None:
         relay = relay_with(RecordingRedis())
         socket = Socket()
-        task = asyncio.get_running_loop().create_task(relay.relay(socket, "s2-abc", "tok", 2))
+        relayed = relay.relay(socket, "s2-abc", "tok", 2, address="10.0.0.5")
+        task = asyncio.get_running_loop().create_task(relayed)
         await until(lambda: len(relay.redis.published) == 1)  # its first ask
         (conn_id,) = relay.local
         relay._moved(2, "taker")
@@ -245,7 +259,7 @@ def test_a_client_nobody_answered_asks_the_shard_s_new_holder_again() -> None:
         opens = [json.loads(text) for channel, text in relay.redis.published if channel == "sixtysix:inbox:2"]
         assert [note["kind"] for note in opens] == ["open", "open", "close"]
         assert opens[0] == opens[1] == {"kind": "open", "conn": conn_id, "game": "s2-abc", "token": "tok",
-                                        "reply": relay.channel}
+                                        "reply": relay.channel, "address": "10.0.0.5"}
         assert socket.sent == ['{"type":"state"}'] and socket.code == 1000
 
     asyncio.run(scenario())

@@ -42,6 +42,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              "twice as many at once)")
     parser.add_argument("--connections-per-client", type=int, default=32, metavar="N",
                         help="open WebSocket connections allowed from one address (default 32)")
+    parser.add_argument("--sockets-per-client", type=int, default=64, metavar="N",
+                        help="open TCP connections of any kind (HTTP, WebSocket) allowed from one address, "
+                             "not counting trusted proxies (default 64; the next is answered 429)")
+    parser.add_argument("--request-timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="seconds a request's head and body have to arrive, from its first byte; "
+                             "a slower one is answered 408 and closed (default 10)")
+    parser.add_argument("--keep-alive", type=float, default=5.0, metavar="SECONDS",
+                        help="seconds an HTTP connection may stay idle between requests (default 5)")
+    parser.add_argument("--spectators-per-game", type=int, default=200, metavar="N",
+                        help="spectators one game takes at once; its players are always taken (default 200)")
     parser.add_argument("--create-rate", type=float, default=0.5, metavar="N",
                         help="new games a second one address may create, after a burst of 40 "
                              "(default 0.5)")
@@ -85,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from sixtysix.server import Settings, create_app, default_database_url
+        from sixtysix.server.guard import Guard, protocols
         from sixtysix.server.opponents import Opponents, parse_engine
     except ImportError as exc:
         raise OSError(f"the web server needs the web extra (pip install 'sixtysix[web]'): {exc}") from None
@@ -96,6 +107,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--message-rate, --connections-per-client and --create-rate must be positive")
     if args.unfinished_per_client < 1:
         raise ValueError("--unfinished-per-client must be at least 1")
+    if args.sockets_per_client < 1 or args.spectators_per_game < 0:
+        raise ValueError("--sockets-per-client must be at least 1, --spectators-per-game at least 0")
+    if not 0 < args.request_timeout <= 3600 or not 0 < args.keep_alive <= 3600:
+        raise ValueError("--request-timeout and --keep-alive must be more than 0 and at most 3600 seconds")
     if not 0.5 <= args.lease <= 3600:
         raise ValueError("--lease must be from 0.5 to 3600 seconds")
     if not 0 <= args.stop_wait <= 3600:
@@ -112,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
                               shard=args.shard, engines=engines, grace=args.grace, redis_url=args.redis_url,
                               lease=args.lease,
                               unfinished_per_client=args.unfinished_per_client,
+                              spectators_per_game=args.spectators_per_game,
                               abandoned_after=args.abandon_after * 3600 if args.abandon_after > 0 else None))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"Sixty-six server: open http://{shown}:{args.port}/ in a browser "
@@ -124,8 +140,14 @@ def run(args: argparse.Namespace) -> int:
     proxies = args.forwarded_allow_ips.strip()
     limit_malloc_arenas()
     dump_stacks_on_signal()
+    # Facing clients directly, the server guards itself (sixtysix.server.guard): a time for
+    # each request to arrive, a size for its head, connections per address (a trusted
+    # proxy's not counted: the application counts each client behind it).
+    http, ws = protocols(Guard(per_address=args.sockets_per_client, request_timeout=args.request_timeout,
+                               exempt=frozenset(a.strip() for a in proxies.split(",") if a.strip())))
     config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=65536,
-                            ws_per_message_deflate=False,
+                            ws_per_message_deflate=False, http=http, ws=ws if ws is not None else "none",
+                            timeout_keep_alive=args.keep_alive,
                             proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
                             log_level=os.environ.get("SIXTYSIX_LOG_LEVEL", "warning"),
                             # Lobby pages' event streams and quick-pairing waits never end by

@@ -68,10 +68,12 @@ from sixtysix.server.feed import LobbyFeed
 from sixtysix.server.games import (
     GRACE,
     HAND_BREAK,
+    SPECTATORS,
     Connection,
     Game,
     GameError,
     GameManager,
+    encode,
     owner_shard,
     parse_clock,
     parse_rules,
@@ -154,6 +156,9 @@ class Settings:
     max_strikes: int = 200
     #: Open WebSocket connections per client address.
     connections_per_client: int = 32
+    #: Spectators one game takes at once (``None``: no limit); the next is refused
+    #: (``too_many_spectators``). Seats are always taken.
+    spectators_per_game: int | None = SPECTATORS
     #: Games a client address (and an account) may start, every way games start (the lobby,
     #: a seat taken, quick pairing, a rematch, a tournament's match: sixtysix.server.fairplay):
     #: a burst, then one every ``1 / create_rate`` seconds.
@@ -268,7 +273,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         abort_budget=settings.abort_budget, bar=settings.abort_bar))
     manager = GameManager(storage, shard=settings.shard, opponents=opponents, grace=settings.grace,
                           hand_break=settings.hand_break, ratings=ratings, admission=admission,
-                          rated_play=rated_play)
+                          rated_play=rated_play, spectators=settings.spectators_per_game)
     feed = LobbyFeed()
 
     async def adopt(shard: int) -> None:
@@ -730,7 +735,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # Another process's game: this one carries the client's messages to it.
             hello = await _hello(websocket)
             if hello is not None:
-                await relay.relay(websocket, game_id, hello.token, owner)
+                await relay.relay(websocket, game_id, hello.token, owner, address=_client(websocket.client))
             return
         try:
             manager.get(game_id)  # an unknown game is refused at once
@@ -756,6 +761,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             manager.release(game)
             await _refuse(websocket, "this token holds no seat in this game", "bad_token", 4403)
             return
+        try:
+            manager.admit(game, seat)
+        except GameError as exc:  # as many spectators as the game takes: try again later
+            manager.release(game)
+            await _refuse(websocket, str(exc), exc.code, 1013)
+            return
 
         async def hang_up() -> None:
             await websocket.close(code=1008, reason="too far behind")
@@ -763,7 +774,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def end(code: int) -> None:
             await websocket.close(code=code)
 
-        conn = Connection(websocket.send_json, seat, hang_up, end)
+        async def send(message: dict[str, Any]) -> None:
+            await websocket.send_text(encode(message))  # a message shared by many: written once
+
+        conn = Connection(send, seat, hang_up, end, address=_client(websocket.client))
         writer = asyncio.get_running_loop().create_task(conn.run_writer())
         manager.attach(game, conn)
         bucket = TokenBucket(settings.message_rate, settings.message_burst)

@@ -44,7 +44,7 @@ from sixtysix.player import Event, Hooks
 from sixtysix.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
 from sixtysix.rules import Rules
 from sixtysix.server.fairplay import Admission, LimitError, RatedPlay, Starter
-from sixtysix.server.limits import TokenBucket
+from sixtysix.server.limits import BucketsByKey
 from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEVELS, Opponents
 from sixtysix.server.players import ComputerPlayer
 from sixtysix.server.protocol import Abort, Chat, Hello, Hint, Message, Ping, Rematch, Resign, TakeBack, error
@@ -56,7 +56,7 @@ from sixtysix.views import View
 from sixtysix.wire import finished_hand_json, public_view_json, seat_view_json
 
 __all__ = ["COMPUTER_LEVELS", "SEARCH_LEVELS", "Connection", "Game", "GameError", "GameManager",
-           "hash_token"]
+           "Shared", "encode", "hash_token"]
 
 log = logging.getLogger("sixtysix.server")
 
@@ -74,9 +74,14 @@ ENDINGS = ("resigned", "time", "left", "aborted")
 #: Why a match made rated was not rated: it ended before both players had acted (before
 #: its first trick was complete), as on lichess.
 SHORT = "short"
-#: Lines of chat one connection may send: a burst, then one every ``1 / CHAT_RATE`` seconds.
+#: Lines of chat one seat of a game (however many connections hold it), or the spectators
+#: of a game from one address, may send: a burst, then one every ``1 / CHAT_RATE`` seconds.
 CHAT_BURST = 5.0
 CHAT_RATE = 0.5
+#: Spectators one game takes at once (``sixtysix serve --spectators-per-game``).
+SPECTATORS = 200
+#: Seconds over which spectators coming and going are gathered into one presence message.
+PRESENCE_INTERVAL = 1.0
 
 
 class GameError(ValueError):
@@ -103,19 +108,50 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+class Shared(dict[str, Any]):
+    """A message that goes alike to many connections (the spectators' state, a presence
+    message): written as JSON once (:func:`encode`), however many it goes to. Nobody
+    changes it once it is queued.
+
+    >>> message = Shared(type="presence", spectators=3)
+    >>> encode(message), encode(message) is encode(message)
+    ('{"type":"presence","spectators":3}', True)
+    """
+
+    _text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = _dumps(self)
+        return self._text
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as a WebSocket carries it: compact JSON text, UTF-8 unescaped."""
+    return message.text() if isinstance(message, Shared) else _dumps(message)
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
 class Connection:
     """One client's connection to a game: a seat (0 or 1) or a spectator (``None``).
 
     Messages are queued and sent in order by :meth:`run_writer`; a client that
     falls too far behind is dropped (``hang_up`` is called) rather than holding
-    up the game.
+    up the game. Who is watching (:meth:`tell_presence`) is not queued: only the
+    latest count is kept, in a slot of its own, and sent once the queue is empty, so
+    that spectators coming and going never fill a connection's queue (a player's
+    connection is closed only for its own lag, never for the gallery's traffic).
     """
 
     QUEUE = 256
 
     def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], seat: int | None,
                  hang_up: Callable[[], Awaitable[None]] | None = None,
-                 end: Callable[[int], Awaitable[None]] | None = None) -> None:
+                 end: Callable[[int], Awaitable[None]] | None = None, *,
+                 address: str | None = None) -> None:
         self._send = send
         self._hang_up = hang_up
         #: Closes the client's connection with a WebSocket close code, when the server
@@ -123,11 +159,13 @@ class Connection:
         #: (a relayed client's process closes it: sixtysix.server.relay).
         self._end = end
         self.seat = seat
+        #: The client's address (a spectator's lines of chat count against it), if known.
+        self.address = address
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.QUEUE)
         self.closed = False
         self.overflowed = False
-        #: Lines of chat this connection may still send (see :data:`CHAT_RATE`).
-        self.chat_bucket = TokenBucket(CHAT_RATE, CHAT_BURST)
+        #: The latest presence message not sent yet (see :meth:`tell_presence`).
+        self._presence: dict[str, Any] | None = None
 
     def push(self, message: dict[str, Any]) -> None:
         if self.closed:
@@ -140,6 +178,15 @@ class Connection:
             self._drain()
             self.queue.put_nowait(None)
 
+    def tell_presence(self, message: dict[str, Any]) -> None:
+        """Who is watching now: replaces a presence message not sent yet, and goes after
+        everything queued (it never takes a place in the queue but to wake the writer)."""
+        if self.closed:
+            return
+        self._presence = message
+        if self.queue.empty():
+            self.queue.put_nowait(_WAKE)
+
     def close(self) -> None:
         if not self.closed:
             self.closed = True
@@ -150,9 +197,20 @@ class Connection:
         while not self.queue.empty():
             self.queue.get_nowait()
 
+    async def _next(self) -> dict[str, Any] | None:
+        """The next message to send: the queue's, else the presence message waiting."""
+        while True:
+            presence = self._presence
+            if presence is not None and self.queue.empty() and not self.closed:
+                self._presence = None
+                return presence
+            message = await self.queue.get()
+            if message is not _WAKE:
+                return message
+
     async def run_writer(self) -> None:
         while True:
-            message = await self.queue.get()
+            message = await self._next()
             if message is None:
                 if self.overflowed and self._hang_up is not None:
                     with contextlib.suppress(Exception):
@@ -173,6 +231,10 @@ class Connection:
             except Exception:  # the client went away: stop writing to it
                 self.closed = True
                 return
+
+
+#: Put in a connection's empty queue to wake its writer for a presence message.
+_WAKE: dict[str, Any] = {"type": "_wake"}
 
 
 class Game:
@@ -249,6 +311,14 @@ class Game:
         self._rules_text = str(rules)
         self._results: list[HandResult] = []
         self._results_key: tuple[int, bool] | None = None
+        #: The spectators' view of the position now, worked out once for all of them (see
+        #: :meth:`public_view`), and how the latest finished hand ended (see :meth:`last_hand`).
+        self._public: tuple[tuple[int, int, bool], dict[str, Any] | None] | None = None
+        self._last_hand: tuple[tuple[int, bool], dict[str, Any] | None] | None = None
+        #: The coming presence message (spectators came or went: see
+        #: ``GameManager.presence_changed``), and the count the last one told.
+        self.presence_timer: asyncio.TimerHandle | None = None
+        self.presence_told = 0
 
     # Queries ---------------------------------------------------------------------
     @property
@@ -355,7 +425,7 @@ class Game:
             "clock": self.clock_json(at),
             "away": {str(seat): round(max(when - at, 0.0), 1) for seat, when in sorted(self.away.items())},
             "rematch": self.rematch,
-            "spectators": sum(1 for c in self.connections if c.seat is None),
+            "spectators": self.spectators,
             "takeback": self.takeback,
             "taken_back": self.taken_back,
             "rated": self.rated,
@@ -369,14 +439,42 @@ class Game:
                                for seat, (a, b) in sorted(self.rating_changes.items())},
         }
 
+    @property
+    def spectators(self) -> int:
+        """How many connections watch the game (and are not closed)."""
+        return sum(1 for c in self.connections if c.seat is None and not c.closed)
+
     def view_for(self, seat: int | None) -> dict[str, Any] | None:
         hand = self.hand
         if hand is None:
             return None
-        return public_view_json(hand) if seat is None else seat_view_json(hand, seat)
+        return self.public_view() if seat is None else seat_view_json(hand, seat)
+
+    def _position(self) -> tuple[int, int, bool]:
+        hand = self.hand
+        return (len(self.match.hands), -1 if hand is None else len(hand.actions),
+                hand is not None and hand.is_over())
+
+    def public_view(self) -> dict[str, Any] | None:
+        """The spectators' view, worked out once for each change and shared by all of them
+        (read-only): hundreds of spectators cost one view, not hundreds. :meth:`broadcast`
+        forgets it (every change is broadcast); the position is checked as well."""
+        key = self._position()
+        if self._public is None or self._public[0] != key:
+            hand = self.hand
+            self._public = (key, None if hand is None else public_view_json(hand))
+        return self._public[1]
 
     def last_hand(self) -> dict[str, Any] | None:
-        """How the latest finished hand ended (public once it is over), or ``None``."""
+        """How the latest finished hand ended (public once it is over), or ``None``; worked
+        out once for each hand that ends (a finished hand never changes)."""
+        hand = self.hand
+        key = (len(self.match.hands), hand is not None and hand.is_over())
+        if self._last_hand is None or self._last_hand[0] != key:
+            self._last_hand = (key, self._find_last_hand())
+        return self._last_hand[1]
+
+    def _find_last_hand(self) -> dict[str, Any] | None:
         for number in range(len(self.match.hands), 0, -1):
             hand = self.match.hands[number - 1]
             if hand.is_over():
@@ -393,14 +491,22 @@ class Game:
                 "last_hand": last_hand if last_hand is not None else self.last_hand()}
 
     def broadcast(self) -> None:
-        """Queue the new state for every connection, each with its own view."""
+        """Queue the new state for every connection, each with its own view: the players'
+        first, then one message shared by every spectator (its view worked out once)."""
+        self._public = None  # the game changed: worked out again when asked for
         info = self.info()
         last_hand = self.last_hand()
-        for conn in list(self.connections):
+        watching: Shared | None = None
+        for conn in sorted(self.connections, key=lambda c: c.seat is None):
             if conn.closed:
                 self.connections.discard(conn)
-            else:
+            elif conn.seat is not None:
                 conn.push(self.state_for(conn.seat, info, last_hand))
+            else:
+                if watching is None:
+                    watching = Shared(self.state_for(None, info, last_hand))
+                conn.push(watching)
+        self.presence_told = info["spectators"]
 
     def record(self) -> MatchRecord:
         """The game's record; a match played with takebacks says so, as the terminal
@@ -427,8 +533,18 @@ class GameManager:
                  shard: int | None = None, opponents: Opponents | None = None,
                  now: Callable[[], float] = time.time, grace: float = GRACE,
                  hand_break: float = HAND_BREAK, ratings: Ratings | None = None,
-                 admission: Admission | None = None, rated_play: RatedPlay | None = None) -> None:
+                 admission: Admission | None = None, rated_play: RatedPlay | None = None,
+                 spectators: int | None = SPECTATORS, presence_interval: float = PRESENCE_INTERVAL,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.storage = storage
+        #: Spectators a game takes at once (``None``: no limit); seats are always taken.
+        self.spectators = spectators
+        #: Seconds over which spectators' arrivals and departures make one presence message.
+        self.presence_interval = presence_interval
+        #: Lines of chat: each seat of a game, and each address among a game's spectators,
+        #: has its budget (:data:`CHAT_BURST`, :data:`CHAT_RATE`), however many connections
+        #: it holds. ``clock``: seconds that only go forward (a test moves them by hand).
+        self.chat_limit = BucketsByKey(CHAT_RATE, CHAT_BURST, size=100_000, clock=clock)
         #: The players' ratings; ``None``: no game is rated.
         self.ratings = ratings
         #: The one limiter of games starting, every way they start (``None``: no limit).
@@ -1179,7 +1295,7 @@ class GameManager:
         error reply, or ``None``."""
         if seat is not None and game.kind != "person":
             return error("the players' chat is between two people", "no_chat")
-        if not conn.chat_bucket.allow():
+        if not self.chat_limit.allow(chat_key(game, conn)):
             return error("too many lines of chat: wait a little", "chat_rate_limited")
         try:
             self._check_serving(game)
@@ -1451,15 +1567,26 @@ class GameManager:
         return new
 
     # Connections ------------------------------------------------------------------
+    def admit(self, game: Game, seat: int | None) -> None:
+        """Refuse a spectator when the game has as many as it takes (a seat is always taken)."""
+        if seat is None and self.spectators is not None and game.spectators >= self.spectators:
+            raise GameError(f"this game has as many spectators as it takes ({self.spectators}): "
+                            "try again later", "too_many_spectators", 429)
+
     def attach(self, game: Game, conn: Connection) -> None:
         game.connections.add(conn)
         at = self.now()
+        away = set(game.away)
         self._update_away(game, at)
         self.check_time(game, at)  # a clock that ran out while nobody was at the table
-        conn.push(game.state_for(conn.seat))
+        if set(game.away) != away:
+            game.broadcast()  # a player came back: everybody told, this connection too
+        else:
+            conn.push(game.state_for(conn.seat))
+            if conn.seat is None:
+                self.presence_changed(game)  # one spectator more: told with the others, later
         for line in game.chat["players" if conn.seat is not None else "spectators"]:
             conn.push(line)
-        game.broadcast()  # the spectator count changed, a player came back
         if game.bot_seat is not None and game.level not in self.opponents and not game.over:
             conn.push(error(f"the computer opponent {game.level!r} is not offered by this server now: "
                             "the game goes on when it is again", "no_opponent"))
@@ -1471,11 +1598,37 @@ class GameManager:
         if game.connections:
             away = set(game.away)
             self._update_away(game, self.now())
-            if conn.seat is None or set(game.away) != away:
-                game.broadcast()  # one spectator fewer, or a player left
+            if set(game.away) != away:
+                game.broadcast()  # a player left
+            elif conn.seat is None:
+                self.presence_changed(game)  # one spectator fewer
             self._schedule(game)
         else:
             self.release(game)
+
+    def presence_changed(self, game: Game) -> None:
+        """Spectators came or went: everybody at the game is told how many watch in one
+        small ``presence`` message, at most once a :attr:`presence_interval` (never the
+        whole state: hundreds of spectators coming and going cost the players nothing)."""
+        if game.presence_timer is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test driving the manager): told at once
+            self.tell_presence(game)
+            return
+        game.presence_timer = loop.call_later(self.presence_interval, self.tell_presence, game)
+
+    def tell_presence(self, game: Game) -> None:
+        """Send the presence message now, if the count changed since the game last told it."""
+        game.presence_timer = None
+        count = game.spectators
+        if count == game.presence_told or self.games.get(game.id) is not game:
+            return
+        game.presence_told = count
+        message = Shared(type="presence", spectators=count)
+        for conn in game.connections:
+            conn.tell_presence(message)
 
     def release(self, game: Game) -> None:
         """Done with a game for now (after a REST request, a last connection): see :meth:`_forget`."""
@@ -1510,6 +1663,9 @@ class GameManager:
         if game.timer is not None:
             game.timer.cancel()
             game.timer = None
+        if game.presence_timer is not None:
+            game.presence_timer.cancel()
+            game.presence_timer = None
         game.away.clear()
         if game.last_action_at is not None:
             self._touch(game)
@@ -1563,6 +1719,19 @@ class GameManager:
             self._close_player(game)
         await asyncio.gather(*(asyncio.wrap_future(f) for f in list(self._closing)),
                              return_exceptions=True)
+
+
+def chat_key(game: Game, conn: Connection) -> str:
+    """Whose budget a line of chat counts against: the seat's (every connection holding it),
+    or a spectator's address's in this game (one with no known address: its own).
+
+    >>> game = type("G", (), {"id": "g1"})()
+    >>> chat_key(game, Connection(None, 1)), chat_key(game, Connection(None, None, address="10.0.0.7"))
+    ('g1 seat 1', 'g1 watching from 10.0.0.7')
+    """
+    if conn.seat is not None:
+        return f"{game.id} seat {conn.seat}"
+    return f"{game.id} watching from {conn.address or f'connection {id(conn)}'}"
 
 
 def owner_shard(game_id: str) -> int | None:

@@ -12,7 +12,9 @@ not hold the game's shard relays.
   ``close`` when the client goes. It enforces the message rate and size limits, as
   for a game of its own.
 - The owner treats each relayed client as a connection of its own: it checks the
-  token, seats it (or makes it a spectator), and queues for it exactly the messages a
+  token, seats it (or makes it a spectator, if the game takes one more: the cap
+  counts every process's spectators; the ``open`` names the client's address, which
+  a spectator's chat counts against), and queues for it exactly the messages a
   local connection gets: its own seat's view, replies, chat. They go to the relaying
   process's own channel, ``sixtysix:relay:PROCESS``, each marked with the connection
   it is for, and that process hands each to its client alone. Each process holds one
@@ -50,7 +52,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sixtysix.server.games import Connection, Game, GameError, GameManager
+from sixtysix.server.games import Connection, Game, GameError, GameManager, encode
 from sixtysix.server.limits import TokenBucket
 from sixtysix.server.protocol import error
 
@@ -260,17 +262,17 @@ class Relay:
             await asyncio.wait_for(taken.wait(), timeout)
 
     async def _send_to(self, reply: str, conn_id: str, message: dict[str, Any]) -> None:
-        if message.get("type") == "_close":
-            text = f"!{int(message.get('code', 1000))}"
-        else:  # as the client's own process would send it (compact JSON, UTF-8)
-            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        # A close as its code, else the text the client's own process would send.
+        text = f"!{int(message.get('code', 1000))}" if message.get("type") == "_close" else encode(message)
         await self._publish(reply, f"{conn_id} {text}")
 
     async def _on_note(self, note: dict[str, Any]) -> None:
         kind, conn_id = note.get("kind"), str(note.get("conn", ""))
         if kind == "open":
             channel, game_id = str(note.get("reply", "")), str(note.get("game", ""))
-            await self._open(conn_id, channel, game_id, note.get("token"))
+            address = note.get("address")
+            await self._open(conn_id, channel, game_id, note.get("token"),
+                             address if isinstance(address, str) else None)
         elif kind == "message" and conn_id in self.remote:
             game, conn, strikes, _ = self.remote[conn_id]
             reply = self.answer(game, conn.seat, conn, note.get("text", ""))
@@ -291,7 +293,8 @@ class Relay:
                 game, conn, _, _ = self.remote.pop(conn_id)
                 self.manager.detach(game, conn)
 
-    async def _open(self, conn_id: str, reply: str, game_id: str, token: Any) -> None:
+    async def _open(self, conn_id: str, reply: str, game_id: str, token: Any,
+                    address: str | None = None) -> None:
         if not reply.startswith(f"{PREFIX}:relay:") or conn_id in self.remote or conn_id in self._ended:
             return  # (a client asks again when a shard moves before its holder answered)
         try:
@@ -310,6 +313,13 @@ class Relay:
             await self._send_to(reply, conn_id, error("this token holds no seat in this game", "bad_token"))
             await self._send_to(reply, conn_id, {"type": "_close", "code": 4403})
             return
+        try:
+            self.manager.admit(game, seat)
+        except GameError as exc:  # as many spectators as the game takes: try again later
+            self.manager.release(game)
+            await self._send_to(reply, conn_id, error(str(exc), exc.code))
+            await self._send_to(reply, conn_id, {"type": "_close", "code": 1013})
+            return
 
         # Who answers comes first: the relaying process then knows whose client it is
         # when a shard moves (see _moved).
@@ -318,7 +328,7 @@ class Relay:
         async def send(message: dict[str, Any]) -> None:
             await self._send_to(reply, conn_id, message)
 
-        conn = Connection(send, seat)
+        conn = Connection(send, seat, address=address)
         writer = asyncio.get_running_loop().create_task(conn.run_writer())
         self._writers.add(writer)
         writer.add_done_callback(self._writers.discard)
@@ -326,9 +336,11 @@ class Relay:
         self.manager.attach(game, conn)
 
     # The relaying side ---------------------------------------------------------------
-    async def relay(self, websocket: Any, game_id: str, token: str | None, owner: int) -> None:
+    async def relay(self, websocket: Any, game_id: str, token: str | None, owner: int,
+                    address: str | None = None) -> None:
         """Carry a client's connection to a game another process owns, until either side
-        ends it."""
+        ends it. ``address``: the client's, told to the owner (a spectator's chat counts
+        against it)."""
         conn_id = secrets.token_hex(12)
         queue: asyncio.Queue[str | int | None] = asyncio.Queue()
         self.local[conn_id] = queue
@@ -340,7 +352,7 @@ class Relay:
 
         async def ask() -> int:
             """Ask the shard's holder to take the client; how many listen (the holder: 1)."""
-            return await note("open", game=game_id, token=token, reply=self.channel)
+            return await note("open", game=game_id, token=token, reply=self.channel, address=address)
 
         async def open_game() -> bool:
             """:func:`ask`, the client from now on concerned by a move of the shard; whether

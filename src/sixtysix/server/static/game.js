@@ -116,6 +116,10 @@ function connect() {
       hold(state, message); soundFor(state, message); notifyTurn(state, message);
       state = message; clockAt = performance.now(); render();
     }
+    else if (message.type === "presence") {
+      // How many watch, told apart from the state (spectators coming and going send no state).
+      if (state) { state.game.spectators = message.spectators; render(); }
+    }
     else if (message.type === "hint") { hint = message; render(); }
     else if (message.type === "chat") addChatLine(message);
     else if (message.type === "error") onError(message);
@@ -146,6 +150,7 @@ function onError(message) {
   }
   if (message.code === "time") showToast(t("Your time ran out."));
   else if (message.code === "chat_rate_limited") showToast(t("Too many lines of chat: wait a little."));
+  else if (message.code === "too_many_spectators") showToast(t("This game has as many spectators as it takes: trying again in a moment."));
   else if (message.code === "bad_chat") showToast(t("A line of chat has 1 to 200 characters."));
   else if (message.code === "not_abortable") showToast(t("The first trick is complete: the match can no longer be called off."));
   else showToast(serverError(message));
