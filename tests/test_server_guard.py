@@ -130,11 +130,45 @@ def test_websockets_count_against_the_cap_until_they_close(server: Server) -> No
             assert answer(taken, TIMEOUT + 5).startswith(b"HTTP/1.1 408 ")  # taken, then timed out
 
 
+def upgrade(server: Server, address: str, game_id: str) -> bytes:
+    """The first line of the answer to a WebSocket handshake asked from ``address``."""
+    request = (f"GET /ws/{game_id} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+               "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+               "Sec-WebSocket-Version: 13\r\n\r\n").encode()
+    with contextlib.closing(open_from(server, address, request)) as sock:
+        sock.settimeout(10)
+        received = b""
+        while b"\r\n" not in received:
+            chunk = sock.recv(4096)
+            assert chunk, f"closed without an answer: {received!r}"
+            received += chunk
+        return received.split(b"\r\n")[0] + (b" too_many_connections" if b"too_many_connections" in received
+                                                else b"")
+
+
+def test_an_address_opens_websockets_at_a_rate_and_another_address_is_not_slowed(tmp_path: Path) -> None:
+    """Spectators reconnecting in a loop (issue 34's churn: 450 from 15 addresses) each cost
+    a handshake; past an address's burst of new WebSockets the next is refused before it.
+    A rate of one WebSocket in 10,000 s gives a burst of one: the second is refused."""
+    one = Server(f"sqlite:///{tmp_path / 'games.db'}", tmp_path / "server.log", "--websockets-per-second",
+                 "0.0001")
+    try:
+        game = one.post("/api/games", {"kind": "computer", "level": "random"})
+        assert upgrade(one, "127.0.0.3", game["id"]).startswith(b"HTTP/1.1 101 ")
+        refused = upgrade(one, "127.0.0.3", game["id"])
+        assert refused.startswith(b"HTTP/1.1 429 ") and refused.endswith(b"too_many_connections")
+        assert upgrade(one, "127.0.0.4", game["id"]).startswith(b"HTTP/1.1 101 ")  # the control
+        assert isinstance(one.get("/api/games")["open"], list)  # plain requests are not counted
+    finally:
+        one.stop()
+
+
 def test_every_option_is_checked(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    for option, value in (("--request-timeout", "0"), ("--sockets-per-client", "0"), ("--keep-alive", "-1")):
+    for option, value in (("--request-timeout", "0"), ("--sockets-per-client", "0"), ("--keep-alive", "-1"),
+                          ("--websockets-per-second", "0")):
         done = subprocess.run([sys.executable, "-m", "sixtysix", "serve", "--database-url",
                                f"sqlite:///{tmp_path / 'x.db'}", option, value],
                               capture_output=True, text=True, timeout=60)

@@ -45,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--sockets-per-client", type=int, default=64, metavar="N",
                         help="open TCP connections of any kind (HTTP, WebSocket) allowed from one address, "
                              "not counting trusted proxies (default 64; the next is answered 429)")
+    parser.add_argument("--websockets-per-second", type=float, default=2.0, metavar="N",
+                        help="WebSockets one address may open a second, on average, not counting trusted "
+                             "proxies (default 2; ten times as many at once; a faster one is answered 429)")
     parser.add_argument("--request-timeout", type=float, default=10.0, metavar="SECONDS",
                         help="seconds a request's head and body have to arrive, from its first byte; "
                              "a slower one is answered 408 and closed (default 10)")
@@ -107,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--message-rate, --connections-per-client and --create-rate must be positive")
     if args.unfinished_per_client < 1:
         raise ValueError("--unfinished-per-client must be at least 1")
+    if not args.websockets_per_second > 0:
+        raise ValueError("--websockets-per-second must be more than 0")
     if args.sockets_per_client < 1 or args.spectators_per_game < 0:
         raise ValueError("--sockets-per-client must be at least 1, --spectators-per-game at least 0")
     if not 0 < args.request_timeout <= 3600 or not 0 < args.keep_alive <= 3600:
@@ -144,6 +149,8 @@ def run(args: argparse.Namespace) -> int:
     # each request to arrive, a size for its head, connections per address (a trusted
     # proxy's not counted: the application counts each client behind it).
     http, ws = protocols(Guard(per_address=args.sockets_per_client, request_timeout=args.request_timeout,
+                               upgrade_rate=args.websockets_per_second,
+                               upgrade_burst=max(1.0, 10 * args.websockets_per_second),
                                exempt=frozenset(a.strip() for a in proxies.split(",") if a.strip())))
     config = uvicorn.Config(app, host=args.host, port=args.port, ws_max_size=65536,
                             ws_per_message_deflate=False, http=http, ws=ws if ws is not None else "none",
