@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sixtysix.explain import explain
-from sixtysix.kernel.tables import marriage_value
 from sixtysix.views import public_view
 
 if TYPE_CHECKING:
@@ -47,9 +46,7 @@ def seat_view_json(hand: Hand, seat: int) -> dict[str, Any]:
     obj = view.to_json()
     obj["hand_sizes"] = _hand_sizes(hand)
     obj["declare_counts"] = {
-        str(action): view.scores[seat]
-        + (0 if action.suit is None else marriage_value(action.suit, view.trump))
-        for action in view.legal if action.is_declaration}
+        str(action): view.declared_total(action) for action in view.legal if action.is_declaration}
     return obj
 
 

@@ -36,6 +36,7 @@ from sixtysix.kernel.tables import (
     Config,
     conceded,
     follow_mask,
+    marriage_value,
 )
 
 if TYPE_CHECKING:
@@ -347,7 +348,7 @@ class State:
                 self.to_act = 1 - p
         elif code < EXCHANGE:
             card = code - MARRIAGE
-            value = 40 if SUIT_OF[card] == self.trump else 20  # R5.1
+            value = marriage_value(SUIT_OF[card], self.trump)
             if self._next_trick:
                 pend[p] += value  # counts when p next wins a trick
             else:
@@ -376,7 +377,7 @@ class State:
         elif code == DECLARE:
             self._declare(p)
         elif DECLARE_MARRIAGE <= code < NUM_CODES:  # 66+S: show the marriage, declare (R5.5)
-            marr[p] += 40 if code - DECLARE_MARRIAGE == self.trump else 20
+            marr[p] += marriage_value(code - DECLARE_MARRIAGE, self.trump)
             self._declare(p)
         else:
             self._undo.pop()
