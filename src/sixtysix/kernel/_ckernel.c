@@ -1983,6 +1983,10 @@ static PyObject *State_depth(StateObject *self, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromLong(self->k.depth);
 }
 
+static PyObject *State_failed_close_points(StateObject *self, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromLong(self->k.closed_by < 0 ? 0 : k_failed_close(&self->k));
+}
+
 static PyObject *State_value(StateObject *self, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromLong(k_value(&self->k));
 }
@@ -2345,6 +2349,9 @@ static PyMethodDef State_methods[] = {
     {"depth", (PyCFunction)State_depth, METH_NOARGS, "depth($self, /)\n--\n\nHow many actions pop() can take back."},
     {"value", (PyCFunction)State_value, METH_NOARGS,
      "value($self, /)\n--\n\nGame points of a finished hand for seat 0."},
+    {"failed_close_points", (PyCFunction)State_failed_close_points, METH_NOARGS,
+     "failed_close_points($self, /)\n--\n\nThe game points a failed close gives the closer's opponent "
+     "(R6.4), as judged\nwhen the stock was closed; 0 while nobody closed."},
     {"key", (PyCFunction)State_key, METH_NOARGS,
      "key($self, /)\n--\n\nThe whole state as a tuple (history aside)."},
     {"legal_mask", (PyCFunction)State_legal_mask, METH_NOARGS,

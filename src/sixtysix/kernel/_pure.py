@@ -255,6 +255,24 @@ class State:
         """How many actions :meth:`pop` can take back."""
         return len(self._undo)
 
+    def failed_close_points(self) -> int:
+        """The game points a failed close gives the closer's opponent (R6.4), as judged
+        when the stock was closed: 3 if the opponent had no trick then, or always under
+        ``failed_close = three``; else 2. 0 while nobody closed.
+
+        >>> from sixtysix.kernel.tables import CLOSE, config
+        >>> from sixtysix.rules import CLASSIC
+        >>> s = State.deal(list(range(24)), 0, config(CLASSIC))
+        >>> s.failed_close_points()
+        0
+        >>> s.push(CLOSE)  # closed before anybody took a trick
+        >>> s.failed_close_points()
+        3
+        """
+        if self.closed_by < 0:
+            return 0
+        return self._failed_close()
+
     def value(self) -> int:
         """Game points of a finished hand for seat 0: positive when seat 0 won, 0 for a tie."""
         w = self.winner
