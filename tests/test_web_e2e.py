@@ -426,6 +426,13 @@ def test_closing_and_declaring_under_66_ask_first_unless_the_player_turned_that_
         assert dialog.is_visible()
         title = page.locator("#confirm-title").inner_text()
         assert title == "Close the stock?" if action == "C" else re.fullmatch(r"Declare 66 with \d+\?", title)
+        # The game points at stake are the server's (wire: failed_close_points,
+        # false_declaration_points), shown as sent.
+        clicked = str(target.first.get_attribute("data-action"))
+        stake = page.evaluate("(a) => a === 'C' ? state.view.failed_close_points"
+                              " : state.view.false_declaration_points[a]", clicked)
+        text = page.locator("#confirm-text").inner_text()
+        assert stake in (2, 3) and f"your opponent scores {stake} game points" in text
         page.click("#confirm-no")  # going back sends nothing
         assert not dialog.is_visible()
         assert position(page) == before and my_turn(page)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from sixtysix.actions import CLOSE, DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, Action
 from sixtysix.cards import Card, Rank, Suit, pack
 from sixtysix.errors import ParseError
-from sixtysix.kernel.tables import marriage_value
+from sixtysix.kernel.tables import declared_total, marriage_value
 from sixtysix.result import HandResult
 from sixtysix.rules import MarriageCounts, Rules
 from sixtysix.states import HandState
@@ -145,6 +145,19 @@ class View:
             return 0
         upto = won[-1] if self.rules.marriage_counts is MarriageCounts.NEXT_TRICK else n
         return sum(m.value for m in self.marriages if m.seat == seat and m.at_trick <= upto)
+
+    def declared_total(self, action: Action) -> int:
+        """What this seat would count by declaring with ``action`` (``66`` or ``66+S``): its
+        score, and the marriage shown with ``66+S`` (the kernel's
+        :func:`~sixtysix.kernel.tables.declared_total`, R8.1, R5.5). Under 66 the
+        declaration is false (R8.3).
+
+        >>> from sixtysix import Action, Hand
+        >>> view = Hand.random(seed=5).view(0)
+        >>> view.declared_total(Action.parse("66")) == view.scores[0]
+        True
+        """
+        return declared_total(self.scores[self.seat], action.code, self.trump)
 
     def counts(self, marriage: Marriage) -> bool:
         """Whether a marriage shown counts toward 66 now (R5.3; marriage_counts)."""

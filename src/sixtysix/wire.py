@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sixtysix.explain import explain
-from sixtysix.kernel.tables import marriage_value
-from sixtysix.views import public_view
+from sixtysix.kernel import CLOSE, State
+from sixtysix.views import View, public_view
 
 if TYPE_CHECKING:
     from sixtysix.hand import Hand
@@ -33,24 +33,63 @@ def _hand_sizes(hand: Hand) -> list[int]:
 
 
 def seat_view_json(hand: Hand, seat: int) -> dict[str, Any]:
-    """What ``seat`` may know of ``hand``, as a JSON-ready object; with it, what each legal
-    declaration of 66 would count (``declare_counts``: the seat's points, and the marriage
-    shown with it, R8.1, R5.5), so that a page can warn of a false declaration (R8.3)
-    without counting by the rules itself.
+    """What ``seat`` may know of ``hand``, as a JSON-ready object; with it every number and
+    card a page shows about the seat's choices, as the kernel decides them, so that the
+    page counts nothing by the rules itself:
+
+    - ``declare_counts``: what each legal declaration of 66 would count (the seat's
+      points, and the marriage shown with it, R8.1, R5.5);
+    - ``false_declaration_points``: for each legal declaration that would be false, the
+      game points the opponent would score (R8.3, or R6.4 for the closer);
+    - ``failed_close_points``: if the seat may close, the game points the opponent would
+      score should the close fail (R6.4, the rules' ``failed_close``), else ``None``;
+    - ``exchange_card``: the trump the seat would give for the turned-up one (the nine,
+      R4.1, or the jack, S4.1), if it holds it, else ``None``.
 
     >>> from sixtysix import Hand
     >>> hand = Hand.random(seed=3)
-    >>> seat_view_json(hand, hand.to_act)["declare_counts"]  # nobody may declare yet
-    {}
+    >>> obj = seat_view_json(hand, hand.to_act)
+    >>> obj["declare_counts"], obj["false_declaration_points"]  # nobody may declare yet
+    ({}, {})
+    >>> obj["failed_close_points"]  # closing at the first lead: the opponent has no trick
+    3
     """
     view = hand.view(seat)
     obj = view.to_json()
     obj["hand_sizes"] = _hand_sizes(hand)
     obj["declare_counts"] = {
-        str(action): view.scores[seat]
-        + (0 if action.suit is None else marriage_value(action.suit, view.trump))
-        for action in view.legal if action.is_declaration}
+        str(action): view.declared_total(action) for action in view.legal if action.is_declaration}
+    obj["false_declaration_points"] = _false_declaration_points(hand, view)
+    obj["failed_close_points"] = _failed_close_points(hand, view)
+    obj["exchange_card"] = str(view.exchange_card) if view.exchange_card in view.hand else None
     return obj
+
+
+def _outcome(hand: Hand, code: int) -> State:
+    """The kernel's state after the action ``code`` (a copy: the hand is not changed)."""
+    state = hand.kernel.copy()
+    state.push(code)
+    return state
+
+
+def _false_declaration_points(hand: Hand, view: View) -> dict[str, int]:
+    """The game points the opponent scores for each legal declaration of ``view``'s seat
+    that would be false, as the kernel scores the declaration."""
+    points = {}
+    for action in view.legal:
+        if action.is_declaration:
+            after = _outcome(hand, action.code)
+            if after.winner != view.seat:
+                points[str(action)] = after.game_points
+    return points
+
+
+def _failed_close_points(hand: Hand, view: View) -> int | None:
+    """What closing now risks (R6.4), as the kernel judges it at the close; ``None``
+    when ``view``'s seat may not close."""
+    if not any(action.code == CLOSE for action in view.legal):
+        return None
+    return _outcome(hand, CLOSE).failed_close_points()
 
 
 def public_view_json(hand: Hand) -> dict[str, Any]:

@@ -58,6 +58,7 @@ from sixtysix.kernel import (
     WINNING_TOTAL,
     Solver,
     beats,
+    declared_total,
     follow_mask,
     marriage_value,
 )
@@ -100,10 +101,9 @@ def counted_total(view: View, action: Action | None = None) -> int:
     >>> counted_total(Hand.random(seed=1).view(0))
     0
     """
-    total = view.scores[view.seat]
-    if action is not None and action.code >= DECLARE_MARRIAGE and action.suit is not None:
-        total += marriage_value(int(action.suit), int(view.trump))
-    return total
+    if action is None:
+        return view.scores[view.seat]
+    return view.declared_total(action)
 
 
 class _Info:
@@ -336,8 +336,8 @@ class HeuristicBot(BaseBot):
             return None  # the sure winners make 66 alone: keep the lead
         later = info.view.rules.marriages_in_phase2
         for suit in suits:
-            value = marriage_value(suit, trump)
-            if not later or not winners or (info.won and info.score + value >= TARGET):
+            shown = declared_total(info.score, DECLARE_MARRIAGE + suit, trump)
+            if not later or not winners or (info.won and shown >= TARGET):
                 # The last chance (R5.4), nothing better to lead, or 66 at once (R5.5).
                 return _marriage_lead(codes, suit)
         return None

@@ -134,7 +134,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sixtysix import kernel
-from sixtysix.actions import DECLARE, DECLARE_MARRIAGE, Action
+from sixtysix.actions import DECLARE, Action
 from sixtysix.bots.base import BaseBot, Bot
 from sixtysix.bots.endgame import AlphaMu, NodeLimitError
 from sixtysix.bots.equity import hand_utility
@@ -152,7 +152,6 @@ from sixtysix.kernel import (
     WINNING_TOTAL,
     Phase,
     State,
-    marriage_value,
 )
 from sixtysix.kernel._pure_search import settled  # the one settling rule (both loops)
 from sixtysix.solver import Solver
@@ -221,13 +220,13 @@ def correct_declaration(view: View, legal: Sequence[Action]) -> Action | None:
     points depend only on the opponent's points and tricks (R9.1) or on the
     close (R6.4), and those can only grow or stay as they are.
     """
-    total = view.scores[view.seat]
     best: Action | None = None
     for action in legal:
-        if action.code == DECLARE and total >= WINNING_TOTAL:
+        if not action.is_declaration or view.declared_total(action) < WINNING_TOTAL:
+            continue
+        if action.code == DECLARE:
             return action
-        if action.code >= DECLARE_MARRIAGE and best is None and action.suit is not None and \
-                total + marriage_value(action.suit, view.trump) >= WINNING_TOTAL:
+        if best is None:
             best = action
     return best
 

@@ -37,8 +37,8 @@ from sixtysix.bots.base import BaseBot, Bot, Event
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.net_bot import SHIPPED, load_network
-from sixtysix.bots.random_bot import declaration_total
 from sixtysix.bots.search_config import SearchConfig
+from sixtysix.kernel.tables import WINNING_TOTAL
 from sixtysix.views import View
 
 __all__ = ["EXPERT", "EXPERT_2026_12", "HARD", "EasyBot", "HARD_2026_12", "LEVELS", "LearnedWarning",
@@ -92,7 +92,7 @@ class EasyBot(BaseBot):
         if choice.is_declaration or self.rng.random() >= self.blunder:
             return choice
         options = [a for a in legal
-                   if not a.is_declaration or declaration_total(view, a) >= 66]
+                   if not a.is_declaration or view.declared_total(a) >= WINNING_TOTAL]
         return self.rng.choice(options)
 
 

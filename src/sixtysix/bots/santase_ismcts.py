@@ -84,8 +84,8 @@ from sixtysix.kernel import (
     WINNING_TOTAL,
     Phase,
     State,
+    declared_total,
     follow_mask,
-    marriage_value,
 )
 from sixtysix.solver import Solver
 from sixtysix.views import View
@@ -161,7 +161,8 @@ def fixed_action(hand: Hand | State, close: bool = True) -> int:
     if shows:
         announced = s.card_points(p) + s.marriage_points(p)
         for suit in range(4):
-            if shows >> suit & 1 and announced + marriage_value(suit, s.trump) >= WINNING_TOTAL:
+            if shows >> suit & 1 and \
+                    declared_total(announced, DECLARE_MARRIAGE + suit, s.trump) >= WINNING_TOTAL:
                 return DECLARE_MARRIAGE + suit
     if st == Phase.DRAW:
         return DRAW

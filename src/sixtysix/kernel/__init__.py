@@ -59,6 +59,7 @@ from sixtysix.kernel.tables import (
     beats,
     conceded,
     config,
+    declared_total,
     follow_mask,
     marriage_value,
 )
@@ -68,7 +69,7 @@ __all__ = [
     "KINGS", "MARRIAGE", "NAME", "NUM_CODES", "Net", "OBSERVATION_BLOCKS", "OPPONENTS", "PAST", "POINTS",
     "REASONS", "SCHNEIDER", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF",
     "TOLERANCE_FROM", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Rng", "Search", "Solver",
-    "State", "Tables", "beats", "conceded", "config", "follow_mask", "marriage_value",
+    "State", "Tables", "beats", "conceded", "config", "declared_total", "follow_mask", "marriage_value",
 ]
 
 if TYPE_CHECKING:

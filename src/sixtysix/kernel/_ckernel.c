@@ -120,6 +120,11 @@ static inline int k_conceded(int tricks, int score) {
     return score < SCHNEIDER ? 2 : 1;
 }
 
+/* tables.marriage_value: a marriage is worth 40 in trumps, 20 in another suit (R5.1). */
+static inline int k_marriage_value(int suit, int trump) {
+    return suit == trump ? 40 : 20;
+}
+
 /* The pure kernel indexes its tables with the lead as Python does, so a lead of
  * -1 (no card led) reads the last entry. Only states built by from_key with a
  * follower to act and no lead get there; this keeps both kernels alike. */
@@ -199,6 +204,37 @@ static inline void k_start(KState *s, int trump, uint32_t h0, uint32_t h1, int d
     s->depth = 0;
     s->lmask_valid = 0;
     s->lmask = 0;
+}
+
+/* The deal, the only layout of it in the C (tables.DEAL_LAYOUTS): R2.3/R2.4, three cards to
+ * each, three to each again, the trump turned (the 13th card), the stock; S2.1 for 20 cards,
+ * three to each, the trump turned (the 7th card), two to each. deck holds cfg->deck card
+ * indices, top first; the non-dealer leads. State.deal and the search's worlds use it. */
+static inline void k_deal(KState *s, const KConfig *cfg, const int8_t *deck, int dealer) {
+    static const int first24[6] = {0, 1, 2, 6, 7, 8}, second24[6] = {3, 4, 5, 9, 10, 11};
+    static const int first20[5] = {0, 1, 2, 7, 8}, second20[5] = {3, 4, 5, 9, 10};
+    const int *first, *second;
+    int nfirst, turned, rest_from;
+    if (cfg->deck == 24) {
+        first = first24, second = second24, nfirst = 6, turned = 12, rest_from = 13;
+    } else {
+        first = first20, second = second20, nfirst = 5, turned = 6, rest_from = 11;
+    }
+    int non_dealer = 1 - dealer;
+    uint32_t hands[2] = {0, 0};
+    for (int i = 0; i < nfirst; i++) {
+        hands[non_dealer] |= 1u << deck[first[i]];
+        hands[dealer] |= 1u << deck[second[i]];
+    }
+    s->cfg = *cfg;
+    int drawn = STOCK_CARDS - (cfg->deck - 2 * nfirst);
+    int j = 0;
+    for (; j < drawn; j++)
+        s->stock[j] = 0;
+    for (int i = rest_from; i < cfg->deck; i++)
+        s->stock[j++] = deck[i];
+    s->stock[STOCK_CARDS - 1] = deck[turned];
+    k_start(s, K_SUIT_OF[deck[turned]], hands[0], hands[1], drawn, non_dealer);
 }
 
 /* The total toward 66: card points, counted marriages, last-trick bonus. */
@@ -470,7 +506,7 @@ static inline void k_push(KState *s, int code) {
         }
     } else if (code < EXCHANGE) {
         int card = code - MARRIAGE;
-        int value = K_SUIT_OF[card] == s->trump ? 40 : 20; /* R5.1 */
+        int value = k_marriage_value(K_SUIT_OF[card], s->trump);
         if (s->cfg.next_trick)
             s->pending[p] += value; /* counts when p next wins a trick */
         else
@@ -498,7 +534,7 @@ static inline void k_push(KState *s, int code) {
     } else if (code == DECLARE) {
         k_declare(s, p);
     } else { /* 66+S: show the marriage and declare without leading (R5.5) */
-        s->marriages[p] += (code - DECLARE_MARRIAGE == s->trump) ? 40 : 20;
+        s->marriages[p] += k_marriage_value(code - DECLARE_MARRIAGE, s->trump);
         k_declare(s, p);
     }
 }
@@ -741,7 +777,7 @@ static inline int k_close_pays(const KState *s, int p, uint32_t pairs) {
     while (pairs) {
         int card = K_CTZ(pairs);
         pairs &= pairs - 1;
-        int v = K_SUIT_OF[card] == trump ? 40 : 20;
+        int v = k_marriage_value(K_SUIT_OF[card], trump);
         if (v > marriage)
             marriage = v;
     }
@@ -777,7 +813,7 @@ static inline int k_policy_code(KState *s, int fair, int close, uint64_t *rng, d
         unsigned shows = (unsigned)(m >> DECLARE_MARRIAGE);
         for (int suit = 0; shows && suit < 4; suit++) {
             if ((shows >> suit & 1u)
-                && s->points[p] + s->marriages[p] + (suit == trump ? 40 : 20) >= WINNING_TOTAL)
+                && s->points[p] + s->marriages[p] + k_marriage_value(suit, trump) >= WINNING_TOTAL)
                 return DECLARE_MARRIAGE + suit;
         }
         if (m >> EXCHANGE & 1u)
@@ -1180,7 +1216,7 @@ static inline int k_order(const KState *s, uint64_t m, int first, int pol, uint8
     }
     for (int suit = 0; suit < 4; suit++) {
         if (m >> (DECLARE_MARRIAGE + suit) & 1u) {
-            if (sc + (suit == trump ? 40 : 20) >= WINNING_TOTAL)
+            if (sc + k_marriage_value(suit, trump) >= WINNING_TOTAL)
                 codes[n++] = (uint8_t)(DECLARE_MARRIAGE + suit);
             else
                 bad |= 1ULL << (DECLARE_MARRIAGE + suit);
@@ -1362,7 +1398,7 @@ static int k_search(KSolver *t, KState *s, int alpha, int beta) {
             if ((dm & BIT_DECLARE) && sc >= WINNING_TOTAL)
                 code = DECLARE;
             for (int suit = 0; code < 0 && suit < 4; suit++) {
-                if ((dm >> (DECLARE_MARRIAGE + suit) & 1u) && sc + (suit == s->trump ? 40 : 20) >= WINNING_TOTAL)
+                if ((dm >> (DECLARE_MARRIAGE + suit) & 1u) && sc + k_marriage_value(suit, s->trump) >= WINNING_TOTAL)
                     code = DECLARE_MARRIAGE + suit;
             }
             if (code >= 0) {
@@ -1764,7 +1800,7 @@ static PyObject *State_deal(PyObject *cls, PyObject *const *args, Py_ssize_t nar
         Py_DECREF(seq);
         return NULL;
     }
-    int deck[N_CARDS];
+    int8_t deck[N_CARDS];
     PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t i = 0; i < n; i++) {
         long v;
@@ -1772,38 +1808,14 @@ static PyObject *State_deal(PyObject *cls, PyObject *const *args, Py_ssize_t nar
             Py_DECREF(seq);
             return NULL;
         }
-        deck[i] = (int)v;
+        deck[i] = (int8_t)v;
     }
     Py_DECREF(seq);
 
     StateObject *self = state_alloc((PyTypeObject *)cls, a[2]);
     if (!self)
         return NULL;
-    KState *s = &self->k;
-    s->cfg = cfg;
-    int non_dealer = 1 - (int)dealer;
-    uint32_t hands[2] = {0, 0};
-    static const int first24[6] = {0, 1, 2, 6, 7, 8}, second24[6] = {3, 4, 5, 9, 10, 11};
-    static const int first20[5] = {0, 1, 2, 7, 8}, second20[5] = {3, 4, 5, 9, 10};
-    const int *first, *second;
-    int nfirst, turned, rest_from;
-    if (cfg.deck == 24) {
-        first = first24, second = second24, nfirst = 6, turned = 12, rest_from = 13;
-    } else {
-        first = first20, second = second20, nfirst = 5, turned = 6, rest_from = 11;
-    }
-    for (int i = 0; i < nfirst; i++) {
-        hands[non_dealer] |= 1u << deck[first[i]];
-        hands[dealer] |= 1u << deck[second[i]];
-    }
-    int drawn = STOCK_CARDS - (cfg.deck - 2 * nfirst);
-    int j = 0;
-    for (; j < drawn; j++)
-        s->stock[j] = 0;
-    for (int i = rest_from; i < cfg.deck; i++)
-        s->stock[j++] = (int8_t)deck[i];
-    s->stock[j] = (int8_t)deck[turned]; /* j == 11 */
-    k_start(s, K_SUIT_OF[deck[turned]], hands[0], hands[1], drawn, non_dealer);
+    k_deal(&self->k, &cfg, deck, (int)dealer);
     return (PyObject *)self;
 }
 
@@ -1969,6 +1981,10 @@ static PyObject *State_history(StateObject *self, PyObject *Py_UNUSED(ignored)) 
 
 static PyObject *State_depth(StateObject *self, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromLong(self->k.depth);
+}
+
+static PyObject *State_failed_close_points(StateObject *self, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromLong(self->k.closed_by < 0 ? 0 : k_failed_close(&self->k));
 }
 
 static PyObject *State_value(StateObject *self, PyObject *Py_UNUSED(ignored)) {
@@ -2333,6 +2349,9 @@ static PyMethodDef State_methods[] = {
     {"depth", (PyCFunction)State_depth, METH_NOARGS, "depth($self, /)\n--\n\nHow many actions pop() can take back."},
     {"value", (PyCFunction)State_value, METH_NOARGS,
      "value($self, /)\n--\n\nGame points of a finished hand for seat 0."},
+    {"failed_close_points", (PyCFunction)State_failed_close_points, METH_NOARGS,
+     "failed_close_points($self, /)\n--\n\nThe game points a failed close gives the closer's opponent "
+     "(R6.4), as judged\nwhen the stock was closed; 0 while nobody closed."},
     {"key", (PyCFunction)State_key, METH_NOARGS,
      "key($self, /)\n--\n\nThe whole state as a tuple (history aside)."},
     {"legal_mask", (PyCFunction)State_legal_mask, METH_NOARGS,

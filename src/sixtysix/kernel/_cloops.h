@@ -74,34 +74,6 @@ static inline uint32_t kl_bit(int card) {
     return (card >= 0 && card < N_CARDS) ? 1u << card : 0u;
 }
 
-/* State.deal on a KState: deck holds cfg->deck card indices, top first. */
-static void kl_deal_state(KState *s, const KConfig *cfg, const int8_t *deck, int dealer) {
-    static const int first24[6] = {0, 1, 2, 6, 7, 8}, second24[6] = {3, 4, 5, 9, 10, 11};
-    static const int first20[5] = {0, 1, 2, 7, 8}, second20[5] = {3, 4, 5, 9, 10};
-    const int *first, *second;
-    int nfirst, turned, rest_from;
-    if (cfg->deck == 24) {
-        first = first24, second = second24, nfirst = 6, turned = 12, rest_from = 13;
-    } else {
-        first = first20, second = second20, nfirst = 5, turned = 6, rest_from = 11;
-    }
-    int non_dealer = 1 - dealer;
-    uint32_t hands[2] = {0, 0};
-    for (int i = 0; i < nfirst; i++) {
-        hands[non_dealer] |= 1u << deck[first[i]];
-        hands[dealer] |= 1u << deck[second[i]];
-    }
-    s->cfg = *cfg;
-    int drawn = STOCK_CARDS - (cfg->deck - 2 * nfirst);
-    int j = 0;
-    for (; j < drawn; j++)
-        s->stock[j] = 0;
-    for (int i = rest_from; i < cfg->deck; i++)
-        s->stock[j++] = deck[i];
-    s->stock[STOCK_CARDS - 1] = deck[turned];
-    k_start(s, K_SUIT_OF[deck[turned]], hands[0], hands[1], drawn, non_dealer);
-}
-
 /* Buffers ------------------------------------------------------------------------------ */
 
 /* Whether fmt (a buffer's format, NULL meaning "B") is one of the one-letter codes in
@@ -204,7 +176,7 @@ static inline uint64_t kl_honest(KState *s) {
     unsigned shows = (unsigned)(m >> DECLARE_MARRIAGE & 0xFu);
     for (int suit = 0; suit < 4; suit++) {
         if ((shows >> suit & 1u)
-            && s->points[p] + s->marriages[p] + (suit == s->trump ? 40 : 20) < WINNING_TOTAL)
+            && s->points[p] + s->marriages[p] + k_marriage_value(suit, s->trump) < WINNING_TOTAL)
             m &= ~(1ULL << (DECLARE_MARRIAGE + suit));
     }
     return m;
@@ -248,7 +220,7 @@ static int kl_deal(TablesObject *t, Py_ssize_t i) {
         }
         int dealer = (int)k_rng_below(&t->rng, 2);
         int seat = t->seat >= 0 ? t->seat : (int)k_rng_below(&t->rng, 2);
-        kl_deal_state(s, &t->cfg, deck, dealer);
+        k_deal(s, &t->cfg, deck, dealer);
         int r = kl_opponent_plays(t, s, seat);
         if (r)
             return r;

@@ -36,6 +36,7 @@ from sixtysix.kernel.tables import (
     Config,
     conceded,
     follow_mask,
+    marriage_value,
 )
 
 if TYPE_CHECKING:
@@ -254,6 +255,24 @@ class State:
         """How many actions :meth:`pop` can take back."""
         return len(self._undo)
 
+    def failed_close_points(self) -> int:
+        """The game points a failed close gives the closer's opponent (R6.4), as judged
+        when the stock was closed: 3 if the opponent had no trick then, or always under
+        ``failed_close = three``; else 2. 0 while nobody closed.
+
+        >>> from sixtysix.kernel.tables import CLOSE, config
+        >>> from sixtysix.rules import CLASSIC
+        >>> s = State.deal(list(range(24)), 0, config(CLASSIC))
+        >>> s.failed_close_points()
+        0
+        >>> s.push(CLOSE)  # closed before anybody took a trick
+        >>> s.failed_close_points()
+        3
+        """
+        if self.closed_by < 0:
+            return 0
+        return self._failed_close()
+
     def value(self) -> int:
         """Game points of a finished hand for seat 0: positive when seat 0 won, 0 for a tie."""
         w = self.winner
@@ -347,7 +366,7 @@ class State:
                 self.to_act = 1 - p
         elif code < EXCHANGE:
             card = code - MARRIAGE
-            value = 40 if SUIT_OF[card] == self.trump else 20  # R5.1
+            value = marriage_value(SUIT_OF[card], self.trump)
             if self._next_trick:
                 pend[p] += value  # counts when p next wins a trick
             else:
@@ -376,7 +395,7 @@ class State:
         elif code == DECLARE:
             self._declare(p)
         elif DECLARE_MARRIAGE <= code < NUM_CODES:  # 66+S: show the marriage, declare (R5.5)
-            marr[p] += 40 if code - DECLARE_MARRIAGE == self.trump else 20
+            marr[p] += marriage_value(code - DECLARE_MARRIAGE, self.trump)
             self._declare(p)
         else:
             self._undo.pop()

@@ -10,6 +10,8 @@ Action codes are those of :mod:`sixtysix.actions` (0-55).
 (3, 2, 1)
 >>> marriage_value(suit=2, trump=2), marriage_value(suit=1, trump=2)
 (40, 20)
+>>> declared_total(30, DECLARE, trump=2), declared_total(30, DECLARE_MARRIAGE + 2, trump=2)
+(30, 70)
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ __all__ = [
     "ABOVE", "BIT_CLOSE", "BIT_DECLARE", "BIT_DRAW", "BIT_EXCHANGE", "CARD_BITS", "CLOSE", "DECLARE",
     "DECLARE_MARRIAGE", "DRAW", "EXCHANGE", "KINGS", "MARRIAGE", "NUM_CODES", "PLAY", "POINTS", "REASONS",
     "SCHNEIDER", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "TOLERANCE_FROM",
-    "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "beats", "conceded", "config", "follow_mask",
-    "marriage_value",
+    "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "beats", "conceded", "config",
+    "declared_total", "follow_mask", "marriage_value",
 ]
 
 # Action codes, the kernel's numbering of the notation's actions (docs/design.md §3): a card
@@ -146,6 +148,22 @@ def conceded(tricks: int, score: int) -> int:
 def marriage_value(suit: int, trump: int) -> int:
     """A marriage is worth 40 in trumps, 20 in another suit (R5.1)."""
     return 40 if suit == trump else 20
+
+
+def declared_total(score: int, code: int, trump: int) -> int:
+    """What a declaration counts (R8.1): the total toward 66 of a player whose ``score`` is
+    his total now, if he declares with the action ``code``: ``66`` (:data:`DECLARE`) counts
+    the score; ``66+S`` (:data:`DECLARE_MARRIAGE` + suit) the score and the marriage shown,
+    which counts at once because ``66+S`` is legal only after a trick won (R5.5, R5.3).
+
+    Every face (bots, wire, views) asks this, never adds a marriage itself.
+
+    >>> declared_total(50, DECLARE_MARRIAGE + 1, trump=1), declared_total(50, DECLARE_MARRIAGE, trump=1)
+    (90, 70)
+    """
+    if code >= DECLARE_MARRIAGE:
+        return score + marriage_value(code - DECLARE_MARRIAGE, trump)
+    return score
 
 
 def beats(card: int, lead: int, trump: int) -> bool:

@@ -153,16 +153,11 @@ function sortCards(cards, trump) {
   return [...cards].sort((a, b) => suitKey(a[1]) - suitKey(b[1]) || RANK_ORDER.indexOf(b[0]) - RANK_ORDER.indexOf(a[0]));
 }
 
-// The trump a player offered the exchange holds for it: the nine (R4.1), or the jack
-// in the 20-card pack, which has no nines (Schnapsen, S4.1).
-function exchangeCard(view) {
-  return [`9${view.trump}`, `J${view.trump}`].find((card) => view.hand.includes(card)) || null;
-}
-
-// An action in words; given the seat's view, the exchange names the cards it swaps.
+// An action in words; given the seat's view, the exchange names the cards it swaps (the
+// server sends the trump the seat would give, exchange_card: the page picks no card itself).
 function describeAction(action, view) {
   if (action === "X") {
-    const mine = view ? exchangeCard(view) : null;
+    const mine = view ? view.exchange_card : null;
     if (mine && view.trump_card) {
       return t("Exchange your {card} for the turned-up {trump}", { card: cardName(mine), trump: cardName(view.trump_card) });
     }

@@ -173,20 +173,24 @@ function act(action) {
   send({ type: "act", action, hand: state.game.hand_number, index: state.game.actions });
 }
 
-// What an action risks, when it can lose the hand outright: a question for the player.
+// What an action risks, when it can lose the hand outright: a question for the player. The
+// game points at stake are the server's (failed_close_points, false_declaration_points: the
+// rules kernel's, under this game's rules), never counted here.
 function risk(action, view, you) {
   if (action === "C") {
     return { title: t("Close the stock?"),
-             text: t("No more cards are drawn, and from now on you must follow suit and win the trick if you can. If you do not reach 66, your opponent scores 2 game points, or 3 if they have not taken a trick yet."),
+             text: nt("No more cards are drawn, and from now on you must follow suit and win the trick if you can. If you do not reach 66, your opponent scores {n} game point.",
+                      "No more cards are drawn, and from now on you must follow suit and win the trick if you can. If you do not reach 66, your opponent scores {n} game points.",
+                      view.failed_close_points),
              yes: t("Close the stock") };
   }
-  if (action.startsWith("66")) {
+  if (action.startsWith("66") && isFalseDeclaration(action, view)) {
     const counted = declaredCount(action, view);
-    if (counted < 66) {
-      return { title: t("Declare 66 with {points}?", { points: counted }),
-               text: t("You count {points}, under 66: declaring now loses the hand, and your opponent scores 2 or 3 game points. Play on to collect more points.", { points: counted }),
-               yes: t("Declare anyway") };
-    }
+    return { title: t("Declare 66 with {points}?", { points: counted }),
+             text: nt("You count {points}, under 66: declaring now loses the hand, and your opponent scores {n} game point. Play on to collect more points.",
+                      "You count {points}, under 66: declaring now loses the hand, and your opponent scores {n} game points. Play on to collect more points.",
+                      view.false_declaration_points[action], { points: counted }),
+             yes: t("Declare anyway") };
   }
   return null;
 }
@@ -195,6 +199,12 @@ function risk(action, view, you) {
 // and the marriage shown with it: R8.1, R5.5).
 function declaredCount(action, view) {
   return view.declare_counts[action];
+}
+
+// Whether a declaration would be false (R8.3), as the server judged it: it sends the game
+// points a false one gives away, for those only.
+function isFalseDeclaration(action, view) {
+  return view.false_declaration_points[action] !== undefined;
 }
 
 // Ask ``question`` ({title, text, yes}) in the confirmation dialog; ``then`` runs on "yes".
@@ -459,9 +469,9 @@ function renderChoices(view, you) {
     if (action.startsWith("66")) {
       // Declaring is always allowed (R8); below 66 it is a false declaration (R8.3): it
       // looks apart, and the player is asked first (actOrAsk).
-      const counted = declaredCount(action, view);
-      cls = counted >= 66 ? "declare" : "declare risky";
-      if (counted < 66) title = t("You count {points}: declaring now loses the hand.", { points: counted });
+      const risky = isFalseDeclaration(action, view);
+      cls = risky ? "declare risky" : "declare";
+      if (risky) title = t("You count {points}: declaring now loses the hand.", { points: declaredCount(action, view) });
     }
     buttons.push(el("button", { type: "button", "data-action": action, text: describeAction(action, view),
                                 class: cls, title, onclick: () => actOrAsk(action) }));
