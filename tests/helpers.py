@@ -380,6 +380,16 @@ def need_module(module: str, why: str = "pip install -e '.[test]'") -> ModuleTyp
         raise
 
 
+def kernel_modules() -> list[ModuleType]:
+    """The rules kernels to compare: the compiled one (when it is built) and the pure one."""
+    kernels: list[ModuleType] = [importlib.import_module("sixtysix.kernel._pure")]
+    try:
+        compiled = importlib.import_module("sixtysix.kernel._ckernel")
+    except ImportError:
+        return kernels
+    return [compiled, *kernels]
+
+
 # Engine programs a test started (each appends its process id to a file) ----------------
 
 def alive(pid: int) -> bool:

@@ -10,20 +10,13 @@ from typing import Any
 
 import pytest
 
+from helpers import kernel_modules
 from sixtysix import Hand
-from sixtysix.kernel import _pure
 from sixtysix.kernel.tables import DECLARE, DECLARE_MARRIAGE, NUM_CODES, config, declared_total
 from sixtysix.rules import CLASSIC, PRESETS, FailedClose, FalseDeclaration, Rules
 from sixtysix.wire import seat_view_json
 
-
-def _kernels() -> list[ModuleType]:
-    kernels: list[ModuleType] = [_pure]
-    try:
-        from sixtysix.kernel import _ckernel
-    except ImportError:
-        return kernels
-    return [_ckernel, *kernels]
+_kernels = kernel_modules
 
 
 @pytest.mark.parametrize("trump", range(4))

@@ -10,20 +10,12 @@ from types import ModuleType
 
 import pytest
 
-from helpers import need
+from helpers import kernel_modules, need
 from sixtysix import Hand, IllegalActionError, Rules, kernel
-from sixtysix.kernel import _pure
 from sixtysix.kernel.tables import config
 from test_perft import POSITIONS, position
 
-
-def _kernels() -> list[ModuleType]:
-    kernels: list[ModuleType] = [_pure]
-    try:
-        from sixtysix.kernel import _ckernel
-    except ImportError:
-        return kernels
-    return [_ckernel, *kernels]
+_kernels = kernel_modules
 
 
 def _run(*args: str, kernel_choice: str | None = None) -> subprocess.CompletedProcess[str]:

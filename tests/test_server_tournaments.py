@@ -46,6 +46,14 @@ def play_out(manager: GameManager, game: Game, rng: random.Random) -> None:
         manager.act(game, hand.to_act, rng.choice(hand.legal_actions()))
 
 
+async def pair_up(t: Tournaments, tid: str) -> tuple[Any, Any]:
+    """Anna asks for her next match and waits; Bob asks: the two are paired (Anna's, Bob's)."""
+    first = asyncio.create_task(t.next_match(tid, ANNA, wait=60))
+    await asyncio.sleep(0)  # Anna waits
+    second = await t.next_match(tid, BOB, wait=60)
+    return await first, second
+
+
 def standings(t: Tournaments, tid: str) -> dict[str, tuple[int, int, int]]:
     return {e["name"]: (e["points"], e["played"], e["won"]) for e in t.to_json(tid)["standings"]}
 
@@ -64,15 +72,9 @@ def test_an_arena_pairs_waiting_players_and_scores_matches_won_in_its_window() -
     clock.t += 5 * 60
     assert t.to_json(tid)["status"] == "running"
 
-    async def both() -> tuple[Any, Any]:
-        first = asyncio.create_task(t.next_match(tid, ANNA, wait=60))
-        await asyncio.sleep(0)  # Anna waits
-        second = await t.next_match(tid, BOB, wait=60)
-        return await first, second
-
     rng = random.Random(2)
     for _ in range(3):
-        anna, bob = asyncio.run(both())
+        anna, bob = asyncio.run(pair_up(t, tid))
         assert anna.game is bob.game and {anna.seat, bob.seat} == {0, 1}
         play_out(manager, anna.game, rng)
     table = standings(t, tid)
@@ -195,18 +197,12 @@ def test_a_match_resigned_before_its_first_trick_counts_nothing_one_resigned_aft
     for who in (ANNA, BOB):
         t.join(tid, who)
 
-    async def pair() -> Any:
-        first = asyncio.create_task(t.next_match(tid, ANNA, wait=60))
-        await asyncio.sleep(0)  # Anna waits
-        await t.next_match(tid, BOB, wait=60)
-        return await first
-
-    early = asyncio.run(pair())
+    early = asyncio.run(pair_up(t, tid))[0]
     manager.resign(early.game, 1 - early.seat)  # Bob resigns before any card is played
     assert standings(t, tid)["Anna"] == standings(t, tid)["Bob"] == (0, 0, 0)
     assert t.to_json(tid)["games"][0]["result"] == "aborted"
 
-    later = asyncio.run(pair())
+    later = asyncio.run(pair_up(t, tid))[0]
     game, rng = later.game, random.Random(5)
     hand = game.hand
     assert hand is not None

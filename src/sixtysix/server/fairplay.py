@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -244,14 +245,12 @@ class RatedPlay:
                                      "today, the most a day: play unrated", "too_many_rated")
 
     def started(self, game_id: str, users: tuple[int, int], addresses: Sequence[str | None]) -> None:
-        """Count a rated game between ``users`` that has started."""
+        """Count a rated game between ``users`` that has started, once: a game already
+        counted (by another process, or before a restart) is not counted again."""
         low, high = sorted(users)
-        try:
-            with self._sessions.begin() as s:
-                s.add(RatedStartRow(game_id=game_id, low=low, high=high, address0=addresses[0],
-                                    address1=addresses[1], at=self.now()))
-        except IntegrityError:
-            pass  # counted already
+        with contextlib.suppress(IntegrityError), self._sessions.begin() as s:
+            s.add(RatedStartRow(game_id=game_id, low=low, high=high, address0=addresses[0],
+                                address1=addresses[1], at=self.now()))
 
     def aborted(self, game_id: str, user_id: int) -> float | None:
         """Count a rated match ``user_id`` called off; returns when his bar from rated play
