@@ -6,7 +6,14 @@ import os
 import sys
 import time
 
-os.setsid()
-with open(sys.argv[1], "a", encoding="ascii") as out:
-    out.write(f"{os.getpid()}\n")
-time.sleep(600)
+
+def main(marker: str) -> None:
+    """Leave the session, say so in ``marker``, and sleep."""
+    os.setsid()
+    with open(marker, "a", encoding="ascii") as out:
+        out.write(f"{os.getpid()}\n")
+    time.sleep(600)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
