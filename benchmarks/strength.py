@@ -59,8 +59,11 @@ MATCHUPS: dict[str, tuple[list[str], int, str]] = {
     # Issue 33: expert with the close check against the heuristic player (the target: 80% of
     # 400 matches; kernel-expert-heuristic is the expert before it).
     "kernel-expert-close-heuristic": (["expert", "heuristic"], 7601, "classic"),
+    # Issue 33: expert with the close check on the course platform (the target: above
+    # expert-level-rdeep's 74.5%, over 1,000 single deals).
+    "kernel-expert-close-rdeep": (["expert", "schnapsen:rdeep"], 5201, "course"),
 }
-PLATFORMS = {"expert-level-rdeep": "schnapsen", "expert-rdeep": "schnapsen"}
+PLATFORMS = {name: "schnapsen" for name, (_, _, rules) in MATCHUPS.items() if rules == "course"}
 
 
 def runs(name: str) -> list[Path]:
