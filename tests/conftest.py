@@ -1,4 +1,5 @@
-"""Test configuration: hypothesis settings shared by the property tests, and English.
+"""Test configuration: hypothesis settings shared by the property tests, English, the
+``kernel`` marker, and the fixtures the server's tests share.
 
 Each property test sets its own number of examples; the profile here removes
 the per-example deadline (an example plays a whole hand) so that slow
@@ -11,8 +12,13 @@ pinned to English; tests of other languages ask for them.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from server_support import DATABASES, ManualTime, database_for
 
 settings.register_profile("sixtysix", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sixtysix"))
@@ -21,3 +27,46 @@ os.environ.pop("LANGUAGE", None)
 for _variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
     if os.environ.get(_variable):
         os.environ[_variable] = "C.UTF-8"
+
+
+# The kernel marker ---------------------------------------------------------------------
+# CI runs the suite on the compiled rules kernel, then again on the pure one (the
+# fallback and reference), but only the tests marked ``kernel``: those whose outcome can
+# depend on which kernel plays. A test module of the faces below is marked only when it
+# is listed in KERNEL_FACES; every other module (rules, hands, bots, search, records,
+# arena, environments, the command line) and every doctest outside the server is marked.
+#: Test modules that check a face of the game on top of the rules (the server, the web
+#: page, the deployment, the documentation, the catalogs, the training pipeline), or
+#: that compare the two kernels themselves: one pass is enough.
+ONE_PASS_PREFIXES = ("test_server_", "test_web_", "test_deploy", "test_docs", "test_catalogs",
+                     "test_rules_page", "test_svg_display", "test_text", "test_lessons", "test_training",
+                     "test_import_graph", "test_one_place", "test_serve_cli", "test_envs_docs",
+                     "test_kernel_diff")
+SERVER_SOURCES = Path(__file__).resolve().parent.parent / "src" / "sixtysix" / "server"
+
+
+def _one_pass(path: Path) -> bool:
+    if path.name.startswith(ONE_PASS_PREFIXES):
+        return True
+    return SERVER_SOURCES in path.parents
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``kernel`` every test whose result can depend on the rules kernel."""
+    for item in items:
+        if not _one_pass(Path(str(item.path))):
+            item.add_marker(pytest.mark.kernel)
+
+
+# The server's shared fixtures ----------------------------------------------------------
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database URL for one test, once on SQLite and once on PostgreSQL (which must be
+    there in CI), its tables dropped first."""
+    yield from database_for(request.param, tmp_path)
+
+
+@pytest.fixture
+def manual_time() -> ManualTime:
+    """A clock the test moves by hand (``manual_time.t += 60``)."""
+    return ManualTime()

@@ -31,6 +31,17 @@ SEPARATORS = re.compile(r"[\s;:,()\[\]'\"]+")
 DATABASES = ["sqlite", "postgresql"]
 
 
+class ManualTime:
+    """A clock a test moves by hand: the server reads the time by calling it, and the
+    test advances ``t`` (seconds)."""
+
+    def __init__(self, t: float = 1_800_000_000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
 def database_for(kind: str, tmp_path: Any) -> Iterator[str]:
     """A database for one test (a fixture's body): a SQLite file, or PostgreSQL if
     ``SIXTYSIX_TEST_POSTGRES_URL`` is set (required in CI, where ``.ci/run`` starts a

@@ -5,6 +5,7 @@ and ``sixtysix view``, which needs a terminal."""
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,7 @@ def fake_full_screen(monkeypatch: pytest.MonkeyPatch) -> list[GameOptions]:
 
     stub = types.ModuleType("sixtysix.tui.run")
     stub.run_game = lambda args: started.append(args) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(__import__("sys").modules, "sixtysix.tui.run", stub)
+    monkeypatch.setitem(sys.modules, "sixtysix.tui.run", stub)
     monkeypatch.setattr(sixtysix.tui, "available", lambda: True)
     return started
 

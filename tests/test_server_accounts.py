@@ -9,6 +9,7 @@ the throttle's clock is moved by hand: nothing sleeps, nothing is timed.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
@@ -23,7 +24,7 @@ argon2 = need_module("argon2", "argon2-cffi, in the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import create_engine, inspect, text  # noqa: E402
 
-from server_support import DATABASES, database_for  # noqa: E402
+from server_support import ManualTime  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 from sixtysix.server.account_api import CSRF_HEADER, DEVICE_COOKIE, SESSION_COOKIE, ActingUser, CurrentUser  # noqa: E402
 from sixtysix.server.accounts import AccountError, Accounts, Throttle, User, check_name, name_key  # noqa: E402
@@ -33,27 +34,16 @@ CHEAP = argon2.PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 PASSWORD = "correct horse battery"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture(params=DATABASES)
-def database(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    yield from database_for(request.param, tmp_path)
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> ManualTime:
+    return ManualTime(1000.0)
 
 
 @pytest.fixture
-def app(database: str, clock: Clock) -> Any:
-    app = create_app(Settings(database_url=database))
+def app(database_url: str, clock: ManualTime) -> Any:
+    app = create_app(Settings(database_url=database_url))
     accounts: Accounts = app.state.accounts
     accounts.hasher = CHEAP
     accounts.throttle = Throttle(clock=clock)
@@ -145,7 +135,7 @@ def test_a_session_ends_when_it_expires(client: TestClient) -> None:
     register(client, "Ann")
     assert me(client)["name"] == "Ann"
     start = accounts.now()
-    accounts.now = lambda: start + __import__("datetime").timedelta(days=30, seconds=1)
+    accounts.now = lambda: start + datetime.timedelta(days=30, seconds=1)
     assert me(client) == {"name": None}
     assert SESSION_COOKIE not in client.cookies  # the stale cookie is cleared
 
@@ -325,7 +315,8 @@ def test_an_unknown_name_and_a_wrong_password_get_the_same_answer(client: TestCl
 
 # Throttling ------------------------------------------------------------------------
 
-def test_failed_logins_are_throttled_per_name(client: TestClient, clock: Clock, monkeypatch: Any) -> None:
+def test_failed_logins_are_throttled_per_name(client: TestClient, clock: ManualTime,
+                                              monkeypatch: Any) -> None:
     register(client, "Ann")
     accounts = accounts_of(client)
     for _ in range(5):
@@ -341,12 +332,12 @@ def test_failed_logins_are_throttled_per_name(client: TestClient, clock: Clock, 
     # Another name is not held up, the address has tries left.
     register(client, "Bob")
     assert login(fresh(client), "Bob").status_code == 200
-    clock.now += 4
+    clock.t += 4
     assert login(fresh(client), "Ann").headers["Retry-After"] == "6"
-    clock.now += 6
+    clock.t += 6
     refused(login(fresh(client), "Ann", "wrong again"), 401, "wrong_password")
     refused(login(fresh(client), "Ann"), 429, "throttled")
-    clock.now += 10
+    clock.t += 10
     assert login(fresh(client), "Ann").status_code == 200  # one per 10 seconds
 
 
@@ -356,13 +347,13 @@ def test_a_successful_login_does_not_count(client: TestClient) -> None:
         assert login(fresh(client), "Ann").status_code == 200
 
 
-def test_failed_logins_are_throttled_per_address(client: TestClient, clock: Clock) -> None:
+def test_failed_logins_are_throttled_per_address(client: TestClient, clock: ManualTime) -> None:
     for n in range(20):
         refused(login(client, f"Name{n}", "wrong password"), 401, "wrong_password")
     answer = login(client, "Another", "wrong password")
     refused(answer, 429, "throttled")
     assert answer.headers["Retry-After"] == "2"
-    clock.now += 2
+    clock.t += 2
     refused(login(client, "Another", "wrong password"), 401, "wrong_password")
 
 
@@ -371,7 +362,7 @@ def browser(client: TestClient, address: str) -> TestClient:
     return TestClient(client.app, client=(address, 50000))
 
 
-def test_failures_from_elsewhere_never_lock_the_owner_out(client: TestClient, clock: Clock) -> None:
+def test_failures_from_elsewhere_never_lock_the_owner_out(client: TestClient, clock: ManualTime) -> None:
     """Issue 34, item 4: an attacker fails logins for the owner's name from address after
     address, first until the name's limit refuses, then one every 10 s. The owner, on the
     browser he logged in with before, logs in every time; the same owner on a browser
@@ -386,7 +377,7 @@ def test_failures_from_elsewhere_never_lock_the_owner_out(client: TestClient, cl
     assert statuses.count(401) == 20  # 5 from each address, 20 in all for the name
     owner_ok = new_device_ok = 0
     for _ in range(40):
-        clock.now += 10
+        clock.t += 10
         assert login(next(attackers), "Ann", "wrong password").status_code in (401, 429)
         new_device_ok += login(browser(client, "10.0.0.1"), "Ann").status_code == 200
         answer = login(owner, "Ann")
@@ -397,7 +388,7 @@ def test_failures_from_elsewhere_never_lock_the_owner_out(client: TestClient, cl
 
 
 def test_guessing_is_still_throttled_per_name_and_address_and_per_name(client: TestClient,
-                                                                        clock: Clock) -> None:
+                                                                        clock: ManualTime) -> None:
     owner = browser(client, "10.0.0.1")
     assert register(owner, "Ann").status_code == 201
     # Per name and address: 5 failures, then one per 10 s; the owner's device is not held up.
@@ -413,14 +404,14 @@ def test_guessing_is_still_throttled_per_name_and_address_and_per_name(client: T
         for _ in range(5):
             refused(login(browser(client, f"10.2.0.{n}"), "Ann", "wrong password"), 401, "wrong_password")
     refused(login(browser(client, "10.2.0.99"), "Ann", "wrong password"), 429, "throttled")
-    clock.now += 10  # one more guess for the name, from one address only
+    clock.t += 10  # one more guess for the name, from one address only
     refused(login(browser(client, "10.2.0.99"), "Ann", "wrong password"), 401, "wrong_password")
     refused(login(browser(client, "10.2.0.98"), "Ann", "wrong password"), 429, "throttled")
     # A device the account knows is throttled on its own: the owner's wrong guesses too.
     for _ in range(5):
         refused(login(owner, "Ann", "wrong password"), 401, "wrong_password")
     refused(login(owner, "Ann"), 429, "throttled")
-    clock.now += 10
+    clock.t += 10
     assert login(owner, "Ann").status_code == 200
 
 
@@ -441,7 +432,7 @@ def test_a_browser_is_one_device_and_an_account_keeps_its_latest(client: TestCli
     assert forged.cookies[DEVICE_COOKIE] not in ("", "chosen-by-the-client")
 
 
-def test_junk_logins_do_not_give_a_name_fresh_guesses(app: Any, clock: Clock) -> None:
+def test_junk_logins_do_not_give_a_name_fresh_guesses(app: Any, clock: ManualTime) -> None:
     """Issue 34, item 10: logins for names nobody has, and failures for many other names
     from many addresses, overflow the throttle's tables (of 8 keys here) without making
     them forget the name whose budget is used up."""
@@ -472,13 +463,13 @@ def test_junk_logins_do_not_give_a_name_fresh_guesses(app: Any, clock: Clock) ->
         refused(login(browser(client, "10.2.0.3"), "Ann", "wrong password"), 429, "throttled")
 
 
-def test_registrations_are_limited_per_address(client: TestClient, clock: Clock) -> None:
+def test_registrations_are_limited_per_address(client: TestClient, clock: ManualTime) -> None:
     for n in range(10):
         assert register(client, f"Player{n}").status_code == 201
     answer = register(client, "Player10")
     refused(answer, 429, "throttled")
     assert answer.headers["Retry-After"] == "60"
-    clock.now += 60
+    clock.t += 60
     assert register(client, "Player10").status_code == 201
 
 

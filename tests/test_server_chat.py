@@ -17,7 +17,7 @@ need_module("fastapi", "the web extra")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from server_support import DATABASES, Client, connect, database_for  # noqa: E402
+from server_support import Client, connect  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 from sixtysix.server.protocol import MAX_CHAT  # noqa: E402
 
@@ -107,16 +107,12 @@ def test_chat_outlives_the_server_process(tmp_path: Any) -> None:
             ("spectators", None, "what a hand")]
 
 
-@pytest.fixture(params=DATABASES)
-def database(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    yield from database_for(request.param, tmp_path)
 
-
-def test_storage_reads_back_each_room_s_latest_lines_in_order(database: str) -> None:
+def test_storage_reads_back_each_room_s_latest_lines_in_order(database_url: str) -> None:
     from sixtysix.rules import Rules
     from sixtysix.server.storage import CHAT_KEPT, Storage
 
-    storage = Storage(database)
+    storage = Storage(database_url)
     for game_id in ("s1-a", "s1-b"):
         storage.create_game(game_id, rules=Rules().to_json(), kind="person", level=None, first_dealer=0,
                             tokens=("a", None), names=("Ann", ""), status="waiting")

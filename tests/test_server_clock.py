@@ -23,7 +23,6 @@ import json
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,7 +32,7 @@ from helpers import need_module
 need_module("sqlalchemy", "the web extra")
 need_module("fastapi", "the web extra")
 
-from server_support import DATABASES, database_for  # noqa: E402
+from server_support import ManualTime  # noqa: E402
 from sixtysix.record import MatchRecord, loads, replay  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_clock  # noqa: E402
@@ -43,26 +42,15 @@ BREAK = 5.0
 GRACE = 60.0
 
 
-class Time:
-    def __init__(self) -> None:
-        self.t = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_for(request.param, tmp_path)
 
 
 @pytest.fixture
-def time_() -> Time:
-    return Time()
+def time_() -> ManualTime:
+    return ManualTime(1_000_000.0)
 
 
 @pytest.fixture
-def manager(database_url: str, time_: Time) -> Iterator[GameManager]:
+def manager(database_url: str, time_: ManualTime) -> Iterator[GameManager]:
     m = GameManager(Storage(database_url), rng=random.Random(5), now=time_, grace=GRACE, hand_break=BREAK)
     yield m
     m.storage.close()
@@ -112,7 +100,7 @@ def test_time_controls_from_a_request() -> None:
 
 
 def test_a_clock_starts_after_the_break_and_runs_only_for_the_seat_to_act(manager: GameManager,
-                                                                          time_: Time) -> None:
+                                                                          time_: ManualTime) -> None:
     game = two_players(manager, "2+3")
     clock = game.clock
     assert clock is not None
@@ -131,7 +119,7 @@ def test_a_clock_starts_after_the_break_and_runs_only_for_the_seat_to_act(manage
 
 
 def test_a_match_clock_that_runs_out_after_the_first_trick_loses_the_match(manager: GameManager,
-                                                                          time_: Time) -> None:
+                                                                          time_: ManualTime) -> None:
     game = two_players(manager, "1+0")
     first_trick(manager, game)
     hand = game.hand
@@ -152,7 +140,7 @@ def test_a_match_clock_that_runs_out_after_the_first_trick_loses_the_match(manag
 
 
 def test_an_action_after_the_deadline_is_refused_and_the_clock_rule_applies(manager: GameManager,
-                                                                           time_: Time) -> None:
+                                                                           time_: ManualTime) -> None:
     game = two_players(manager, "1+0")
     first_trick(manager, game)
     hand = game.hand
@@ -167,7 +155,7 @@ def test_an_action_after_the_deadline_is_refused_and_the_clock_rule_applies(mana
 
 
 def test_a_clock_running_out_before_the_first_trick_calls_the_match_off(manager: GameManager,
-                                                                        time_: Time) -> None:
+                                                                        time_: ManualTime) -> None:
     for control in ("1+0", "10/move"):
         game = two_players(manager, control)
         time_.t += BREAK + 61
@@ -179,7 +167,7 @@ def test_a_clock_running_out_before_the_first_trick_calls_the_match_off(manager:
         assert info.value.code == "not_over"
 
 
-def test_a_move_clock_that_runs_out_forfeits_the_hand(manager: GameManager, time_: Time) -> None:
+def test_a_move_clock_that_runs_out_forfeits_the_hand(manager: GameManager, time_: ManualTime) -> None:
     game = two_players(manager, "10/move", rules="classic,target=7")
     first_trick(manager, game)
     hand = game.hand
@@ -209,7 +197,7 @@ def test_a_move_clock_that_runs_out_forfeits_the_hand(manager: GameManager, time
 
 
 def test_resigning_loses_the_match_and_aborting_is_only_before_the_first_trick(manager: GameManager,
-                                                                              time_: Time) -> None:
+                                                                              time_: ManualTime) -> None:
     game = two_players(manager, None)
     hand = game.hand
     assert hand is not None
@@ -237,7 +225,7 @@ def test_resigning_loses_the_match_and_aborting_is_only_before_the_first_trick(m
     assert waiting.status == "aborted"
 
 
-def test_a_player_who_leaves_loses_after_the_grace_period(manager: GameManager, time_: Time) -> None:
+def test_a_player_who_leaves_loses_after_the_grace_period(manager: GameManager, time_: ManualTime) -> None:
     game = two_players(manager, None)
     first_trick(manager, game)
     anna, bob = connect(manager, game, 0), connect(manager, game, 1)
@@ -260,7 +248,7 @@ def test_a_player_who_leaves_loses_after_the_grace_period(manager: GameManager, 
 
 
 def test_nobody_loses_while_both_are_away_and_a_spectator_does_not_count(manager: GameManager,
-                                                                         time_: Time) -> None:
+                                                                         time_: ManualTime) -> None:
     game = two_players(manager, None)
     first_trick(manager, game)
     anna, bob = connect(manager, game, 0), connect(manager, game, 1)
@@ -273,7 +261,7 @@ def test_nobody_loses_while_both_are_away_and_a_spectator_does_not_count(manager
     manager.detach(game, watcher)
 
 
-def test_leaving_before_the_first_trick_calls_the_match_off(manager: GameManager, time_: Time) -> None:
+def test_leaving_before_the_first_trick_calls_the_match_off(manager: GameManager, time_: ManualTime) -> None:
     game = two_players(manager, None)
     connect(manager, game, 0)  # Bob joined but never came to the table
     assert set(game.away) == {1}
@@ -283,7 +271,7 @@ def test_leaving_before_the_first_trick_calls_the_match_off(manager: GameManager
 
 
 def test_a_clock_survives_a_restart_without_charging_the_time_the_server_was_down(
-        database_url: str, time_: Time) -> None:
+        database_url: str, time_: ManualTime) -> None:
     first = GameManager(Storage(database_url), rng=random.Random(1), now=time_, hand_break=BREAK)
     game = two_players(first, "2+1")
     first_trick(first, game)
@@ -304,7 +292,7 @@ def test_a_clock_survives_a_restart_without_charging_the_time_the_server_was_dow
     second.storage.close()
 
 
-def test_a_clock_keeps_running_while_a_game_is_out_of_memory(manager: GameManager, time_: Time) -> None:
+def test_a_clock_keeps_running_while_a_game_is_out_of_memory(manager: GameManager, time_: ManualTime) -> None:
     game, _ = manager.create(rules=Rules(), kind="person", name="Anna", clock=parse_clock("1+0"))
     manager.join(game.id, "Bob")
     first_trick(manager, game)

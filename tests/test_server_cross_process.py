@@ -21,13 +21,11 @@ need_module("redis", "the scale extra")
 need_module("websockets", "the test extra")
 
 from server_support import (  # noqa: E402
-    DATABASES,
     Client,
     LobbyEvents,
     Server,
     cards_mentioned,
     closed_with,
-    database_for,
     finished,
     play,
     position,
@@ -127,10 +125,6 @@ def test_a_game_of_a_shard_nobody_serves_that_was_never_made_is_refused_at_once(
 
 
 # A process killed, its games taken over, then handed back --------------------------------
-@pytest.fixture(params=DATABASES)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_for(request.param, tmp_path)
-
 
 @pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[str]:
@@ -139,11 +133,11 @@ def own_redis(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-def test_a_killed_process_s_games_are_taken_over_and_handed_back(database: str, own_redis: str,
+def test_a_killed_process_s_games_are_taken_over_and_handed_back(database_url: str, own_redis: str,
                                                                 tmp_path: Path) -> None:
     args = ("--redis-url", own_redis, "--lease", "3")
-    one = Server(database, tmp_path / "one.log", "--shard", "1", *args)
-    two = Server(database, tmp_path / "two.log", "--shard", "2", *args)
+    one = Server(database_url, tmp_path / "one.log", "--shard", "1", *args)
+    two = Server(database_url, tmp_path / "two.log", "--shard", "2", *args)
     try:
         game = one.post("/api/games", {"kind": "person", "rules": "classic,target=3", "name": "Ann",
                                        "clock": "5+3"})
@@ -174,7 +168,7 @@ def test_a_killed_process_s_games_are_taken_over_and_handed_back(database: str, 
         play((ann, bob), rng, 6)
 
         # Process 1 comes back: process 2 hands shard 1 back (its clients reconnect).
-        one = Server(database, tmp_path / "one-again.log", "--shard", "1", *args)
+        one = Server(database_url, tmp_path / "one-again.log", "--shard", "1", *args)
         assert closed_with(ann) == 1012 and closed_with(bob) == 1012
         ann, bob = seated(two, gid, tokens[0], 0), seated(one, gid, tokens[1], 1)
         play((ann, bob), rng, 3000)
@@ -207,13 +201,13 @@ def test_a_killed_process_s_games_are_taken_over_and_handed_back(database: str, 
 
 
 @contextlib.contextmanager
-def shards_1_and_2(database: str, tmp_path: Path, *args: str,
+def shards_1_and_2(database_url: str, tmp_path: Path, *args: str,
                    second: tuple[str, ...] = ()) -> Iterator[list[Server]]:
     """Processes serving shards 1 and 2 (``args`` to both, ``second`` to the second only);
     every server in the list is killed at the end, also one a test starts and adds."""
-    servers = [Server(database, tmp_path / "one.log", "--shard", "1", *args)]
+    servers = [Server(database_url, tmp_path / "one.log", "--shard", "1", *args)]
     try:
-        servers.append(Server(database, tmp_path / "two.log", "--shard", "2", *args, *second))
+        servers.append(Server(database_url, tmp_path / "two.log", "--shard", "2", *args, *second))
         yield servers
     finally:
         for server in servers:
@@ -231,11 +225,11 @@ def at_her_turn(owner: Server, via: Server) -> tuple[dict[str, Any], Client, tup
 
 
 def test_a_stopped_process_s_games_are_taken_over_at_once_and_handed_back_at_once(
-        database: str, own_redis: str, tmp_path: Path) -> None:
+        database_url: str, own_redis: str, tmp_path: Path) -> None:
     # Leases of an hour (a heartbeat every 12 minutes): only the processes' word on Redis
     # (a shard released, a shard wanted back) can move the game in time.
     args = ("--redis-url", own_redis, "--lease", "3600")
-    with shards_1_and_2(database, tmp_path, *args) as servers:
+    with shards_1_and_2(database_url, tmp_path, *args) as servers:
         one, two = servers
         game, ann, at = at_her_turn(two, one)  # relayed to process 2
         two.stop()  # SIGTERM: its shard is released, its clients told to reconnect
@@ -245,7 +239,7 @@ def test_a_stopped_process_s_games_are_taken_over_at_once_and_handed_back_at_onc
 
         # Process 2 starts again (it is ready only once it holds its shard): process 1
         # hands the game back, and its player reconnects to where it stood.
-        two = Server(database, tmp_path / "two-again.log", "--shard", "2", *args)
+        two = Server(database_url, tmp_path / "two-again.log", "--shard", "2", *args)
         servers.append(two)
         assert closed_with(ann) == 1012
         ann = seated(one, game["id"], game["token"], 0)  # relayed to process 2 again
@@ -257,11 +251,11 @@ def test_a_stopped_process_s_games_are_taken_over_at_once_and_handed_back_at_onc
 
 
 def test_a_stopping_process_hands_its_games_over_and_ends_its_lobby_streams_at_once(
-        database: str, own_redis: str, tmp_path: Path) -> None:
+        database_url: str, own_redis: str, tmp_path: Path) -> None:
     # A lobby page's event stream never ends by itself, and the stopping process would
     # wait for it (here up to ten minutes) before its lifespan ends: its games must not
     # wait with it, and the stream is ended by the process itself.
-    with shards_1_and_2(database, tmp_path, "--redis-url", own_redis, "--lease", "3600",
+    with shards_1_and_2(database_url, tmp_path, "--redis-url", own_redis, "--lease", "3600",
                         second=("--stop-wait", "600")) as (one, two):
         events = LobbyEvents(two.base)
         try:
@@ -279,8 +273,8 @@ def test_a_stopping_process_hands_its_games_over_and_ends_its_lobby_streams_at_o
 
 
 def test_a_player_reaching_a_game_nobody_serves_waits_on_the_connection_until_it_is_taken_over(
-        database: str, own_redis: str, tmp_path: Path) -> None:
-    with shards_1_and_2(database, tmp_path, "--redis-url", own_redis, "--lease", "6") as (one, two):
+        database_url: str, own_redis: str, tmp_path: Path) -> None:
+    with shards_1_and_2(database_url, tmp_path, "--redis-url", own_redis, "--lease", "6") as (one, two):
         game, ann, at = at_her_turn(two, two)
         two.kill()  # nobody serves shard 2 until its lease runs out (6 s from its last renewal)
         ann = real_client(one.base, game["id"], game["token"], 0)

@@ -34,11 +34,9 @@ need_module("fastapi", "the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server_support import (  # noqa: E402
-    DATABASES,
     Client,
     Server,
     connect,
-    database_for,
     finished,
     real_client,
 )
@@ -308,10 +306,6 @@ def test_a_child_of_an_engine_in_a_session_of_its_own_ends_with_the_game(tmp_pat
 
 
 # A real server process ---------------------------------------------------------------------
-
-@pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_for(request.param, tmp_path)
 
 
 @pytest.fixture

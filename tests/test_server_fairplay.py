@@ -22,7 +22,7 @@ argon2 = need_module("argon2", "argon2-cffi, in the web extra")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from server_support import Client, connect  # noqa: E402
+from server_support import Client, ManualTime, connect  # noqa: E402
 from sixtysix.glicko import Rating  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
@@ -36,13 +36,6 @@ PASSWORD = "correct horse battery"
 LEVELS = {"random": Rating(640, 44), "medium": Rating(1500, 30)}
 ONE = Rules.parse("classic,target=1")
 
-
-class Time:
-    def __init__(self) -> None:
-        self.t = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def make_app(**settings: Any) -> Any:
@@ -152,7 +145,7 @@ def test_a_pair_of_accounts_plays_only_so_many_rated_games_a_day() -> None:
         assert bob.post(f"/api/games/{game['id']}/join", json={}, headers=b).status_code == 200
 
 
-def rated_manager(now: Time, **limits: Any) -> GameManager:
+def rated_manager(now: ManualTime, **limits: Any) -> GameManager:
     storage = Storage("sqlite://")
     return GameManager(storage, rng=random.Random(5), now=now,
                        ratings=Ratings(storage.engine, now=now, levels=LEVELS),
@@ -160,7 +153,7 @@ def rated_manager(now: Time, **limits: Any) -> GameManager:
 
 
 def test_an_address_plays_only_so_many_rated_games_a_day_and_the_day_rolls_on() -> None:
-    now = Time()
+    now = ManualTime()
     manager = rated_manager(now, per_pair=100, per_address=3)
 
     def start(first: int, second: int, at: str, other: str = "10.0.0.9") -> Game:
@@ -187,7 +180,7 @@ def test_aborts_past_the_budget_bar_rated_play_for_a_while_and_longer_each_time(
     barred from rated play for 15 minutes (unrated play stays open); the next abort
     after the bar bars her for 30. Bob, the control, calls off unrated games as often as
     he likes."""
-    now = Time()
+    now = ManualTime()
     manager = rated_manager(now, abort_budget=3, bar=900.0)
     anna, bob = (1, "Anna"), (2, "Bob")
 
@@ -229,7 +222,7 @@ def test_aborts_past_the_budget_bar_rated_play_for_a_while_and_longer_each_time(
 
 
 def test_a_clock_that_runs_out_before_the_first_trick_counts_as_an_abort() -> None:
-    now = Time()
+    now = ManualTime()
     manager = rated_manager(now, abort_budget=0)
     game, _ = manager.create(rules=ONE, kind="person", user=(1, "Anna"), rated=True, clock=parse_clock("1+0"))
     manager.join(game.id, user=(2, "Bob"))
@@ -247,7 +240,7 @@ def test_a_clock_that_runs_out_before_the_first_trick_counts_as_an_abort() -> No
 
 
 def test_a_rematch_of_a_match_not_rated_after_all_is_made_rated_again() -> None:
-    manager = rated_manager(Time())
+    manager = rated_manager(ManualTime())
     game, _ = manager.create(rules=ONE, kind="person", user=(1, "Anna"), rated=True, creator="10.0.0.1")
     manager.join(game.id, user=(2, "Bob"), address="10.0.0.2")
     manager.resign(game, 1)
@@ -360,8 +353,8 @@ def test_the_wait_0_and_resign_then_rematch_floods_stay_within_the_caps() -> Non
 # Tournaments --------------------------------------------------------------------------------
 
 def tournament_setup(limits: TournamentLimits | None,
-                     per_account: int = 100) -> tuple[GameManager, Tournaments, Time]:
-    clock = Time()
+                     per_account: int = 100) -> tuple[GameManager, Tournaments, ManualTime]:
+    clock = ManualTime()
     storage = Storage("sqlite://")
     manager = GameManager(storage, rng=random.Random(6), now=clock,
                           admission=Admission(storage, GameLimits(per_account=per_account), clock=clock))

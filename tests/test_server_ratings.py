@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,7 @@ from helpers import need_module
 
 need_module("sqlalchemy", "the web extra")
 
-from server_support import DATABASES, database_for  # noqa: E402
+from server_support import ManualTime  # noqa: E402
 from sixtysix.glicko import Rating  # noqa: E402
 from sixtysix.rules import PRESETS, Rules  # noqa: E402
 from sixtysix.server.opponents import COMPUTER_LEVELS  # noqa: E402
@@ -34,26 +33,15 @@ from sixtysix.server.storage import Storage  # noqa: E402
 DAY = 86_400.0
 
 
-class Time:
-    def __init__(self) -> None:
-        self.t = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_for(request.param, tmp_path)
 
 
 @pytest.fixture
-def clock() -> Time:
-    return Time()
+def clock() -> ManualTime:
+    return ManualTime(1_700_000_000.0)
 
 
 @pytest.fixture
-def ratings(database_url: str, clock: Time) -> Iterator[Ratings]:
+def ratings(database_url: str, clock: ManualTime) -> Iterator[Ratings]:
     storage = Storage(database_url)
     yield Ratings(storage.engine, now=clock, levels={"medium": Rating(1500, 30), "easy": Rating(980, 38)})
     storage.close()
@@ -96,7 +84,7 @@ def test_a_match_against_a_level_moves_only_the_persons_rating(ratings: Ratings)
 
 
 def test_a_match_between_people_is_a_period_for_both_with_the_ratings_before(ratings: Ratings,
-                                                                             clock: Time) -> None:
+                                                                             clock: ManualTime) -> None:
     anna, bob = Person(1, "Anna"), Person(2, "Bob")
     ratings.rate("warm-up", "classic", (anna, Computer("easy")), winner=0)
     a0 = ratings.standing(1, "classic").rating
@@ -116,7 +104,7 @@ def test_a_match_between_people_is_a_period_for_both_with_the_ratings_before(rat
     assert {h["opponent"] for h in history} == {"Bob", "computer:easy"}
 
 
-def test_a_deviation_grows_a_period_a_day_without_games(ratings: Ratings, clock: Time) -> None:
+def test_a_deviation_grows_a_period_a_day_without_games(ratings: Ratings, clock: ManualTime) -> None:
     ratings.rate("g", "classic", (Person(1, "Anna"), Computer("medium")), winner=0)
     now = ratings.standing(1, "classic").rating
     clock.t += 10 * DAY
@@ -126,7 +114,8 @@ def test_a_deviation_grows_a_period_a_day_without_games(ratings: Ratings, clock:
     assert later.deviation == pytest.approx(grown)
 
 
-def test_the_leaderboard_marks_provisional_ratings_or_leaves_them_off(ratings: Ratings, clock: Time) -> None:
+def test_the_leaderboard_marks_provisional_ratings_or_leaves_them_off(ratings: Ratings,
+                                                                      clock: ManualTime) -> None:
     for user in (1, 2):
         for n in range(60 if user == 1 else 1):
             ratings.rate(f"g{user}-{n}", "classic", (Person(user, f"P{user}"), Computer("medium")),
@@ -149,7 +138,7 @@ def test_unrateable_sides_and_bad_winners_are_refused(ratings: Ratings) -> None:
 
 
 def test_a_match_ended_but_not_rated_when_the_process_stopped_is_rated_at_start_up(
-        database_url: str, clock: Time) -> None:
+        database_url: str, clock: ManualTime) -> None:
     import random
 
     from sixtysix.server.games import GameManager

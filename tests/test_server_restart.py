@@ -16,12 +16,7 @@ from helpers import need_module
 
 need_module("uvicorn", "the web extra")
 need_module("websockets", "the websockets client, in the test extra")
-from server_support import DATABASES, Client, Server, database_for, finished, real_client  # noqa: E402
-
-
-@pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_for(request.param, tmp_path)
+from server_support import Client, Server, finished, real_client  # noqa: E402
 
 
 @pytest.fixture

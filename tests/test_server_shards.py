@@ -9,7 +9,6 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +17,6 @@ from helpers import need_module
 
 need_module("sqlalchemy", "the web extra")
 
-from server_support import DATABASES, database_for  # noqa: E402
 from sixtysix.clock import TimeControl  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server.games import Connection, GameError, GameManager  # noqa: E402
@@ -26,14 +24,9 @@ from sixtysix.server.shards import Keeper, ShardError, Shards  # noqa: E402
 from sixtysix.server.storage import Storage  # noqa: E402
 
 
-@pytest.fixture(params=DATABASES)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_for(request.param, tmp_path)
-
-
 @pytest.fixture
-def shards(database: str) -> Iterator[Shards]:
-    storage = Storage(database)
+def shards(database_url: str) -> Iterator[Shards]:
+    storage = Storage(database_url)
     yield Shards(storage.engine)
     storage.close()
 
@@ -247,9 +240,9 @@ class FakeTime:
         return self.now
 
 
-def test_a_game_given_up_keeps_its_clock_and_goes_on_where_it_stood(database: str) -> None:
+def test_a_game_given_up_keeps_its_clock_and_goes_on_where_it_stood(database_url: str) -> None:
     clock = FakeTime()
-    one = GameManager(Storage(database), shard=1, now=clock, hand_break=0.0)
+    one = GameManager(Storage(database_url), shard=1, now=clock, hand_break=0.0)
     game, _ = one.create(rules=Rules(), kind="person", name="Ann", clock=TimeControl.parse("5+3"))
     one.join(game.id, "Bob")
     rng = random.Random(3)
@@ -280,7 +273,7 @@ def test_a_game_given_up_keeps_its_clock_and_goes_on_where_it_stood(database: st
     assert queued[0] is not None and queued[0]["code"] == "moved"
     # Another process takes it over a minute later: the 30 s are charged, the minute is not.
     clock.now += 60.0
-    two = GameManager(Storage(database), shard=2, now=clock, hand_break=0.0)
+    two = GameManager(Storage(database_url), shard=2, now=clock, hand_break=0.0)
     two.held[1] = float("inf")
     (taken,) = two.resume_shard(1)
     assert taken.id == game.id and json.dumps(taken.record().to_json()) == json.dumps(game.record().to_json())
@@ -288,11 +281,11 @@ def test_a_game_given_up_keeps_its_clock_and_goes_on_where_it_stood(database: st
     hand = taken.hand
     assert hand is not None
     two.act(taken, seat, hand.legal_actions()[0])
-    assert len(Storage(database).load(game.id).hands[-1].actions) == len(hand.actions)  # type: ignore[union-attr]
+    assert len(Storage(database_url).load(game.id).hands[-1].actions) == len(hand.actions)  # type: ignore[union-attr]
 
 
-def test_a_lease_run_out_stops_every_write_at_once(database: str) -> None:
-    manager = GameManager(Storage(database), shard=1)
+def test_a_lease_run_out_stops_every_write_at_once(database_url: str) -> None:
+    manager = GameManager(Storage(database_url), shard=1)
     game, _ = manager.create(rules=Rules(), kind="person", name="Ann")
     manager.join(game.id, "Bob")
     manager.held[1] = time.monotonic() - 1.0  # the lease this process knows of has run out
@@ -306,12 +299,12 @@ def test_a_lease_run_out_stops_every_write_at_once(database: str) -> None:
     with pytest.raises(GameError) as starting:
         manager.create(rules=Rules(), kind="person", name="Cleo")
     assert starting.value.code == "starting"
-    assert Storage(database).load(game.id).hands[-1].actions == []  # type: ignore[union-attr]
+    assert Storage(database_url).load(game.id).hands[-1].actions == []  # type: ignore[union-attr]
 
 
-def test_a_game_asked_for_before_its_turn_to_be_resumed_restarts_its_clock_too(database: str) -> None:
+def test_a_game_asked_for_before_its_turn_to_be_resumed_restarts_its_clock_too(database_url: str) -> None:
     clock = FakeTime()
-    one = GameManager(Storage(database), shard=1, now=clock, hand_break=0.0)
+    one = GameManager(Storage(database_url), shard=1, now=clock, hand_break=0.0)
     game, _ = one.create(rules=Rules(), kind="person", name="Ann", clock=TimeControl.parse("5+3"))
     one.join(game.id, "Bob")
     seat = game.to_act
@@ -320,7 +313,7 @@ def test_a_game_asked_for_before_its_turn_to_be_resumed_restarts_its_clock_too(d
     before = game.clock.remaining(seat, clock.now)
     one.give_up(1)
     clock.now += 120.0  # two minutes with no process serving the game
-    two = GameManager(Storage(database), shard=2, now=clock, hand_break=0.0)
+    two = GameManager(Storage(database_url), shard=2, now=clock, hand_break=0.0)
     two.held[1] = float("inf")
     (stored,) = two.take_shard(1)
     asked = two.get(game.id)  # a client came first

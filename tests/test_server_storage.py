@@ -8,7 +8,6 @@ on the same database (a restarted server) must hold the same games exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,17 +15,11 @@ import pytest
 from helpers import need_module
 
 need_module("sqlalchemy", "the web extra")
-from server_support import DATABASES, database_for  # noqa: E402
 from sixtysix.record import dumps, replay_json  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server.fairplay import Admission, GameLimits  # noqa: E402
 from sixtysix.server.games import Game, GameError, GameManager  # noqa: E402
 from sixtysix.server.storage import Storage  # noqa: E402
-
-
-@pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_for(request.param, tmp_path)
 
 
 def play(game: Game, manager: GameManager, rng: random.Random, count: int) -> None:

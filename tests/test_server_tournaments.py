@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from helpers import need_module
+from server_support import ManualTime
 
 need_module("sqlalchemy", "the web extra")
 need_module("fastapi", "the web extra")
@@ -23,16 +24,9 @@ from sixtysix.server.tournaments import POINTS_FOR_A_WIN, Tournaments  # noqa: E
 ANNA, BOB, CLEO = (1, "Anna"), (2, "Bob"), (3, "Cleo")
 
 
-class Time:
-    def __init__(self) -> None:
-        self.t = 1_800_000_000.0
 
-    def __call__(self) -> float:
-        return self.t
-
-
-def setup() -> tuple[GameManager, Tournaments, Time]:
-    clock = Time()
+def setup() -> tuple[GameManager, Tournaments, ManualTime]:
+    clock = ManualTime()
     storage = Storage("sqlite://")
     manager = GameManager(storage, rng=random.Random(8), now=clock)
     return manager, Tournaments(storage.engine, manager, now=clock), clock

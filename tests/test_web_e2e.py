@@ -5,6 +5,7 @@ through a shared link while a third watches."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -571,7 +572,7 @@ def test_a_hand_ends_with_its_last_trick_and_both_hands_shown_before_the_result(
     assert shown and errors == []
     from sixtysix.hand import Hand
 
-    record = loads(__import__("json").dumps(server.get(f"/api/games/{game_id}/record")))
+    record = loads(json.dumps(server.get(f"/api/games/{game_id}/record")))
     for number, mine, theirs, trick in shown:
         entry = record.hands[number - 1]
         hand = Hand.deal(entry.deck, entry.dealer, record.rules)
