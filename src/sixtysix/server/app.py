@@ -88,6 +88,7 @@ from sixtysix.server.protocol import Chat, Hello, Hint, ProtocolError, error, pa
 from sixtysix.server.ratings import Ratings
 from sixtysix.server.relay import Relay
 from sixtysix.server.shards import Keeper, Shards
+from sixtysix.server.status import GameKind, GameStatus
 from sixtysix.server.storage import Storage
 from sixtysix.server.tournaments import TournamentLimits, Tournaments, tournament_router
 from sixtysix.svg import back_svg, card_svg
@@ -605,7 +606,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # From the database, not from memory: with several server processes each
         # holds only its own games, but every lobby lists them all. Games between people
         # only: a game against the computer is its player's, watched only by its link.
-        def rows(status: str, limit: int) -> list[dict[str, Any]]:
+        def rows(status: GameStatus, limit: int) -> list[dict[str, Any]]:
             return [{"id": row.id, "kind": row.kind, "level": row.level, "rules": _rules_text(row.rules),
                      # The rules as the record holds them and the match's length: the page
                      # names them in words, in its language ("Classic, a match to 7 ...").
@@ -613,10 +614,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                      "players": [row.name0, row.name1], "score": [row.score0, row.score1],
                      "status": row.status, "winner": row.winner, "clock": row.clock, "ended": row.ended,
                      "rated": bool(row.rated)}
-                    for row in storage.listing(status=(status,), limit=limit, kind="person")]
+                    for row in storage.listing(status=(status,), limit=limit, kind=GameKind.PERSON)]
 
-        return {"open": rows("waiting", 50), "playing": rows("playing", 50), "finished": rows("finished", 20),
-                "abandoned": rows("abandoned", 10)}
+        return {"open": rows(GameStatus.WAITING, 50), "playing": rows(GameStatus.PLAYING, 50),
+                "finished": rows(GameStatus.FINISHED, 20), "abandoned": rows(GameStatus.ABANDONED, 10)}
 
     @app.get("/api/games/{game_id}")
     async def game_info(game_id: str) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from sixtysix.server.opponents import COMPUTER_LEVELS, DEFAULT_LEVEL, SEARCH_LEV
 from sixtysix.server.players import ComputerPlayer
 from sixtysix.server.protocol import Abort, Chat, Hello, Hint, Message, Ping, Rematch, Resign, TakeBack, error
 from sixtysix.server.ratings import Computer, Person, Ratings, Side, pool_of
+from sixtysix.server.status import Ending, GameKind, GameStatus
 from sixtysix.server.storage import CHAT_KEPT, CHAT_ROOMS, Storage, StoredGame
 from sixtysix.server.storage import now as storage_now
 from sixtysix.table import Table
@@ -60,7 +61,6 @@ __all__ = ["COMPUTER_LEVELS", "SEARCH_LEVELS", "Connection", "Game", "GameError"
 
 log = logging.getLogger("sixtysix.server")
 
-KINDS = ("computer", "person")
 #: What a hint may cost: about a second of one core (the terminal game's hint budget).
 HINT_BUDGET = Budget(worlds=200, time=1.0)
 #: Seconds between a hand's deal (or the start of the match) and the moment the first
@@ -69,8 +69,6 @@ HAND_BREAK = 5.0
 #: Seconds a player of a game against a person may be away (no connection) while the
 #: opponent is at the table, before losing the match (``left``); a setting of the server.
 GRACE = 60.0
-#: How a match can end other than by a player reaching the target.
-ENDINGS = ("resigned", "time", "left", "aborted")
 #: Why a match made rated was not rated: it ended before both players had acted (before
 #: its first trick was complete), as on lichess.
 SHORT = "short"
@@ -97,6 +95,17 @@ def stopping() -> GameError:
     """The answer to a player waiting on a server that stops (for quick pairing, for a
     tournament's next match): 503, so that a load balancer asks another process."""
     return GameError("this server is stopping: ask again", "stopping", 503)
+
+
+def game_kind(kind: object) -> GameKind:
+    """The kind of game a request names; another word is refused (``bad_kind``).
+
+    >>> game_kind("person")
+    <GameKind.PERSON: 'person'>
+    """
+    if isinstance(kind, str) and kind in set(GameKind):
+        return GameKind(kind)
+    raise GameError(f"kind must be one of {', '.join(GameKind)}", "bad_kind")
 
 
 def hash_token(token: str) -> str:
@@ -240,10 +249,10 @@ _WAKE: dict[str, Any] = {"type": "_wake"}
 class Game:
     """One match being played (or finished) on the server."""
 
-    def __init__(self, game_id: str, *, rules: Rules, kind: str, level: str | None, match: Match,
-                 tokens: tuple[str | None, str | None], names: tuple[str, str], status: str,
+    def __init__(self, game_id: str, *, rules: Rules, kind: GameKind, level: str | None, match: Match,
+                 tokens: tuple[str | None, str | None], names: tuple[str, str], status: GameStatus,
                  rematch: str | None = None, takeback: bool = False, taken_back: int = 0,
-                 clock: Clock | None = None, ended: str | None = None, winner: int | None = None,
+                 clock: Clock | None = None, ended: Ending | None = None, winner: int | None = None,
                  now: Callable[[], float] = time.time, users: tuple[int | None, int | None] = (None, None),
                  rated: bool = False, invited: int | None = None,
                  addresses: tuple[str | None, str | None] = (None, None), unrated: str | None = None) -> None:
@@ -268,7 +277,7 @@ class Game:
         #: The players' clock (``None``: the game has no time control), in seconds since the
         #: epoch; only the seat to act's runs (sixtysix.clock).
         self.clock = clock
-        #: How the match ended other than by the target (:data:`ENDINGS`), and its winner then.
+        #: How the match ended other than by the target (:class:`Ending`), and its winner then.
         self.ended = ended
         self._ended_winner = winner
         #: Seats of a game against a person that nobody holds a connection for, with the
@@ -294,7 +303,7 @@ class Game:
         self.status = status
         self.rematch = rematch
         #: The computer's seat in a game against the computer.
-        self.bot_seat: int | None = 1 if kind == "computer" else None
+        self.bot_seat: int | None = 1 if kind is GameKind.COMPUTER else None
         #: The computer player, made when it is first to act (see ``GameManager._player``).
         self.player: ComputerPlayer | None = None
         #: The game loop: both seats' actions come from outside (a client, or the computer
@@ -359,10 +368,10 @@ class Game:
     def abortable(self) -> bool:
         """Whether the match may still be called off: being played (or waiting for the
         second player) and its first trick not complete."""
-        if self.status == "waiting":
+        if self.status is GameStatus.WAITING:
             return True
         hand = self.hand
-        return (self.status == "playing" and len(self.match.hands) == 1 and hand is not None
+        return (self.status is GameStatus.PLAYING and len(self.match.hands) == 1 and hand is not None
                 and not hand.is_over() and hand.tricks_won(0) + hand.tricks_won(1) == 0)
 
     def clock_json(self, at: float | None = None) -> dict[str, Any] | None:
@@ -589,7 +598,7 @@ class GameManager:
         self._closing: set[Future[None]] = set()
 
     # Creating and joining -----------------------------------------------------------
-    def create(self, *, rules: Rules, kind: str, level: str | None = None, name: str = "",
+    def create(self, *, rules: Rules, kind: GameKind | str, level: str | None = None, name: str = "",
                rematch_of: Game | None = None, creator: str | None = None,
                takeback: bool = False,
                clock: TimeControl | None = None, user: tuple[int, str] | None = None,
@@ -616,9 +625,8 @@ class GameManager:
         else:
             starters = [Starter(creator, None if user is None else user[0])]
         self._admit(starters, rate=not counted)
-        if kind not in KINDS:
-            raise GameError(f"kind must be one of {', '.join(KINDS)}", "bad_kind")
-        if kind == "computer":
+        kind = game_kind(kind)
+        if kind is GameKind.COMPUTER:
             level = level or DEFAULT_LEVEL
             if level not in self.opponents:
                 raise GameError(f"unknown level {level!r}: expected one of {', '.join(self.opponents.names)}",
@@ -642,7 +650,7 @@ class GameManager:
         if rated:
             self._check_rated_play(users, addresses)
         if invited is not None and rematch_of is None:
-            if kind != "person":
+            if kind is not GameKind.PERSON:
                 raise GameError("a challenge is a game between people", "bad_kind")
             if user is None:
                 raise GameError("a challenge needs an account: log in first", "needs_account", 403)
@@ -654,12 +662,14 @@ class GameManager:
         game_id = self.prefix + secrets.token_urlsafe(9)
         match = Match(rules, rng=self.rng)
         names = (user[1] if user is not None else _clean_name(name) or "Player 1",
-                 f"Computer ({level})" if kind == "computer" else "" if invited is None else invited[1])
+                 f"Computer ({level})" if kind is GameKind.COMPUTER
+                 else "" if invited is None else invited[1])
         tokens: tuple[str | None, str | None] = (hash_token(token), None)
         if rematch_of is not None:
             names = (rematch_of.names[0], rematch_of.names[1])
             tokens = (rematch_of.tokens[0], rematch_of.tokens[1])
-        status = "playing" if kind == "computer" or tokens[1] is not None else "waiting"
+        seated = kind is GameKind.COMPUTER or tokens[1] is not None
+        status = GameStatus.PLAYING if seated else GameStatus.WAITING
         game = Game(game_id, rules=rules, kind=kind, level=level, match=match, tokens=tokens,
                     names=names, status=status, takeback=takeback,
                     clock=None if clock is None else Clock(clock), now=self.now, users=users, rated=rated,
@@ -672,7 +682,7 @@ class GameManager:
                                  clock_state=None if game.clock is None else game.clock.to_json(),
                                  users=users, rated=rated, invited=game.invited, joiner=addresses[1])
         self.games[game_id] = game
-        if rated and status == "playing":
+        if rated and status is GameStatus.PLAYING:
             self._rated_started(game)
         self._note_ratings(game)
         self._deal(game)
@@ -688,7 +698,8 @@ class GameManager:
         and the account as a new one (see :meth:`create`, also for ``counted``)."""
         game = self.get(game_id)
         self._check_serving(game)
-        if game.kind != "person" or game.tokens[1] is not None or game.status != "waiting":
+        if game.kind is not GameKind.PERSON or game.tokens[1] is not None or \
+                game.status is not GameStatus.WAITING:
             raise GameError("this game has no free seat: you can watch it", "no_seat", 409)
         if game.invited is not None and (user is None or user[0] != game.invited):
             raise GameError("this game is a challenge to another player", "not_invited", 403)
@@ -709,7 +720,7 @@ class GameManager:
             clock = game.clock.copy()  # starts now that both are seated
             self._start_clock(game, clock, at)
         # Stored first: a failure changes nothing.
-        self.storage.take_seat(game.id, 1, digest, shown, "playing",
+        self.storage.take_seat(game.id, 1, digest, shown, GameStatus.PLAYING,
                                clock_state=None if clock is None else clock.to_json(),
                                user=None if user is None else user[0], address=address)
         game.tokens[1] = digest
@@ -719,7 +730,7 @@ class GameManager:
         if game.rated:
             self._rated_started(game)
         self._note_ratings(game)
-        game.status = "playing"
+        game.status = GameStatus.PLAYING
         game.clock = clock
         self._update_away(game, at)
         game.broadcast()
@@ -866,7 +877,8 @@ class GameManager:
             if game.bot_task is not None and not game.bot_task.done():
                 game.bot_task.cancel()
             clock = game.clock
-            if clock is not None and clock.running is not None and game.status == "playing" and not game.over:
+            if clock is not None and clock.running is not None and game.status is GameStatus.PLAYING and \
+                    not game.over:
                 stopped = clock.copy()
                 stopped.pause(at)
                 try:
@@ -931,7 +943,7 @@ class GameManager:
                 continue
             sides: list[Side] = []
             for seat, user, name in ((0, row.user0, row.name0), (1, row.user1, row.name1)):
-                if row.kind == "computer" and seat == 1 and row.level is not None:
+                if row.kind == GameKind.COMPUTER and seat == 1 and row.level is not None:
                     sides.append(Computer(row.level))
                 elif user is not None:
                     sides.append(Person(user, name))
@@ -961,9 +973,9 @@ class GameManager:
                     Clock.from_json(control, stored.clock_state)
             except ClockError:
                 log.exception("game %s: its stored clock cannot be read; it goes on without", stored.id)
-        ended = stored.ended if stored.ended in ENDINGS else None
-        game = Game(stored.id, rules=rules, kind=stored.kind, level=stored.level, match=match,
-                    tokens=stored.tokens, names=stored.names, status=stored.status,
+        ended = Ending(stored.ended) if stored.ended in set(Ending) else None
+        game = Game(stored.id, rules=rules, kind=GameKind(stored.kind), level=stored.level, match=match,
+                    tokens=stored.tokens, names=stored.names, status=GameStatus(stored.status),
                     rematch=stored.rematch, takeback=stored.takeback, taken_back=stored.taken_back,
                     clock=clock, ended=ended, winner=stored.winner if ended else None, now=self.now,
                     users=stored.users, rated=stored.rated, invited=stored.invited,
@@ -1009,8 +1021,9 @@ class GameManager:
             self._closing.add(player.close())
 
     # Ratings ----------------------------------------------------------------------------
-    def check_rated(self, rules: Rules, kind: str, level: str | None, user: tuple[int, str] | None,
+    def check_rated(self, rules: Rules, kind: GameKind | str, level: str | None, user: tuple[int, str] | None,
                      takeback: bool) -> None:
+        kind = game_kind(kind)
         if self.ratings is None:
             raise GameError("this server rates no games", "not_rated")
         if user is None:
@@ -1021,7 +1034,7 @@ class GameManager:
         if takeback:
             raise GameError("a rated game takes no takebacks", "bad_takeback")
         levels = self.ratings.levels
-        if kind == "computer" and (level is None or level not in levels):
+        if kind is GameKind.COMPUTER and (level is None or level not in levels):
             rated = ", ".join(sorted(levels, key=lambda name: levels[name].rating))
             raise GameError(f"the computer level {level!r} has no rating yet: rated levels are {rated}",
                             "bad_rated")
@@ -1029,7 +1042,7 @@ class GameManager:
     def lobby_changed(self, game: Game | None = None) -> None:
         """Tell the lobby hooks (``game``: the one that changed; only games between people
         are listed)."""
-        if game is not None and game.kind != "person":
+        if game is not None and game.kind is not GameKind.PERSON:
             return
         for hook in self.lobby_hooks:
             try:
@@ -1104,13 +1117,13 @@ class GameManager:
 
     def _run_clock(self, game: Game, at: float) -> None:
         """After a change: the seat to act's clock runs (if the game has one and is played)."""
-        if game.clock is not None and game.status == "playing" and not game.over:
+        if game.clock is not None and game.status is GameStatus.PLAYING and not game.over:
             self._start_clock(game, game.clock, at)
 
     def _update_away(self, game: Game, at: float) -> None:
         """Note which players of a game against a person hold no connection (since ``at``,
         for those newly gone) and forget the ones back."""
-        if game.kind != "person" or game.status != "playing" or game.over:
+        if game.kind is not GameKind.PERSON or game.status is not GameStatus.PLAYING or game.over:
             game.away.clear()
             return
         present = {conn.seat for conn in game.connections if not conn.closed}
@@ -1126,7 +1139,7 @@ class GameManager:
         if game.timer is not None:
             game.timer.cancel()
             game.timer = None
-        if game.status != "playing" or game.over:
+        if game.status is not GameStatus.PLAYING or game.over:
             return
         moments = list(game.away.values())
         if game.clock is not None and (deadline := game.clock.deadline()) is not None:
@@ -1154,17 +1167,17 @@ class GameManager:
         changed = False
         if not self.serves(game.id):
             return False
-        if game.status == "playing" and not game.over and game.clock is not None:
+        if game.status is GameStatus.PLAYING and not game.over and game.clock is not None:
             seat = game.clock.flagged(at)
             if seat is not None:
                 self._out_of_time(game, seat, at)
                 changed = True
-        if game.status == "playing" and not game.over:
+        if game.status is GameStatus.PLAYING and not game.over:
             present = {conn.seat for conn in game.connections if not conn.closed}
             for seat, until in sorted(game.away.items()):
                 if at >= until and 1 - seat in present:
                     log.info("game %s: seat %d did not come back in time", game.id, seat)
-                    self._end(game, "aborted" if game.abortable else "left", loser=seat, at=at)
+                    self._end(game, Ending.ABORTED if game.abortable else Ending.LEFT, loser=seat, at=at)
                     changed = True
                     break
         if changed:
@@ -1178,9 +1191,9 @@ class GameManager:
         assert clock is not None
         log.info("game %s: seat %d ran out of time (%s)", game.id, seat, clock.control)
         if game.abortable:
-            self._end(game, "aborted", loser=seat, at=at)
+            self._end(game, Ending.ABORTED, loser=seat, at=at)
         elif clock.control.kind is Kind.MATCH:
-            self._end(game, "time", loser=seat, at=at)
+            self._end(game, Ending.TIME, loser=seat, at=at)
         else:
             # A move clock: the hand is lost by forfeit (3 game points to the opponent, as
             # for a failed program) and the match goes on.
@@ -1189,17 +1202,16 @@ class GameManager:
             if not self._forfeit(game, seat):
                 raise GameError("the server could not save the end of the hand; try again", "storage", 503)
 
-    def _end(self, game: Game, ended: str, *, loser: int, at: float) -> None:
-        """The match ends as ``ended`` says (:data:`ENDINGS`): ``loser`` loses it, or
+    def _end(self, game: Game, ended: Ending, *, loser: int, at: float) -> None:
+        """The match ends as ``ended`` says: ``loser`` loses it, or
         nobody wins if it was called off. Stored, then the computer player is closed."""
-        assert ended in ENDINGS
         self._check_serving(game)
-        winner = None if ended == "aborted" else 1 - loser
+        winner = None if ended is Ending.ABORTED else 1 - loser
         # Before both players acted: a rated match is not rated (lichess's rule), and it
         # counts against the abort budget of the player who ended it.
-        game.ended_early = game.status == "playing" and game.abortable
+        game.ended_early = game.status is GameStatus.PLAYING and game.abortable
         early = game.rated and game.ended_early
-        unrated = SHORT if early and ended != "aborted" else None
+        unrated = SHORT if early and ended is not Ending.ABORTED else None
         clock = game.clock
         if clock is not None and clock.running is not None:
             clock.stop(at)
@@ -1207,12 +1219,12 @@ class GameManager:
                                  ended=ended, clock_state=None if clock is None else clock.to_json(),
                                  unrated=unrated)
         game.ended, game._ended_winner = ended, winner
-        game.status = "aborted" if ended == "aborted" else "finished"
+        game.status = ended.status
         if unrated is not None:
             game.rated, game.unrated = False, unrated
         if early:
             self._count_abort(game, loser)
-        if ended != "aborted":
+        if ended is not Ending.ABORTED:
             self._rate(game)
         self._finished(game)
         game.away.clear()
@@ -1224,19 +1236,19 @@ class GameManager:
 
     def resign(self, game: Game, seat: int) -> None:
         """``seat`` gives up the match: the opponent wins it (the score stays as it is)."""
-        if game.status != "playing" or game.over:
+        if game.status is not GameStatus.PLAYING or game.over:
             raise GameError("only a match being played can be resigned", "over")
-        self._end(game, "resigned", loser=seat, at=self.now())
+        self._end(game, Ending.RESIGNED, loser=seat, at=self.now())
         game.broadcast()
 
     def decline(self, game: Game, user_id: int) -> None:
         """The player challenged says no, or the challenger takes the challenge back: the
         game is called off."""
-        if game.invited is None or game.status != "waiting":
+        if game.invited is None or game.status is not GameStatus.WAITING:
             raise GameError("there is no challenge waiting in this game", "no_challenge", 409)
         if user_id not in (game.invited, game.users[0]):
             raise GameError("this challenge is not yours to answer", "not_invited", 403)
-        self._end(game, "aborted", loser=0, at=self.now())
+        self._end(game, Ending.ABORTED, loser=0, at=self.now())
         game.broadcast()
 
     def abort(self, game: Game, seat: int) -> None:
@@ -1244,7 +1256,7 @@ class GameManager:
         if not game.abortable:
             raise GameError("a match can be called off only before its first trick is complete",
                             "not_abortable")
-        self._end(game, "aborted", loser=seat, at=self.now())
+        self._end(game, Ending.ABORTED, loser=seat, at=self.now())
         game.broadcast()
 
     def _deal(self, game: Game, score: tuple[int, int] | None = None) -> None:
@@ -1293,7 +1305,7 @@ class GameManager:
         between people), a spectator's to the spectators. Players never see the
         spectators' chat, so nobody at the table hears help from the gallery. Returns an
         error reply, or ``None``."""
-        if seat is not None and game.kind != "person":
+        if seat is not None and game.kind is not GameKind.PERSON:
             return error("the players' chat is between two people", "no_chat")
         if not self.chat_limit.allow(chat_key(game, conn)):
             return error("too many lines of chat: wait a little", "chat_rate_limited")
@@ -1324,10 +1336,10 @@ class GameManager:
             return error("spectators cannot ask for hints", "spectator")
         if game.rated:
             return error("no hints in a rated game", "no_hints")
-        if game.kind != "computer":
+        if game.kind is not GameKind.COMPUTER:
             return error("hints are only for games against the computer", "no_hints")
         hand = game.hand
-        if game.status != "playing" or hand is None or hand.is_over() or hand.to_act != seat:
+        if game.status is not GameStatus.PLAYING or hand is None or hand.is_over() or hand.to_act != seat:
             return error("it is not your turn", "not_your_turn")
         if game.hint_task is not None and not game.hint_task.done():
             return error("a hint is being worked out", "busy")
@@ -1361,7 +1373,7 @@ class GameManager:
         hand = game.hand
         if not game.takeback:
             raise GameError("takebacks are not allowed in this game", "no_takeback")
-        if game.status != "playing" or hand is None or hand.is_over():
+        if game.status is not GameStatus.PLAYING or hand is None or hand.is_over():
             raise GameError("the match is over", "over")
         if (hand_number is not None and hand_number != len(game.match.hands)) or \
                 (index is not None and index != len(hand.actions)):
@@ -1390,11 +1402,11 @@ class GameManager:
             index: int | None = None) -> None:
         """``seat`` takes ``action``: checked, applied, stored, broadcast."""
         hand = game.hand
-        if game.status == "waiting":
+        if game.status is GameStatus.WAITING:
             raise GameError("the game has not started: the second player has not joined yet", "not_started")
-        if game.status == "abandoned":
+        if game.status is GameStatus.ABANDONED:
             raise GameError("the game was abandoned: nobody moved in it for too long", "abandoned")
-        if hand is None or game.over or game.status != "playing":
+        if hand is None or game.over or game.status is not GameStatus.PLAYING:
             raise GameError("the match is over", "over")
         if (hand_number is not None and hand_number != len(game.match.hands)) or \
                 (index is not None and index != len(hand.actions)):
@@ -1464,7 +1476,7 @@ class GameManager:
         deal or the end of the match (the computer player is told it and closed)."""
         score = game.score
         if game.over:
-            game.status = "finished"
+            game.status = GameStatus.FINISHED
             clock = game.clock
             if clock is not None and clock.running is not None:
                 clock.stop(self.now())
@@ -1482,7 +1494,7 @@ class GameManager:
 
     def wake_bot(self, game: Game) -> None:
         """Let the computer play if it is to act (at most one task per game)."""
-        if game.bot_seat is None or game.status != "playing" or game.to_act != game.bot_seat:
+        if game.bot_seat is None or game.status is not GameStatus.PLAYING or game.to_act != game.bot_seat:
             return
         if game.level not in self.opponents:
             return  # the opponent is not offered here (see attach)
@@ -1499,7 +1511,8 @@ class GameManager:
                 self._forget(game)
 
     async def _bot_plays(self, game: Game) -> None:
-        while game.bot_seat is not None and game.status == "playing" and game.to_act == game.bot_seat:
+        while game.bot_seat is not None and game.status is GameStatus.PLAYING and \
+                game.to_act == game.bot_seat:
             seat = game.bot_seat
             player = self._player(game)
             hand = game.hand
@@ -1554,7 +1567,7 @@ class GameManager:
 
     def make_rematch(self, game: Game, seat: int) -> Game:
         """A new match with the same players and settings; both clients are told its id."""
-        if not game.over or game.status == "aborted":
+        if not game.over or game.status is GameStatus.ABORTED:
             raise GameError("a rematch can be asked for only when the match is over", "not_over")
         if game.rematch is not None:
             new = self.get(game.rematch)
@@ -1682,7 +1695,7 @@ class GameManager:
         ``Settings.abandoned_after``): in storage, so that the lobby shows them so and they
         are not resumed, and in memory, where their players see it at once. Returns their ids."""
         for game in list(self.games.values()):
-            if game.last_action_at is not None and game.status in ("waiting", "playing"):
+            if game.last_action_at is not None and game.status.live:
                 self._touch(game)
         expired = []
         for shard in sorted(self.held) if self.shard is not None else [None]:
@@ -1690,8 +1703,8 @@ class GameManager:
                 expired += self.storage.expire(age, prefix="" if shard is None else f"s{shard}-")
         for game_id in expired:
             left = self.games.get(game_id)
-            if left is not None and left.status in ("waiting", "playing"):
-                left.status = "abandoned"
+            if left is not None and left.status.live:
+                left.status = GameStatus.ABANDONED
                 if left.bot_task is not None:
                     left.bot_task.cancel()
                 self._close_player(left)
