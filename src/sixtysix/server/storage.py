@@ -35,14 +35,18 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 from sixtysix.server.status import Ending, GameStatus
 
-__all__ = ["ActionRow", "ForfeitRow", "GameRow", "HandRow", "ResultRow", "Storage", "StoredGame",
+__all__ = ["FAILURES", "ActionRow", "ForfeitRow", "GameRow", "HandRow", "ResultRow", "Storage", "StoredGame",
            "StoredHand", "add_columns", "create_tables"]
+
+#: What a failed read or write of the database raises: the database's own errors (a
+#: connection lost, a lock held too long, a constraint), and the system's (a disk full).
+FAILURES = (SQLAlchemyError, OSError)
 
 
 #: The statuses of games still being played or waiting for a player (resumed at start-up).
