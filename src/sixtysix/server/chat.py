@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sixtysix.server.connection import Connection
 from sixtysix.server.errors import GameError
 from sixtysix.server.limits import BucketsByKey
+from sixtysix.server.messages import ChatLine, ErrorMessage
 from sixtysix.server.protocol import Chat, error
 from sixtysix.server.serving import Serving
 from sixtysix.server.status import GameKind
@@ -41,7 +42,7 @@ class ChatDesk:
         #: ``clock``: seconds that only go forward (a test moves them by hand).
         self.limit = BucketsByKey(CHAT_RATE, CHAT_BURST, size=100_000, clock=clock)
 
-    def say(self, game: Game, seat: int | None, conn: Connection, message: Chat) -> dict[str, Any] | None:
+    def say(self, game: Game, seat: int | None, conn: Connection, message: Chat) -> ErrorMessage | None:
         """A line of chat from ``conn``: a player's goes to the two players (only in a game
         between people), a spectator's to the spectators. Returns an error reply, or ``None``."""
         if seat is not None and game.kind is not GameKind.PERSON:
@@ -54,7 +55,7 @@ class ChatDesk:
             return error(str(exc), exc.code)
         room = "players" if seat is not None else "spectators"
         name = game.names[seat] if seat is not None else None
-        line = {"type": "chat", "room": room, "seat": seat, "name": name, "text": message.text}
+        line = ChatLine(type="chat", room=room, seat=seat, name=name, text=message.text)
         try:  # kept for a restart or another process taking the game over
             self.storage.add_chat(game.id, room, seat, name, message.text)
         except FAILURES:  # said all the same: a line of chat is not worth a refusal

@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-__all__ = ["Connection", "Shared", "encode"]
+from sixtysix.server.messages import Outgoing
+
+__all__ = ["Connection", "Sendable", "Shared", "close_code", "encode"]
 
 
 class Shared(dict[str, Any]):
@@ -20,7 +22,8 @@ class Shared(dict[str, Any]):
     message): written as JSON once (:func:`encode`), however many it goes to. Nobody
     changes it once it is queued.
 
-    >>> message = Shared(type="presence", spectators=3)
+    >>> from sixtysix.server.messages import Presence
+    >>> message = Shared(Presence(type="presence", spectators=3))
     >>> encode(message), encode(message) is encode(message)
     ('{"type":"presence","spectators":3}', True)
     """
@@ -33,12 +36,30 @@ class Shared(dict[str, Any]):
         return self._text
 
 
-def encode(message: dict[str, Any]) -> str:
-    """A message as a WebSocket carries it: compact JSON text, UTF-8 unescaped."""
+#: What a connection sends: a message of its own, or one shared by many.
+Sendable = Outgoing | Shared
+
+
+def close_code(message: Sendable) -> int | None:
+    """The WebSocket close code a close order asks for (``None``: a message to send).
+
+    >>> from sixtysix.server.messages import CloseOrder, Presence
+    >>> close_code(CloseOrder(type="_close", code=1012)), close_code(Presence(type="presence", spectators=1))
+    (1012, None)
+    """
+    if message["type"] != "_close":
+        return None
+    code = message.get("code")
+    return code if isinstance(code, int) else 1000
+
+
+def encode(message: Sendable) -> str:
+    """A message as a WebSocket carries it: compact JSON text, UTF-8 unescaped. The one
+    serialiser of what the server sends (sixtysix.server.messages)."""
     return message.text() if isinstance(message, Shared) else _dumps(message)
 
 
-def _dumps(message: dict[str, Any]) -> str:
+def _dumps(message: Mapping[str, object]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -55,7 +76,7 @@ class Connection:
 
     QUEUE = 256
 
-    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], seat: int | None,
+    def __init__(self, send: Callable[[Sendable], Awaitable[None]], seat: int | None,
                  hang_up: Callable[[], Awaitable[None]] | None = None,
                  end: Callable[[int], Awaitable[None]] | None = None, *,
                  address: str | None = None) -> None:
@@ -68,13 +89,13 @@ class Connection:
         self.seat = seat
         #: The client's address (a spectator's lines of chat count against it), if known.
         self.address = address
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(self.QUEUE)
+        self.queue: asyncio.Queue[Sendable | None] = asyncio.Queue(self.QUEUE)
         self.closed = False
         self.overflowed = False
         #: The latest presence message not sent yet (see :meth:`tell_presence`).
-        self._presence: dict[str, Any] | None = None
+        self._presence: Shared | None = None
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: Sendable) -> None:
         if self.closed:
             return
         try:
@@ -85,7 +106,7 @@ class Connection:
             self._drain()
             self.queue.put_nowait(None)
 
-    def tell_presence(self, message: dict[str, Any]) -> None:
+    def tell_presence(self, message: Shared) -> None:
         """Who is watching now: replaces a presence message not sent yet, and goes after
         everything queued (it never takes a place in the queue but to wake the writer)."""
         if self.closed:
@@ -104,7 +125,7 @@ class Connection:
         while not self.queue.empty():
             self.queue.get_nowait()
 
-    async def _next(self) -> dict[str, Any] | None:
+    async def _next(self) -> Sendable | None:
         """The next message to send: the queue's, else the presence message waiting."""
         while True:
             presence = self._presence
@@ -125,13 +146,14 @@ class Connection:
                     with contextlib.suppress(Exception):
                         await self._hang_up()
                 return
-            if message.get("type") == "_close":
+            code = close_code(message)
+            if code is not None:
                 # Nothing follows a close: the writer ends (also for a relayed client, whose
                 # process is sent the close and closes it).
                 self.closed = True
                 with contextlib.suppress(Exception):  # the client's connection, as above
                     if self._end is not None:
-                        await self._end(int(message.get("code", 1000)))
+                        await self._end(code)
                     else:
                         await self._send(message)
                 return
@@ -145,4 +167,4 @@ class Connection:
 
 
 #: Put in a connection's empty queue to wake its writer for a presence message.
-_WAKE: dict[str, Any] = {"type": "_wake"}
+_WAKE = Shared(type="_wake")

@@ -27,6 +27,7 @@ from sixtysix.server.boards import frames
 from sixtysix.server.depends import Analysed, Client, Manager, Served
 from sixtysix.server.errors import GameError
 from sixtysix.server.games import Game, GameManager, parse_clock, parse_rules
+from sixtysix.server.messages import GameInfo, Seated
 
 __all__ = ["JoinGame", "NewGame", "router"]
 
@@ -58,13 +59,14 @@ class JoinGame(BaseModel):
     name: str = Field("", max_length=100)
 
 
-def seated(game: Game, seat: int, token: str) -> dict[str, Any]:
+def seated(game: Game, seat: int, token: str) -> Seated:
     """The answer to a player who took a seat: its token, the link, the game's facts."""
-    return {"id": game.id, "seat": seat, "token": token, "link": f"/game/{game.id}", "game": game.info()}
+    return Seated(id=game.id, seat=seat, token=token, link=f"/game/{game.id}", game=game.info())
 
 
-@router.post("", status_code=201)
-async def create_game(body: NewGame, user: ActingUser, services: Served, client: Client) -> dict[str, Any]:
+# The answers are typed for this code's sake: FastAPI checks none of them again (response_model=None).
+@router.post("", status_code=201, response_model=None)
+async def create_game(body: NewGame, user: ActingUser, services: Served, client: Client) -> Seated:
     manager = services.manager
     invited = None if body.opponent is None else _invited(services.accounts, body.opponent)
     game, token = manager.create(rules=parse_rules(body.rules, body.target), kind=body.kind, level=body.level,
@@ -82,8 +84,8 @@ def _invited(accounts: Accounts, name: str) -> tuple[int, str]:
     return found.id, found.name
 
 
-@router.post("/{game_id}/decline")
-async def decline(game_id: str, user: ActingUser, manager: Manager) -> dict[str, Any]:
+@router.post("/{game_id}/decline", response_model=None)
+async def decline(game_id: str, user: ActingUser, manager: Manager) -> GameInfo:
     """The player challenged says no, or the challenger takes it back."""
     if user is None:
         raise GameError("log in to answer a challenge", "not_logged_in", 401)
@@ -94,9 +96,9 @@ async def decline(game_id: str, user: ActingUser, manager: Manager) -> dict[str,
     return info
 
 
-@router.post("/{game_id}/join")
+@router.post("/{game_id}/join", response_model=None)
 async def join_game(game_id: str, body: JoinGame, user: ActingUser, manager: Manager,
-                    client: Client) -> dict[str, Any]:
+                    client: Client) -> Seated:
     account = None if user is None else (user.id, user.name)
     game, seat, token = manager.join(game_id, body.name, user=account, address=client)
     answer = seated(game, seat, token)
@@ -104,8 +106,8 @@ async def join_game(game_id: str, body: JoinGame, user: ActingUser, manager: Man
     return answer
 
 
-@router.get("/{game_id}")
-async def game_info(game_id: str, manager: Manager) -> dict[str, Any]:
+@router.get("/{game_id}", response_model=None)
+async def game_info(game_id: str, manager: Manager) -> GameInfo:
     game = manager.get(game_id)
     info = game.info()
     manager.release(game)  # kept in memory only while someone is connected

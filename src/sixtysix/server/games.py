@@ -54,6 +54,7 @@ from sixtysix.server.gate import Gate
 from sixtysix.server.hall import PRESENCE_INTERVAL, SPECTATORS, Hall
 from sixtysix.server.hints import ask_hint
 from sixtysix.server.limits import BucketsByKey
+from sixtysix.server.messages import ChatLine, ClockInfo, ErrorMessage, GameInfo, Pong, Reply, StateMessage
 from sixtysix.server.notices import Notices
 from sixtysix.server.opponents import Opponents
 from sixtysix.server.players import ComputerPlayer
@@ -156,7 +157,7 @@ class Game:
         self.bot_task: asyncio.Task[None] | None = None
         self.connections: set[Connection] = set()
         #: The latest lines of the players' chat and of the spectators' (each line stored too).
-        self.chat: dict[str, collections.deque[dict[str, Any]]] = {
+        self.chat: dict[str, collections.deque[ChatLine]] = {
             room: collections.deque(maxlen=CHAT_KEPT) for room in CHAT_ROOMS}
         self._rules_json = rules.to_json()
         self._rules_text = str(rules)
@@ -187,7 +188,8 @@ class Game:
                    invited=stored.invited, addresses=stored.addresses, unrated=stored.unrated)
         for line in stored.chat:
             if line["room"] in game.chat:
-                game.chat[line["room"]].append({"type": "chat", **line})
+                game.chat[line["room"]].append(ChatLine(type="chat", room=line["room"], seat=line["seat"],
+                                                        name=line["name"], text=line["text"]))
         return game
 
     # Changes -----------------------------------------------------------------------
@@ -248,7 +250,7 @@ class Game:
         return (self.status is GameStatus.PLAYING and len(self.match.hands) == 1 and hand is not None
                 and not hand.is_over() and hand.tricks_won(0) + hand.tricks_won(1) == 0)
 
-    def clock_json(self, at: float | None = None) -> dict[str, Any] | None:
+    def clock_json(self, at: float | None = None) -> ClockInfo | None:
         """The clock as a client shows it: the control, each seat's seconds left at ``at``,
         the seat whose clock runs and in how many seconds it starts (after a deal)."""
         clock = self.clock
@@ -278,7 +280,7 @@ class Game:
                 found = seat
         return found
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> GameInfo:
         """The public facts of the game, for the lobby and every client."""
         hand = self.hand
         results = self.results()
@@ -370,8 +372,8 @@ class Game:
                 return finished_hand_json(hand, number, bonus)
         return None
 
-    def state_for(self, seat: int | None, info: dict[str, Any] | None = None,
-                  last_hand: dict[str, Any] | None = None) -> dict[str, Any]:
+    def state_for(self, seat: int | None, info: GameInfo | None = None,
+                  last_hand: dict[str, Any] | None = None) -> StateMessage:
         """The state message for a seat (or a spectator): public facts, that seat's view, and
         how the latest finished hand ended."""
         return {"type": "state", "you": seat, "game": info or self.info(), "view": self.view_for(seat),
@@ -640,12 +642,12 @@ class GameManager:
         """Let the computer play if it is to act (at most one task per game)."""
         self.bots.wake(game)
 
-    def handle(self, game: Game, seat: int | None, message: Message) -> dict[str, Any] | None:
+    def handle(self, game: Game, seat: int | None, message: Message) -> Reply | None:
         """Apply one client message; returns a direct reply (an error, a pong) or ``None``.
         Refused messages change nothing. A hint and a line of chat are answered on their
         connection (:meth:`ask_hint`, :meth:`say`)."""
         if isinstance(message, Ping):
-            return {"type": "pong"} if message.id is None else {"type": "pong", "id": message.id}
+            return Pong(type="pong") if message.id is None else Pong(type="pong", id=message.id)
         if isinstance(message, Hello):
             return error("already introduced: hello is only the first message", "bad_message")
         if seat is None:
@@ -670,11 +672,11 @@ class GameManager:
         else:
             self.act(game, seat, message.action, hand_number=message.hand, index=message.index)
 
-    def say(self, game: Game, seat: int | None, conn: Connection, message: Chat) -> dict[str, Any] | None:
+    def say(self, game: Game, seat: int | None, conn: Connection, message: Chat) -> ErrorMessage | None:
         """A line of chat from ``conn`` (sixtysix.server.chat); an error reply, or ``None``."""
         return self.chat.say(game, seat, conn, message)
 
-    def ask_hint(self, game: Game, seat: int | None, conn: Connection) -> dict[str, Any] | None:
+    def ask_hint(self, game: Game, seat: int | None, conn: Connection) -> ErrorMessage | None:
         """Start working out a hint for ``seat`` (sixtysix.server.hints); an error reply, or ``None``."""
         return ask_hint(game, seat, conn)
 

@@ -15,6 +15,7 @@ from sixtysix.server.clocks import ClockScheduler
 from sixtysix.server.computers import ComputerPlayers
 from sixtysix.server.connection import Connection, Shared
 from sixtysix.server.errors import GameError
+from sixtysix.server.messages import Presence
 from sixtysix.server.protocol import error
 from sixtysix.server.service import GameService
 from sixtysix.server.storage import FAILURES, Storage
@@ -112,7 +113,7 @@ class Hall:
         if count == game.presence_told or self.games.get(game.id) is not game:
             return
         game.presence_told = count
-        message = Shared(type="presence", spectators=count)
+        message = Shared(Presence(type="presence", spectators=count))
         for conn in game.connections:
             conn.tell_presence(message)
 

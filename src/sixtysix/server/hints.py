@@ -9,11 +9,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sixtysix.analysis import Budget, analyse
 from sixtysix.bots.net_bot import shipped_network
 from sixtysix.server.connection import Connection
+from sixtysix.server.messages import ErrorMessage, HintLine, HintMessage
 from sixtysix.server.protocol import error
 from sixtysix.server.status import GameKind, GameStatus
 from sixtysix.views import View
@@ -29,7 +30,7 @@ log = logging.getLogger("sixtysix.server")
 HINT_BUDGET = Budget(worlds=200, time=1.0)
 
 
-def ask_hint(game: Game, seat: int | None, conn: Connection) -> dict[str, Any] | None:
+def ask_hint(game: Game, seat: int | None, conn: Connection) -> ErrorMessage | None:
     """Start working out a hint for ``seat``; it reaches ``conn`` as a ``hint`` message.
     Returns an error reply, or ``None``."""
     if seat is None:
@@ -59,8 +60,8 @@ async def _hint(game_id: str, view: View, where: tuple[int, int], conn: Connecti
         log.exception("the hint for game %s failed", game_id)
         conn.push(error("no hint could be worked out", "hint_failed"))
         return
-    conn.push({"type": "hint", "hand": where[0], "index": where[1],
-               "lines": [{"action": str(line.action), "value": round(line.value, 3),
-                          "error": round(line.error, 3), "samples": line.samples, "exact": line.exact,
-                          "network": None if line.network is None else round(line.network, 3)}
-                         for line in lines]})
+    conn.push(HintMessage(type="hint", hand=where[0], index=where[1], lines=[
+        HintLine(action=str(line.action), value=round(line.value, 3), error=round(line.error, 3),
+                 samples=line.samples, exact=line.exact,
+                 network=None if line.network is None else round(line.network, 3))
+        for line in lines]))

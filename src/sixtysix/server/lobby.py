@@ -30,6 +30,7 @@ from sixtysix.server.depends import Client, Served
 from sixtysix.server.errors import GameError
 from sixtysix.server.fairplay import Starter
 from sixtysix.server.games import parse_clock, parse_rules
+from sixtysix.server.messages import Seated
 from sixtysix.server.pairing import MAX_WAIT
 from sixtysix.server.pairing import Request as PairingWish
 from sixtysix.server.status import GameKind, GameStatus
@@ -93,9 +94,9 @@ async def lobby_events(services: Served, client: Client) -> Response:
                              background=BackgroundTask(connections.release, client))
 
 
-@router.post("/api/pairing")
+@router.post("/api/pairing", response_model=None)
 async def quick_pairing(body: PairingRequest, request: Request, user: ActingUser, services: Served,
-                        client: Client) -> dict[str, Any]:
+                        client: Client) -> Seated:
     """Wait for a person who wants the same game, else the computer (the answer comes
     when the game exists). A client that goes away leaves the queue."""
     # Counted now (waiting requests too); the game made for it is not counted again.
@@ -114,8 +115,8 @@ async def quick_pairing(body: PairingRequest, request: Request, user: ActingUser
                 await seeking
             raise GameError("the client went away", "gone", 499)
     paired = seeking.result()
-    return {"id": paired.game.id, "seat": paired.seat, "token": paired.token,
-            "link": f"/game/{paired.game.id}", "opponent": paired.opponent, "game": paired.game.info()}
+    return Seated(id=paired.game.id, seat=paired.seat, token=paired.token, link=f"/game/{paired.game.id}",
+                  opponent=paired.opponent, game=paired.game.info())
 
 
 @router.get("/api/challenges")

@@ -16,10 +16,12 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
+from sixtysix.server.connection import Sendable
 from sixtysix.server.depends import Services, client_address, services_of
 from sixtysix.server.errors import GameError
 from sixtysix.server.games import Connection, Game, GameManager, encode
 from sixtysix.server.limits import TokenBucket
+from sixtysix.server.messages import Reply
 from sixtysix.server.protocol import Chat, Hello, Hint, ProtocolError, error, parse_message
 from sixtysix.server.serving import owner_shard
 
@@ -29,7 +31,7 @@ router = APIRouter()
 
 
 def answer(manager: GameManager, game: Game, seat: int | None, conn: Connection,
-           data: str | bytes) -> dict[str, Any] | None:
+           data: str | bytes) -> Reply | None:
     """What one message of a client does (a connection of this process's, or one
     relayed from another): an error or a direct reply, or ``None``."""
     try:
@@ -154,7 +156,7 @@ async def converse(websocket: WebSocket, services: Services, game: Game, seat: i
     async def end(code: int) -> None:
         await websocket.close(code=code)
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: Sendable) -> None:
         await websocket.send_text(encode(message))  # a message shared by many: written once
 
     conn = Connection(send, seat, hang_up, end, address=client_address(websocket.client))
@@ -183,7 +185,7 @@ async def listen(websocket: WebSocket, services: Services, game: Game, conn: Con
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        reply: dict[str, Any] | None
+        reply: Reply | None
         if not bucket.allow():
             reply = error("too many messages: slow down", "rate_limited")
         else:

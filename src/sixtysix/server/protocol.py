@@ -39,6 +39,7 @@ from typing import Any
 
 from sixtysix.actions import Action
 from sixtysix.errors import ParseError
+from sixtysix.server.messages import ErrorMessage
 
 __all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "Abort", "Act", "Chat", "Hello", "Hint", "Message", "Ping",
            "ProtocolError", "Rematch", "Resign", "TakeBack", "error", "parse_message"]
@@ -226,6 +227,6 @@ def is_text(text: str) -> bool:
     return True
 
 
-def error(reason: str, code: str) -> dict[str, Any]:
+def error(reason: str, code: str) -> ErrorMessage:
     """An error reply."""
     return {"type": "error", "code": code, "reason": reason}

@@ -52,8 +52,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from sixtysix.server.connection import Sendable, close_code
 from sixtysix.server.games import Connection, Game, GameError, GameManager, encode
 from sixtysix.server.limits import TokenBucket
+from sixtysix.server.messages import ErrorMessage, Reply
 from sixtysix.server.protocol import error
 from sixtysix.server.redis_errors import REDIS_FAILURES
 
@@ -70,7 +72,7 @@ PREFIX = "sixtysix"
 #: How many closed relayed clients an owner remembers.
 ENDED_KEPT = 10_000
 #: What the owner does with one message of a client: an error or a reply, or ``None``.
-Answer = Callable[[Game, int | None, Connection, str | bytes], "dict[str, Any] | None"]
+Answer = Callable[[Game, int | None, Connection, str | bytes], "Reply | None"]
 
 
 class Relay:
@@ -274,9 +276,10 @@ class Relay:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(taken.wait(), timeout)
 
-    async def _send_to(self, reply: str, conn_id: str, message: dict[str, Any]) -> None:
+    async def _send_to(self, reply: str, conn_id: str, message: Sendable) -> None:
         # A close as its code, else the text the client's own process would send.
-        text = f"!{int(message.get('code', 1000))}" if message.get("type") == "_close" else encode(message)
+        code = close_code(message)
+        text = encode(message) if code is None else f"!{code}"
         await self._publish(reply, f"{conn_id} {text}")
 
     async def _on_note(self, note: dict[str, Any]) -> None:
@@ -338,7 +341,7 @@ class Relay:
         # when a shard moves (see _moved).
         await self._publish(reply, f"{conn_id} @{self.process}")
 
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: Sendable) -> None:
             await self._send_to(reply, conn_id, message)
 
         conn = Connection(send, seat, address=address)
@@ -424,7 +427,7 @@ class Relayed:
         await self.tell(None, 1013)  # nobody took it over in time: the page tries again by itself
         return False
 
-    async def tell(self, message: dict[str, Any] | None, close: int | None = None) -> None:
+    async def tell(self, message: ErrorMessage | None, close: int | None = None) -> None:
         """Send the client ``message`` and close its connection with ``close``; a client
         gone meanwhile is let go (the WebSocket's errors are its own)."""
         with contextlib.suppress(Exception):

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from sixtysix.server.bot_driver import BotDriver
 from sixtysix.server.errors import GameError
+from sixtysix.server.messages import RematchMessage
 from sixtysix.server.seating import Seating
 from sixtysix.server.status import GameStatus
 
@@ -34,5 +35,5 @@ class Rematches:
             game.rematch = new.id
             self.bots.wake(new)
         for conn in game.connections:
-            conn.push({"type": "rematch", "game": new.id})
+            conn.push(RematchMessage(type="rematch", game=new.id))
         return new

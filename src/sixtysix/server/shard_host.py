@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from sixtysix.server.clocks import ClockScheduler
 from sixtysix.server.errors import GameError
 from sixtysix.server.hall import Hall
+from sixtysix.server.messages import CloseOrder
 from sixtysix.server.protocol import error
 from sixtysix.server.rating_desk import RatingDesk
 from sixtysix.server.service import GameService
@@ -159,6 +160,6 @@ class ShardHost:
                 log.exception("could not store the clock of game %s", game.id)
         for conn in list(game.connections):
             conn.push(error("this game moves to another server process: reconnecting", "moved"))
-            conn.push({"type": "_close", "code": 1012})
+            conn.push(CloseOrder(type="_close", code=1012))
         game.connections.clear()
         self.hall.drop(game)
