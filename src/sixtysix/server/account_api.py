@@ -151,38 +151,44 @@ def _address(request: Request) -> str:
     return str(getattr(request.client, "host", None) or "unknown")
 
 
+def signed_in(accounts: Accounts, request: Request, login: Login, status: int = 200) -> JSONResponse:
+    """The answer to a login: the account's name and CSRF token, the session's cookie (as
+    long as the session lasts) and the device cookie."""
+    response = JSONResponse({"name": login.user.name, "csrf": login.csrf}, status_code=status,
+                            headers=NO_STORE)
+    secure = request.url.scheme == "https"
+    response.set_cookie(SESSION_COOKIE, login.token, max_age=int(accounts.session_lifetime), path="/",
+                        httponly=True, samesite="lax", secure=secure)
+    device = accounts.remember_device(login.user, request.cookies.get(DEVICE_COOKIE))
+    response.set_cookie(DEVICE_COOKIE, device, max_age=DEVICE_LIFETIME, path="/api/account",
+                        httponly=True, samesite="lax", secure=secure)
+    return response
+
+
+def signed_out(request: Request) -> JSONResponse:
+    """A guest's answer: no name, and the session's cookie cleared."""
+    response = JSONResponse({"name": None}, headers=NO_STORE)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
+                           secure=request.url.scheme == "https")
+    return response
+
+
+def _attempt(accounts: Accounts, request: Request, name: str) -> Attempt:
+    return accounts.attempt(name, _address(request), request.cookies.get(DEVICE_COOKIE))
+
+
+def _replace_session(accounts: Accounts, request: Request) -> None:
+    # Logging in anew on a browser that had a session: the old one ends.
+    old = session_of(request)
+    if old is not None:
+        accounts.close_session(old.token)
+
+
 def account_router(accounts: Accounts) -> APIRouter:
     """The routes above for ``accounts``; the app keeps ``accounts`` as ``app.state.accounts``
     (where :func:`current_user` finds it) and registers :func:`account_error`. The cookie
     lasts as long as the session (``accounts.session_lifetime``)."""
     router = APIRouter(prefix="/api/account", dependencies=[Depends(_check_origin)])
-    lifetime = int(accounts.session_lifetime)
-
-    def signed_in(request: Request, login: Login, status: int = 200) -> JSONResponse:
-        response = JSONResponse({"name": login.user.name, "csrf": login.csrf}, status_code=status,
-                                headers=NO_STORE)
-        secure = request.url.scheme == "https"
-        response.set_cookie(SESSION_COOKIE, login.token, max_age=lifetime, path="/", httponly=True,
-                            samesite="lax", secure=secure)
-        device = accounts.remember_device(login.user, request.cookies.get(DEVICE_COOKIE))
-        response.set_cookie(DEVICE_COOKIE, device, max_age=DEVICE_LIFETIME, path="/api/account",
-                            httponly=True, samesite="lax", secure=secure)
-        return response
-
-    def attempt(request: Request, name: str) -> Attempt:
-        return accounts.attempt(name, _address(request), request.cookies.get(DEVICE_COOKIE))
-
-    def signed_out(request: Request) -> JSONResponse:
-        response = JSONResponse({"name": None}, headers=NO_STORE)
-        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
-                               secure=request.url.scheme == "https")
-        return response
-
-    def replace_session(request: Request) -> None:
-        # Logging in anew on a browser that had a session: the old one ends.
-        old = session_of(request)
-        if old is not None:
-            accounts.close_session(old.token)
 
     @router.get("")
     async def who_am_i(request: Request) -> Any:
@@ -199,19 +205,19 @@ def account_router(accounts: Accounts) -> APIRouter:
         if wait:
             raise throttled(wait)
         user = await accounts.register(body.name, body.password)
-        replace_session(request)
-        return signed_in(request, accounts.open_session(user), 201)
+        _replace_session(accounts, request)
+        return signed_in(accounts, request, accounts.open_session(user), 201)
 
     @router.post("/login")
     async def login(body: Credentials, request: Request) -> JSONResponse:
-        tried = attempt(request, body.name)
+        tried = _attempt(accounts, request, body.name)
         wait = accounts.throttle.login(tried)
         if wait:
             raise throttled(wait)  # before any hashing
         user = await accounts.authenticate(body.name, body.password)
         accounts.throttle.succeeded(tried)
-        replace_session(request)
-        return signed_in(request, accounts.open_session(user))
+        _replace_session(accounts, request)
+        return signed_in(accounts, request, accounts.open_session(user))
 
     @router.post("/logout")
     async def logout(request: Request) -> JSONResponse:
@@ -227,12 +233,12 @@ def account_router(accounts: Accounts) -> APIRouter:
         if user is None:
             raise AccountError("not logged in: log in to change your password", "not_logged_in", 401)
         check_password(body.new, user.name)  # a refused new password costs no attempt
-        tried = attempt(request, user.name)
+        tried = _attempt(accounts, request, user.name)
         wait = accounts.throttle.login(tried)
         if wait:
             raise throttled(wait)
         await accounts.change_password(user, body.old, body.new)
         accounts.throttle.succeeded(tried)
-        return signed_in(request, accounts.open_session(user))
+        return signed_in(accounts, request, accounts.open_session(user))
 
     return router

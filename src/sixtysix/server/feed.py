@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+from sixtysix.server.redis_errors import REDIS_FAILURES
+
 __all__ = ["LobbyFeed"]
 
 
@@ -61,7 +63,7 @@ class LobbyFeed:
                 continue
             try:
                 await publish()
-            except Exception:  # Redis down: at least this process's pages are told
+            except REDIS_FAILURES:  # Redis down: at least this process's pages are told
                 self.deliver()
 
     def full(self) -> bool:

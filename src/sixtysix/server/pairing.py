@@ -25,6 +25,7 @@ from sixtysix.rules import Rules
 from sixtysix.server.fairplay import Starter
 from sixtysix.server.games import Game, GameError, GameManager, stopping
 from sixtysix.server.ratings import pool_of
+from sixtysix.server.status import GameKind
 
 __all__ = ["MAX_WAIT", "RANGE", "Paired", "Pairing", "Request"]
 
@@ -63,7 +64,7 @@ class Paired:
     game: Game
     seat: int
     token: str
-    opponent: str  # "person" or "computer"
+    opponent: GameKind
 
 
 @dataclass
@@ -152,13 +153,13 @@ class Pairing:
 
     def _pair(self, first: _Waiting, second: Request) -> Paired:
         request = first.request
-        game, token = self.manager.create(rules=request.rules, kind="person", name=request.name,
+        game, token = self.manager.create(rules=request.rules, kind=GameKind.PERSON, name=request.name,
                                           user=request.user, clock=request.clock, rated=request.rated,
                                           creator=request.creator, counted=True)
         _, seat, other_token = self.manager.join(game.id, second.name, user=second.user,
                                                  address=second.creator, counted=True)
-        first.answer.set_result(Paired(game, 0, token, "person"))
-        return Paired(game, seat, other_token, "person")
+        first.answer.set_result(Paired(game, 0, token, GameKind.PERSON))
+        return Paired(game, seat, other_token, GameKind.PERSON)
 
     def _computer(self, request: Request, rating: float) -> Paired:
         manager = self.manager
@@ -168,8 +169,8 @@ class Pairing:
             raise GameError("nobody came, and no computer level has a rating to pair with",
                             "no_opponent", 409)  # not 503: a load balancer would try again
         level = min(offered, key=lambda name: abs(levels[name].rating - rating))
-        game, token = manager.create(rules=request.rules, kind="computer", level=level, name=request.name,
-                                     user=request.user, clock=request.clock, rated=request.rated,
-                                     creator=request.creator, counted=True)
+        game, token = manager.create(rules=request.rules, kind=GameKind.COMPUTER, level=level,
+                                     name=request.name, user=request.user, clock=request.clock,
+                                     rated=request.rated, creator=request.creator, counted=True)
         manager.wake_bot(game)
-        return Paired(game, 0, token, "computer")
+        return Paired(game, 0, token, GameKind.COMPUTER)

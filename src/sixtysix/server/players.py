@@ -54,7 +54,9 @@ class ComputerPlayer:
     def _hook(self, hook: Callable[[Any], None], arg: object) -> None:
         try:
             hook(arg)
-        except Exception:  # logged here: nobody waits for the result of a hook
+        except Exception:
+            # A boundary: a bot is code of its own; logged here, as nobody waits for the
+            # result of a hook.
             log.exception("the computer's %s failed in %s", getattr(hook, "__name__", "hook"), self.label)
 
     async def choose(self, view: View) -> Action:
@@ -90,5 +92,5 @@ class ComputerPlayer:
                 close = getattr(self.bot, "close", None)
                 if close is not None:
                     close()
-        except Exception:
+        except Exception:  # a boundary: a bot (or an engine's program) is code of its own
             log.exception("the computer could not be closed in %s", self.label)

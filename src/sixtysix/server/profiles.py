@@ -26,6 +26,7 @@ from sixtysix.rules import Rules
 from sixtysix.server.accounts import Accounts
 from sixtysix.server.games import GameError, replay_stored
 from sixtysix.server.ratings import Ratings
+from sixtysix.server.status import GameKind
 from sixtysix.server.storage import Storage
 
 __all__ = ["GAMES_COUNTED", "Tally", "profile_router"]
@@ -113,7 +114,7 @@ def profile_router(accounts: Accounts, ratings: Ratings, storage: Storage) -> AP
                 preset = Rules.from_json(stored.rules).base
             except (ValueError, AssertionError):
                 continue  # a record this version cannot read is left out, not fatal
-            opponent = f"computer:{row.level}" if row.kind == "computer" else "people"
+            opponent = f"computer:{row.level}" if row.kind == GameKind.COMPUTER else "people"
             tallies = [everything, by_rules.setdefault(preset, Tally()),
                        by_opponent.setdefault(opponent, Tally())]
             _count(tallies, seat, row.winner == seat, match.hands)

@@ -33,11 +33,13 @@ sixtysix.server.protocol.ProtocolError: unknown message type 'dance': expected h
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sixtysix.actions import Action
 from sixtysix.errors import ParseError
+from sixtysix.server.messages import ErrorMessage
 
 __all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "Abort", "Act", "Chat", "Hello", "Hint", "Message", "Ping",
            "ProtocolError", "Rematch", "Resign", "TakeBack", "error", "parse_message"]
@@ -122,7 +124,24 @@ def _optional_count(obj: dict[str, Any], name: str) -> int | None:
 
 
 def parse_message(raw: str | bytes) -> Message:
-    """Read one client message; raises :class:`ProtocolError` naming what is wrong."""
+    """Read one client message; raises :class:`ProtocolError` naming what is wrong.
+
+    >>> parse_message('{"type": "takeback", "hand": 2}')
+    TakeBack(hand=2, index=None)
+    """
+    obj = _read_object(raw)
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("a message needs a type: " + _TYPES)
+    reader = _READERS.get(kind)
+    if reader is None:
+        shown = kind if len(kind) <= 20 else kind[:20] + "..."
+        raise ProtocolError(f"unknown message type {shown!r}: expected {_TYPES}", "unknown_type")
+    return reader(obj)
+
+
+def _read_object(raw: str | bytes) -> dict[str, Any]:
+    """The JSON object a message is, checked for its size and its text."""
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message too large: at most {MAX_MESSAGE_BYTES} bytes", "too_large")
@@ -136,52 +155,60 @@ def parse_message(raw: str | bytes) -> Message:
     # UTF-8: echoed in a reply (a ping's id) it would stop the connection's writer.
     if not is_text(json.dumps(obj, ensure_ascii=False)):
         raise ProtocolError("text in a message must be Unicode characters (no lone surrogates)", "bad_json")
-    kind = obj.get("type")
-    if kind == "act":
-        text = obj.get("action")
-        if not isinstance(text, str):
-            raise ProtocolError("an act message needs an action (a string such as \"KH\")")
-        try:
-            action = Action.parse(text)
-        except ParseError as exc:
-            raise ProtocolError(f"bad action: {exc}", "bad_action") from None
-        return Act(action, _optional_count(obj, "hand"), _optional_count(obj, "index"))
-    if kind == "hello":
-        token = obj.get("token")
-        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 100):
-            raise ProtocolError("token must be the text given when the seat was taken", "bad_token")
-        return Hello(token)
-    if kind == "rematch":
-        return Rematch()
-    if kind == "chat":
-        text = obj.get("text")
-        if not isinstance(text, str):
-            raise ProtocolError("a chat message needs its text (a string)", "bad_chat")
-        cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
-        if not cleaned:
-            raise ProtocolError("a chat message needs some text", "bad_chat")
-        if len(cleaned) > MAX_CHAT:
-            raise ProtocolError(f"a chat message has at most {MAX_CHAT} characters", "bad_chat")
-        return Chat(cleaned)
-    if kind == "resign":
-        return Resign()
-    if kind == "abort":
-        return Abort()
-    if kind == "hint":
-        return Hint()
-    if kind == "takeback":
-        return TakeBack(_optional_count(obj, "hand"), _optional_count(obj, "index"))
-    if kind == "ping":
-        ping_id = obj.get("id")
-        if ping_id is not None and (isinstance(ping_id, bool) or not (
-                (isinstance(ping_id, int) and abs(ping_id) < 2**53) or
-                (isinstance(ping_id, str) and len(ping_id) <= 64))):
-            raise ProtocolError("a ping's id must be a small integer or a short string")
-        return Ping(ping_id)
-    if not isinstance(kind, str):
-        raise ProtocolError("a message needs a type: " + _TYPES)
-    shown = kind if len(kind) <= 20 else kind[:20] + "..."
-    raise ProtocolError(f"unknown message type {shown!r}: expected {_TYPES}", "unknown_type")
+    return obj
+
+
+def _act(obj: dict[str, Any]) -> Act:
+    text = obj.get("action")
+    if not isinstance(text, str):
+        raise ProtocolError("an act message needs an action (a string such as \"KH\")")
+    try:
+        action = Action.parse(text)
+    except ParseError as exc:
+        raise ProtocolError(f"bad action: {exc}", "bad_action") from None
+    return Act(action, _optional_count(obj, "hand"), _optional_count(obj, "index"))
+
+
+def _hello(obj: dict[str, Any]) -> Hello:
+    token = obj.get("token")
+    if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 100):
+        raise ProtocolError("token must be the text given when the seat was taken", "bad_token")
+    return Hello(token)
+
+
+def _chat(obj: dict[str, Any]) -> Chat:
+    text = obj.get("text")
+    if not isinstance(text, str):
+        raise ProtocolError("a chat message needs its text (a string)", "bad_chat")
+    cleaned = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    if not cleaned:
+        raise ProtocolError("a chat message needs some text", "bad_chat")
+    if len(cleaned) > MAX_CHAT:
+        raise ProtocolError(f"a chat message has at most {MAX_CHAT} characters", "bad_chat")
+    return Chat(cleaned)
+
+
+def _ping(obj: dict[str, Any]) -> Ping:
+    ping_id = obj.get("id")
+    if ping_id is not None and (isinstance(ping_id, bool) or not (
+            (isinstance(ping_id, int) and abs(ping_id) < 2**53) or
+            (isinstance(ping_id, str) and len(ping_id) <= 64))):
+        raise ProtocolError("a ping's id must be a small integer or a short string")
+    return Ping(ping_id)
+
+
+#: How each type of message is read from its JSON object.
+_READERS: dict[str, Callable[[dict[str, Any]], Message]] = {
+    "act": _act,
+    "hello": _hello,
+    "rematch": lambda obj: Rematch(),
+    "chat": _chat,
+    "resign": lambda obj: Resign(),
+    "abort": lambda obj: Abort(),
+    "hint": lambda obj: Hint(),
+    "takeback": lambda obj: TakeBack(_optional_count(obj, "hand"), _optional_count(obj, "index")),
+    "ping": _ping,
+}
 
 
 _TYPES = "hello, act, rematch, resign, abort, chat, takeback, hint or ping"
@@ -200,6 +227,6 @@ def is_text(text: str) -> bool:
     return True
 
 
-def error(reason: str, code: str) -> dict[str, Any]:
+def error(reason: str, code: str) -> ErrorMessage:
     """An error reply."""
     return {"type": "error", "code": code, "reason": reason}

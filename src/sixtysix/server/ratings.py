@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -171,8 +172,6 @@ class Ratings:
 
     def __init__(self, engine: Engine, *, now: Callable[[], float] | None = None,
                  levels: Mapping[str, Rating] | None = None) -> None:
-        import time
-
         self.engine = engine
         self.now = now if now is not None else time.time
         self.levels = dict(LEVEL_RATINGS if levels is None else levels)

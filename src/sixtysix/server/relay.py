@@ -52,9 +52,17 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from sixtysix.server.connection import Sendable, close_code
 from sixtysix.server.games import Connection, Game, GameError, GameManager, encode
 from sixtysix.server.limits import TokenBucket
+from sixtysix.server.messages import ErrorMessage, Reply
 from sixtysix.server.protocol import error
+from sixtysix.server.redis_errors import REDIS_FAILURES
+
+try:  # the scale extra's: only a server given a Redis needs it
+    import redis.asyncio as aioredis
+except ImportError:  # pragma: no cover (a Relay then says what is missing)
+    aioredis = None  # type: ignore[assignment]
 
 __all__ = ["Relay"]
 
@@ -64,7 +72,7 @@ PREFIX = "sixtysix"
 #: How many closed relayed clients an owner remembers.
 ENDED_KEPT = 10_000
 #: What the owner does with one message of a client: an error or a reply, or ``None``.
-Answer = Callable[[Game, int | None, Connection, str | bytes], "dict[str, Any] | None"]
+Answer = Callable[[Game, int | None, Connection, str | bytes], "Reply | None"]
 
 
 class Relay:
@@ -79,11 +87,12 @@ class Relay:
                  hello_timeout: float = 10.0, takeover_wait: float = 30.0,
                  on_lobby: Callable[[], None] | None = None,
                  exists: Callable[[str], bool] | None = None) -> None:
-        import redis.asyncio as redis
-
+        if aioredis is None:
+            raise RuntimeError("relaying between server processes needs the redis package: "
+                               "pip install 'sixtysix[scale]'")
         # Callers wait for a free connection rather than fail when many publish at once.
-        pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=30)
-        self.redis = redis.Redis(connection_pool=pool)
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=30)
+        self.redis = aioredis.Redis(connection_pool=pool)
         #: This process's name on the relay channels.
         self.process = secrets.token_hex(8)
         self.manager = manager
@@ -178,8 +187,10 @@ class Relay:
     async def leave(self, shard: int) -> None:
         """Stop receiving the clients of ``shard`` (handed over): the games left memory,
         and their relayed clients were told to reconnect."""
-        with contextlib.suppress(Exception):
+        try:
             await self._pubsub.unsubscribe(f"{PREFIX}:inbox:{shard}")
+        except REDIS_FAILURES:  # its notes find no game here any more, and are let go
+            log.warning("could not stop listening to the clients of shard %d", shard, exc_info=True)
         prefix = f"s{shard}-"
         for conn_id, (game, _, _, _) in list(self.remote.items()):
             if game.id.startswith(prefix):
@@ -189,8 +200,10 @@ class Relay:
         if self._listener is not None:
             await stop([self._listener], self.closing_time)
         if self._pubsub is not None:
-            with contextlib.suppress(Exception):
+            try:
                 await self._pubsub.aclose()
+            except REDIS_FAILURES:  # the connection is dropped with the process
+                log.warning("the relay's subscription could not be closed", exc_info=True)
         for game, conn, _, _ in list(self.remote.values()):
             self.manager.detach(game, conn)
         self.remote.clear()
@@ -232,7 +245,9 @@ class Relay:
                         self.on_shards()
                 else:
                     await self._on_note(note)
-            except Exception:  # one bad note never stops the listener
+            except Exception:
+                # A boundary: a note comes from another process (or another version of this
+                # one), and whatever handling it raises, the listener goes on with the next.
                 log.exception("a relayed message could not be handled")
 
     def _moved(self, shard: int, to: str) -> None:
@@ -261,9 +276,10 @@ class Relay:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(taken.wait(), timeout)
 
-    async def _send_to(self, reply: str, conn_id: str, message: dict[str, Any]) -> None:
+    async def _send_to(self, reply: str, conn_id: str, message: Sendable) -> None:
         # A close as its code, else the text the client's own process would send.
-        text = f"!{int(message.get('code', 1000))}" if message.get("type") == "_close" else encode(message)
+        code = close_code(message)
+        text = encode(message) if code is None else f"!{code}"
         await self._publish(reply, f"{conn_id} {text}")
 
     async def _on_note(self, note: dict[str, Any]) -> None:
@@ -325,7 +341,7 @@ class Relay:
         # when a shard moves (see _moved).
         await self._publish(reply, f"{conn_id} @{self.process}")
 
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: Sendable) -> None:
             await self._send_to(reply, conn_id, message)
 
         conn = Connection(send, seat, address=address)
@@ -341,84 +357,118 @@ class Relay:
         """Carry a client's connection to a game another process owns, until either side
         ends it. ``address``: the client's, told to the owner (a spectator's chat counts
         against it)."""
-        conn_id = secrets.token_hex(12)
-        queue: asyncio.Queue[str | int | None] = asyncio.Queue()
-        self.local[conn_id] = queue
-        inbox = f"{PREFIX}:inbox:{owner}"
+        await Relayed(self, websocket, game_id, token, owner, address).run()
 
-        async def note(kind: str, **fields: Any) -> int:
-            """Publish; returns how many processes listen on the inbox (its holder: 1)."""
-            return await self._publish(inbox, json.dumps({"kind": kind, "conn": conn_id, **fields}))
 
-        async def ask() -> int:
-            """Ask the shard's holder to take the client; how many listen (the holder: 1)."""
-            return await note("open", game=game_id, token=token, reply=self.channel, address=address)
+class Relayed:
+    """One client this process relays to the process that holds its game's shard (``owner``):
+    the relay's own helper, which shares its channels and tables."""
 
-        async def open_game() -> bool:
-            """:func:`ask`, the client from now on concerned by a move of the shard; whether
-            a holder listens."""
-            self.local_shard[conn_id] = owner
-            if await ask():
-                return True
-            self.local_shard.pop(conn_id, None)
-            return False
+    def __init__(self, relay: Relay, websocket: Any, game_id: str, token: str | None, owner: int,
+                 address: str | None) -> None:
+        self.relay = relay
+        self.websocket = websocket
+        self.game_id = game_id
+        self.token = token
+        self.owner = owner
+        self.address = address
+        self.conn_id = secrets.token_hex(12)
+        #: The owner's messages for the client (see :attr:`Relay.local`).
+        self.queue: asyncio.Queue[str | int | None] = asyncio.Queue()
+        self.inbox = f"{PREFIX}:inbox:{owner}"
 
-        async def downstream() -> int:
-            """The owner's messages to the client; returns the close code it asked for."""
-            first = True
-            while True:
-                timeout = self.hello_timeout if first else None
-                message = await asyncio.wait_for(queue.get(), timeout)
-                if message is None:  # the shard moved before its holder answered
-                    await ask()
-                    continue
-                first = False
-                if isinstance(message, int):
-                    return message
-                await websocket.send_text(message)
+    async def note(self, kind: str, **fields: Any) -> int:
+        """Publish; returns how many processes listen on the inbox (its holder: 1)."""
+        text = json.dumps({"kind": kind, "conn": self.conn_id, **fields})
+        return await self.relay._publish(self.inbox, text)
 
-        async def upstream() -> None:
-            bucket = TokenBucket(self.message_rate, self.message_burst)
-            while True:
-                received = await websocket.receive()
-                if received["type"] == "websocket.disconnect":
-                    return
-                data = received.get("text")
-                if data is None:
-                    data = (received.get("bytes") or b"").decode("utf-8", "replace")
-                if not bucket.allow():
-                    await websocket.send_json(error("too many messages: slow down", "rate_limited"))
-                    continue
-                await note("message", text=data)
+    async def ask(self) -> int:
+        """Ask the shard's holder to take the client; how many listen (the holder: 1)."""
+        return await self.note("open", game=self.game_id, token=self.token, reply=self.relay.channel,
+                               address=self.address)
 
-        opened = await open_game()
-        if not opened and self.exists is not None and not self.exists(game_id):
+    async def open(self) -> bool:
+        """:meth:`ask`, the client from now on concerned by a move of the shard; whether
+        a holder listens."""
+        self.relay.local_shard[self.conn_id] = self.owner
+        if await self.ask():
+            return True
+        self.relay.local_shard.pop(self.conn_id, None)
+        return False
+
+    async def run(self) -> None:
+        self.relay.local[self.conn_id] = self.queue
+        if await self.reach():
+            await self.carry()
+        else:
+            self.relay.local.pop(self.conn_id, None)
+
+    async def reach(self) -> bool:
+        """Whether the game's holder took the client: at once, or (the shard being taken
+        over) once a process took it over in time; the client is told why not."""
+        if await self.open():
+            return True
+        if self.relay.exists is not None and not self.relay.exists(self.game_id):
             # Not a game being taken over: no such game (the prefix of a shard nobody serves).
-            self.local.pop(conn_id, None)
-            with contextlib.suppress(Exception):
-                await websocket.send_json(error("no such game", "no_game"))
-                await websocket.close(code=4404)
-            return
-        if not opened:
-            # No process serves the game's shard at this moment (one stopped or was killed, and
-            # its games are being taken over): the client is told, and waits here on its open
-            # connection for the process that takes the shard over (its word on
-            # sixtysix:moved, or a look every second), rather than every page trying again
-            # and again meanwhile.
-            with contextlib.suppress(Exception):
-                await websocket.send_json(error("the game's server process is not answering: "
-                                                "it moves to another, a moment", "unavailable"))
-            deadline = time.monotonic() + self.takeover_wait
-            while not opened and (left := deadline - time.monotonic()) > 0:
-                await self._holder_of(owner, min(left, 1.0))
-                opened = await open_game()
-        if not opened:  # nobody took it over in time: the page tries again by itself
-            self.local.pop(conn_id, None)
-            with contextlib.suppress(Exception):
-                await websocket.close(code=1013)
-            return
-        down = asyncio.get_running_loop().create_task(downstream())
-        up = asyncio.get_running_loop().create_task(upstream())
+            await self.tell(error("no such game", "no_game"), 4404)
+            return False
+        # No process serves the game's shard at this moment (one stopped or was killed, and
+        # its games are being taken over): the client is told, and waits here on its open
+        # connection for the process that takes the shard over (its word on
+        # sixtysix:moved, or a look every second), rather than every page trying again
+        # and again meanwhile.
+        await self.tell(error("the game's server process is not answering: it moves to another, a moment",
+                              "unavailable"))
+        deadline = time.monotonic() + self.relay.takeover_wait
+        while (left := deadline - time.monotonic()) > 0:
+            await self.relay._holder_of(self.owner, min(left, 1.0))
+            if await self.open():
+                return True
+        await self.tell(None, 1013)  # nobody took it over in time: the page tries again by itself
+        return False
+
+    async def tell(self, message: ErrorMessage | None, close: int | None = None) -> None:
+        """Send the client ``message`` and close its connection with ``close``; a client
+        gone meanwhile is let go (the WebSocket's errors are its own)."""
+        with contextlib.suppress(Exception):
+            if message is not None:
+                await self.websocket.send_json(message)
+            if close is not None:
+                await self.websocket.close(code=close)
+
+    async def downstream(self) -> int:
+        """The owner's messages to the client; returns the close code it asked for."""
+        first = True
+        while True:
+            timeout = self.relay.hello_timeout if first else None
+            message = await asyncio.wait_for(self.queue.get(), timeout)
+            if message is None:  # the shard moved before its holder answered
+                await self.ask()
+                continue
+            first = False
+            if isinstance(message, int):
+                return message
+            await self.websocket.send_text(message)
+
+    async def upstream(self) -> None:
+        """The client's messages to the owner, at most as fast as the limits allow."""
+        bucket = TokenBucket(self.relay.message_rate, self.relay.message_burst)
+        while True:
+            received = await self.websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                return
+            data = received.get("text")
+            if data is None:
+                data = (received.get("bytes") or b"").decode("utf-8", "replace")
+            if not bucket.allow():
+                await self.websocket.send_json(error("too many messages: slow down", "rate_limited"))
+                continue
+            await self.note("message", text=data)
+
+    async def carry(self) -> None:
+        """Both ways at once, until either ends; then the owner told and the client closed."""
+        loop = asyncio.get_running_loop()
+        down, up = loop.create_task(self.downstream()), loop.create_task(self.upstream())
         code = 1000
         try:
             done, _ = await asyncio.wait({down, up}, return_when=asyncio.FIRST_COMPLETED)
@@ -427,20 +477,21 @@ class Relay:
                     code = down.result()
                 except TimeoutError:
                     code = 1013
-                    with contextlib.suppress(Exception):
-                        await websocket.send_json(error("the game's server process is not answering: "
-                                                        "try again in a moment", "unavailable"))
+                    await self.tell(error("the game's server process is not answering: try again in a moment",
+                                          "unavailable"))
         finally:
-            self.local.pop(conn_id, None)
-            self.local_shard.pop(conn_id, None)
-            self.local_owner.pop(conn_id, None)
+            relay = self.relay
+            relay.local.pop(self.conn_id, None)
+            relay.local_shard.pop(self.conn_id, None)
+            relay.local_owner.pop(self.conn_id, None)
             # Bounded: one that lost its cancellation in Redis still waits on the client, whose
             # connection is closed below.
-            await stop([down, up], self.closing_time)
-            with contextlib.suppress(Exception):
-                await note("close")
-            with contextlib.suppress(Exception):
-                await websocket.close(code=code)
+            await stop([down, up], relay.closing_time)
+            try:
+                await self.note("close")
+            except REDIS_FAILURES:  # the owner lets the client go when its writes fail
+                log.warning("could not tell the owner of game %s that a client left", self.game_id)
+            await self.tell(None, code)
 
 
 def _raise_if_cancelled() -> None:

@@ -41,9 +41,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from sixtysix.server.storage import create_tables
+from sixtysix.server.redis_errors import REDIS_FAILURES
+from sixtysix.server.storage import FAILURES, create_tables
 
 __all__ = ["Holder", "Keeper", "ShardError", "Shards"]
+
+#: What letting a shard's games go may raise: storing their clocks, leaving their channel.
+LET_GO_FAILURES: tuple[type[Exception], ...] = (*FAILURES, *REDIS_FAILURES)
 
 log = logging.getLogger("sixtysix.server")
 
@@ -230,7 +234,9 @@ class Keeper:
                 wanted, now, started = await self.renew()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the database hiccupped: leases run out by themselves
+            except Exception:
+                # A boundary: the heartbeat must outlive whatever a round meets (the database
+                # hiccupped, a shard lost could not be let go); leases run out by themselves.
                 log.exception("the shard leases could not be renewed")
                 continue
             if self._managing is None or self._managing.done():
@@ -282,7 +288,7 @@ class Keeper:
             return False
         try:
             await self.announce()
-        except Exception:  # Redis is down: the others see it at their next heartbeat
+        except REDIS_FAILURES:  # Redis is down: the others see it at their next heartbeat
             log.warning("could not tell the other processes to look at the shards", exc_info=True)
             return False
         return True
@@ -300,7 +306,7 @@ class Keeper:
     async def _round(self) -> None:
         try:
             wanted, now, started = await self.renew()
-        except Exception:
+        except Exception:  # a boundary: a background round, as the heartbeat's (see _keep)
             log.exception("the shard leases could not be renewed")
             return
         await self._manage_logged(wanted, now=now, started=started)
@@ -311,12 +317,14 @@ class Keeper:
             try:
                 await self.manage(wanted, now=now, started=started)
             except Exception:
+                # A boundary: taking a shard over rebuilds its games from their records;
+                # whatever one round meets is logged, and the next heartbeat tries again.
                 log.exception("the shards could not be handed back or taken over")
             if not self._again:
                 return
             try:  # woken meanwhile: the shards are read again
                 wanted, now, started = await self.renew()
-            except Exception:
+            except Exception:  # a boundary, as above
                 log.exception("the shard leases could not be renewed")
                 return
 
@@ -339,14 +347,17 @@ class Keeper:
         for task in (self._task, self._managing):
             if task is not None:
                 task.cancel()
+                # Each logged what it met already (see _keep, _manage_logged).
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
         for shard in sorted(self.held):
-            with contextlib.suppress(Exception):
+            try:
                 await self._give_up(shard)
+            except LET_GO_FAILURES:  # its games are all in the database
+                log.warning("shard %d: its games could not all be let go", shard, exc_info=True)
             try:
                 self.shards.release(shard, self.me)
-            except Exception:
+            except FAILURES:
                 log.exception("shard %d could not be released: it is taken over when its lease runs out",
                               shard)
         if self.held:

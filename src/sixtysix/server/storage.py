@@ -35,17 +35,22 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["ActionRow", "ForfeitRow", "GameRow", "HandRow", "ResultRow", "Storage", "StoredGame",
+from sixtysix.server.status import Ending, GameStatus
+
+__all__ = ["FAILURES", "ActionRow", "ForfeitRow", "GameRow", "HandRow", "ResultRow", "Storage", "StoredGame",
            "StoredHand", "add_columns", "create_tables"]
 
+#: What a failed read or write of the database raises: the database's own errors (a
+#: connection lost, a lock held too long, a constraint), and the system's (a disk full).
+FAILURES = (SQLAlchemyError, OSError)
 
-#: The statuses of games still being played or waiting for a player (resumed at start-up);
-#: the others are ``finished`` and ``abandoned``.
-LIVE = ("waiting", "playing")
+
+#: The statuses of games still being played or waiting for a player (resumed at start-up).
+LIVE = tuple(status for status in GameStatus if status.live)
 
 
 def now() -> dt.datetime:
@@ -385,7 +390,7 @@ class Storage:
         ``ended`` says (resigned, time, left); ``ended="aborted"`` calls it off (status
         ``aborted``, no winner, no results). With ``unrated`` (why), a match made rated
         is not rated after all."""
-        status = "aborted" if ended == "aborted" else "finished"
+        status = GameStatus.ABORTED if ended == Ending.ABORTED else GameStatus.FINISHED
         values: dict[str, Any] = {"status": status, "winner": winner, "score0": score[0],
                                   "score1": score[1], "updated": _now(), "ended": ended}
         if unrated is not None:
@@ -394,7 +399,7 @@ class Storage:
             values["clock_state"] = _json_or_none(clock_state)
         with self.engine.begin() as conn:
             conn.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
-            if status == "aborted":
+            if status is GameStatus.ABORTED:
                 return
             conn.execute(insert(ResultRow), [{"game_id": game_id, "seat": seat, "name": names[seat],
                                               "game_points": score[seat], "won": winner == seat}
@@ -424,7 +429,7 @@ class Storage:
             ids = list(s.scalars(query).all())
             if ids:
                 s.execute(update(GameRow).where(GameRow.id.in_(ids), GameRow.status.in_(LIVE))
-                          .values(status="abandoned"))
+                          .values(status=GameStatus.ABANDONED))
             return ids
 
     def touch(self, game_id: str, when: dt.datetime) -> None:
@@ -469,7 +474,7 @@ class Storage:
     def rated_finished(self, prefix: str = "", limit: int = 200) -> list[GameRow]:
         """The latest finished rated games (whose id starts with ``prefix``), newest first."""
         with self._session() as s:
-            query = select(GameRow).where(GameRow.status == "finished", GameRow.rated.is_(True))
+            query = select(GameRow).where(GameRow.status == GameStatus.FINISHED, GameRow.rated.is_(True))
             if prefix:
                 query = query.where(GameRow.id.startswith(prefix, autoescape=True))
             return list(s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all())
@@ -478,13 +483,14 @@ class Storage:
         """The finished games a player with an account played, newest first."""
         with self._session() as s:
             query = select(GameRow).where((GameRow.user0 == user_id) | (GameRow.user1 == user_id),
-                                          GameRow.status == "finished")
+                                          GameRow.status == GameStatus.FINISHED)
             return list(s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all())
 
     def challenges(self, user_id: int) -> tuple[list[GameRow], list[GameRow]]:
         """The challenges waiting for an answer: those to ``user_id``, and his own."""
         with self._session() as s:
-            waiting = select(GameRow).where(GameRow.status == "waiting", GameRow.invited.is_not(None))
+            waiting = select(GameRow).where(GameRow.status == GameStatus.WAITING,
+                                            GameRow.invited.is_not(None))
             incoming = s.scalars(waiting.where(GameRow.invited == user_id).order_by(GameRow.created)).all()
             outgoing = s.scalars(waiting.where(GameRow.user0 == user_id).order_by(GameRow.created)).all()
             return list(incoming), list(outgoing)

@@ -48,6 +48,7 @@ from sixtysix.server.account_api import ActingUser
 from sixtysix.server.fairplay import Starter
 from sixtysix.server.games import Game, GameError, GameManager, parse_clock, parse_rules, stopping
 from sixtysix.server.limits import BucketsByKey
+from sixtysix.server.status import GameKind, GameStatus
 from sixtysix.server.storage import create_tables
 
 __all__ = ["KINDS", "POINTS_FOR_A_WIN", "Next", "TournamentLimits", "Tournaments", "tournament_router"]
@@ -190,7 +191,7 @@ class Tournaments:
                 raise GameError(f"the computer level {level!r} has no rating for a rated tournament",
                                 "bad_rated")
         if rated:
-            self.manager.check_rated(rules, "person", None, creator, False)
+            self.manager.check_rated(rules, GameKind.PERSON, None, creator, False)
         self._check_limits(creator[0], address)
         tid = secrets.token_urlsafe(6)
         start = self.now() + starts_in * 60.0
@@ -378,8 +379,8 @@ class Tournaments:
         manager = self.manager
         if isinstance(opponent, str):
             level = opponent[2:]
-            game, token = manager.create(rules=rules, kind="computer", level=level, user=user, clock=clock,
-                                         rated=rated, creator=address)
+            game, token = manager.create(rules=rules, kind=GameKind.COMPUTER, level=level, user=user,
+                                         clock=clock, rated=rated, creator=address)
             self._record(tid, game.id, key, opponent)
             manager.wake_bot(game)
             return Next(game, 0, token)
@@ -390,8 +391,8 @@ class Tournaments:
             if not opponent.answer.done():
                 opponent.answer.set_exception(exc)
             return None
-        game, token = manager.create(rules=rules, kind="person", user=opponent.user, clock=clock, rated=rated,
-                                     creator=opponent.address)
+        game, token = manager.create(rules=rules, kind=GameKind.PERSON, user=opponent.user, clock=clock,
+                                     rated=rated, creator=opponent.address)
         _, seat, mine = manager.join(game.id, user=user, address=address)
         self._record(tid, game.id, opponent.key, key)
         opponent.answer.set_result(Next(game, 0, token))
@@ -408,7 +409,7 @@ class Tournaments:
             if match is None or match.result != "playing":
                 return
             winner = game.winner
-            called_off = game.status == "aborted" or winner is None or game.ended_early
+            called_off = game.status is GameStatus.ABORTED or winner is None or game.ended_early
             match.result = "aborted" if called_off else f"won{winner}"
             if match.result == "aborted":
                 return
