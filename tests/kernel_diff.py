@@ -14,6 +14,7 @@ from collections import Counter
 from types import ModuleType
 from typing import Any
 
+from sixtysix.actions import ACTIONS
 from sixtysix.kernel.tables import (
     BIT_DECLARE,
     CLOSE,
@@ -228,3 +229,33 @@ def compare_solvers(a: ModuleType, b: ModuleType, count: int, seed: int) -> int:
                            f"(rules {rules}, dealer {dealer}, deck {deck})")
         solved += 1
     return solved
+
+
+#: Every action code (a marriage is a King's or a Queen's).
+ACTION_CODES = tuple(a.code for a in ACTIONS if a is not None)
+
+
+def compare_refusals(a: ModuleType, b: ModuleType, positions: int, seed: int) -> Counter[int]:
+    """Ask both kernels why each action is refused at ``positions`` positions of random
+    lines; raises :class:`Mismatch` where they differ. Returns how often each reason was given."""
+    rng = random.Random(seed)
+    given: Counter[int] = Counter()
+    seen = 0
+    while seen < positions:
+        rules = random_rules(rng)
+        line = _Line(rules, random_deck(rules, rng), rng.randrange(2))
+        cfg = config(rules)
+        sa = a.State.deal(line.deck, line.dealer, cfg)
+        sb = b.State.deal(line.deck, line.dealer, cfg)
+        while True:
+            seen += 1
+            answers = [sa.refusal(code) for code in ACTION_CODES]
+            line.same("refusal", answers, [sb.refusal(code) for code in ACTION_CODES])
+            given.update(why for why, _ in answers)
+            if sa.phase == OVER:
+                break
+            code = pick(sa.legal_mask(), rng)
+            line.codes.append(code)
+            sa.push(code)
+            sb.push(code)
+    return given

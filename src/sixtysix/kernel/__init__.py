@@ -56,6 +56,7 @@ from sixtysix.kernel.tables import (
     DealLayout,
     Phase,
     Reason,
+    Refused,
     beats,
     conceded,
     config,
@@ -68,8 +69,9 @@ __all__ = [
     "ABOVE", "CARD_BITS", "CLOSE", "DEAL_LAYOUTS", "DECLARE", "DECLARE_MARRIAGE", "DRAW", "EXCHANGE",
     "KINGS", "MARRIAGE", "NAME", "NUM_CODES", "Net", "OBSERVATION_BLOCKS", "OPPONENTS", "PAST", "POINTS",
     "REASONS", "SCHNEIDER", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF",
-    "TOLERANCE_FROM", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Rng", "Search", "Solver",
-    "State", "Tables", "beats", "conceded", "config", "declared_total", "follow_mask", "marriage_value",
+    "TOLERANCE_FROM", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Refused", "Rng", "Search",
+    "Solver", "State", "Tables", "beats", "conceded", "config", "declared_total", "follow_mask",
+    "marriage_value",
 ]
 
 if TYPE_CHECKING:

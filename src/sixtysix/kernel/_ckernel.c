@@ -62,6 +62,14 @@
 #define UNDO_CAP 64
 
 enum { PH_LEAD = 0, PH_FOLLOW = 1, PH_DRAWING = 2, PH_OVER = 3 };
+/* Why an action is not legal now (tables.Refused); RF_LEGAL when it is. */
+enum {
+    RF_LEGAL = 0, RF_OVER, RF_NOT_HELD, RF_PLAY_A_CARD, RF_MARRIAGE_ON_LEAD, RF_MUST_FOLLOW,
+    RF_DRAW_FIRST, RF_DRAW_OR_DECLARE, RF_AUTO_DECLARE, RF_DECLARE_AFTER_TRICK, RF_DECLARE_ON_LEAD,
+    RF_DECLARE_NEEDS_PAIR, RF_DECLARE_NEXT_TRICK, RF_MARRIAGE_NEEDS_PAIR, RF_MARRIAGE_KING,
+    RF_MARRIAGE_FIRST_LEAD, RF_MARRIAGE_STOCK, RF_EXCHANGE_STOCK_GONE, RF_EXCHANGE_FEW, RF_EXCHANGE_CARD,
+    RF_EXCHANGE_TRICK, RF_CLOSING_OFF, RF_CLOSE_GONE, RF_CLOSE_FEW, RF_CLOSE_FIRST_LEAD, RF_NOTHING_TO_DRAW
+};
 enum {
     R_DECLARED = 0, R_FALSE_DECLARATION, R_CLOSED_FAILED, R_CLOSED_SUCCEEDED,
     R_PLAYED_OUT, R_TIE, R_REVOKE, R_FORFEIT
@@ -154,6 +162,7 @@ typedef struct {
     int close_scored_at_close;
     int failed_close_three;
     int false_declaration_three;
+    int closing;
 } KConfig;
 
 /* One action taken back by k_pop: what it may have changed, as it was before. */
@@ -260,6 +269,60 @@ static inline int k_stock_open(const KState *s) {
 
 /* Legal actions ------------------------------------------------------------------- */
 
+/* Each kind of action has one gate, which returns why it may not be taken now (an RF_
+ * code, RF_LEGAL when it may): k_legal_mask opens the action's bit by it, k_refusal names
+ * the reason by it, so the two cannot disagree (_pure.py has the same gates). */
+
+/* 66 (R8.1): by a player who has won a trick, unless the program declares. */
+static inline int k_declare_gate(const KState *s, int won) {
+    if (s->cfg.auto_declare)
+        return RF_AUTO_DECLARE;
+    return won ? RF_LEGAL : RF_DECLARE_AFTER_TRICK;
+}
+
+/* 66+S (R5.5) as far as it is not the marriage's: as 66, and not while a marriage counts
+ * only with a later trick (marriage_counts = next_trick). */
+static inline int k_declare_marriage_gate(const KState *s, int won) {
+    int why = k_declare_gate(s, won);
+    if (why == RF_LEGAL && s->cfg.next_trick)
+        return RF_DECLARE_NEXT_TRICK;
+    return why;
+}
+
+/* When p may show a marriage, whatever he holds: R5.2 (marriage_first_lead), R5.4 while
+ * the stock is open, in the turn of closing, or in phase 2 by option. */
+static inline int k_marriage_gate(const KState *s, int p, int ntricks, int stock_open) {
+    if (!(ntricks || s->cfg.marriage_first_lead))
+        return RF_MARRIAGE_FIRST_LEAD;
+    if (stock_open || s->cfg.marriages_in_phase2 || (s->closed_by == p && s->closed_at == ntricks))
+        return RF_LEGAL;
+    return RF_MARRIAGE_STOCK;
+}
+
+/* R4.1: won a trick, the stock open and large enough, holds the trump nine (S4.1: the
+ * jack, perhaps at the first lead). */
+static inline int k_exchange_gate(const KState *s, uint32_t h, int won, int ntricks, int stock_open) {
+    if (!stock_open)
+        return RF_EXCHANGE_STOCK_GONE;
+    if (!(won || (s->cfg.exchange_first_lead && !ntricks)))
+        return RF_EXCHANGE_TRICK;
+    if (STOCK_CARDS - s->drawn < s->cfg.exchange_min_stock)
+        return RF_EXCHANGE_FEW;
+    return (h >> s->exchange_card & 1u) ? RF_LEGAL : RF_EXCHANGE_CARD;
+}
+
+/* R6.1: close while the stock is open and large enough, also before the first lead
+ * unless close_first_lead is off; not at all without closing. */
+static inline int k_close_gate(const KState *s, int ntricks, int stock_open, int stock) {
+    if (!s->cfg.closing)
+        return RF_CLOSING_OFF;
+    if (!stock_open)
+        return RF_CLOSE_GONE;
+    if (stock < s->cfg.close_min_stock)
+        return RF_CLOSE_FEW;
+    return (ntricks || s->cfg.close_first_lead) ? RF_LEGAL : RF_CLOSE_FIRST_LEAD;
+}
+
 static inline uint64_t k_legal_mask(KState *s) {
     if (s->lmask_valid)
         return s->lmask;
@@ -280,39 +343,35 @@ static inline uint64_t k_legal_mask(KState *s) {
         int won = s->tricks[p] > 0;
         int ntricks = s->tricks[0] + s->tricks[1];
         int stock_open = k_stock_open(s);
-        /* R5.1-R5.4: marriages while the stock is open, or in the turn of closing. */
-        if ((ntricks || c->marriage_first_lead)
-            && (stock_open || c->marriages_in_phase2 || (s->closed_by == p && s->closed_at == ntricks))) {
-            uint32_t pairs = h & KINGS & (h << 1);
+        uint32_t pairs = h & KINGS & (h << 1);
+        if (pairs && k_marriage_gate(s, p, ntricks, stock_open) == RF_LEGAL) {
+            /* R5.5 (not when the marriage only counts with a later trick). */
+            int declares = k_declare_marriage_gate(s, won) == RF_LEGAL;
             while (pairs) {
                 uint32_t king = pairs & (0u - pairs);
                 pairs ^= king;
                 /* R5.1: lead either card; marriage_lead = king: the King. */
                 m |= (uint64_t)(c->king_lead ? king : (king | king >> 1)) << MARRIAGE;
-                /* R5.5 (not when the marriage only counts with a later trick). */
-                if (won && !c->auto_declare && !c->next_trick)
+                if (declares)
                     m |= 1ULL << (DECLARE_MARRIAGE + K_SUIT_OF[K_CTZ(king)]);
             }
         }
         if (stock_open) {
-            int stock = STOCK_CARDS - s->drawn;
-            /* R4.1 / S4.1: the exchange. */
-            if ((won || (c->exchange_first_lead && !ntricks)) && stock >= c->exchange_min_stock
-                && (h >> s->exchange_card & 1u))
+            if (k_exchange_gate(s, h, won, ntricks, stock_open) == RF_LEGAL)
                 m |= BIT_EXCHANGE;
-            /* R6.1: close while the stock is open, also before the first lead. */
-            if (stock >= c->close_min_stock && (ntricks || c->close_first_lead))
+            if (k_close_gate(s, ntricks, stock_open, STOCK_CARDS - s->drawn) == RF_LEGAL)
                 m |= BIT_CLOSE;
         }
-        if (won && !c->auto_declare) /* R8.1 */
+        if (k_declare_gate(s, won) == RF_LEGAL)
             m |= BIT_DECLARE;
         break;
     }
     case PH_DRAWING:
+        /* R3.6: the draw step follows a trick won while the stock is open. */
         m = BIT_DRAW;
-        if (STOCK_CARDS - s->drawn >= c->close_min_stock)
+        if (k_close_gate(s, 1, 1, STOCK_CARDS - s->drawn) == RF_LEGAL)
             m |= BIT_CLOSE;
-        if (!c->auto_declare)
+        if (k_declare_gate(s, 1) == RF_LEGAL)
             m |= BIT_DECLARE;
         break;
     default:
@@ -321,6 +380,101 @@ static inline uint64_t k_legal_mask(KState *s) {
     s->lmask = m;
     s->lmask_valid = 1;
     return m;
+}
+
+/* Why the action code (0-55, an action: a marriage code is a King's or a Queen's) may not
+ * be taken now, by the gates of k_legal_mask: an RF_ code, and in *arg the card or number
+ * it names, or -1 (State.refusal in _pure.py). */
+static inline int k_follow_refusal(KState *s, int code) {
+    if (code >= MARRIAGE)
+        return code < EXCHANGE ? RF_MARRIAGE_ON_LEAD : RF_PLAY_A_CARD;
+    return (k_legal_mask(s) >> code & 1u) ? RF_LEGAL : RF_MUST_FOLLOW;
+}
+
+static inline int k_draw_refusal(const KState *s, int code, int *arg) {
+    /* R3.6: the trick's winner draws (or closes, R6.1, or declares) first. */
+    if (code == DECLARE || code >= DECLARE_MARRIAGE) {
+        int why = k_declare_gate(s, 1);
+        return (why != RF_LEGAL || code == DECLARE) ? why : RF_DECLARE_ON_LEAD;
+    }
+    if (code == DRAW)
+        return RF_LEGAL;
+    int why = k_close_gate(s, 1, 1, STOCK_CARDS - s->drawn);
+    if (code == CLOSE) {
+        if (why == RF_CLOSE_FEW)
+            *arg = s->cfg.close_min_stock;
+        return why;
+    }
+    return why == RF_LEGAL ? RF_DRAW_FIRST : RF_DRAW_OR_DECLARE;
+}
+
+static inline int k_lead_refusal(const KState *s, int code, uint32_t h, int *arg) {
+    int p = s->to_act;
+    int won = s->tricks[p] > 0;
+    int ntricks = s->tricks[0] + s->tricks[1];
+    int stock_open = k_stock_open(s);
+    if (code < MARRIAGE)
+        return RF_LEGAL;
+    if (code < EXCHANGE) {
+        int card = code - MARRIAGE;
+        int partner = card ^ 1; /* the King and the Queen of a suit differ in the lowest bit */
+        if (!(h >> partner & 1u)) {
+            *arg = partner;
+            return RF_MARRIAGE_NEEDS_PAIR;
+        }
+        if (s->cfg.king_lead && card < partner) { /* R5.1; marriage_lead = king */
+            *arg = partner;
+            return RF_MARRIAGE_KING;
+        }
+        return k_marriage_gate(s, p, ntricks, stock_open);
+    }
+    if (code >= DECLARE_MARRIAGE) {
+        int why = k_declare_marriage_gate(s, won);
+        if (why != RF_LEGAL && why != RF_DECLARE_NEXT_TRICK)
+            return why;
+        int king = (code - DECLARE_MARRIAGE) * 6 + 3;
+        if (!((h >> king & 1u) && (h >> (king - 1) & 1u))) {
+            *arg = king;
+            return RF_DECLARE_NEEDS_PAIR;
+        }
+        return why != RF_LEGAL ? why : k_marriage_gate(s, p, ntricks, stock_open);
+    }
+    if (code == EXCHANGE) {
+        int why = k_exchange_gate(s, h, won, ntricks, stock_open);
+        if (why == RF_EXCHANGE_FEW)
+            *arg = s->cfg.exchange_min_stock;
+        else if (why == RF_EXCHANGE_CARD)
+            *arg = s->exchange_card;
+        return why;
+    }
+    if (code == CLOSE) {
+        int why = k_close_gate(s, ntricks, stock_open, STOCK_CARDS - s->drawn);
+        if (why == RF_CLOSE_FEW)
+            *arg = s->cfg.close_min_stock;
+        return why;
+    }
+    if (code == DRAW)
+        return RF_NOTHING_TO_DRAW;
+    return k_declare_gate(s, won);
+}
+
+static inline int k_refusal(KState *s, int code, int *arg) {
+    *arg = -1;
+    if (s->phase == PH_OVER)
+        return RF_OVER;
+    uint32_t h = s->hands[s->to_act];
+    if (code < EXCHANGE) {
+        int card = code < MARRIAGE ? code : code - MARRIAGE;
+        if (!(h >> card & 1u)) {
+            *arg = card;
+            return RF_NOT_HELD;
+        }
+    }
+    if (s->phase == PH_FOLLOW)
+        return k_follow_refusal(s, code);
+    if (s->phase == PH_DRAWING)
+        return k_draw_refusal(s, code, arg);
+    return k_lead_refusal(s, code, h, arg);
 }
 
 /* The rules ----------------------------------------------------------------------- */
@@ -1603,11 +1757,13 @@ static PyTypeObject RngType;
 static PyObject *cached_config = NULL;
 static KConfig cached_kconfig;
 
-static const char *const CONFIG_FIELDS[18] = {
+#define N_CONFIG_FIELDS 19
+static const char *const CONFIG_FIELDS[N_CONFIG_FIELDS] = {
     "deck", "exchange_rank", "enforce_follow", "auto_declare", "close_before_draw",
     "close_min_stock", "close_first_lead", "exchange_min_stock", "exchange_first_lead",
     "marriage_first_lead", "marriages_in_phase2", "last_trick_bonus", "next_trick", "king_lead",
     "last_trick_wins", "close_scored_at_close", "failed_close_three", "false_declaration_three",
+    "closing",
 };
 
 /* An int within [lo, hi], else ValueError naming what. */
@@ -1641,8 +1797,8 @@ static int read_config(PyObject *config, KConfig *out) {
         *out = cached_kconfig;
         return 0;
     }
-    int vals[18];
-    for (int i = 0; i < 18; i++) {
+    int vals[N_CONFIG_FIELDS];
+    for (int i = 0; i < N_CONFIG_FIELDS; i++) {
         PyObject *v = PyObject_GetAttrString(config, CONFIG_FIELDS[i]);
         if (!v)
             return -1;
@@ -1697,6 +1853,7 @@ static int read_config(PyObject *config, KConfig *out) {
     c.close_scored_at_close = vals[15];
     c.failed_close_three = vals[16];
     c.false_declaration_three = vals[17];
+    c.closing = vals[18];
     Py_INCREF(config);
     Py_XSETREF(cached_config, config);
     cached_kconfig = c;
@@ -2035,6 +2192,21 @@ static PyObject *State_legal_mask(StateObject *self, PyObject *Py_UNUSED(ignored
     return PyLong_FromUnsignedLongLong(k_legal_mask(&self->k));
 }
 
+static PyObject *State_refusal(StateObject *self, PyObject *arg) {
+    int overflow = 0;
+    long code = PyLong_AsLongAndOverflow(arg, &overflow);
+    if (code == -1 && PyErr_Occurred())
+        return NULL;
+    if (overflow || code < 0 || code >= NUM_CODES
+        || (code >= MARRIAGE && code < EXCHANGE && !(KINGS >> ((code - MARRIAGE) | 1) & 1u))) {
+        PyErr_Format(PyExc_ValueError, "%R is not an action code (0-55, a marriage a King's or Queen's)", arg);
+        return NULL;
+    }
+    int argument;
+    int why = k_refusal(&self->k, (int)code, &argument);
+    return Py_BuildValue("(ii)", why, argument);
+}
+
 /* Make / unmake ---------------------------------------------------------------------- */
 
 static PyObject *State_push(StateObject *self, PyObject *arg) {
@@ -2354,6 +2526,9 @@ static PyMethodDef State_methods[] = {
      "(R6.4), as judged\nwhen the stock was closed; 0 while nobody closed."},
     {"key", (PyCFunction)State_key, METH_NOARGS,
      "key($self, /)\n--\n\nThe whole state as a tuple (history aside)."},
+    {"refusal", (PyCFunction)State_refusal, METH_O,
+     "refusal($self, code, /)\n--\n\nWhy the action code may not be taken now: a tables.Refused code\n"
+     "(0, LEGAL, when it may) and its argument, a card index or a number (-1 for none)."},
     {"legal_mask", (PyCFunction)State_legal_mask, METH_NOARGS,
      "legal_mask($self, /)\n--\n\nThe legal actions as a bitmask over action codes."},
     {"push", (PyCFunction)State_push, METH_O,

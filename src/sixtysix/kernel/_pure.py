@@ -34,6 +34,7 @@ from sixtysix.kernel.tables import (
     SUIT_OF,
     WINNING_TOTAL,
     Config,
+    Refused,
     conceded,
     follow_mask,
     marriage_value,
@@ -52,6 +53,8 @@ LEAD, FOLLOW, DRAWING, OVER = 0, 1, 2, 3
 DECLARED, FALSE_DECLARATION, CLOSED_FAILED, CLOSED_SUCCEEDED, PLAYED_OUT, TIE, REVOKE, FORFEIT = range(8)
 #: Most game points a hand can give (R9.1), what a forfeit scores.
 FORFEIT_POINTS = 3
+# Refusals (tables.Refused), as plain ints for legal_mask's hot path.
+LEGAL = int(Refused.LEGAL)
 
 
 class State:
@@ -75,6 +78,7 @@ class State:
         "_enforce", "_auto", "_draw_step", "_close_min", "_close_first", "_exchange_min",
         "_exchange_first", "_marriage_first", "_marriages_p2", "_last_bonus", "_next_trick",
         "_king_lead", "_last_trick_wins", "_close_at_close", "_failed_three", "_false_three",
+        "_closing", "_declare_bits", "_close_bits",
     )
 
     config: Config
@@ -164,6 +168,21 @@ class State:
         self._close_at_close = config.close_scored_at_close
         self._failed_three = config.failed_close_three
         self._false_three = config.false_declaration_three
+        self._closing = config.closing
+        tables = _GATE_TABLES.get(config)
+        if tables is None:
+            tables = _GATE_TABLES[config] = self._gate_tables()
+        self._declare_bits, self._close_bits = tables
+
+    def _gate_tables(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """The answers of the gates that the rules and a few numbers decide, as the bits
+        legal_mask sets (a lookup is faster than a call here): declaring by whether the
+        player has won a trick, closing an open stock by whether a trick was played and the
+        stock's size."""
+        declare = tuple(BIT_DECLARE if self._declare_gate(won) == LEGAL else 0 for won in (False, True))
+        close = tuple(tuple(BIT_CLOSE if self._close_gate(played, True, stock) == LEGAL else 0
+                            for stock in range(STOCK_CARDS + 1)) for played in (False, True))
+        return declare, close
 
     def _start(self, trump: int, hands: list[int], stock: list[int], drawn: int, to_act: int) -> None:
         self.phase = LEAD
@@ -288,6 +307,11 @@ class State:
                 self.bonus_seat, *self.stock[self.drawn:])
 
     # Legal actions ---------------------------------------------------------------------
+    # Each kind of action has one gate, a method that returns why it may not be taken now
+    # (a tables.Refused code, LEGAL when it may): legal_mask opens the action's bit by
+    # it (or by a table of its answers, _gate_tables), refusal names the reason by it, so
+    # the two cannot disagree.
+
     def legal_mask(self) -> int:
         """The legal actions as a bitmask over action codes."""
         m = self._lmask
@@ -307,41 +331,164 @@ class State:
             won = self.tricks[p] > 0
             ntricks = self.tricks[0] + self.tricks[1]
             stock_open = self.closed_by < 0 and self.drawn < STOCK_CARDS
-            # R5.1-R5.4: marriages while the stock is open, or in the turn of closing.
-            if (ntricks or self._marriage_first) and (
-                stock_open or self._marriages_p2 or (self.closed_by == p and self.closed_at == ntricks)
-            ):
-                pairs = h & KINGS & (h << 1)
+            pairs = h & KINGS & (h << 1)
+            if pairs and self._marriage_gate(p, ntricks, stock_open) == LEGAL:
+                # R5.5 (not when the marriage only counts with a later trick).
+                declares = self._declare_marriage_gate(won) == LEGAL
                 while pairs:
                     king = pairs & -pairs
                     pairs ^= king
                     # R5.1: lead either card; marriage_lead = king: the King.
                     m |= (king if self._king_lead else king | king >> 1) << MARRIAGE
-                    # R5.5 (not when the marriage only counts with a later trick).
-                    if won and not self._auto and not self._next_trick:
+                    if declares:
                         m |= 1 << (DECLARE_MARRIAGE + SUIT_OF[king.bit_length() - 1])
             if stock_open:
-                stock = STOCK_CARDS - self.drawn
-                # R4.1: won a trick, stock open, holds the trump nine (S4.1: the jack,
-                # perhaps at the first lead).
-                if (won or (self._exchange_first and not ntricks)) and stock >= self._exchange_min \
-                        and h >> self.exchange_card & 1:
+                # (The gate is asked only when the card it needs is held.)
+                if h >> self.exchange_card & 1 and self._exchange_gate(h, won, ntricks, stock_open) == LEGAL:
                     m |= BIT_EXCHANGE
-                # R6.1: close while the stock is open, also before the first lead.
-                if stock >= self._close_min and (ntricks or self._close_first):
-                    m |= BIT_CLOSE
-            if won and not self._auto:  # R8.1
-                m |= BIT_DECLARE
+                m |= self._close_bits[ntricks > 0][STOCK_CARDS - self.drawn]
+            m |= self._declare_bits[won]
         elif st == DRAWING:
+            # R3.6: the draw step follows a trick won while the stock is open.
             m = BIT_DRAW
-            if STOCK_CARDS - self.drawn >= self._close_min:
-                m |= BIT_CLOSE
-            if not self._auto:
-                m |= BIT_DECLARE
+            m |= self._close_bits[True][STOCK_CARDS - self.drawn] | self._declare_bits[True]
         else:
             m = 0
         self._lmask = m
         return m
+
+    def _declare_gate(self, won: bool) -> int:
+        """66 (R8.1): by a player who has won a trick, unless the program declares."""
+        if self._auto:
+            return Refused.AUTO_DECLARE
+        return LEGAL if won else Refused.DECLARE_AFTER_TRICK
+
+    def _declare_marriage_gate(self, won: bool) -> int:
+        """66+S (R5.5) as far as it is not the marriage's: as 66, and not while a marriage
+        counts only with a later trick (marriage_counts = next_trick)."""
+        why = self._declare_gate(won)
+        if why == LEGAL and self._next_trick:
+            return Refused.DECLARE_NEXT_TRICK
+        return why
+
+    def _marriage_gate(self, p: int, ntricks: int, stock_open: bool) -> int:
+        """When ``p`` may show a marriage, whatever he holds: R5.2 (marriage_first_lead),
+        R5.4 while the stock is open, in the turn of closing, or in phase 2 by option."""
+        if not (ntricks or self._marriage_first):
+            return Refused.MARRIAGE_FIRST_LEAD
+        if stock_open or self._marriages_p2 or (self.closed_by == p and self.closed_at == ntricks):
+            return LEGAL
+        return Refused.MARRIAGE_STOCK
+
+    def _exchange_gate(self, h: int, won: bool, ntricks: int, stock_open: bool) -> int:
+        """R4.1: won a trick, the stock open and large enough, holds the trump nine (S4.1:
+        the jack, perhaps at the first lead)."""
+        if not stock_open:
+            return Refused.EXCHANGE_STOCK_GONE
+        if not (won or (self._exchange_first and not ntricks)):
+            return Refused.EXCHANGE_TRICK
+        if STOCK_CARDS - self.drawn < self._exchange_min:
+            return Refused.EXCHANGE_FEW
+        return LEGAL if h >> self.exchange_card & 1 else Refused.EXCHANGE_CARD
+
+    def _close_gate(self, ntricks: int, stock_open: bool, stock: int) -> int:
+        """R6.1: close while the stock is open and large enough, also before the first
+        lead unless close_first_lead is off; not at all without closing."""
+        if not self._closing:
+            return Refused.CLOSING_OFF
+        if not stock_open:
+            return Refused.CLOSE_GONE
+        if stock < self._close_min:
+            return Refused.CLOSE_FEW
+        return LEGAL if ntricks or self._close_first else Refused.CLOSE_FIRST_LEAD
+
+    def refusal(self, code: int) -> tuple[int, int]:
+        """Why the action ``code`` may not be taken now: a :class:`~sixtysix.kernel.tables.Refused`
+        code (``LEGAL``, 0, when it may) and its argument, a card index or a number (-1
+        when the reason has none). Decided by the gates that :meth:`legal_mask` opens
+        its bits by, so the code is ``LEGAL`` exactly when its bit is set.
+
+        >>> from sixtysix.kernel.tables import CLOSE, EXCHANGE, config
+        >>> from sixtysix.rules import CLASSIC
+        >>> s = State.deal(list(range(24)), 0, config(CLASSIC))
+        >>> s.refusal(CLOSE), s.refusal(EXCHANGE), s.refusal(3)  # seat 1 holds no card 3
+        ((0, -1), (20, -1), (2, 3))
+        """
+        # A marriage is a King's or a Queen's (the King's index with its lowest bit set).
+        marriage = MARRIAGE <= code < EXCHANGE
+        if not 0 <= code < NUM_CODES or (marriage and not KINGS >> (code - MARRIAGE | 1) & 1):
+            raise ValueError(f"{code} is not an action code (0-55, a marriage a King's or Queen's)")
+        why, arg = self._refusal(code)
+        return int(why), arg
+
+    def _refusal(self, code: int) -> tuple[int, int]:
+        st = self.phase
+        if st == OVER:
+            return Refused.OVER, -1
+        h = self.hands[self.to_act]
+        if code < EXCHANGE:
+            card = code if code < MARRIAGE else code - MARRIAGE
+            if not h >> card & 1:
+                return Refused.NOT_HELD, card
+        if st == FOLLOW:
+            return self._follow_refusal(code)
+        if st == DRAWING:
+            return self._draw_refusal(code)
+        return self._lead_refusal(code, h)
+
+    def _follow_refusal(self, code: int) -> tuple[int, int]:
+        if code >= MARRIAGE:
+            return (Refused.MARRIAGE_ON_LEAD if code < EXCHANGE else Refused.PLAY_A_CARD), -1
+        return (LEGAL if self.legal_mask() >> code & 1 else Refused.MUST_FOLLOW), -1
+
+    def _draw_refusal(self, code: int) -> tuple[int, int]:
+        # R3.6: the trick's winner draws (or closes, R6.1, or declares) first.
+        if code == DECLARE or code >= DECLARE_MARRIAGE:
+            why = self._declare_gate(True)
+            if why != LEGAL or code == DECLARE:
+                return why, -1
+            return Refused.DECLARE_ON_LEAD, -1
+        if code == DRAW:
+            return LEGAL, -1
+        why = self._close_gate(1, True, STOCK_CARDS - self.drawn)
+        if code == CLOSE:
+            return why, self._close_min if why == Refused.CLOSE_FEW else -1
+        return (Refused.DRAW_FIRST if why == LEGAL else Refused.DRAW_OR_DECLARE), -1
+
+    def _lead_refusal(self, code: int, h: int) -> tuple[int, int]:
+        p = self.to_act
+        won = self.tricks[p] > 0
+        ntricks = self.tricks[0] + self.tricks[1]
+        stock_open = self.closed_by < 0 and self.drawn < STOCK_CARDS
+        if code < MARRIAGE:
+            return LEGAL, -1
+        if code < EXCHANGE:
+            card = code - MARRIAGE
+            partner = card ^ 1  # the King and the Queen of a suit differ in the lowest bit
+            if not h >> partner & 1:
+                return Refused.MARRIAGE_NEEDS_PAIR, partner
+            if self._king_lead and card < partner:  # R5.1; marriage_lead = king
+                return Refused.MARRIAGE_KING, partner
+            return self._marriage_gate(p, ntricks, stock_open), -1
+        if code >= DECLARE_MARRIAGE:
+            why = self._declare_marriage_gate(won)
+            if why != LEGAL and why != Refused.DECLARE_NEXT_TRICK:
+                return why, -1
+            king = (code - DECLARE_MARRIAGE) * 6 + 3
+            if not (h >> king & 1 and h >> (king - 1) & 1):
+                return Refused.DECLARE_NEEDS_PAIR, king
+            return (why if why != LEGAL else self._marriage_gate(p, ntricks, stock_open)), -1
+        if code == EXCHANGE:
+            why = self._exchange_gate(h, won, ntricks, stock_open)
+            if why == Refused.EXCHANGE_FEW:
+                return why, self._exchange_min
+            return why, self.exchange_card if why == Refused.EXCHANGE_CARD else -1
+        if code == CLOSE:
+            why = self._close_gate(ntricks, stock_open, STOCK_CARDS - self.drawn)
+            return why, self._close_min if why == Refused.CLOSE_FEW else -1
+        if code == DRAW:
+            return Refused.NOTHING_TO_DRAW, -1
+        return self._declare_gate(won), -1
 
     # Make / unmake ---------------------------------------------------------------------
     def push(self, code: int) -> None:
@@ -658,6 +805,9 @@ class State:
             self.push((m & -m).bit_length() - 1)
         return self.value()
 
+
+#: The gate tables of each rule set met (State._gate_tables).
+_GATE_TABLES: dict[Config, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
 
 _SCALARS = tuple(n for n in State.__slots__ if n not in (
     "hands", "points", "tricks", "marriages", "pending", "stock", "_undo"))

@@ -33,7 +33,7 @@ __all__ = [
     "ABOVE", "BIT_CLOSE", "BIT_DECLARE", "BIT_DRAW", "BIT_EXCHANGE", "CARD_BITS", "CLOSE", "DECLARE",
     "DECLARE_MARRIAGE", "DRAW", "EXCHANGE", "KINGS", "MARRIAGE", "NUM_CODES", "PLAY", "POINTS", "REASONS",
     "SCHNEIDER", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "TOLERANCE_FROM",
-    "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "beats", "conceded", "config",
+    "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Refused", "beats", "conceded", "config",
     "declared_total", "follow_mask", "marriage_value",
 ]
 
@@ -82,6 +82,65 @@ class Reason(enum.IntEnum):
     TIE = 5
     REVOKE = 6
     FORFEIT = 7
+
+
+class Refused(enum.IntEnum):
+    """Why an action is not legal now (:meth:`State.refusal <sixtysix.kernel.State.refusal>`):
+    the most specific reason the rule book gives, :data:`LEGAL` for a legal action. Some
+    come with one argument, a card index or a number, named in the comment; the others'
+    argument is -1. :mod:`sixtysix.refusal` words each of them."""
+
+    LEGAL = 0
+    #: The hand is over.
+    OVER = 1
+    #: The player to act does not hold the card (the argument).
+    NOT_HELD = 2
+    #: The follower plays a card, nothing else.
+    PLAY_A_CARD = 3
+    #: A marriage is announced by the leader only (R5.1).
+    MARRIAGE_ON_LEAD = 4
+    #: Phase 2: follow suit and win if possible, else trump (R7.2).
+    MUST_FOLLOW = 5
+    #: The trick's winner draws first; closing is open to him too (R3.6, R6.1).
+    DRAW_FIRST = 6
+    #: The trick's winner draws first (R3.6); the stock is too small to close.
+    DRAW_OR_DECLARE = 7
+    #: 66 is declared by the program (``auto_declare``).
+    AUTO_DECLARE = 8
+    #: Only a player with a trick declares (R8.1).
+    DECLARE_AFTER_TRICK = 9
+    #: 66 with a marriage is declared when leading (R8.2).
+    DECLARE_ON_LEAD = 10
+    #: 66 with a marriage needs its King (the argument) and Queen in hand (R8.2).
+    DECLARE_NEEDS_PAIR = 11
+    #: A marriage shown now counts only with a later trick (``marriage_counts``).
+    DECLARE_NEXT_TRICK = 12
+    #: A marriage needs its partner (the argument) in hand (R5.1).
+    MARRIAGE_NEEDS_PAIR = 13
+    #: The King is led to announce a marriage (the argument, ``marriage_lead``).
+    MARRIAGE_KING = 14
+    #: No marriage before the first trick (``marriage_first_lead``, R5.2).
+    MARRIAGE_FIRST_LEAD = 15
+    #: Marriages only while the stock is open, or when closing (R5.4).
+    MARRIAGE_STOCK = 16
+    #: The exchange needs an open stock (R4.1).
+    EXCHANGE_STOCK_GONE = 17
+    #: The exchange needs at least this many cards in the stock (the argument, R4.1).
+    EXCHANGE_FEW = 18
+    #: The exchange needs the trump nine, or the jack from 20 cards (the argument, R4.1, S4.1).
+    EXCHANGE_CARD = 19
+    #: The exchange needs a trick won first (R4.1).
+    EXCHANGE_TRICK = 20
+    #: These rules do not close the stock (``closing``).
+    CLOSING_OFF = 21
+    #: The stock is closed or used up (R6.1).
+    CLOSE_GONE = 22
+    #: Closing needs at least this many cards in the stock (the argument, R6.1).
+    CLOSE_FEW = 23
+    #: No close before the first trick (``close_first_lead``).
+    CLOSE_FIRST_LEAD = 24
+    #: Nothing to draw: the winner of a trick draws before leading (R3.4).
+    NOTHING_TO_DRAW = 25
 
 
 #: The reasons' words, by :class:`Reason` value.
@@ -228,6 +287,9 @@ class Config(NamedTuple):
     failed_close_three: int
     #: A false declaration costs 3 against a player without a trick (R8.3).
     false_declaration_three: int
+    #: The stock may be closed at all (R6, ``closing``); without it :attr:`close_min_stock`
+    #: is 13, more than a stock holds.
+    closing: int
 
 
 def config(rules: Rules) -> Config:
@@ -255,4 +317,5 @@ def config(rules: Rules) -> Config:
         close_scored_at_close=int(rules.close_scoring is CloseScoring.AT_CLOSE),
         failed_close_three=int(rules.failed_close is FailedClose.THREE),
         false_declaration_three=int(rules.false_declaration is FalseDeclaration.TWO_OR_THREE),
+        closing=int(rules.closing),
     )
