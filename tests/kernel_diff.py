@@ -69,6 +69,11 @@ def observe(s: Any) -> tuple[Any, ...]:
     )
 
 
+def record(s: Any) -> tuple[Any, ...]:
+    """The kernel's public record of the actions pushed: tricks, marriages, the exchange."""
+    return (tuple(s.trick_history()), tuple(s.marriages_shown()), s.exchanged())
+
+
 def pick(mask: int, rng: random.Random) -> int:
     """A legal code: declarations rarely (so that hands go on to closes, exchanges and
     marriages), otherwise uniformly."""
@@ -140,6 +145,7 @@ def _walk_hand(a: ModuleType, b: ModuleType, line: _Line, rng: random.Random, ou
         same("the position", observe(sa), observe(sb))
         r = rng.random()
         if r < 0.1:
+            same("the public record", record(sa), record(sb))
             same("pop", sa.pop(), sb.pop())
             same("the position after pop", observe(sa), observe(sb))
             sa.push(code)
@@ -164,11 +170,13 @@ def _walk_hand(a: ModuleType, b: ModuleType, line: _Line, rng: random.Random, ou
             sa.forfeit(seat)
             sb.forfeit(seat)
             same("forfeit", observe(sa), observe(sb))
+            same("the public record after forfeit", record(sa), record(sb))
             same("pop after forfeit", sa.pop(), sb.pop())
             same("the position after forfeit and pop", observe(sa), observe(sb))
             sa.push(code)
             sb.push(code)
     out.reasons[sa.reason] += 1
+    same("the public record of the hand", record(sa), record(sb))
     while sa.depth():
         same("unwinding", sa.pop(), sb.pop())
     same("the deal after unwinding", observe(sa), observe(sb))

@@ -79,6 +79,8 @@ PURE_MUTANTS = [
      "return 3 if self._false_three and not self.tricks[1 - opponent] else 2"),
     ("R3.4 draw order", "self.hands[1 - winner] |= 1 << stock[d + 1]",
      "self.hands[1 - winner] |= 1 << stock[d - 1]"),
+    ("R5.1 marriage record", "out.append((u[2], suit, marriage_value(suit, self.trump), u[8] + u[9]))",
+     "out.append((u[2], suit, marriage_value(suit, self.trump), u[8]))"),
 ]
 
 
@@ -121,6 +123,7 @@ C_MUTANTS = [
      "s->hands[1 - winner] |= 1u << s->stock[d];"),
     ("R6.4 failed close", "(s->cfg.failed_close_three || s->close_value == 3) ? 3 : 2",
      "(s->cfg.failed_close_three || s->close_value == 2) ? 3 : 2"),
+    ("R10.2 revoke record", "(after[1] > u->tricks[1] ? 1 : -1)", "(after[1] > u->tricks[1] ? 1 : 0)"),
 ]
 
 

@@ -2140,6 +2140,74 @@ static PyObject *State_depth(StateObject *self, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromLong(self->k.depth);
 }
 
+/* The public record (_pure.py: trick_history, marriages_shown, exchanged): what the kernel
+ * decided as the actions were pushed, read off their undo records (each holds the state
+ * before its action; the state after the last is the current one). */
+
+/* A list of n tuples of four ints, v[4 * i] to v[4 * i + 3]. */
+static PyObject *quads_list(const long *v, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = Py_BuildValue("(llll)", v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]);
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
+static PyObject *State_trick_history(StateObject *self, PyObject *Py_UNUSED(ignored)) {
+    const KState *s = &self->k;
+    long v[4 * UNDO_CAP];
+    int n = 0;
+    for (int i = 0; i < s->depth; i++) {
+        const KUndo *u = &s->undo[i];
+        if (u->phase != PH_FOLLOW || u->code >= MARRIAGE)
+            continue;
+        const int16_t *after = i + 1 < s->depth ? s->undo[i + 1].tricks : s->tricks;
+        /* R3.3: the seat whose tricks grew; none after a revoke (R10.2). */
+        int winner = after[0] > u->tricks[0] ? 0 : (after[1] > u->tricks[1] ? 1 : -1);
+        v[4 * n] = 1 - u->to_act;
+        v[4 * n + 1] = u->lead;
+        v[4 * n + 2] = u->code;
+        v[4 * n + 3] = winner;
+        n++;
+    }
+    return quads_list(v, n);
+}
+
+static PyObject *State_marriages_shown(StateObject *self, PyObject *Py_UNUSED(ignored)) {
+    const KState *s = &self->k;
+    long v[4 * UNDO_CAP];
+    int n = 0;
+    for (int i = 0; i < s->depth; i++) {
+        const KUndo *u = &s->undo[i];
+        int code = u->code;
+        if (!((code >= MARRIAGE && code < EXCHANGE) || code >= DECLARE_MARRIAGE))
+            continue;
+        int suit = code < EXCHANGE ? K_SUIT_OF[code - MARRIAGE] : code - DECLARE_MARRIAGE;
+        v[4 * n] = u->to_act;
+        v[4 * n + 1] = suit;
+        v[4 * n + 2] = k_marriage_value(suit, s->trump);
+        v[4 * n + 3] = u->tricks[0] + u->tricks[1];
+        n++;
+    }
+    return quads_list(v, n);
+}
+
+static PyObject *State_exchanged(StateObject *self, PyObject *Py_UNUSED(ignored)) {
+    const KState *s = &self->k;
+    for (int i = 0; i < s->depth; i++) {
+        if (s->undo[i].code == EXCHANGE)
+            return Py_BuildValue("(ii)", (int)s->undo[i].to_act, (int)s->undo[i].stock_last);
+    }
+    return Py_BuildValue("(ii)", -1, -1);
+}
+
 static PyObject *State_failed_close_points(StateObject *self, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromLong(self->k.closed_by < 0 ? 0 : k_failed_close(&self->k));
 }
@@ -2521,6 +2589,15 @@ static PyMethodDef State_methods[] = {
     {"depth", (PyCFunction)State_depth, METH_NOARGS, "depth($self, /)\n--\n\nHow many actions pop() can take back."},
     {"value", (PyCFunction)State_value, METH_NOARGS,
      "value($self, /)\n--\n\nGame points of a finished hand for seat 0."},
+    {"trick_history", (PyCFunction)State_trick_history, METH_NOARGS,
+     "trick_history($self, /)\n--\n\nEvery trick completed by the actions pushed, as (leader, lead, follow,\n"
+     "winner); the winner -1 for a revoke (R10.2)."},
+    {"marriages_shown", (PyCFunction)State_marriages_shown, METH_NOARGS,
+     "marriages_shown($self, /)\n--\n\nEvery marriage shown by the actions pushed, as (seat, suit, value,\n"
+     "at_trick)."},
+    {"exchanged", (PyCFunction)State_exchanged, METH_NOARGS,
+     "exchanged($self, /)\n--\n\nWho exchanged by an action pushed and the turned-up card he took,\n"
+     "or (-1, -1)."},
     {"failed_close_points", (PyCFunction)State_failed_close_points, METH_NOARGS,
      "failed_close_points($self, /)\n--\n\nThe game points a failed close gives the closer's opponent "
      "(R6.4), as judged\nwhen the stock was closed; 0 while nobody closed."},

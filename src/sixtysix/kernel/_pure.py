@@ -274,6 +274,51 @@ class State:
         """How many actions :meth:`pop` can take back."""
         return len(self._undo)
 
+    # The public record: what the kernel decided as the actions were pushed, read off
+    # their undo records (each holds the state before its action; the state after the
+    # last is the current one).
+    def trick_history(self) -> list[tuple[int, int, int, int]]:
+        """Every trick completed by the actions pushed on this state, in order, as
+        ``(leader, lead, follow, winner)``: the cards as indices, the winner the seat
+        whose tricks grew (R3.3), -1 for a revoke, which ends the hand with the trick
+        counting for nobody (R10.2).
+
+        >>> from sixtysix.kernel.tables import config
+        >>> from sixtysix.rules import CLASSIC
+        >>> s = State.deal(list(range(24)), 0, config(CLASSIC))
+        >>> s.push(0); s.push(3)   # seat 1 leads the nine of clubs, seat 0 the king
+        >>> s.trick_history()
+        [(1, 0, 3, 0)]
+        """
+        undo = self._undo
+        out = []
+        for i, u in enumerate(undo):
+            if u[1] == FOLLOW and u[0] < MARRIAGE:
+                after = undo[i + 1][8:10] if i + 1 < len(undo) else self.tricks
+                winner = 0 if after[0] > u[8] else 1 if after[1] > u[9] else -1
+                out.append((1 - u[2], u[3], u[0], winner))
+        return out
+
+    def marriages_shown(self) -> list[tuple[int, int, int, int]]:
+        """Every marriage shown by the actions pushed on this state, in order, as ``(seat,
+        suit, value, at_trick)``: led (R5.1) or shown with 66 (R5.5), worth 40 in trumps
+        and 20 otherwise, ``at_trick`` the number of tricks completed before it."""
+        out = []
+        for u in self._undo:
+            code = u[0]
+            if MARRIAGE <= code < EXCHANGE or code >= DECLARE_MARRIAGE:
+                suit = SUIT_OF[code - MARRIAGE] if code < EXCHANGE else code - DECLARE_MARRIAGE
+                out.append((u[2], suit, marriage_value(suit, self.trump), u[8] + u[9]))
+        return out
+
+    def exchanged(self) -> tuple[int, int]:
+        """Who exchanged the trump nine (the jack from 20 cards) by an action pushed on this
+        state, and the turned-up card he took (R4.1, S4.1); ``(-1, -1)`` if nobody did."""
+        for u in self._undo:
+            if u[0] == EXCHANGE:
+                return u[2], u[18]
+        return -1, -1
+
     def failed_close_points(self) -> int:
         """The game points a failed close gives the closer's opponent (R6.4), as judged
         when the stock was closed: 3 if the opponent had no trick then, or always under
