@@ -62,7 +62,7 @@ def observe(s: Any) -> tuple[Any, ...]:
     return (
         s.key(), s.legal_mask(), s.phase, s.to_act, s.lead, s.trump, s.exchange_card, s.drawn,
         s.stock_size, s.stock_open, s.closed_by, s.closed_at, s.close_value, s.bonus_seat,
-        s.winner, s.game_points, s.reason, s.value() if over else None, s.failed_close_points(),
+        s.winner, s.game_points, s.reason, s.value() if over else None, s.failed_close_points(), s.scoring(),
         tuple(s.stock_cards()), tuple(s.history()), s.depth(),
         *(f(seat) for seat in (0, 1) for f in (s.hand, s.card_points, s.tricks_won,
                                                  s.marriage_points, s.pending_points, s.score)),

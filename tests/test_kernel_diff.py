@@ -75,8 +75,9 @@ PURE_MUTANTS = [
      "                self.bonus_seat = 1 - winner\n"),
     ("R4.1 exchange stock", "if STOCK_CARDS - self.drawn < self._exchange_min:",
      "if STOCK_CARDS - self.drawn <= self._exchange_min:"),
-    ("R8.3 false declaration", "return 3 if self._false_three and not self.tricks[opponent] else 2",
-     "return 3 if self._false_three and not self.tricks[1 - opponent] else 2"),
+    ("R8.3 false declaration",
+     "return NO_TRICK_FALSE if self._false_three and not self.tricks[opponent] else FALSE_DECLARED",
+     "return NO_TRICK_FALSE if self._false_three and not self.tricks[1 - opponent] else FALSE_DECLARED"),
     ("R3.4 draw order", "self.hands[1 - winner] |= 1 << stock[d + 1]",
      "self.hands[1 - winner] |= 1 << stock[d - 1]"),
     ("R5.1 marriage record", "out.append((u[2], suit, marriage_value(suit, self.trump), u[8] + u[9]))",
@@ -121,9 +122,10 @@ C_MUTANTS = [
      "if (STOCK_CARDS - s->drawn <= s->cfg.exchange_min_stock)"),
     ("R3.4 draw order", "s->hands[1 - winner] |= 1u << s->stock[d + 1];",
      "s->hands[1 - winner] |= 1u << s->stock[d];"),
-    ("R6.4 failed close", "(s->cfg.failed_close_three || s->close_value == 3) ? 3 : 2",
-     "(s->cfg.failed_close_three || s->close_value == 2) ? 3 : 2"),
+    ("R6.4 failed close", "return s->close_value == SC_NO_TRICK ? SC_NO_TRICK_AT_CLOSE : SC_TRICK_AT_CLOSE;",
+     "return s->close_value == SC_UNDER_33 ? SC_NO_TRICK_AT_CLOSE : SC_TRICK_AT_CLOSE;"),
     ("R10.2 revoke record", "(after[1] > u->tricks[1] ? 1 : -1)", "(after[1] > u->tricks[1] ? 1 : 0)"),
+    ("S5.3 measured at the close", "s->close_tricks = s->tricks[1 - p];", "s->close_tricks = s->tricks[p];"),
 ]
 
 

@@ -49,7 +49,6 @@
 #define NUM_CODES 56
 #define WINNING_TOTAL 66
 #define SCHNEIDER 33
-#define FORFEIT_POINTS 3
 
 #define BIT_EXCHANGE (1ULL << EXCHANGE)
 #define BIT_CLOSE (1ULL << CLOSE)
@@ -62,6 +61,17 @@
 #define UNDO_CAP 64
 
 enum { PH_LEAD = 0, PH_FOLLOW = 1, PH_DRAWING = 2, PH_OVER = 3 };
+/* Which rule gave a finished hand its game points (tables.Scoring); R9.1's lines are
+ * numbered by their game points (k_conceded), SC_AT_CLOSE more when measured at the close. */
+enum {
+    SC_NONE = 0, SC_THIRTY_THREE, SC_UNDER_33, SC_NO_TRICK, SC_CLOSED_THIRTY_THREE, SC_CLOSED_UNDER_33,
+    SC_CLOSED_NO_TRICK, SC_TRICK_AT_CLOSE, SC_NO_TRICK_AT_CLOSE, SC_FAILED_CLOSE, SC_FALSE_DECLARATION,
+    SC_NO_TRICK_FALSE, SC_LAST_TRICK, SC_REVOKE, SC_REVOKE_NO_POINTS, SC_FORFEIT
+};
+#define SC_AT_CLOSE (SC_CLOSED_THIRTY_THREE - SC_THIRTY_THREE)
+/* The game points of each scoring (tables.SCORING_POINTS). */
+static const int8_t K_SCORING_POINTS[SC_FORFEIT + 1] = {0, 1, 2, 3, 1, 2, 3, 2, 3, 3, 2, 3, 1, 2, 3, 3};
+
 /* Why an action is not legal now (tables.Refused); RF_LEGAL when it is. */
 enum {
     RF_LEGAL = 0, RF_OVER, RF_NOT_HELD, RF_PLAY_A_CARD, RF_MARRIAGE_ON_LEAD, RF_MUST_FOLLOW,
@@ -176,8 +186,10 @@ typedef struct {
 typedef struct {
     KConfig cfg;
     int8_t phase, to_act, lead, trump, exchange_card, drawn;
-    int8_t closed_by, bonus_seat, winner, reason;
+    int8_t closed_by, bonus_seat, winner, reason, scored;
     int16_t closed_at, close_value, game_points;
+    /* The closer's opponent's total and tricks at the close (S5.3; -1 when not known). */
+    int16_t close_score, close_tricks;
     uint32_t hands[2];
     int16_t points[2], tricks[2], marriages[2], pending[2];
     int8_t stock[STOCK_CARDS];
@@ -206,10 +218,13 @@ static inline void k_start(KState *s, int trump, uint32_t h0, uint32_t h1, int d
     s->closed_by = -1;
     s->closed_at = -1;
     s->close_value = 0;
+    s->close_score = -1;
+    s->close_tricks = -1;
     s->bonus_seat = -1;
     s->winner = -1;
     s->game_points = 0;
     s->reason = -1;
+    s->scored = SC_NONE;
     s->depth = 0;
     s->lmask_valid = 0;
     s->lmask = 0;
@@ -479,14 +494,17 @@ static inline int k_refusal(KState *s, int code, int *arg) {
 
 /* The rules ----------------------------------------------------------------------- */
 
-static inline void k_finish(KState *s, int winner, int game_points, int reason) {
+static inline void k_finish(KState *s, int winner, int scoring, int reason) {
     s->phase = PH_OVER;
     s->winner = (int8_t)winner;
-    s->game_points = (int16_t)game_points;
+    s->game_points = K_SCORING_POINTS[scoring];
     s->reason = (int8_t)reason;
+    s->scored = (int8_t)scoring;
 }
 
-/* Game points won against loser (R9.1). */
+/* The scoring helpers return an SC_ code: the rule that gives the game points. */
+
+/* R9.1's line by loser's tricks and total now (its code is its game points). */
 static inline int k_concede(const KState *s, int loser) {
     return k_conceded(s->tricks[loser], k_score(s, loser));
 }
@@ -494,18 +512,20 @@ static inline int k_concede(const KState *s, int loser) {
 static inline int k_close_success(const KState *s) {
     /* R6.3: by the opponent's points and tricks at the end; S5.3: at the close. */
     if (s->cfg.close_scored_at_close)
-        return s->close_value;
+        return s->close_value + SC_AT_CLOSE;
     return k_concede(s, 1 - s->closed_by);
 }
 
 static inline int k_failed_close(const KState *s) {
     /* R6.4: 3 if the opponent had no trick at the close (option failed_close). */
-    return (s->cfg.failed_close_three || s->close_value == 3) ? 3 : 2;
+    if (s->cfg.failed_close_three)
+        return SC_FAILED_CLOSE;
+    return s->close_value == SC_NO_TRICK ? SC_NO_TRICK_AT_CLOSE : SC_TRICK_AT_CLOSE;
 }
 
 static inline int k_false_declaration(const KState *s, int opponent) {
     /* R8.3 with option false_declaration. */
-    return (s->cfg.false_declaration_three && !s->tricks[opponent]) ? 3 : 2;
+    return (s->cfg.false_declaration_three && !s->tricks[opponent]) ? SC_NO_TRICK_FALSE : SC_FALSE_DECLARATION;
 }
 
 static inline void k_declare(KState *s, int p) {
@@ -543,13 +563,13 @@ static inline void k_played_out(KState *s) {
         return;
     }
     if (s->cfg.last_trick_wins) {
-        int pts = k_score(s, last) >= WINNING_TOTAL ? k_concede(s, 1 - last) : 1;
-        k_finish(s, last, pts, R_PLAYED_OUT);
+        int scoring = k_score(s, last) >= WINNING_TOTAL ? k_concede(s, 1 - last) : SC_LAST_TRICK;
+        k_finish(s, last, scoring, R_PLAYED_OUT);
         return;
     }
     int s0 = k_score(s, 0), s1 = k_score(s, 1);
     if (s0 == s1) {
-        k_finish(s, -1, 0, R_TIE); /* R9.2 */
+        k_finish(s, -1, SC_NONE, R_TIE); /* R9.2 */
     } else {
         int winner = s0 > s1 ? 0 : 1;
         k_finish(s, winner, k_concede(s, 1 - winner), R_PLAYED_OUT);
@@ -579,7 +599,7 @@ static inline void k_follow(KState *s, int p, int card) {
         /* R10.2: the revoke stands, is established with the trick, and ends the hand. */
         s->hands[p] ^= 1u << card;
         s->lead = -1;
-        k_finish(s, leader, s->points[p] == 0 ? 3 : 2, R_REVOKE);
+        k_finish(s, leader, s->points[p] == 0 ? SC_REVOKE_NO_POINTS : SC_REVOKE, R_REVOKE);
         return;
     }
     s->hands[p] ^= 1u << card;
@@ -681,6 +701,8 @@ static inline void k_push(KState *s, int code) {
         s->closed_by = (int8_t)p;
         s->closed_at = (int16_t)(s->tricks[0] + s->tricks[1]);
         s->close_value = (int16_t)k_conceded(s->tricks[1 - p], k_score(s, 1 - p));
+        s->close_score = (int16_t)k_score(s, 1 - p);
+        s->close_tricks = s->tricks[1 - p];
         s->phase = PH_LEAD;
     } else if (code == EXCHANGE) {
         s->hands[p] ^= (1u << s->exchange_card) | (1u << s->stock[STOCK_CARDS - 1]);
@@ -725,7 +747,7 @@ static inline int k_pop(KState *s) {
 
 /* End the hand: seat's program failed, the opponent scores 3 (no legal action after). */
 static inline void k_forfeit(KState *s, int seat) {
-    k_finish(s, 1 - seat, FORFEIT_POINTS, R_FORFEIT);
+    k_finish(s, 1 - seat, SC_FORFEIT, R_FORFEIT);
     s->lmask_valid = 0;
 }
 
@@ -1426,7 +1448,7 @@ static int k_search(KSolver *t, KState *s, int alpha, int beta);
 static inline int k_gain(const KState *s, int p) {
     int o = 1 - p;
     if (s->closed_by == o)
-        return k_failed_close(s);
+        return K_SCORING_POINTS[k_failed_close(s)];
     if (s->closed_by == p && s->cfg.close_scored_at_close)
         return s->close_value;
     return k_conceded(s->tricks[o], k_score(s, o));
@@ -2209,7 +2231,17 @@ static PyObject *State_exchanged(StateObject *self, PyObject *Py_UNUSED(ignored)
 }
 
 static PyObject *State_failed_close_points(StateObject *self, PyObject *Py_UNUSED(ignored)) {
-    return PyLong_FromLong(self->k.closed_by < 0 ? 0 : k_failed_close(&self->k));
+    return PyLong_FromLong(self->k.closed_by < 0 ? 0 : K_SCORING_POINTS[k_failed_close(&self->k)]);
+}
+
+static PyObject *State_scoring(StateObject *self, PyObject *Py_UNUSED(ignored)) {
+    const KState *s = &self->k;
+    if (s->phase != PH_OVER || s->winner < 0)
+        return Py_BuildValue("(iii)", SC_NONE, 0, 0);
+    if (s->scored >= SC_CLOSED_THIRTY_THREE && s->scored <= SC_CLOSED_NO_TRICK)
+        return Py_BuildValue("(iii)", (int)s->scored, (int)s->close_score, (int)s->close_tricks);
+    int loser = 1 - s->winner;
+    return Py_BuildValue("(iii)", (int)s->scored, k_score(s, loser), (int)s->tricks[loser]);
 }
 
 static PyObject *State_value(StateObject *self, PyObject *Py_UNUSED(ignored)) {
@@ -2598,6 +2630,9 @@ static PyMethodDef State_methods[] = {
     {"exchanged", (PyCFunction)State_exchanged, METH_NOARGS,
      "exchanged($self, /)\n--\n\nWho exchanged by an action pushed and the turned-up card he took,\n"
      "or (-1, -1)."},
+    {"scoring", (PyCFunction)State_scoring, METH_NOARGS,
+     "scoring($self, /)\n--\n\nHow the game points of a finished hand were decided: the tables.Scoring\n"
+     "and the loser's total and tricks it was measured on, (0, 0, 0) when there is no loser."},
     {"failed_close_points", (PyCFunction)State_failed_close_points, METH_NOARGS,
      "failed_close_points($self, /)\n--\n\nThe game points a failed close gives the closer's opponent "
      "(R6.4), as judged\nwhen the stock was closed; 0 while nobody closed."},

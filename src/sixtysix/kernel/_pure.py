@@ -16,6 +16,7 @@ from sixtysix.kernel._pure_search import Search, Solver
 from sixtysix.kernel._pure_search import playout as _playout
 from sixtysix.kernel._pure_search import policy_code as _policy_code
 from sixtysix.kernel.tables import (
+    AT_CLOSE,
     BIT_CLOSE,
     BIT_DECLARE,
     BIT_DRAW,
@@ -28,13 +29,16 @@ from sixtysix.kernel.tables import (
     EXCHANGE,
     KINGS,
     MARRIAGE,
+    MEASURED_AT_CLOSE,
     NUM_CODES,
     POINTS,
+    SCORING_POINTS,
     STOCK_CARDS,
     SUIT_OF,
     WINNING_TOTAL,
     Config,
     Refused,
+    Scoring,
     conceded,
     follow_mask,
     marriage_value,
@@ -51,8 +55,12 @@ NAME = "python"
 LEAD, FOLLOW, DRAWING, OVER = 0, 1, 2, 3
 # Reasons (tables.Reason).
 DECLARED, FALSE_DECLARATION, CLOSED_FAILED, CLOSED_SUCCEEDED, PLAYED_OUT, TIE, REVOKE, FORFEIT = range(8)
-#: Most game points a hand can give (R9.1), what a forfeit scores.
-FORFEIT_POINTS = 3
+# Scorings (tables.Scoring) as plain ints; R9.1's lines are their game points (conceded).
+(NO_SCORE, NO_TRICK, TRICK_AT_CLOSE, NO_TRICK_AT_CLOSE, FAILED_CLOSE, FALSE_DECLARED, NO_TRICK_FALSE,
+ LAST_TRICK, REVOKED, REVOKED_NO_POINTS, FORFEITED) = (
+    int(s) for s in (Scoring.NONE, Scoring.NO_TRICK, Scoring.TRICK_AT_CLOSE, Scoring.NO_TRICK_AT_CLOSE,
+                     Scoring.FAILED_CLOSE, Scoring.FALSE_DECLARATION, Scoring.NO_TRICK_FALSE,
+                     Scoring.LAST_TRICK, Scoring.REVOKE, Scoring.REVOKE_NO_POINTS, Scoring.FORFEIT))
 # Refusals (tables.Refused), as plain ints for legal_mask's hot path.
 LEGAL = int(Refused.LEGAL)
 
@@ -74,6 +82,9 @@ class State:
         "config", "phase", "to_act", "lead", "trump", "exchange_card", "hands", "points", "tricks",
         "marriages", "pending", "drawn", "stock", "closed_by", "closed_at", "close_value",
         "bonus_seat", "winner", "game_points", "reason", "_undo", "_lmask",
+        # How the result was scored (scoring): the Scoring, and the closer's opponent's
+        # total and tricks when the stock was closed (S5.3; -1 when not known).
+        "_scored", "close_score", "close_tricks",
         # Rule options (Config), as attributes for the hot paths.
         "_enforce", "_auto", "_draw_step", "_close_min", "_close_first", "_exchange_min",
         "_exchange_first", "_marriage_first", "_marriages_p2", "_last_bonus", "_next_trick",
@@ -97,6 +108,8 @@ class State:
     closed_by: int
     closed_at: int
     close_value: int
+    close_score: int
+    close_tricks: int
     bonus_seat: int
     winner: int
     game_points: int
@@ -200,10 +213,13 @@ class State:
         self.closed_by = -1
         self.closed_at = -1
         self.close_value = 0
+        self.close_score = -1
+        self.close_tricks = -1
         self.bonus_seat = -1
         self.winner = -1
         self.game_points = 0
         self.reason = -1
+        self._scored = NO_SCORE
         self._undo: list[tuple[int, ...]] = []
         self._lmask = -1
 
@@ -335,7 +351,32 @@ class State:
         """
         if self.closed_by < 0:
             return 0
-        return self._failed_close()
+        return SCORING_POINTS[self._failed_close()]
+
+    def scoring(self) -> tuple[int, int, int]:
+        """How the game points of a finished hand were decided: the
+        :class:`~sixtysix.kernel.tables.Scoring` (the rule that gave them; ``NONE`` before
+        the end and for a tie) and the loser's total and tricks it was measured on: at the
+        end of the hand, or for a close scored at the close (S5.3) when the stock was
+        closed (-1, -1 if that was before this state's history, :meth:`from_key`).
+        ``(NONE, 0, 0)`` when there is no loser.
+
+        >>> from sixtysix.kernel.tables import CLOSE, DECLARE, config
+        >>> from sixtysix.rules import CLASSIC
+        >>> s = State.deal(list(range(24)), 0, config(CLASSIC))
+        >>> s.push(CLOSE); s.push(0); s.push(3)   # seat 1 closes and loses a trick
+        >>> s.push(DECLARE)                          # seat 0 declares 66 with 4 points
+        >>> s.reason, s.winner, s.game_points        # false (R8.3): seat 1 had no trick
+        (1, 1, 3)
+        >>> s.scoring()                              # NO_TRICK_FALSE; seat 0 had 4, a trick
+        (11, 4, 1)
+        """
+        if self.phase != OVER or self.winner < 0:
+            return NO_SCORE, 0, 0
+        if self._scored in MEASURED_AT_CLOSE:
+            return self._scored, self.close_score, self.close_tricks
+        loser = 1 - self.winner
+        return self._scored, self.score(loser), self.tricks[loser]
 
     def value(self) -> int:
         """Game points of a finished hand for seat 0: positive when seat 0 won, 0 for a tie."""
@@ -579,6 +620,8 @@ class State:
             self.closed_by = p
             self.closed_at = tricks[0] + tricks[1]
             self.close_value = conceded(tricks[1 - p], self.score(1 - p))
+            self.close_score = self.score(1 - p)
+            self.close_tricks = tricks[1 - p]
             self.phase = LEAD
         elif code == EXCHANGE:
             stock = self.stock
@@ -618,7 +661,7 @@ class State:
     def forfeit(self, seat: int) -> None:
         """End the hand: ``seat``'s program failed, the opponent scores 3. Not a rule
         of the game and not an action: :meth:`pop` takes back the action before it."""
-        self._finish(1 - seat, FORFEIT_POINTS, FORFEIT)
+        self._finish(1 - seat, FORFEITED, FORFEIT)
         self._lmask = -1
 
     def deal_hidden(self, seat: int, hand: int, stock: Sequence[int]) -> None:
@@ -648,7 +691,7 @@ class State:
             # R10.2: the revoke stands, is established with the trick, and ends the hand.
             hands[p] ^= 1 << card
             self.lead = -1
-            self._finish(leader, 3 if self.points[p] == 0 else 2, REVOKE)
+            self._finish(leader, REVOKED_NO_POINTS if self.points[p] == 0 else REVOKED, REVOKE)
             return
         hands[p] ^= 1 << card
         # R3.3: the higher card of the suit led, unless trumped.
@@ -684,23 +727,26 @@ class State:
         if self._auto and self.score(winner) >= WINNING_TOTAL:
             self._declare(winner)
 
+    # The scoring helpers return a tables.Scoring: the rule that gives the game points.
     def _concede(self, loser: int) -> int:
-        """Game points won against ``loser`` (R9.1)."""
+        """R9.1's line by ``loser``'s tricks and total now (its code is its game points)."""
         return conceded(self.tricks[loser], self.score(loser))
 
     def _close_success(self) -> int:
         # R6.3: by the opponent's points and tricks at the end; S5.3: at the close.
         if self._close_at_close:
-            return self.close_value
+            return self.close_value + AT_CLOSE
         return self._concede(1 - self.closed_by)
 
     def _failed_close(self) -> int:
         # R6.4: 3 if the opponent had no trick at the close (option failed_close).
-        return 3 if self._failed_three or self.close_value == 3 else 2
+        if self._failed_three:
+            return FAILED_CLOSE
+        return NO_TRICK_AT_CLOSE if self.close_value == NO_TRICK else TRICK_AT_CLOSE
 
     def _false_declaration(self, opponent: int) -> int:
         # R8.3 with option false_declaration.
-        return 3 if self._false_three and not self.tricks[opponent] else 2
+        return NO_TRICK_FALSE if self._false_three and not self.tricks[opponent] else FALSE_DECLARED
 
     def _declare(self, p: int) -> None:
         o = 1 - p
@@ -734,21 +780,22 @@ class State:
                 self._finish(1 - closer, self._failed_close(), CLOSED_FAILED)
             return
         if self._last_trick_wins:
-            points = self._concede(1 - last) if self.score(last) >= WINNING_TOTAL else 1
-            self._finish(last, points, PLAYED_OUT)
+            scoring = self._concede(1 - last) if self.score(last) >= WINNING_TOTAL else LAST_TRICK
+            self._finish(last, scoring, PLAYED_OUT)
             return
         s0, s1 = self.score(0), self.score(1)
         if s0 == s1:
-            self._finish(-1, 0, TIE)  # R9.2
+            self._finish(-1, NO_SCORE, TIE)  # R9.2
         else:
             winner = 0 if s0 > s1 else 1
             self._finish(winner, self._concede(1 - winner), PLAYED_OUT)
 
-    def _finish(self, winner: int, game_points: int, reason: int) -> None:
+    def _finish(self, winner: int, scoring: int, reason: int) -> None:
         self.phase = OVER
         self.winner = winner
-        self.game_points = game_points
+        self.game_points = SCORING_POINTS[scoring]
         self.reason = reason
+        self._scored = scoring
 
     # Bulk operations -----------------------------------------------------------------
     def perft(self, depth: int) -> int:

@@ -30,11 +30,11 @@ from sixtysix.rules import (
 )
 
 __all__ = [
-    "ABOVE", "BIT_CLOSE", "BIT_DECLARE", "BIT_DRAW", "BIT_EXCHANGE", "CARD_BITS", "CLOSE", "DECLARE",
-    "DECLARE_MARRIAGE", "DRAW", "EXCHANGE", "KINGS", "MARRIAGE", "NUM_CODES", "PLAY", "POINTS", "REASONS",
-    "SCHNEIDER", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "TOLERANCE_FROM",
-    "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Refused", "beats", "conceded", "config",
-    "declared_total", "follow_mask", "marriage_value",
+    "ABOVE", "AT_CLOSE", "BIT_CLOSE", "BIT_DECLARE", "BIT_DRAW", "BIT_EXCHANGE", "CARD_BITS", "CLOSE",
+    "DECLARE", "DECLARE_MARRIAGE", "DRAW", "EXCHANGE", "KINGS", "MARRIAGE", "MEASURED_AT_CLOSE", "NUM_CODES",
+    "PLAY", "POINTS", "REASONS", "SCHNEIDER", "SCORING_POINTS", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS",
+    "SUIT_MASK", "SUIT_OF", "TOLERANCE_FROM", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason",
+    "Refused", "Scoring", "beats", "conceded", "config", "declared_total", "follow_mask", "marriage_value",
 ]
 
 # Action codes, the kernel's numbering of the notation's actions (docs/design.md §3): a card
@@ -143,6 +143,53 @@ class Refused(enum.IntEnum):
     NOTHING_TO_DRAW = 25
 
 
+class Scoring(enum.IntEnum):
+    """Which rule gave a finished hand its game points (:meth:`State.scoring
+    <sixtysix.kernel.State.scoring>`); each gives a fixed number, :data:`SCORING_POINTS`.
+    R9.1's three lines are numbered by their game points, as :func:`conceded` gives them."""
+
+    #: Not over, or a tie (R9.2): nobody scores.
+    NONE = 0
+    #: R9.1: the loser has 33 or more: 1.
+    THIRTY_THREE = 1
+    #: R9.1: the loser has under 33 and a trick (Schneider): 2.
+    UNDER_33 = 2
+    #: R9.1: the loser took no trick (Schwarz): 3.
+    NO_TRICK = 3
+    #: S5.3: a successful close scored at the close, the loser having had 33 or more then: 1.
+    CLOSED_THIRTY_THREE = 4
+    #: S5.3: ... under 33 and a trick then: 2.
+    CLOSED_UNDER_33 = 5
+    #: S5.3: ... no trick then: 3.
+    CLOSED_NO_TRICK = 6
+    #: R6.4: the closer failed; his opponent had a trick when the stock was closed: 2.
+    TRICK_AT_CLOSE = 7
+    #: R6.4: the closer failed; his opponent had no trick when the stock was closed: 3.
+    NO_TRICK_AT_CLOSE = 8
+    #: R6.4 with ``failed_close = three``: a failed close always gives 3.
+    FAILED_CLOSE = 9
+    #: R8.3: a false declaration gives the opponent 2.
+    FALSE_DECLARATION = 10
+    #: R8.3 with ``false_declaration = two_or_three``: 3 to an opponent without a trick.
+    NO_TRICK_FALSE = 11
+    #: S6.3 (``played_out = last_trick``): the last trick wins a hand played out without 66: 1.
+    LAST_TRICK = 12
+    #: R10.2: a revoke gives the adversary 2.
+    REVOKE = 13
+    #: R10.2: 3 if the offender had taken no card points before the revoking trick.
+    REVOKE_NO_POINTS = 14
+    #: Not a rule: a player's program failed; the opponent scores the most a hand gives, 3.
+    FORFEIT = 15
+
+
+#: The game points of each :class:`Scoring`.
+SCORING_POINTS = (0, 1, 2, 3, 1, 2, 3, 2, 3, 3, 2, 3, 1, 2, 3, 3)
+#: A line of R9.1 measured at the close (S5.3) is the line's code and this.
+AT_CLOSE = Scoring.CLOSED_THIRTY_THREE - Scoring.THIRTY_THREE
+#: The scorings measured on the loser's total and tricks when the stock was closed (S5.3).
+MEASURED_AT_CLOSE = frozenset({Scoring.CLOSED_THIRTY_THREE, Scoring.CLOSED_UNDER_33, Scoring.CLOSED_NO_TRICK})
+
+
 #: The reasons' words, by :class:`Reason` value.
 REASONS = ("declared", "false_declaration", "closed_failed", "closed_succeeded",
            "played_out", "tie", "revoke", "forfeit")
@@ -198,7 +245,8 @@ DEAL_LAYOUTS = {
 
 def conceded(tricks: int, score: int) -> int:
     """Game points won against a loser with this many tricks and this score (R9.1):
-    3 without a trick (Schwarz), 2 under 33 (Schneider), else 1."""
+    3 without a trick (Schwarz), 2 under 33 (Schneider), else 1. The number is also the
+    :class:`Scoring` of the line that applied."""
     if not tricks:
         return 3
     return 2 if score < SCHNEIDER else 1
