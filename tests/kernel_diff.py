@@ -14,6 +14,7 @@ from collections import Counter
 from types import ModuleType
 from typing import Any
 
+from sixtysix.actions import ACTIONS
 from sixtysix.kernel.tables import (
     BIT_DECLARE,
     CLOSE,
@@ -61,11 +62,16 @@ def observe(s: Any) -> tuple[Any, ...]:
     return (
         s.key(), s.legal_mask(), s.phase, s.to_act, s.lead, s.trump, s.exchange_card, s.drawn,
         s.stock_size, s.stock_open, s.closed_by, s.closed_at, s.close_value, s.bonus_seat,
-        s.winner, s.game_points, s.reason, s.value() if over else None, s.failed_close_points(),
+        s.winner, s.game_points, s.reason, s.value() if over else None, s.failed_close_points(), s.scoring(),
         tuple(s.stock_cards()), tuple(s.history()), s.depth(),
         *(f(seat) for seat in (0, 1) for f in (s.hand, s.card_points, s.tricks_won,
                                                  s.marriage_points, s.pending_points, s.score)),
     )
+
+
+def record(s: Any) -> tuple[Any, ...]:
+    """The kernel's public record of the actions pushed: tricks, marriages, the exchange."""
+    return (tuple(s.trick_history()), tuple(s.marriages_shown()), s.exchanged())
 
 
 def pick(mask: int, rng: random.Random) -> int:
@@ -139,6 +145,7 @@ def _walk_hand(a: ModuleType, b: ModuleType, line: _Line, rng: random.Random, ou
         same("the position", observe(sa), observe(sb))
         r = rng.random()
         if r < 0.1:
+            same("the public record", record(sa), record(sb))
             same("pop", sa.pop(), sb.pop())
             same("the position after pop", observe(sa), observe(sb))
             sa.push(code)
@@ -163,11 +170,13 @@ def _walk_hand(a: ModuleType, b: ModuleType, line: _Line, rng: random.Random, ou
             sa.forfeit(seat)
             sb.forfeit(seat)
             same("forfeit", observe(sa), observe(sb))
+            same("the public record after forfeit", record(sa), record(sb))
             same("pop after forfeit", sa.pop(), sb.pop())
             same("the position after forfeit and pop", observe(sa), observe(sb))
             sa.push(code)
             sb.push(code)
     out.reasons[sa.reason] += 1
+    same("the public record of the hand", record(sa), record(sb))
     while sa.depth():
         same("unwinding", sa.pop(), sb.pop())
     same("the deal after unwinding", observe(sa), observe(sb))
@@ -228,3 +237,33 @@ def compare_solvers(a: ModuleType, b: ModuleType, count: int, seed: int) -> int:
                            f"(rules {rules}, dealer {dealer}, deck {deck})")
         solved += 1
     return solved
+
+
+#: Every action code (a marriage is a King's or a Queen's).
+ACTION_CODES = tuple(a.code for a in ACTIONS if a is not None)
+
+
+def compare_refusals(a: ModuleType, b: ModuleType, positions: int, seed: int) -> Counter[int]:
+    """Ask both kernels why each action is refused at ``positions`` positions of random
+    lines; raises :class:`Mismatch` where they differ. Returns how often each reason was given."""
+    rng = random.Random(seed)
+    given: Counter[int] = Counter()
+    seen = 0
+    while seen < positions:
+        rules = random_rules(rng)
+        line = _Line(rules, random_deck(rules, rng), rng.randrange(2))
+        cfg = config(rules)
+        sa = a.State.deal(line.deck, line.dealer, cfg)
+        sb = b.State.deal(line.deck, line.dealer, cfg)
+        while True:
+            seen += 1
+            answers = [sa.refusal(code) for code in ACTION_CODES]
+            line.same("refusal", answers, [sb.refusal(code) for code in ACTION_CODES])
+            given.update(why for why, _ in answers)
+            if sa.phase == OVER:
+                break
+            code = pick(sa.legal_mask(), rng)
+            line.codes.append(code)
+            sa.push(code)
+            sb.push(code)
+    return given

@@ -20,15 +20,17 @@ from types import ModuleType
 import pytest
 
 from helpers import need
-from kernel_diff import Mismatch, compare_solvers, walk
+from kernel_diff import Mismatch, compare_refusals, compare_solvers, walk
 from sixtysix.kernel import _pure
-from sixtysix.kernel.tables import REASONS
+from sixtysix.kernel.tables import REASONS, Refused
 
 KERNEL_DIR = Path(_pure.__file__).parent
 #: Positions the full walk visits (the issue asks for at least a million).
 POSITIONS = 1_000_000
 #: Positions the solvers must agree on.
 SOLVED = 10_000
+#: Positions at which the kernels must give the same reason for refusing every action.
+REFUSED = 30_000
 
 
 def compiled() -> ModuleType:
@@ -57,6 +59,12 @@ def test_solver_values_agree() -> None:
     assert compare_solvers(c, _pure, SOLVED, seed=66) == SOLVED
 
 
+def test_the_reasons_for_refusing_an_action_agree() -> None:
+    c = compiled()
+    given = compare_refusals(c, _pure, REFUSED, seed=35)
+    assert set(given) == set(Refused), set(Refused) - set(given)  # every reason was met
+
+
 # Mutants ------------------------------------------------------------------------------------
 #: Rules changed in the pure kernel's source: (what, the text, its replacement).
 PURE_MUTANTS = [
@@ -65,11 +73,15 @@ PURE_MUTANTS = [
      "self.close_value = conceded(tricks[p], self.score(p))"),
     ("R7.3 last trick bonus", "                self.bonus_seat = winner\n",
      "                self.bonus_seat = 1 - winner\n"),
-    ("R4.1 exchange stock", "and stock >= self._exchange_min", "and stock > self._exchange_min"),
-    ("R8.3 false declaration", "return 3 if self._false_three and not self.tricks[opponent] else 2",
-     "return 3 if self._false_three and not self.tricks[1 - opponent] else 2"),
+    ("R4.1 exchange stock", "if STOCK_CARDS - self.drawn < self._exchange_min:",
+     "if STOCK_CARDS - self.drawn <= self._exchange_min:"),
+    ("R8.3 false declaration",
+     "return NO_TRICK_FALSE if self._false_three and not self.tricks[opponent] else FALSE_DECLARED",
+     "return NO_TRICK_FALSE if self._false_three and not self.tricks[1 - opponent] else FALSE_DECLARED"),
     ("R3.4 draw order", "self.hands[1 - winner] |= 1 << stock[d + 1]",
      "self.hands[1 - winner] |= 1 << stock[d - 1]"),
+    ("R5.1 marriage record", "out.append((u[2], suit, marriage_value(suit, self.trump), u[8] + u[9]))",
+     "out.append((u[2], suit, marriage_value(suit, self.trump), u[8]))"),
 ]
 
 
@@ -106,11 +118,14 @@ C_MUTANTS = [
     ("R6.4 close value", "s->close_value = (int16_t)k_conceded(s->tricks[1 - p], k_score(s, 1 - p));",
      "s->close_value = (int16_t)k_conceded(s->tricks[p], k_score(s, p));"),
     ("R7.3 last trick bonus", "s->bonus_seat = (int8_t)winner;", "s->bonus_seat = (int8_t)(1 - winner);"),
-    ("R4.1 exchange stock", "stock >= c->exchange_min_stock", "stock > c->exchange_min_stock"),
+    ("R4.1 exchange stock", "if (STOCK_CARDS - s->drawn < s->cfg.exchange_min_stock)",
+     "if (STOCK_CARDS - s->drawn <= s->cfg.exchange_min_stock)"),
     ("R3.4 draw order", "s->hands[1 - winner] |= 1u << s->stock[d + 1];",
      "s->hands[1 - winner] |= 1u << s->stock[d];"),
-    ("R6.4 failed close", "(s->cfg.failed_close_three || s->close_value == 3) ? 3 : 2",
-     "(s->cfg.failed_close_three || s->close_value == 2) ? 3 : 2"),
+    ("R6.4 failed close", "return s->close_value == SC_NO_TRICK ? SC_NO_TRICK_AT_CLOSE : SC_TRICK_AT_CLOSE;",
+     "return s->close_value == SC_UNDER_33 ? SC_NO_TRICK_AT_CLOSE : SC_TRICK_AT_CLOSE;"),
+    ("R10.2 revoke record", "(after[1] > u->tricks[1] ? 1 : -1)", "(after[1] > u->tricks[1] ? 1 : 0)"),
+    ("S5.3 measured at the close", "s->close_tricks = s->tricks[1 - p];", "s->close_tricks = s->tricks[p];"),
 ]
 
 
@@ -135,6 +150,29 @@ def test_a_mutant_compiled_kernel_is_caught(what: str, old: str, new: str, tmp_p
     mutant = _c_mutant(old, new, tmp_path)
     with pytest.raises(Mismatch):
         walk(mutant, _pure, 200_000, seed=7)
+
+
+#: Reasons changed in one kernel's source: (what, kernel file, the text, its replacement).
+REFUSAL_MUTANTS = [
+    ("R5.1 partner named", "_pure.py", "return Refused.MARRIAGE_NEEDS_PAIR, partner",
+     "return Refused.MARRIAGE_NEEDS_PAIR, card"),
+    ("R6.1 close before the first trick", "_ckernel.c",
+     "int why = k_close_gate(s, ntricks, stock_open, STOCK_CARDS - s->drawn);",
+     "int why = k_close_gate(s, 1, stock_open, STOCK_CARDS - s->drawn);"),
+    ("R3.6 draw first", "_ckernel.c", "return why == RF_LEGAL ? RF_DRAW_FIRST : RF_DRAW_OR_DECLARE;",
+     "return why == RF_LEGAL ? RF_DRAW_OR_DECLARE : RF_DRAW_FIRST;"),
+]
+
+
+@pytest.mark.parametrize(("what", "file", "old", "new"), REFUSAL_MUTANTS, ids=[m[0] for m in REFUSAL_MUTANTS])
+def test_a_mutant_refusal_is_caught(what: str, file: str, old: str, new: str, tmp_path: Path) -> None:
+    c = compiled()
+    if file == "_pure.py":
+        a, b = c, _pure_mutant(old, new, tmp_path)
+    else:
+        a, b = _c_mutant(old, new, tmp_path), _pure
+    with pytest.raises(Mismatch):
+        compare_refusals(a, b, REFUSED, seed=7)
 
 
 def test_the_sources_built_unchanged_walk_cleanly(tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
 """One fact in one place (issue 35): the faces (bots, wire, views, explain, text, the
 page's scripts) ask the rules kernel what a declaration counts, what a marriage is worth,
-what a failed close or a false declaration costs and which card the exchange gives, and
-never work it out again. These tests read the sources for the places that used to, so
-that the copies cannot come back; the values themselves are tested against the rule book
-in test_declarations.py."""
+what a failed close or a false declaration costs and which card the exchange gives, why
+an action is refused, what happened in the tricks and how a hand was scored, and never
+work it out again. These tests read the sources for the places that used to, so that the
+copies cannot come back; the values themselves are tested against the rule book in
+test_declarations.py, test_kernel_refusal.py, test_kernel_history.py and
+test_kernel_scoring.py."""
 
 from __future__ import annotations
 
@@ -36,6 +38,12 @@ GAME_NUMBERS = re.compile(r"(?<![\w.$])(66|33|40|20|11)(?![\w.])")
 #: A JavaScript comment or string literal (a template's text included).
 JS_TEXT = re.compile(r"//[^\n]*|/\*.*?\*/|" r'"(?:\\.|[^"\\\n])*"|' r"'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`",
                      re.S)
+#: The rules' numbers the page's words must not hold either: they fill a blank with the
+#: number the server sends (the 33 of R9.1 is ``why.threshold``). Not 66: it is the name
+#: of the declaration (the notation's ``66``, R8.1: "declare 66"), as much a word as a number.
+TEXT_NUMBERS = re.compile(r"(?<![\w.$])(33|40|20|11)(?![\w.])")
+#: Strings of the page with one of those numbers that is not the rules': the length of a name.
+NOT_RULE_NUMBERS = ("A name has 3 to 20 characters",)
 
 
 def _faces() -> list[Path]:
@@ -124,3 +132,77 @@ def test_the_page_shows_what_the_server_sends() -> None:
     scripts = "".join(_js_code(p) for p in sorted(STATIC.glob("*.js")))
     for field in ("exchange_card", "failed_close_points", "false_declaration_points", "declare_counts"):
         assert f".{field}" in scripts, field
+
+
+def _js_strings(path: Path) -> list[str]:
+    """A script's string literals (its comments left out)."""
+    return [m.group(0) for m in JS_TEXT.finditer(path.read_text(encoding="utf-8"))
+            if not m.group(0).startswith(("//", "/*"))]
+
+
+@pytest.mark.parametrize("path", sorted(STATIC.glob("*.js")), ids=lambda p: p.name)
+def test_the_pages_words_hold_no_rule_number(path: Path) -> None:
+    found = [text for text in _js_strings(path)
+             if TEXT_NUMBERS.search(text) and not any(ok in text for ok in NOT_RULE_NUMBERS)]
+    assert not found, f"{path.name} writes the rules' numbers into its words: {found}"
+
+
+# The three places that decided rules outside the kernel: refusal's tree, public_view's replay
+# and explain's recomputation (issue 35, item 1).
+
+def _attributes(tree: ast.AST) -> set[str]:
+    return {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+
+
+def _names_called(tree: ast.AST) -> set[str]:
+    called = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            called.add(node.func.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            called.add(node.func.attr)
+    return called
+
+
+def _imported(tree: ast.AST) -> set[str]:
+    return {f"{n.module}.{a.name}" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+
+
+def test_refusal_only_words_the_kernels_reason() -> None:
+    """No second legality tree: refusal.py reads neither the state's phase, stock and tricks
+    nor the rules' options; the kernel's State.refusal decides."""
+    tree = ast.parse((PACKAGE / "refusal.py").read_text(encoding="utf-8"))
+    function = _function(tree, "refusal")
+    state_reads = _attributes(function) & {"phase", "stock_size", "stock_open", "tricks_won", "hand",
+                                           "exchange_card", "closed_by", "legal_mask"}
+    assert not state_reads, f"refusal reads the state to decide: {state_reads}"
+    rules_reads = [n.attr for n in ast.walk(function) if isinstance(n, ast.Attribute)
+                   and isinstance(n.value, ast.Name) and n.value.id == "rules"]
+    assert not rules_reads, f"refusal reads the rules' options: {rules_reads}"
+    assert not {name for name in _imported(tree) if name.startswith(("sixtysix.rules.", "sixtysix.actions."))
+                and not name.endswith((".Rules", ".Action"))}, "refusal imports the rules' options or codes"
+    assert "refusal" in _attributes(function), "refusal does not ask the kernel"
+
+
+def test_the_public_view_replays_nothing() -> None:
+    """views.public_view reads the kernel's record of the tricks, marriages and exchange; it
+    neither walks the actions nor judges a trick or values a marriage."""
+    body = _function(ast.parse((PACKAGE / "views.py").read_text(encoding="utf-8")), "public_view")
+    loops = [n for n in ast.walk(body) if isinstance(n, ast.For | ast.While)]
+    assert not loops, "public_view walks the actions"
+    judged = _names_called(body) & {"beats", "follow_mask", "marriage_value", "declared_total", "conceded"}
+    assert not judged, f"public_view decides a rule: {judged}"
+    assert {"trick_history", "marriages_shown", "exchanged"} <= _names_called(body)
+
+
+def test_explain_translates_the_kernels_scoring() -> None:
+    """explain reads the kernel's scoring off the result: it does not pick the scale by the
+    rules' options or count the loser's points before the close from the tricks."""
+    tree = ast.parse((PACKAGE / "explain.py").read_text(encoding="utf-8"))
+    body = _function(tree, "explain")
+    decided = _attributes(body) & {"close_scoring", "failed_close", "false_declaration", "played_out",
+                                   "marriage_counts", "counted_marriages", "tricks", "closed_at", "points"}
+    assert not decided, f"explain works the scoring out itself: {decided}"
+    assert not {name for name in _imported(tree) if name.startswith("sixtysix.rules.")}, \
+        "explain imports the rules' options"
+    assert "scored" in _attributes(body), "explain does not read the kernel's scoring"

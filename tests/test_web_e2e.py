@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,8 @@ import pytest
 
 from helpers import need_module
 from server_support import Server, need
+from sixtysix import Hand
+from sixtysix.explain import explain
 
 CHROMIUM = os.environ.get("SIXTYSIX_TEST_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -1148,3 +1151,38 @@ def test_a_player_registers_logs_out_and_logs_in_from_the_lobby(browser: Any, se
     page.wait_for_selector("#account-user", state="visible")
     assert page.text_content("#account-name") == "Signed in as Lobby_Reader"
     page.close()
+
+
+def _explained_under_33() -> dict[str, Any]:
+    """The ``why`` of a hand won against a loser with a trick and under 33 (R9.1)."""
+    rng = random.Random(33)
+    while True:
+        hand = Hand.random(rng=rng)
+        while not hand.is_over():
+            legal = hand.legal_actions()
+            hand.push(rng.choice(legal))
+        why = explain(hand.view(0)).to_json()
+        if why["scale"] == "under_33" and not why["at_close"]:
+            return why
+
+
+def test_the_result_names_the_threshold_the_server_sends(browser: Any, server: Server) -> None:
+    """The page holds no rule number (tests/test_one_place.py): R9.1's 33 in its result
+    sentence is the ``threshold`` the server sends, in English and in German."""
+    why = _explained_under_33()
+    page = new_page(browser)
+    page.goto(server.base + "/")
+    page.wait_for_function("() => typeof explainResult === 'function'")
+    text = page.evaluate("why => explainResult(why, ['Anna', 'Bob'])", why)
+    loser = ["Anna", "Bob"][1 - why["winner"]]
+    assert f"{loser} has {why['loser_points']}, under 33." in text, text
+    moved = page.evaluate("why => explainResult(why, ['Anna', 'Bob'])", {**why, "threshold": 40})
+    assert "under 40." in moved and "33" not in moved.replace(str(why["loser_points"]), ""), moved
+    page.close()
+    german = browser.new_context(locale="de-DE")
+    page = german.new_page()
+    page.goto(server.base + "/")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    text = page.evaluate("why => explainResult(why, ['Anna', 'Bob'])", why)
+    assert f"{loser} hat {why['loser_points']} Augen, unter 33." in text, text
+    german.close()

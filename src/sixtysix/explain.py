@@ -9,9 +9,9 @@ points and tricks it was measured on, the last-trick bonus — and each front en
 words them in the player's language (:mod:`sixtysix.text.narration` for the terminal,
 the web page from :meth:`Explanation.to_json`).
 
-The scale is read off the result the rules kernel computed, never recomputed:
-the game points *are* the scale's value, so an explanation cannot disagree
-with the score.
+The facts are the rules kernel's, read off the result (:class:`~sixtysix.result.Scored`,
+which :meth:`State.scoring <sixtysix.kernel.State.scoring>` gave when the hand ended),
+never worked out again: an explanation cannot disagree with the score.
 
 >>> from sixtysix import Hand
 >>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
@@ -29,7 +29,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from sixtysix.rules import CloseScoring, FailedClose
+from sixtysix.kernel.tables import SCHNEIDER, Scoring
 from sixtysix.states import Reason
 from sixtysix.views import View
 
@@ -50,13 +50,32 @@ class Scale(enum.Enum):
     #: R6.4: the closer failed; his opponent had no trick when the stock was closed: 3.
     NO_TRICK_AT_CLOSE = "no_trick_at_close"
     #: A fixed number: R8.3's 2 for a false declaration, a failed close under a
-    #: rule that always gives 3, a revoke (R10.2), a forfeit.
+    #: rule that always gives 3, S6.3's 1 for the last trick without 66, a revoke
+    #: (R10.2), a forfeit.
     FIXED = "fixed"
     #: R8.3 with the 3-point option: the false declarer's opponent had no trick.
     NO_TRICK_FALSE = "no_trick_false"
 
 
-_BY_POINTS = {3: Scale.NO_TRICK, 2: Scale.UNDER_33, 1: Scale.THIRTY_THREE}
+#: The scale of each of the kernel's scorings (a line of R9.1 measured at the close too).
+SCALES: dict[Scoring, Scale | None] = {
+    Scoring.NONE: None,
+    Scoring.THIRTY_THREE: Scale.THIRTY_THREE,
+    Scoring.UNDER_33: Scale.UNDER_33,
+    Scoring.NO_TRICK: Scale.NO_TRICK,
+    Scoring.CLOSED_THIRTY_THREE: Scale.THIRTY_THREE,
+    Scoring.CLOSED_UNDER_33: Scale.UNDER_33,
+    Scoring.CLOSED_NO_TRICK: Scale.NO_TRICK,
+    Scoring.TRICK_AT_CLOSE: Scale.TRICK_AT_CLOSE,
+    Scoring.NO_TRICK_AT_CLOSE: Scale.NO_TRICK_AT_CLOSE,
+    Scoring.FAILED_CLOSE: Scale.FIXED,
+    Scoring.FALSE_DECLARATION: Scale.FIXED,
+    Scoring.NO_TRICK_FALSE: Scale.NO_TRICK_FALSE,
+    Scoring.LAST_TRICK: Scale.FIXED,
+    Scoring.REVOKE: Scale.FIXED,
+    Scoring.REVOKE_NO_POINTS: Scale.FIXED,
+    Scoring.FORFEIT: Scale.FIXED,
+}
 
 
 @dataclass(frozen=True)
@@ -82,6 +101,9 @@ class Explanation:
     #: The seat that earned the last-trick bonus (R7.3) and its value, if one was earned.
     last_trick_seat: int | None
     last_trick_bonus: int
+    #: The total under which a loser with a trick concedes 2 (R9.1), which the words of
+    #: the scales name.
+    threshold: int = SCHNEIDER
 
     @property
     def loser(self) -> int | None:
@@ -96,7 +118,7 @@ class Explanation:
         >>> hand = play_hand(Hand.random(seed=4), [RandomBot(seed=1), RandomBot(seed=2)])
         >>> sorted(explain(hand.view(0)).to_json())  # doctest: +NORMALIZE_WHITESPACE
         ['at_close', 'bonus', 'closer', 'declarer', 'game_points', 'last_trick_bonus',
-         'last_trick_seat', 'loser_points', 'loser_tricks', 'reason', 'scale', 'winner']
+         'last_trick_seat', 'loser_points', 'loser_tricks', 'reason', 'scale', 'threshold', 'winner']
         """
         return {
             "reason": self.reason.value,
@@ -111,52 +133,28 @@ class Explanation:
             "at_close": self.at_close,
             "last_trick_seat": self.last_trick_seat,
             "last_trick_bonus": self.last_trick_bonus,
+            "threshold": self.threshold,
         }
 
 
 def explain(view: View, bonus: int = 0) -> Explanation:
     """The explanation of the finished hand that ``view`` shows (any seat's view: once
-    the hand is over everything in it is public). ``bonus`` is the tie bonus the
-    match added (R9.2; a hand alone knows nothing of earlier hands)."""
+    the hand is over everything in it is public), from the kernel's scoring of it that
+    its result carries. ``bonus`` is the tie bonus the match added (R9.2; a hand alone
+    knows nothing of earlier hands). Raises :class:`ValueError` for a hand not over, and
+    for a result read from JSON, which does not carry the scoring."""
     result = view.result
     if result is None:
         raise ValueError("the hand is not over: there is no result to explain")
-    reason = Reason(result.reason)
-    winner = result.winner
-    gp = result.game_points
+    scored = result.scored
+    if scored is None:
+        raise ValueError("the result does not carry the kernel's scoring (it was read from JSON)")
     last = view.history[-1] if view.history else None
-    declarer = last[0] if last is not None and last[1].is_declaration else None
-    at_close = False
-    loser = None if winner is None else 1 - winner
-    loser_points = 0 if loser is None else result.points[loser]
-    loser_tricks = 0 if loser is None else result.tricks[loser]
-    scale: Scale | None
-    if reason in (Reason.DECLARED, Reason.PLAYED_OUT, Reason.CLOSED_SUCCEEDED):
-        scale = _BY_POINTS.get(gp, Scale.FIXED)
-        if reason is Reason.CLOSED_SUCCEEDED and view.rules.close_scoring is CloseScoring.AT_CLOSE \
-                and view.closed_at is not None and loser is not None:
-            at_close = True
-            before = [t for t in view.tricks[:view.closed_at] if t.winner == loser]
-            loser_tricks = len(before)
-            loser_points = sum(t.points for t in before) + view.counted_marriages(loser, view.closed_at)
-    elif reason is Reason.CLOSED_FAILED:
-        if view.rules.failed_close is FailedClose.THREE:
-            scale = Scale.FIXED
-        else:
-            scale = Scale.NO_TRICK_AT_CLOSE if gp == 3 else Scale.TRICK_AT_CLOSE
-    elif reason is Reason.FALSE_DECLARATION:
-        scale = Scale.NO_TRICK_FALSE if gp == 3 else Scale.FIXED
-    elif reason is Reason.TIE:
-        scale = None
-    else:
-        scale = Scale.FIXED
-    bonus_seat: int | None = None
-    # Played out (or tied) without a close: every card was played and R7.3 applied.
-    if (view.closed_by is None and view.rules.last_trick_bonus and view.tricks
-            and reason in (Reason.PLAYED_OUT, Reason.TIE)):
-        bonus_seat = view.tricks[-1].winner
+    seat = scored.last_trick_seat
     return Explanation(
-        reason=reason, winner=winner, game_points=gp, bonus=bonus, scale=scale,
-        declarer=declarer, closer=result.closed_by, loser_points=loser_points,
-        loser_tricks=loser_tricks, at_close=at_close, last_trick_seat=bonus_seat,
-        last_trick_bonus=view.rules.last_trick_bonus if bonus_seat is not None else 0)
+        reason=Reason(result.reason), winner=result.winner, game_points=result.game_points, bonus=bonus,
+        scale=SCALES[scored.scoring],
+        declarer=last[0] if last is not None and last[1].is_declaration else None,
+        closer=result.closed_by, loser_points=scored.loser_points, loser_tricks=scored.loser_tricks,
+        at_close=scored.at_close, last_trick_seat=seat,
+        last_trick_bonus=0 if seat is None else view.rules.last_trick_bonus)

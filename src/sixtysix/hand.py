@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sixtysix.actions import (
     ACTIONS,
@@ -57,6 +57,17 @@ __all__ = ["Hand", "HandResult", "REASONS", "conceded", "deck_from", "random_dec
 #: The states by the kernel's phase numbers (tables.Phase).
 STATE_NAMES = (HandState.LEAD, HandState.FOLLOW, HandState.DRAW, HandState.OVER)
 
+class _Record(NamedTuple):
+    """The public record of the actions before a hand object's kernel state (from_view),
+    in the kernel's terms."""
+
+    tricks: tuple[tuple[int, int, int, int], ...]
+    marriages: tuple[tuple[int, int, int, int], ...]
+    exchange: tuple[int, int]
+
+
+_NO_RECORD = _Record((), (), (-1, -1))
+
 #: Game points the opponent of a player's program that failed scores (the
 #: most a hand can give, R9.1; see :meth:`Hand.forfeit`).
 FORFEIT_POINTS = 3
@@ -75,8 +86,8 @@ class Hand:
     context.
     """
 
-    __slots__ = ("rules", "dealer", "deck", "trump", "seed", "kernel", "_prefix", "_dealt_trump",
-                 "match_score", "match_bonus")
+    __slots__ = ("rules", "dealer", "deck", "trump", "seed", "kernel", "_prefix", "_prefix_record",
+                 "_dealt_trump", "match_score", "match_bonus")
 
     rules: Rules
     dealer: int
@@ -114,8 +125,10 @@ class Hand:
         self.seed = None
         self.kernel = State.deal(idx, dealer, _config(rules))
         self.trump = Suit(self.kernel.trump)
-        # Public actions before this object's first state (see from_view), as (code, seat).
+        # Public actions before this object's first state (see from_view), as (code, seat),
+        # and what the kernel decided by them (see trick_history).
         self._prefix: tuple[tuple[int, int], ...] = ()
+        self._prefix_record = _NO_RECORD
         self._dealt_trump = idx[DEAL_LAYOUTS[rules.deck].trump]
         self.match_score = None
         self.match_bonus = 0
@@ -154,6 +167,7 @@ class Hand:
         other.seed = self.seed
         other.kernel = self.kernel.copy()
         other._prefix = self._prefix
+        other._prefix_record = self._prefix_record
         other._dealt_trump = self._dealt_trump
         other.match_score = self.match_score
         other.match_bonus = self.match_bonus
@@ -223,6 +237,11 @@ class Hand:
         hand.trump = view.trump
         hand._dealt_trump = view.dealt_trump_card.index
         hand._prefix = tuple((a.code, s) for s, a in view.history)
+        hand._prefix_record = _Record(
+            tuple((t.leader, t.lead.index, t.follow.index, -1 if t.winner is None else t.winner)
+                  for t in view.tricks),
+            tuple((m.seat, int(m.suit), m.value, m.at_trick) for m in view.marriages),
+            (-1, -1) if view.exchange is None else (view.exchange[0], view.exchange[1].index))
         hand.match_score = view.match_score
         hand.match_bonus = view.match_bonus
         return hand
@@ -259,6 +278,32 @@ class Hand:
     def _log(self) -> list[tuple[int, int]]:
         """Every action so far with the seat that took it, as codes."""
         return [*self._prefix, *self.kernel.history()]
+
+    # The public record: what the kernel decided as the actions were taken (a world built
+    # by from_view adds what its view says of the actions before it).
+    def trick_history(self) -> list[tuple[int, int, int, int]]:
+        """Every completed trick as ``(leader, lead, follow, winner)``, cards as indices,
+        the winner -1 for the revoked trick that ended the hand (R10.2): the kernel's
+        :meth:`~sixtysix.kernel.State.trick_history`.
+
+        >>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
+        >>> hand.push(Action.parse("KS")); hand.push(Action.parse("9C"))
+        >>> [(leader, str(CARDS[lead]), str(CARDS[follow]), winner)
+        ...  for leader, lead, follow, winner in hand.trick_history()]
+        [(1, 'KS', '9C', 0)]
+        """
+        return [*self._prefix_record.tricks, *self.kernel.trick_history()]
+
+    def marriages_shown(self) -> list[tuple[int, int, int, int]]:
+        """Every marriage shown as ``(seat, suit, value, at_trick)`` (R5.1, R5.5): the
+        kernel's :meth:`~sixtysix.kernel.State.marriages_shown`."""
+        return [*self._prefix_record.marriages, *self.kernel.marriages_shown()]
+
+    def exchanged(self) -> tuple[int, int]:
+        """Who exchanged and the turned-up card he took (R4.1), or ``(-1, -1)``: the
+        kernel's :meth:`~sixtysix.kernel.State.exchanged`."""
+        before = self._prefix_record.exchange
+        return before if before[0] >= 0 else self.kernel.exchanged()
 
     @property
     def dealt_trump_card(self) -> Card:

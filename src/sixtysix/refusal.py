@@ -6,10 +6,12 @@ with named blanks (marked for the message catalogs) and what fills them. The
 error's message is the sentence in English; :func:`sixtysix.text.prompt.why_illegal`
 shows it to a player in his language, with cards as they look on the cards.
 
-The reason is the most specific one the rule book gives, read from the state
-and the rules' options: a marriage lead names the partner card that is missing,
-the exchange names the trump card it needs (the nine, R4.1; the jack from 20
-cards, S4.1), closing names the stock it needs (R6.1).
+The reason is the rules kernel's (:meth:`State.refusal <sixtysix.kernel.State.refusal>`,
+decided by the same conditions as the legal actions): the most specific one the rule
+book gives, with the card or number it names. A marriage lead names the partner card
+that is missing, the exchange names the trump card it needs (the nine, R4.1; the jack
+from 20 cards, S4.1), closing names the stock it needs (R6.1). This module only words
+it: one sentence for each :class:`~sixtysix.kernel.tables.Refused` code.
 
 >>> from sixtysix import Action, Hand
 >>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
@@ -23,11 +25,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sixtysix.actions import CLOSE, DECLARE, DECLARE_MARRIAGE, DRAW, EXCHANGE, MARRIAGE, Action
+from sixtysix.actions import Action
 from sixtysix.cards import CARDS, Card, Rank
 from sixtysix.i18n import N_
-from sixtysix.kernel import Phase, State
-from sixtysix.rules import MarriageCounts, MarriageLead, Rules
+from sixtysix.kernel import Refused, State
+from sixtysix.rules import Rules
 
 __all__ = ["REASONS", "Refusal", "refusal"]
 
@@ -61,6 +63,8 @@ CLOSE_FEW = N_("closing needs at least {n} cards in the stock (R6.1)")
 CLOSE_FIRST_LEAD = N_("the stock may not be closed before the first trick under these rules "
                       "(close_first_lead)")
 NOTHING_TO_DRAW = N_("there is nothing to draw now: the winner of a trick draws before leading (R3.4)")
+#: No longer given (the kernel names a rule for every refusal); kept for the callers
+#: and the catalogs that name it.
 NOT_NOW = N_("not allowed at this point of the hand")
 
 #: Every sentence the engine gives (the catalogs hold each; a test checks the list).
@@ -82,79 +86,53 @@ class Refusal:
         return self.sentence.format(**self.blanks)
 
 
-def _card(index: int) -> Card:
-    return CARDS[index]
+#: The sentence of each reason the kernel gives, and the blank its argument fills (a card,
+#: or ``n`` a number), if any. A new refusal in the kernel is one line here.
+SENTENCES: dict[Refused, tuple[str, str | None]] = {
+    Refused.OVER: (OVER, None),
+    Refused.NOT_HELD: (NOT_HELD, "card"),
+    Refused.PLAY_A_CARD: (PLAY_A_CARD, None),
+    Refused.MARRIAGE_ON_LEAD: (MARRIAGE_ON_LEAD, None),
+    Refused.MUST_FOLLOW: (MUST_FOLLOW, None),
+    Refused.DRAW_FIRST: (DRAW_FIRST, None),
+    Refused.DRAW_OR_DECLARE: (DRAW_OR_DECLARE, None),
+    Refused.AUTO_DECLARE: (AUTO_DECLARE, None),
+    Refused.DECLARE_AFTER_TRICK: (DECLARE_AFTER_TRICK, None),
+    Refused.DECLARE_ON_LEAD: (DECLARE_ON_LEAD, None),
+    Refused.DECLARE_NEEDS_PAIR: (DECLARE_NEEDS_PAIR, "card"),
+    Refused.DECLARE_NEXT_TRICK: (DECLARE_NEXT_TRICK, None),
+    Refused.MARRIAGE_NEEDS_PAIR: (MARRIAGE_NEEDS_PAIR, "partner"),
+    Refused.MARRIAGE_KING: (MARRIAGE_KING, "partner"),
+    Refused.MARRIAGE_FIRST_LEAD: (MARRIAGE_FIRST_LEAD, None),
+    Refused.MARRIAGE_STOCK: (MARRIAGE_STOCK, None),
+    Refused.EXCHANGE_STOCK_GONE: (EXCHANGE_STOCK_GONE, None),
+    Refused.EXCHANGE_FEW: (EXCHANGE_FEW, "n"),
+    Refused.EXCHANGE_CARD: (EXCHANGE_CARD, "needed"),
+    Refused.EXCHANGE_TRICK: (EXCHANGE_TRICK, None),
+    Refused.CLOSING_OFF: (CLOSING_OFF, None),
+    Refused.CLOSE_GONE: (CLOSE_GONE, None),
+    Refused.CLOSE_FEW: (CLOSE_FEW, "n"),
+    Refused.CLOSE_FIRST_LEAD: (CLOSE_FIRST_LEAD, None),
+    Refused.NOTHING_TO_DRAW: (NOTHING_TO_DRAW, None),
+}
 
 
 def refusal(k: State, rules: Rules, action: Action) -> Refusal:
-    """Why ``action`` is not legal in the kernel state ``k`` under ``rules`` (it must not be)."""
-    st = k.phase
-    if st == Phase.OVER:
-        return Refusal(OVER)
-    code = action.code
-    p = k.to_act
-    held = k.hand(p)
-    card = action.card
-    if code < EXCHANGE and card is not None and not held & card.mask:
-        return Refusal(NOT_HELD, {"seat": p, "card": card})
-    if st == Phase.FOLLOW:
-        if MARRIAGE <= code < EXCHANGE:
-            return Refusal(MARRIAGE_ON_LEAD)
-        return Refusal(PLAY_A_CARD if code >= MARRIAGE else MUST_FOLLOW)
-    declaring = code == DECLARE or code >= DECLARE_MARRIAGE
-    if declaring and rules.auto_declare:
-        return Refusal(AUTO_DECLARE)
-    stock = k.stock_size
-    if st == Phase.DRAW:  # R3.6: the trick's winner draws (or closes, R6.1, or declares) first
-        if code >= DECLARE_MARRIAGE:
-            return Refusal(DECLARE_ON_LEAD)
-        if code == CLOSE:
-            return Refusal(CLOSE_FEW, {"n": rules.close_min_stock}) if rules.closing else Refusal(CLOSING_OFF)
-        closable = rules.closing and stock >= rules.close_min_stock
-        return Refusal(DRAW_FIRST if closable else DRAW_OR_DECLARE)
-    # The lead.
-    won = k.tricks_won(p) > 0
-    tricks = k.tricks_won(0) + k.tricks_won(1)
-    stock_open = k.stock_open
-    if declaring:
-        if not won:
-            return Refusal(DECLARE_AFTER_TRICK)
-        suit = action.suit
-        if suit is not None:
-            king, queen = Card(suit, Rank.KING), Card(suit, Rank.QUEEN)
-            if not (held & king.mask and held & queen.mask):
-                return Refusal(DECLARE_NEEDS_PAIR, {"card": king, "partner": queen})
-            if rules.marriage_counts == MarriageCounts.NEXT_TRICK:
-                return Refusal(DECLARE_NEXT_TRICK)
-            return Refusal(MARRIAGE_STOCK)
-        return Refusal(NOT_NOW)
-    if MARRIAGE <= code < EXCHANGE and card is not None:
-        partner = Card(card.suit, Rank.QUEEN if card.rank == Rank.KING else Rank.KING)
-        if not held & partner.mask:
-            return Refusal(MARRIAGE_NEEDS_PAIR, {"card": card, "partner": partner})
-        if rules.marriage_lead == MarriageLead.KING and card.rank == Rank.QUEEN:
-            return Refusal(MARRIAGE_KING, {"partner": partner})
-        if not tricks and not rules.marriage_first_lead:
-            return Refusal(MARRIAGE_FIRST_LEAD)
-        return Refusal(MARRIAGE_STOCK)
-    if code == EXCHANGE:
-        if not stock_open:
-            return Refusal(EXCHANGE_STOCK_GONE)
-        if not won and (tricks or not rules.exchange_first_lead):
-            return Refusal(EXCHANGE_TRICK)
-        if stock < rules.exchange_min_stock:
-            return Refusal(EXCHANGE_FEW, {"n": rules.exchange_min_stock})
-        return Refusal(EXCHANGE_CARD, {"needed": _card(k.exchange_card)})
-    if code == CLOSE:
-        if not rules.closing:
-            return Refusal(CLOSING_OFF)
-        if not stock_open:
-            return Refusal(CLOSE_GONE)
-        if stock < rules.close_min_stock:
-            return Refusal(CLOSE_FEW, {"n": rules.close_min_stock})
-        if not tricks and not rules.close_first_lead:
-            return Refusal(CLOSE_FIRST_LEAD)
-        return Refusal(NOT_NOW)
-    if code == DRAW:
-        return Refusal(NOTHING_TO_DRAW)
-    return Refusal(NOT_NOW)
+    """Why ``action`` is not legal in the kernel state ``k`` (dealt under ``rules``), in
+    words: the kernel's reason and the blanks its argument fills. Raises
+    :class:`ValueError` if the action is legal."""
+    code, argument = k.refusal(action.code)
+    if code == Refused.LEGAL:
+        raise ValueError(f"{action} is legal now")
+    sentence, blank = SENTENCES[Refused(code)]
+    if blank is None:
+        return Refusal(sentence)
+    value: int | Card = argument if blank == "n" else CARDS[argument]
+    blanks: dict[str, Any] = {blank: value}
+    if sentence == NOT_HELD:
+        blanks["seat"] = k.to_act
+    elif sentence == MARRIAGE_NEEDS_PAIR:
+        blanks["card"] = action.card
+    elif sentence == DECLARE_NEEDS_PAIR:  # the King is named; the Queen is his partner
+        blanks["partner"] = Card(CARDS[argument].suit, Rank.QUEEN)
+    return Refusal(sentence, blanks)

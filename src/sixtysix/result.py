@@ -14,18 +14,49 @@ hand's state machine.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sixtysix.cards import Suit
 from sixtysix.errors import ParseError
-from sixtysix.kernel.tables import DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, REASONS, SUIT_OF, marriage_value
+from sixtysix.kernel.tables import (
+    DECLARE_MARRIAGE,
+    EXCHANGE,
+    MARRIAGE,
+    MEASURED_AT_CLOSE,
+    REASONS,
+    SUIT_OF,
+    Scoring,
+    marriage_value,
+)
 from sixtysix.states import Reason
 
 if TYPE_CHECKING:
     from sixtysix.kernel import State
 
-__all__ = ["HandResult", "result_of"]
+__all__ = ["HandResult", "Scored", "result_of"]
+
+
+@dataclass(frozen=True)
+class Scored:
+    """How the rules kernel scored a finished hand (:meth:`State.scoring
+    <sixtysix.kernel.State.scoring>`): the rule that gave the game points, the loser's
+    total and tricks it measured, and who earned the last-trick bonus (R7.3)."""
+
+    #: The rule (``Scoring.NONE`` for a tie).
+    scoring: Scoring
+    #: The loser's total and tricks the rule was measured on: at the end of the hand, or
+    #: when the stock was closed (:attr:`at_close`; -1 if that was before the kernel
+    #: state's history, a world built from a view); 0 when nobody lost.
+    loser_points: int
+    loser_tricks: int
+    #: The seat that earned the last-trick bonus, if one did.
+    last_trick_seat: int | None = None
+
+    @property
+    def at_close(self) -> bool:
+        """Whether the loser was measured when the stock was closed (S5.3)."""
+        return self.scoring in MEASURED_AT_CLOSE
 
 
 @dataclass(frozen=True)
@@ -40,6 +71,9 @@ class HandResult:
     marriages: tuple[tuple[tuple[Suit, int], ...], tuple[tuple[Suit, int], ...]]
     closed_by: int | None
     bonus: int = 0
+    #: How the kernel scored the hand (what :mod:`sixtysix.explain` explains it by). Not
+    #: part of the result object of the records: a result read from JSON has none.
+    scored: Scored | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         """The result object that ``sixtysix replay --json`` prints."""
@@ -107,6 +141,9 @@ def result_of(state: State, log: Iterable[tuple[int, int]]) -> HandResult:
             suit = SUIT_OF[code - MARRIAGE] if code < EXCHANGE else code - DECLARE_MARRIAGE
             marriages[seat].append((Suit(suit), marriage_value(suit, trump)))
     closer = state.closed_by
+    scoring, loser_points, loser_tricks = state.scoring()
+    # R7.3: the bonus of the last trick, when the rules give one.
+    bonus_seat = state.bonus_seat if state.config.last_trick_bonus else -1
     return HandResult(
         winner=None if state.winner < 0 else state.winner,
         game_points=state.game_points,
@@ -115,4 +152,5 @@ def result_of(state: State, log: Iterable[tuple[int, int]]) -> HandResult:
         tricks=(state.tricks_won(0), state.tricks_won(1)),
         marriages=(tuple(marriages[0]), tuple(marriages[1])),
         closed_by=None if closer < 0 else closer,
+        scored=Scored(Scoring(scoring), loser_points, loser_tricks, None if bonus_seat < 0 else bonus_seat),
     )

@@ -21,10 +21,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sixtysix.actions import CLOSE, DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, Action
-from sixtysix.cards import Card, Rank, Suit, pack
+from sixtysix.actions import Action
+from sixtysix.cards import CARDS, Card, Rank, Suit, pack
 from sixtysix.errors import ParseError
-from sixtysix.kernel.tables import declared_total, marriage_value
+from sixtysix.kernel.tables import declared_total
 from sixtysix.result import HandResult
 from sixtysix.rules import MarriageCounts, Rules
 from sixtysix.states import HandState
@@ -375,66 +375,31 @@ class PublicView:
 
 def public_view(hand: Hand) -> PublicView:
     """What everybody may know of ``hand`` (R11): the actions, the tricks, the marriages
-    shown, the turned-up trump, the stock's size, the totals; nobody's cards."""
-    trump = hand.trump
-    tricks: list[Trick] = []
-    marriages: list[Marriage] = []
-    exchange: tuple[int, Card] | None = None
-    face_up = hand.dealt_trump_card
-    closed_at: int | None = None
-    lead: tuple[int, Card] | None = None
-    actions = hand.actions
-    actors = hand.actors()
-    history = tuple(zip(actors, actions, strict=True))
-    over = hand.is_over()
-    ended = hand.result()
-    # A revoke ends the hand with the revoking trick, which counts for nobody (R10.2).
-    revoked = ended is not None and ended.reason == "revoke"
-    last = len(actions) - 1
-    for i, (who, action) in enumerate(history):
-        code = action.code
-        if code < EXCHANGE:
-            assert action.card is not None
-            if code >= MARRIAGE:
-                marriages.append(Marriage(who, action.card.suit,
-                                          marriage_value(action.card.suit, trump), len(tricks)))
-                if over and i == last:
-                    break  # under auto_declare the marriage ended the hand unled (R5.5)
-            if lead is None:
-                lead = (who, action.card)
-            else:
-                leader, led = lead
-                if over and i == last and revoked:
-                    winner: int | None = None
-                elif action.card.beats(led, trump):
-                    winner = who
-                else:
-                    winner = leader
-                tricks.append(Trick(leader, led, action.card, winner))
-                lead = None
-        elif code == EXCHANGE:
-            exchange = (who, face_up)
-            face_up = Card(trump, Rank(hand.rules.exchange_rank))
-        elif code >= DECLARE_MARRIAGE:
-            suit = Suit(code - DECLARE_MARRIAGE)
-            marriages.append(Marriage(who, suit, marriage_value(suit, trump), len(tricks)))
-        elif code == CLOSE:
-            closed_at = len(tricks)
+    shown, the turned-up trump, the stock's size, the totals; nobody's cards. The tricks
+    and their winners, the marriages and their values, the exchange and the close are
+    the kernel's record of the hand (:meth:`Hand.trick_history
+    <sixtysix.hand.Hand.trick_history>` and the like): nothing is worked out here."""
+    k = hand.kernel
+    history = tuple(zip(hand.actors(), hand.actions, strict=True))
+    exchanger, taken = hand.exchanged()
     return PublicView(
         rules=hand.rules,
         dealer=hand.dealer,
         state=hand.state,
         to_act=hand.to_act,
-        trump=trump,
+        trump=hand.trump,
         trump_card=hand.trump_card,
         dealt_trump_card=hand.dealt_trump_card,
         stock_size=hand.stock_size,
         closed_by=hand.closed_by,
-        closed_at=closed_at,
-        lead=lead,
-        tricks=tuple(tricks),
-        marriages=tuple(marriages),
-        exchange=exchange,
+        closed_at=None if k.closed_at < 0 else k.closed_at,
+        # A card on the table was led by the seat not to act (a forfeit leaves it there).
+        lead=None if k.lead < 0 else (1 - k.to_act, CARDS[k.lead]),
+        tricks=tuple(Trick(leader, CARDS[lead], CARDS[follow], None if winner < 0 else winner)
+                     for leader, lead, follow, winner in hand.trick_history()),
+        marriages=tuple(Marriage(seat, Suit(suit), value, at_trick)
+                        for seat, suit, value, at_trick in hand.marriages_shown()),
+        exchange=None if exchanger < 0 else (exchanger, CARDS[taken]),
         history=history,
         tricks_won=(hand.tricks_won(0), hand.tricks_won(1)),
         card_points=(hand.card_points(0), hand.card_points(1)),

@@ -45,6 +45,7 @@ from sixtysix.kernel.tables import (
     POINTS,
     REASONS,
     SCHNEIDER,
+    SCORING_POINTS,
     SETTLE_EVERY,
     SETTLE_FROM,
     STOCK_CARDS,
@@ -56,6 +57,8 @@ from sixtysix.kernel.tables import (
     DealLayout,
     Phase,
     Reason,
+    Refused,
+    Scoring,
     beats,
     conceded,
     config,
@@ -67,9 +70,10 @@ from sixtysix.kernel.tables import (
 __all__ = [
     "ABOVE", "CARD_BITS", "CLOSE", "DEAL_LAYOUTS", "DECLARE", "DECLARE_MARRIAGE", "DRAW", "EXCHANGE",
     "KINGS", "MARRIAGE", "NAME", "NUM_CODES", "Net", "OBSERVATION_BLOCKS", "OPPONENTS", "PAST", "POINTS",
-    "REASONS", "SCHNEIDER", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF",
-    "TOLERANCE_FROM", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Rng", "Search", "Solver",
-    "State", "Tables", "beats", "conceded", "config", "declared_total", "follow_mask", "marriage_value",
+    "REASONS", "SCHNEIDER", "SCORING_POINTS", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK",
+    "SUIT_OF", "TOLERANCE_FROM", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Refused", "Rng",
+    "Scoring", "Search", "Solver", "State", "Tables", "beats", "conceded", "config", "declared_total",
+    "follow_mask", "marriage_value",
 ]
 
 if TYPE_CHECKING:

@@ -49,7 +49,6 @@
 #define NUM_CODES 56
 #define WINNING_TOTAL 66
 #define SCHNEIDER 33
-#define FORFEIT_POINTS 3
 
 #define BIT_EXCHANGE (1ULL << EXCHANGE)
 #define BIT_CLOSE (1ULL << CLOSE)
@@ -62,6 +61,25 @@
 #define UNDO_CAP 64
 
 enum { PH_LEAD = 0, PH_FOLLOW = 1, PH_DRAWING = 2, PH_OVER = 3 };
+/* Which rule gave a finished hand its game points (tables.Scoring); R9.1's lines are
+ * numbered by their game points (k_conceded), SC_AT_CLOSE more when measured at the close. */
+enum {
+    SC_NONE = 0, SC_THIRTY_THREE, SC_UNDER_33, SC_NO_TRICK, SC_CLOSED_THIRTY_THREE, SC_CLOSED_UNDER_33,
+    SC_CLOSED_NO_TRICK, SC_TRICK_AT_CLOSE, SC_NO_TRICK_AT_CLOSE, SC_FAILED_CLOSE, SC_FALSE_DECLARATION,
+    SC_NO_TRICK_FALSE, SC_LAST_TRICK, SC_REVOKE, SC_REVOKE_NO_POINTS, SC_FORFEIT
+};
+#define SC_AT_CLOSE (SC_CLOSED_THIRTY_THREE - SC_THIRTY_THREE)
+/* The game points of each scoring (tables.SCORING_POINTS). */
+static const int8_t K_SCORING_POINTS[SC_FORFEIT + 1] = {0, 1, 2, 3, 1, 2, 3, 2, 3, 3, 2, 3, 1, 2, 3, 3};
+
+/* Why an action is not legal now (tables.Refused); RF_LEGAL when it is. */
+enum {
+    RF_LEGAL = 0, RF_OVER, RF_NOT_HELD, RF_PLAY_A_CARD, RF_MARRIAGE_ON_LEAD, RF_MUST_FOLLOW,
+    RF_DRAW_FIRST, RF_DRAW_OR_DECLARE, RF_AUTO_DECLARE, RF_DECLARE_AFTER_TRICK, RF_DECLARE_ON_LEAD,
+    RF_DECLARE_NEEDS_PAIR, RF_DECLARE_NEXT_TRICK, RF_MARRIAGE_NEEDS_PAIR, RF_MARRIAGE_KING,
+    RF_MARRIAGE_FIRST_LEAD, RF_MARRIAGE_STOCK, RF_EXCHANGE_STOCK_GONE, RF_EXCHANGE_FEW, RF_EXCHANGE_CARD,
+    RF_EXCHANGE_TRICK, RF_CLOSING_OFF, RF_CLOSE_GONE, RF_CLOSE_FEW, RF_CLOSE_FIRST_LEAD, RF_NOTHING_TO_DRAW
+};
 enum {
     R_DECLARED = 0, R_FALSE_DECLARATION, R_CLOSED_FAILED, R_CLOSED_SUCCEEDED,
     R_PLAYED_OUT, R_TIE, R_REVOKE, R_FORFEIT
@@ -154,6 +172,7 @@ typedef struct {
     int close_scored_at_close;
     int failed_close_three;
     int false_declaration_three;
+    int closing;
 } KConfig;
 
 /* One action taken back by k_pop: what it may have changed, as it was before. */
@@ -167,8 +186,10 @@ typedef struct {
 typedef struct {
     KConfig cfg;
     int8_t phase, to_act, lead, trump, exchange_card, drawn;
-    int8_t closed_by, bonus_seat, winner, reason;
+    int8_t closed_by, bonus_seat, winner, reason, scored;
     int16_t closed_at, close_value, game_points;
+    /* The closer's opponent's total and tricks at the close (S5.3; -1 when not known). */
+    int16_t close_score, close_tricks;
     uint32_t hands[2];
     int16_t points[2], tricks[2], marriages[2], pending[2];
     int8_t stock[STOCK_CARDS];
@@ -197,10 +218,13 @@ static inline void k_start(KState *s, int trump, uint32_t h0, uint32_t h1, int d
     s->closed_by = -1;
     s->closed_at = -1;
     s->close_value = 0;
+    s->close_score = -1;
+    s->close_tricks = -1;
     s->bonus_seat = -1;
     s->winner = -1;
     s->game_points = 0;
     s->reason = -1;
+    s->scored = SC_NONE;
     s->depth = 0;
     s->lmask_valid = 0;
     s->lmask = 0;
@@ -260,6 +284,60 @@ static inline int k_stock_open(const KState *s) {
 
 /* Legal actions ------------------------------------------------------------------- */
 
+/* Each kind of action has one gate, which returns why it may not be taken now (an RF_
+ * code, RF_LEGAL when it may): k_legal_mask opens the action's bit by it, k_refusal names
+ * the reason by it, so the two cannot disagree (_pure.py has the same gates). */
+
+/* 66 (R8.1): by a player who has won a trick, unless the program declares. */
+static inline int k_declare_gate(const KState *s, int won) {
+    if (s->cfg.auto_declare)
+        return RF_AUTO_DECLARE;
+    return won ? RF_LEGAL : RF_DECLARE_AFTER_TRICK;
+}
+
+/* 66+S (R5.5) as far as it is not the marriage's: as 66, and not while a marriage counts
+ * only with a later trick (marriage_counts = next_trick). */
+static inline int k_declare_marriage_gate(const KState *s, int won) {
+    int why = k_declare_gate(s, won);
+    if (why == RF_LEGAL && s->cfg.next_trick)
+        return RF_DECLARE_NEXT_TRICK;
+    return why;
+}
+
+/* When p may show a marriage, whatever he holds: R5.2 (marriage_first_lead), R5.4 while
+ * the stock is open, in the turn of closing, or in phase 2 by option. */
+static inline int k_marriage_gate(const KState *s, int p, int ntricks, int stock_open) {
+    if (!(ntricks || s->cfg.marriage_first_lead))
+        return RF_MARRIAGE_FIRST_LEAD;
+    if (stock_open || s->cfg.marriages_in_phase2 || (s->closed_by == p && s->closed_at == ntricks))
+        return RF_LEGAL;
+    return RF_MARRIAGE_STOCK;
+}
+
+/* R4.1: won a trick, the stock open and large enough, holds the trump nine (S4.1: the
+ * jack, perhaps at the first lead). */
+static inline int k_exchange_gate(const KState *s, uint32_t h, int won, int ntricks, int stock_open) {
+    if (!stock_open)
+        return RF_EXCHANGE_STOCK_GONE;
+    if (!(won || (s->cfg.exchange_first_lead && !ntricks)))
+        return RF_EXCHANGE_TRICK;
+    if (STOCK_CARDS - s->drawn < s->cfg.exchange_min_stock)
+        return RF_EXCHANGE_FEW;
+    return (h >> s->exchange_card & 1u) ? RF_LEGAL : RF_EXCHANGE_CARD;
+}
+
+/* R6.1: close while the stock is open and large enough, also before the first lead
+ * unless close_first_lead is off; not at all without closing. */
+static inline int k_close_gate(const KState *s, int ntricks, int stock_open, int stock) {
+    if (!s->cfg.closing)
+        return RF_CLOSING_OFF;
+    if (!stock_open)
+        return RF_CLOSE_GONE;
+    if (stock < s->cfg.close_min_stock)
+        return RF_CLOSE_FEW;
+    return (ntricks || s->cfg.close_first_lead) ? RF_LEGAL : RF_CLOSE_FIRST_LEAD;
+}
+
 static inline uint64_t k_legal_mask(KState *s) {
     if (s->lmask_valid)
         return s->lmask;
@@ -280,39 +358,35 @@ static inline uint64_t k_legal_mask(KState *s) {
         int won = s->tricks[p] > 0;
         int ntricks = s->tricks[0] + s->tricks[1];
         int stock_open = k_stock_open(s);
-        /* R5.1-R5.4: marriages while the stock is open, or in the turn of closing. */
-        if ((ntricks || c->marriage_first_lead)
-            && (stock_open || c->marriages_in_phase2 || (s->closed_by == p && s->closed_at == ntricks))) {
-            uint32_t pairs = h & KINGS & (h << 1);
+        uint32_t pairs = h & KINGS & (h << 1);
+        if (pairs && k_marriage_gate(s, p, ntricks, stock_open) == RF_LEGAL) {
+            /* R5.5 (not when the marriage only counts with a later trick). */
+            int declares = k_declare_marriage_gate(s, won) == RF_LEGAL;
             while (pairs) {
                 uint32_t king = pairs & (0u - pairs);
                 pairs ^= king;
                 /* R5.1: lead either card; marriage_lead = king: the King. */
                 m |= (uint64_t)(c->king_lead ? king : (king | king >> 1)) << MARRIAGE;
-                /* R5.5 (not when the marriage only counts with a later trick). */
-                if (won && !c->auto_declare && !c->next_trick)
+                if (declares)
                     m |= 1ULL << (DECLARE_MARRIAGE + K_SUIT_OF[K_CTZ(king)]);
             }
         }
         if (stock_open) {
-            int stock = STOCK_CARDS - s->drawn;
-            /* R4.1 / S4.1: the exchange. */
-            if ((won || (c->exchange_first_lead && !ntricks)) && stock >= c->exchange_min_stock
-                && (h >> s->exchange_card & 1u))
+            if (k_exchange_gate(s, h, won, ntricks, stock_open) == RF_LEGAL)
                 m |= BIT_EXCHANGE;
-            /* R6.1: close while the stock is open, also before the first lead. */
-            if (stock >= c->close_min_stock && (ntricks || c->close_first_lead))
+            if (k_close_gate(s, ntricks, stock_open, STOCK_CARDS - s->drawn) == RF_LEGAL)
                 m |= BIT_CLOSE;
         }
-        if (won && !c->auto_declare) /* R8.1 */
+        if (k_declare_gate(s, won) == RF_LEGAL)
             m |= BIT_DECLARE;
         break;
     }
     case PH_DRAWING:
+        /* R3.6: the draw step follows a trick won while the stock is open. */
         m = BIT_DRAW;
-        if (STOCK_CARDS - s->drawn >= c->close_min_stock)
+        if (k_close_gate(s, 1, 1, STOCK_CARDS - s->drawn) == RF_LEGAL)
             m |= BIT_CLOSE;
-        if (!c->auto_declare)
+        if (k_declare_gate(s, 1) == RF_LEGAL)
             m |= BIT_DECLARE;
         break;
     default:
@@ -323,16 +397,114 @@ static inline uint64_t k_legal_mask(KState *s) {
     return m;
 }
 
-/* The rules ----------------------------------------------------------------------- */
-
-static inline void k_finish(KState *s, int winner, int game_points, int reason) {
-    s->phase = PH_OVER;
-    s->winner = (int8_t)winner;
-    s->game_points = (int16_t)game_points;
-    s->reason = (int8_t)reason;
+/* Why the action code (0-55, an action: a marriage code is a King's or a Queen's) may not
+ * be taken now, by the gates of k_legal_mask: an RF_ code, and in *arg the card or number
+ * it names, or -1 (State.refusal in _pure.py). */
+static inline int k_follow_refusal(KState *s, int code) {
+    if (code >= MARRIAGE)
+        return code < EXCHANGE ? RF_MARRIAGE_ON_LEAD : RF_PLAY_A_CARD;
+    return (k_legal_mask(s) >> code & 1u) ? RF_LEGAL : RF_MUST_FOLLOW;
 }
 
-/* Game points won against loser (R9.1). */
+static inline int k_draw_refusal(const KState *s, int code, int *arg) {
+    /* R3.6: the trick's winner draws (or closes, R6.1, or declares) first. */
+    if (code == DECLARE || code >= DECLARE_MARRIAGE) {
+        int why = k_declare_gate(s, 1);
+        return (why != RF_LEGAL || code == DECLARE) ? why : RF_DECLARE_ON_LEAD;
+    }
+    if (code == DRAW)
+        return RF_LEGAL;
+    int why = k_close_gate(s, 1, 1, STOCK_CARDS - s->drawn);
+    if (code == CLOSE) {
+        if (why == RF_CLOSE_FEW)
+            *arg = s->cfg.close_min_stock;
+        return why;
+    }
+    return why == RF_LEGAL ? RF_DRAW_FIRST : RF_DRAW_OR_DECLARE;
+}
+
+static inline int k_lead_refusal(const KState *s, int code, uint32_t h, int *arg) {
+    int p = s->to_act;
+    int won = s->tricks[p] > 0;
+    int ntricks = s->tricks[0] + s->tricks[1];
+    int stock_open = k_stock_open(s);
+    if (code < MARRIAGE)
+        return RF_LEGAL;
+    if (code < EXCHANGE) {
+        int card = code - MARRIAGE;
+        int partner = card ^ 1; /* the King and the Queen of a suit differ in the lowest bit */
+        if (!(h >> partner & 1u)) {
+            *arg = partner;
+            return RF_MARRIAGE_NEEDS_PAIR;
+        }
+        if (s->cfg.king_lead && card < partner) { /* R5.1; marriage_lead = king */
+            *arg = partner;
+            return RF_MARRIAGE_KING;
+        }
+        return k_marriage_gate(s, p, ntricks, stock_open);
+    }
+    if (code >= DECLARE_MARRIAGE) {
+        int why = k_declare_marriage_gate(s, won);
+        if (why != RF_LEGAL && why != RF_DECLARE_NEXT_TRICK)
+            return why;
+        int king = (code - DECLARE_MARRIAGE) * 6 + 3;
+        if (!((h >> king & 1u) && (h >> (king - 1) & 1u))) {
+            *arg = king;
+            return RF_DECLARE_NEEDS_PAIR;
+        }
+        return why != RF_LEGAL ? why : k_marriage_gate(s, p, ntricks, stock_open);
+    }
+    if (code == EXCHANGE) {
+        int why = k_exchange_gate(s, h, won, ntricks, stock_open);
+        if (why == RF_EXCHANGE_FEW)
+            *arg = s->cfg.exchange_min_stock;
+        else if (why == RF_EXCHANGE_CARD)
+            *arg = s->exchange_card;
+        return why;
+    }
+    if (code == CLOSE) {
+        int why = k_close_gate(s, ntricks, stock_open, STOCK_CARDS - s->drawn);
+        if (why == RF_CLOSE_FEW)
+            *arg = s->cfg.close_min_stock;
+        return why;
+    }
+    if (code == DRAW)
+        return RF_NOTHING_TO_DRAW;
+    return k_declare_gate(s, won);
+}
+
+static inline int k_refusal(KState *s, int code, int *arg) {
+    *arg = -1;
+    if (s->phase == PH_OVER)
+        return RF_OVER;
+    uint32_t h = s->hands[s->to_act];
+    if (code < EXCHANGE) {
+        int card = code < MARRIAGE ? code : code - MARRIAGE;
+        if (!(h >> card & 1u)) {
+            *arg = card;
+            return RF_NOT_HELD;
+        }
+    }
+    if (s->phase == PH_FOLLOW)
+        return k_follow_refusal(s, code);
+    if (s->phase == PH_DRAWING)
+        return k_draw_refusal(s, code, arg);
+    return k_lead_refusal(s, code, h, arg);
+}
+
+/* The rules ----------------------------------------------------------------------- */
+
+static inline void k_finish(KState *s, int winner, int scoring, int reason) {
+    s->phase = PH_OVER;
+    s->winner = (int8_t)winner;
+    s->game_points = K_SCORING_POINTS[scoring];
+    s->reason = (int8_t)reason;
+    s->scored = (int8_t)scoring;
+}
+
+/* The scoring helpers return an SC_ code: the rule that gives the game points. */
+
+/* R9.1's line by loser's tricks and total now (its code is its game points). */
 static inline int k_concede(const KState *s, int loser) {
     return k_conceded(s->tricks[loser], k_score(s, loser));
 }
@@ -340,18 +512,20 @@ static inline int k_concede(const KState *s, int loser) {
 static inline int k_close_success(const KState *s) {
     /* R6.3: by the opponent's points and tricks at the end; S5.3: at the close. */
     if (s->cfg.close_scored_at_close)
-        return s->close_value;
+        return s->close_value + SC_AT_CLOSE;
     return k_concede(s, 1 - s->closed_by);
 }
 
 static inline int k_failed_close(const KState *s) {
     /* R6.4: 3 if the opponent had no trick at the close (option failed_close). */
-    return (s->cfg.failed_close_three || s->close_value == 3) ? 3 : 2;
+    if (s->cfg.failed_close_three)
+        return SC_FAILED_CLOSE;
+    return s->close_value == SC_NO_TRICK ? SC_NO_TRICK_AT_CLOSE : SC_TRICK_AT_CLOSE;
 }
 
 static inline int k_false_declaration(const KState *s, int opponent) {
     /* R8.3 with option false_declaration. */
-    return (s->cfg.false_declaration_three && !s->tricks[opponent]) ? 3 : 2;
+    return (s->cfg.false_declaration_three && !s->tricks[opponent]) ? SC_NO_TRICK_FALSE : SC_FALSE_DECLARATION;
 }
 
 static inline void k_declare(KState *s, int p) {
@@ -389,13 +563,13 @@ static inline void k_played_out(KState *s) {
         return;
     }
     if (s->cfg.last_trick_wins) {
-        int pts = k_score(s, last) >= WINNING_TOTAL ? k_concede(s, 1 - last) : 1;
-        k_finish(s, last, pts, R_PLAYED_OUT);
+        int scoring = k_score(s, last) >= WINNING_TOTAL ? k_concede(s, 1 - last) : SC_LAST_TRICK;
+        k_finish(s, last, scoring, R_PLAYED_OUT);
         return;
     }
     int s0 = k_score(s, 0), s1 = k_score(s, 1);
     if (s0 == s1) {
-        k_finish(s, -1, 0, R_TIE); /* R9.2 */
+        k_finish(s, -1, SC_NONE, R_TIE); /* R9.2 */
     } else {
         int winner = s0 > s1 ? 0 : 1;
         k_finish(s, winner, k_concede(s, 1 - winner), R_PLAYED_OUT);
@@ -425,7 +599,7 @@ static inline void k_follow(KState *s, int p, int card) {
         /* R10.2: the revoke stands, is established with the trick, and ends the hand. */
         s->hands[p] ^= 1u << card;
         s->lead = -1;
-        k_finish(s, leader, s->points[p] == 0 ? 3 : 2, R_REVOKE);
+        k_finish(s, leader, s->points[p] == 0 ? SC_REVOKE_NO_POINTS : SC_REVOKE, R_REVOKE);
         return;
     }
     s->hands[p] ^= 1u << card;
@@ -527,6 +701,8 @@ static inline void k_push(KState *s, int code) {
         s->closed_by = (int8_t)p;
         s->closed_at = (int16_t)(s->tricks[0] + s->tricks[1]);
         s->close_value = (int16_t)k_conceded(s->tricks[1 - p], k_score(s, 1 - p));
+        s->close_score = (int16_t)k_score(s, 1 - p);
+        s->close_tricks = s->tricks[1 - p];
         s->phase = PH_LEAD;
     } else if (code == EXCHANGE) {
         s->hands[p] ^= (1u << s->exchange_card) | (1u << s->stock[STOCK_CARDS - 1]);
@@ -571,7 +747,7 @@ static inline int k_pop(KState *s) {
 
 /* End the hand: seat's program failed, the opponent scores 3 (no legal action after). */
 static inline void k_forfeit(KState *s, int seat) {
-    k_finish(s, 1 - seat, FORFEIT_POINTS, R_FORFEIT);
+    k_finish(s, 1 - seat, SC_FORFEIT, R_FORFEIT);
     s->lmask_valid = 0;
 }
 
@@ -1272,7 +1448,7 @@ static int k_search(KSolver *t, KState *s, int alpha, int beta);
 static inline int k_gain(const KState *s, int p) {
     int o = 1 - p;
     if (s->closed_by == o)
-        return k_failed_close(s);
+        return K_SCORING_POINTS[k_failed_close(s)];
     if (s->closed_by == p && s->cfg.close_scored_at_close)
         return s->close_value;
     return k_conceded(s->tricks[o], k_score(s, o));
@@ -1603,11 +1779,13 @@ static PyTypeObject RngType;
 static PyObject *cached_config = NULL;
 static KConfig cached_kconfig;
 
-static const char *const CONFIG_FIELDS[18] = {
+#define N_CONFIG_FIELDS 19
+static const char *const CONFIG_FIELDS[N_CONFIG_FIELDS] = {
     "deck", "exchange_rank", "enforce_follow", "auto_declare", "close_before_draw",
     "close_min_stock", "close_first_lead", "exchange_min_stock", "exchange_first_lead",
     "marriage_first_lead", "marriages_in_phase2", "last_trick_bonus", "next_trick", "king_lead",
     "last_trick_wins", "close_scored_at_close", "failed_close_three", "false_declaration_three",
+    "closing",
 };
 
 /* An int within [lo, hi], else ValueError naming what. */
@@ -1641,8 +1819,8 @@ static int read_config(PyObject *config, KConfig *out) {
         *out = cached_kconfig;
         return 0;
     }
-    int vals[18];
-    for (int i = 0; i < 18; i++) {
+    int vals[N_CONFIG_FIELDS];
+    for (int i = 0; i < N_CONFIG_FIELDS; i++) {
         PyObject *v = PyObject_GetAttrString(config, CONFIG_FIELDS[i]);
         if (!v)
             return -1;
@@ -1697,6 +1875,7 @@ static int read_config(PyObject *config, KConfig *out) {
     c.close_scored_at_close = vals[15];
     c.failed_close_three = vals[16];
     c.false_declaration_three = vals[17];
+    c.closing = vals[18];
     Py_INCREF(config);
     Py_XSETREF(cached_config, config);
     cached_kconfig = c;
@@ -1983,8 +2162,86 @@ static PyObject *State_depth(StateObject *self, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromLong(self->k.depth);
 }
 
+/* The public record (_pure.py: trick_history, marriages_shown, exchanged): what the kernel
+ * decided as the actions were pushed, read off their undo records (each holds the state
+ * before its action; the state after the last is the current one). */
+
+/* A list of n tuples of four ints, v[4 * i] to v[4 * i + 3]. */
+static PyObject *quads_list(const long *v, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = Py_BuildValue("(llll)", v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]);
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
+static PyObject *State_trick_history(StateObject *self, PyObject *Py_UNUSED(ignored)) {
+    const KState *s = &self->k;
+    long v[4 * UNDO_CAP];
+    int n = 0;
+    for (int i = 0; i < s->depth; i++) {
+        const KUndo *u = &s->undo[i];
+        if (u->phase != PH_FOLLOW || u->code >= MARRIAGE)
+            continue;
+        const int16_t *after = i + 1 < s->depth ? s->undo[i + 1].tricks : s->tricks;
+        /* R3.3: the seat whose tricks grew; none after a revoke (R10.2). */
+        int winner = after[0] > u->tricks[0] ? 0 : (after[1] > u->tricks[1] ? 1 : -1);
+        v[4 * n] = 1 - u->to_act;
+        v[4 * n + 1] = u->lead;
+        v[4 * n + 2] = u->code;
+        v[4 * n + 3] = winner;
+        n++;
+    }
+    return quads_list(v, n);
+}
+
+static PyObject *State_marriages_shown(StateObject *self, PyObject *Py_UNUSED(ignored)) {
+    const KState *s = &self->k;
+    long v[4 * UNDO_CAP];
+    int n = 0;
+    for (int i = 0; i < s->depth; i++) {
+        const KUndo *u = &s->undo[i];
+        int code = u->code;
+        if (!((code >= MARRIAGE && code < EXCHANGE) || code >= DECLARE_MARRIAGE))
+            continue;
+        int suit = code < EXCHANGE ? K_SUIT_OF[code - MARRIAGE] : code - DECLARE_MARRIAGE;
+        v[4 * n] = u->to_act;
+        v[4 * n + 1] = suit;
+        v[4 * n + 2] = k_marriage_value(suit, s->trump);
+        v[4 * n + 3] = u->tricks[0] + u->tricks[1];
+        n++;
+    }
+    return quads_list(v, n);
+}
+
+static PyObject *State_exchanged(StateObject *self, PyObject *Py_UNUSED(ignored)) {
+    const KState *s = &self->k;
+    for (int i = 0; i < s->depth; i++) {
+        if (s->undo[i].code == EXCHANGE)
+            return Py_BuildValue("(ii)", (int)s->undo[i].to_act, (int)s->undo[i].stock_last);
+    }
+    return Py_BuildValue("(ii)", -1, -1);
+}
+
 static PyObject *State_failed_close_points(StateObject *self, PyObject *Py_UNUSED(ignored)) {
-    return PyLong_FromLong(self->k.closed_by < 0 ? 0 : k_failed_close(&self->k));
+    return PyLong_FromLong(self->k.closed_by < 0 ? 0 : K_SCORING_POINTS[k_failed_close(&self->k)]);
+}
+
+static PyObject *State_scoring(StateObject *self, PyObject *Py_UNUSED(ignored)) {
+    const KState *s = &self->k;
+    if (s->phase != PH_OVER || s->winner < 0)
+        return Py_BuildValue("(iii)", SC_NONE, 0, 0);
+    if (s->scored >= SC_CLOSED_THIRTY_THREE && s->scored <= SC_CLOSED_NO_TRICK)
+        return Py_BuildValue("(iii)", (int)s->scored, (int)s->close_score, (int)s->close_tricks);
+    int loser = 1 - s->winner;
+    return Py_BuildValue("(iii)", (int)s->scored, k_score(s, loser), (int)s->tricks[loser]);
 }
 
 static PyObject *State_value(StateObject *self, PyObject *Py_UNUSED(ignored)) {
@@ -2033,6 +2290,21 @@ static PyObject *State_key(StateObject *self, PyObject *Py_UNUSED(ignored)) {
 
 static PyObject *State_legal_mask(StateObject *self, PyObject *Py_UNUSED(ignored)) {
     return PyLong_FromUnsignedLongLong(k_legal_mask(&self->k));
+}
+
+static PyObject *State_refusal(StateObject *self, PyObject *arg) {
+    int overflow = 0;
+    long code = PyLong_AsLongAndOverflow(arg, &overflow);
+    if (code == -1 && PyErr_Occurred())
+        return NULL;
+    if (overflow || code < 0 || code >= NUM_CODES
+        || (code >= MARRIAGE && code < EXCHANGE && !(KINGS >> ((code - MARRIAGE) | 1) & 1u))) {
+        PyErr_Format(PyExc_ValueError, "%R is not an action code (0-55, a marriage a King's or Queen's)", arg);
+        return NULL;
+    }
+    int argument;
+    int why = k_refusal(&self->k, (int)code, &argument);
+    return Py_BuildValue("(ii)", why, argument);
 }
 
 /* Make / unmake ---------------------------------------------------------------------- */
@@ -2349,11 +2621,26 @@ static PyMethodDef State_methods[] = {
     {"depth", (PyCFunction)State_depth, METH_NOARGS, "depth($self, /)\n--\n\nHow many actions pop() can take back."},
     {"value", (PyCFunction)State_value, METH_NOARGS,
      "value($self, /)\n--\n\nGame points of a finished hand for seat 0."},
+    {"trick_history", (PyCFunction)State_trick_history, METH_NOARGS,
+     "trick_history($self, /)\n--\n\nEvery trick completed by the actions pushed, as (leader, lead, follow,\n"
+     "winner); the winner -1 for a revoke (R10.2)."},
+    {"marriages_shown", (PyCFunction)State_marriages_shown, METH_NOARGS,
+     "marriages_shown($self, /)\n--\n\nEvery marriage shown by the actions pushed, as (seat, suit, value,\n"
+     "at_trick)."},
+    {"exchanged", (PyCFunction)State_exchanged, METH_NOARGS,
+     "exchanged($self, /)\n--\n\nWho exchanged by an action pushed and the turned-up card he took,\n"
+     "or (-1, -1)."},
+    {"scoring", (PyCFunction)State_scoring, METH_NOARGS,
+     "scoring($self, /)\n--\n\nHow the game points of a finished hand were decided: the tables.Scoring\n"
+     "and the loser's total and tricks it was measured on, (0, 0, 0) when there is no loser."},
     {"failed_close_points", (PyCFunction)State_failed_close_points, METH_NOARGS,
      "failed_close_points($self, /)\n--\n\nThe game points a failed close gives the closer's opponent "
      "(R6.4), as judged\nwhen the stock was closed; 0 while nobody closed."},
     {"key", (PyCFunction)State_key, METH_NOARGS,
      "key($self, /)\n--\n\nThe whole state as a tuple (history aside)."},
+    {"refusal", (PyCFunction)State_refusal, METH_O,
+     "refusal($self, code, /)\n--\n\nWhy the action code may not be taken now: a tables.Refused code\n"
+     "(0, LEGAL, when it may) and its argument, a card index or a number (-1 for none)."},
     {"legal_mask", (PyCFunction)State_legal_mask, METH_NOARGS,
      "legal_mask($self, /)\n--\n\nThe legal actions as a bitmask over action codes."},
     {"push", (PyCFunction)State_push, METH_O,

@@ -16,6 +16,7 @@ from sixtysix.kernel._pure_search import Search, Solver
 from sixtysix.kernel._pure_search import playout as _playout
 from sixtysix.kernel._pure_search import policy_code as _policy_code
 from sixtysix.kernel.tables import (
+    AT_CLOSE,
     BIT_CLOSE,
     BIT_DECLARE,
     BIT_DRAW,
@@ -28,12 +29,16 @@ from sixtysix.kernel.tables import (
     EXCHANGE,
     KINGS,
     MARRIAGE,
+    MEASURED_AT_CLOSE,
     NUM_CODES,
     POINTS,
+    SCORING_POINTS,
     STOCK_CARDS,
     SUIT_OF,
     WINNING_TOTAL,
     Config,
+    Refused,
+    Scoring,
     conceded,
     follow_mask,
     marriage_value,
@@ -50,8 +55,14 @@ NAME = "python"
 LEAD, FOLLOW, DRAWING, OVER = 0, 1, 2, 3
 # Reasons (tables.Reason).
 DECLARED, FALSE_DECLARATION, CLOSED_FAILED, CLOSED_SUCCEEDED, PLAYED_OUT, TIE, REVOKE, FORFEIT = range(8)
-#: Most game points a hand can give (R9.1), what a forfeit scores.
-FORFEIT_POINTS = 3
+# Scorings (tables.Scoring) as plain ints; R9.1's lines are their game points (conceded).
+(NO_SCORE, NO_TRICK, TRICK_AT_CLOSE, NO_TRICK_AT_CLOSE, FAILED_CLOSE, FALSE_DECLARED, NO_TRICK_FALSE,
+ LAST_TRICK, REVOKED, REVOKED_NO_POINTS, FORFEITED) = (
+    int(s) for s in (Scoring.NONE, Scoring.NO_TRICK, Scoring.TRICK_AT_CLOSE, Scoring.NO_TRICK_AT_CLOSE,
+                     Scoring.FAILED_CLOSE, Scoring.FALSE_DECLARATION, Scoring.NO_TRICK_FALSE,
+                     Scoring.LAST_TRICK, Scoring.REVOKE, Scoring.REVOKE_NO_POINTS, Scoring.FORFEIT))
+# Refusals (tables.Refused), as plain ints for legal_mask's hot path.
+LEGAL = int(Refused.LEGAL)
 
 
 class State:
@@ -71,10 +82,14 @@ class State:
         "config", "phase", "to_act", "lead", "trump", "exchange_card", "hands", "points", "tricks",
         "marriages", "pending", "drawn", "stock", "closed_by", "closed_at", "close_value",
         "bonus_seat", "winner", "game_points", "reason", "_undo", "_lmask",
+        # How the result was scored (scoring): the Scoring, and the closer's opponent's
+        # total and tricks when the stock was closed (S5.3; -1 when not known).
+        "_scored", "close_score", "close_tricks",
         # Rule options (Config), as attributes for the hot paths.
         "_enforce", "_auto", "_draw_step", "_close_min", "_close_first", "_exchange_min",
         "_exchange_first", "_marriage_first", "_marriages_p2", "_last_bonus", "_next_trick",
         "_king_lead", "_last_trick_wins", "_close_at_close", "_failed_three", "_false_three",
+        "_closing", "_declare_bits", "_close_bits",
     )
 
     config: Config
@@ -93,6 +108,8 @@ class State:
     closed_by: int
     closed_at: int
     close_value: int
+    close_score: int
+    close_tricks: int
     bonus_seat: int
     winner: int
     game_points: int
@@ -164,6 +181,21 @@ class State:
         self._close_at_close = config.close_scored_at_close
         self._failed_three = config.failed_close_three
         self._false_three = config.false_declaration_three
+        self._closing = config.closing
+        tables = _GATE_TABLES.get(config)
+        if tables is None:
+            tables = _GATE_TABLES[config] = self._gate_tables()
+        self._declare_bits, self._close_bits = tables
+
+    def _gate_tables(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """The answers of the gates that the rules and a few numbers decide, as the bits
+        legal_mask sets (a lookup is faster than a call here): declaring by whether the
+        player has won a trick, closing an open stock by whether a trick was played and the
+        stock's size."""
+        declare = tuple(BIT_DECLARE if self._declare_gate(won) == LEGAL else 0 for won in (False, True))
+        close = tuple(tuple(BIT_CLOSE if self._close_gate(played, True, stock) == LEGAL else 0
+                            for stock in range(STOCK_CARDS + 1)) for played in (False, True))
+        return declare, close
 
     def _start(self, trump: int, hands: list[int], stock: list[int], drawn: int, to_act: int) -> None:
         self.phase = LEAD
@@ -181,10 +213,13 @@ class State:
         self.closed_by = -1
         self.closed_at = -1
         self.close_value = 0
+        self.close_score = -1
+        self.close_tricks = -1
         self.bonus_seat = -1
         self.winner = -1
         self.game_points = 0
         self.reason = -1
+        self._scored = NO_SCORE
         self._undo: list[tuple[int, ...]] = []
         self._lmask = -1
 
@@ -255,6 +290,51 @@ class State:
         """How many actions :meth:`pop` can take back."""
         return len(self._undo)
 
+    # The public record: what the kernel decided as the actions were pushed, read off
+    # their undo records (each holds the state before its action; the state after the
+    # last is the current one).
+    def trick_history(self) -> list[tuple[int, int, int, int]]:
+        """Every trick completed by the actions pushed on this state, in order, as
+        ``(leader, lead, follow, winner)``: the cards as indices, the winner the seat
+        whose tricks grew (R3.3), -1 for a revoke, which ends the hand with the trick
+        counting for nobody (R10.2).
+
+        >>> from sixtysix.kernel.tables import config
+        >>> from sixtysix.rules import CLASSIC
+        >>> s = State.deal(list(range(24)), 0, config(CLASSIC))
+        >>> s.push(0); s.push(3)   # seat 1 leads the nine of clubs, seat 0 the king
+        >>> s.trick_history()
+        [(1, 0, 3, 0)]
+        """
+        undo = self._undo
+        out = []
+        for i, u in enumerate(undo):
+            if u[1] == FOLLOW and u[0] < MARRIAGE:
+                after = undo[i + 1][8:10] if i + 1 < len(undo) else self.tricks
+                winner = 0 if after[0] > u[8] else 1 if after[1] > u[9] else -1
+                out.append((1 - u[2], u[3], u[0], winner))
+        return out
+
+    def marriages_shown(self) -> list[tuple[int, int, int, int]]:
+        """Every marriage shown by the actions pushed on this state, in order, as ``(seat,
+        suit, value, at_trick)``: led (R5.1) or shown with 66 (R5.5), worth 40 in trumps
+        and 20 otherwise, ``at_trick`` the number of tricks completed before it."""
+        out = []
+        for u in self._undo:
+            code = u[0]
+            if MARRIAGE <= code < EXCHANGE or code >= DECLARE_MARRIAGE:
+                suit = SUIT_OF[code - MARRIAGE] if code < EXCHANGE else code - DECLARE_MARRIAGE
+                out.append((u[2], suit, marriage_value(suit, self.trump), u[8] + u[9]))
+        return out
+
+    def exchanged(self) -> tuple[int, int]:
+        """Who exchanged the trump nine (the jack from 20 cards) by an action pushed on this
+        state, and the turned-up card he took (R4.1, S4.1); ``(-1, -1)`` if nobody did."""
+        for u in self._undo:
+            if u[0] == EXCHANGE:
+                return u[2], u[18]
+        return -1, -1
+
     def failed_close_points(self) -> int:
         """The game points a failed close gives the closer's opponent (R6.4), as judged
         when the stock was closed: 3 if the opponent had no trick then, or always under
@@ -271,7 +351,32 @@ class State:
         """
         if self.closed_by < 0:
             return 0
-        return self._failed_close()
+        return SCORING_POINTS[self._failed_close()]
+
+    def scoring(self) -> tuple[int, int, int]:
+        """How the game points of a finished hand were decided: the
+        :class:`~sixtysix.kernel.tables.Scoring` (the rule that gave them; ``NONE`` before
+        the end and for a tie) and the loser's total and tricks it was measured on: at the
+        end of the hand, or for a close scored at the close (S5.3) when the stock was
+        closed (-1, -1 if that was before this state's history, :meth:`from_key`).
+        ``(NONE, 0, 0)`` when there is no loser.
+
+        >>> from sixtysix.kernel.tables import CLOSE, DECLARE, config
+        >>> from sixtysix.rules import CLASSIC
+        >>> s = State.deal(list(range(24)), 0, config(CLASSIC))
+        >>> s.push(CLOSE); s.push(0); s.push(3)   # seat 1 closes and loses a trick
+        >>> s.push(DECLARE)                          # seat 0 declares 66 with 4 points
+        >>> s.reason, s.winner, s.game_points        # false (R8.3): seat 1 had no trick
+        (1, 1, 3)
+        >>> s.scoring()                              # NO_TRICK_FALSE; seat 0 had 4, a trick
+        (11, 4, 1)
+        """
+        if self.phase != OVER or self.winner < 0:
+            return NO_SCORE, 0, 0
+        if self._scored in MEASURED_AT_CLOSE:
+            return self._scored, self.close_score, self.close_tricks
+        loser = 1 - self.winner
+        return self._scored, self.score(loser), self.tricks[loser]
 
     def value(self) -> int:
         """Game points of a finished hand for seat 0: positive when seat 0 won, 0 for a tie."""
@@ -288,6 +393,11 @@ class State:
                 self.bonus_seat, *self.stock[self.drawn:])
 
     # Legal actions ---------------------------------------------------------------------
+    # Each kind of action has one gate, a method that returns why it may not be taken now
+    # (a tables.Refused code, LEGAL when it may): legal_mask opens the action's bit by
+    # it (or by a table of its answers, _gate_tables), refusal names the reason by it, so
+    # the two cannot disagree.
+
     def legal_mask(self) -> int:
         """The legal actions as a bitmask over action codes."""
         m = self._lmask
@@ -307,41 +417,164 @@ class State:
             won = self.tricks[p] > 0
             ntricks = self.tricks[0] + self.tricks[1]
             stock_open = self.closed_by < 0 and self.drawn < STOCK_CARDS
-            # R5.1-R5.4: marriages while the stock is open, or in the turn of closing.
-            if (ntricks or self._marriage_first) and (
-                stock_open or self._marriages_p2 or (self.closed_by == p and self.closed_at == ntricks)
-            ):
-                pairs = h & KINGS & (h << 1)
+            pairs = h & KINGS & (h << 1)
+            if pairs and self._marriage_gate(p, ntricks, stock_open) == LEGAL:
+                # R5.5 (not when the marriage only counts with a later trick).
+                declares = self._declare_marriage_gate(won) == LEGAL
                 while pairs:
                     king = pairs & -pairs
                     pairs ^= king
                     # R5.1: lead either card; marriage_lead = king: the King.
                     m |= (king if self._king_lead else king | king >> 1) << MARRIAGE
-                    # R5.5 (not when the marriage only counts with a later trick).
-                    if won and not self._auto and not self._next_trick:
+                    if declares:
                         m |= 1 << (DECLARE_MARRIAGE + SUIT_OF[king.bit_length() - 1])
             if stock_open:
-                stock = STOCK_CARDS - self.drawn
-                # R4.1: won a trick, stock open, holds the trump nine (S4.1: the jack,
-                # perhaps at the first lead).
-                if (won or (self._exchange_first and not ntricks)) and stock >= self._exchange_min \
-                        and h >> self.exchange_card & 1:
+                # (The gate is asked only when the card it needs is held.)
+                if h >> self.exchange_card & 1 and self._exchange_gate(h, won, ntricks, stock_open) == LEGAL:
                     m |= BIT_EXCHANGE
-                # R6.1: close while the stock is open, also before the first lead.
-                if stock >= self._close_min and (ntricks or self._close_first):
-                    m |= BIT_CLOSE
-            if won and not self._auto:  # R8.1
-                m |= BIT_DECLARE
+                m |= self._close_bits[ntricks > 0][STOCK_CARDS - self.drawn]
+            m |= self._declare_bits[won]
         elif st == DRAWING:
+            # R3.6: the draw step follows a trick won while the stock is open.
             m = BIT_DRAW
-            if STOCK_CARDS - self.drawn >= self._close_min:
-                m |= BIT_CLOSE
-            if not self._auto:
-                m |= BIT_DECLARE
+            m |= self._close_bits[True][STOCK_CARDS - self.drawn] | self._declare_bits[True]
         else:
             m = 0
         self._lmask = m
         return m
+
+    def _declare_gate(self, won: bool) -> int:
+        """66 (R8.1): by a player who has won a trick, unless the program declares."""
+        if self._auto:
+            return Refused.AUTO_DECLARE
+        return LEGAL if won else Refused.DECLARE_AFTER_TRICK
+
+    def _declare_marriage_gate(self, won: bool) -> int:
+        """66+S (R5.5) as far as it is not the marriage's: as 66, and not while a marriage
+        counts only with a later trick (marriage_counts = next_trick)."""
+        why = self._declare_gate(won)
+        if why == LEGAL and self._next_trick:
+            return Refused.DECLARE_NEXT_TRICK
+        return why
+
+    def _marriage_gate(self, p: int, ntricks: int, stock_open: bool) -> int:
+        """When ``p`` may show a marriage, whatever he holds: R5.2 (marriage_first_lead),
+        R5.4 while the stock is open, in the turn of closing, or in phase 2 by option."""
+        if not (ntricks or self._marriage_first):
+            return Refused.MARRIAGE_FIRST_LEAD
+        if stock_open or self._marriages_p2 or (self.closed_by == p and self.closed_at == ntricks):
+            return LEGAL
+        return Refused.MARRIAGE_STOCK
+
+    def _exchange_gate(self, h: int, won: bool, ntricks: int, stock_open: bool) -> int:
+        """R4.1: won a trick, the stock open and large enough, holds the trump nine (S4.1:
+        the jack, perhaps at the first lead)."""
+        if not stock_open:
+            return Refused.EXCHANGE_STOCK_GONE
+        if not (won or (self._exchange_first and not ntricks)):
+            return Refused.EXCHANGE_TRICK
+        if STOCK_CARDS - self.drawn < self._exchange_min:
+            return Refused.EXCHANGE_FEW
+        return LEGAL if h >> self.exchange_card & 1 else Refused.EXCHANGE_CARD
+
+    def _close_gate(self, ntricks: int, stock_open: bool, stock: int) -> int:
+        """R6.1: close while the stock is open and large enough, also before the first
+        lead unless close_first_lead is off; not at all without closing."""
+        if not self._closing:
+            return Refused.CLOSING_OFF
+        if not stock_open:
+            return Refused.CLOSE_GONE
+        if stock < self._close_min:
+            return Refused.CLOSE_FEW
+        return LEGAL if ntricks or self._close_first else Refused.CLOSE_FIRST_LEAD
+
+    def refusal(self, code: int) -> tuple[int, int]:
+        """Why the action ``code`` may not be taken now: a :class:`~sixtysix.kernel.tables.Refused`
+        code (``LEGAL``, 0, when it may) and its argument, a card index or a number (-1
+        when the reason has none). Decided by the gates that :meth:`legal_mask` opens
+        its bits by, so the code is ``LEGAL`` exactly when its bit is set.
+
+        >>> from sixtysix.kernel.tables import CLOSE, EXCHANGE, config
+        >>> from sixtysix.rules import CLASSIC
+        >>> s = State.deal(list(range(24)), 0, config(CLASSIC))
+        >>> s.refusal(CLOSE), s.refusal(EXCHANGE), s.refusal(3)  # seat 1 holds no card 3
+        ((0, -1), (20, -1), (2, 3))
+        """
+        # A marriage is a King's or a Queen's (the King's index with its lowest bit set).
+        marriage = MARRIAGE <= code < EXCHANGE
+        if not 0 <= code < NUM_CODES or (marriage and not KINGS >> (code - MARRIAGE | 1) & 1):
+            raise ValueError(f"{code} is not an action code (0-55, a marriage a King's or Queen's)")
+        why, arg = self._refusal(code)
+        return int(why), arg
+
+    def _refusal(self, code: int) -> tuple[int, int]:
+        st = self.phase
+        if st == OVER:
+            return Refused.OVER, -1
+        h = self.hands[self.to_act]
+        if code < EXCHANGE:
+            card = code if code < MARRIAGE else code - MARRIAGE
+            if not h >> card & 1:
+                return Refused.NOT_HELD, card
+        if st == FOLLOW:
+            return self._follow_refusal(code)
+        if st == DRAWING:
+            return self._draw_refusal(code)
+        return self._lead_refusal(code, h)
+
+    def _follow_refusal(self, code: int) -> tuple[int, int]:
+        if code >= MARRIAGE:
+            return (Refused.MARRIAGE_ON_LEAD if code < EXCHANGE else Refused.PLAY_A_CARD), -1
+        return (LEGAL if self.legal_mask() >> code & 1 else Refused.MUST_FOLLOW), -1
+
+    def _draw_refusal(self, code: int) -> tuple[int, int]:
+        # R3.6: the trick's winner draws (or closes, R6.1, or declares) first.
+        if code == DECLARE or code >= DECLARE_MARRIAGE:
+            why = self._declare_gate(True)
+            if why != LEGAL or code == DECLARE:
+                return why, -1
+            return Refused.DECLARE_ON_LEAD, -1
+        if code == DRAW:
+            return LEGAL, -1
+        why = self._close_gate(1, True, STOCK_CARDS - self.drawn)
+        if code == CLOSE:
+            return why, self._close_min if why == Refused.CLOSE_FEW else -1
+        return (Refused.DRAW_FIRST if why == LEGAL else Refused.DRAW_OR_DECLARE), -1
+
+    def _lead_refusal(self, code: int, h: int) -> tuple[int, int]:
+        p = self.to_act
+        won = self.tricks[p] > 0
+        ntricks = self.tricks[0] + self.tricks[1]
+        stock_open = self.closed_by < 0 and self.drawn < STOCK_CARDS
+        if code < MARRIAGE:
+            return LEGAL, -1
+        if code < EXCHANGE:
+            card = code - MARRIAGE
+            partner = card ^ 1  # the King and the Queen of a suit differ in the lowest bit
+            if not h >> partner & 1:
+                return Refused.MARRIAGE_NEEDS_PAIR, partner
+            if self._king_lead and card < partner:  # R5.1; marriage_lead = king
+                return Refused.MARRIAGE_KING, partner
+            return self._marriage_gate(p, ntricks, stock_open), -1
+        if code >= DECLARE_MARRIAGE:
+            why = self._declare_marriage_gate(won)
+            if why != LEGAL and why != Refused.DECLARE_NEXT_TRICK:
+                return why, -1
+            king = (code - DECLARE_MARRIAGE) * 6 + 3
+            if not (h >> king & 1 and h >> (king - 1) & 1):
+                return Refused.DECLARE_NEEDS_PAIR, king
+            return (why if why != LEGAL else self._marriage_gate(p, ntricks, stock_open)), -1
+        if code == EXCHANGE:
+            why = self._exchange_gate(h, won, ntricks, stock_open)
+            if why == Refused.EXCHANGE_FEW:
+                return why, self._exchange_min
+            return why, self.exchange_card if why == Refused.EXCHANGE_CARD else -1
+        if code == CLOSE:
+            why = self._close_gate(ntricks, stock_open, STOCK_CARDS - self.drawn)
+            return why, self._close_min if why == Refused.CLOSE_FEW else -1
+        if code == DRAW:
+            return Refused.NOTHING_TO_DRAW, -1
+        return self._declare_gate(won), -1
 
     # Make / unmake ---------------------------------------------------------------------
     def push(self, code: int) -> None:
@@ -387,6 +620,8 @@ class State:
             self.closed_by = p
             self.closed_at = tricks[0] + tricks[1]
             self.close_value = conceded(tricks[1 - p], self.score(1 - p))
+            self.close_score = self.score(1 - p)
+            self.close_tricks = tricks[1 - p]
             self.phase = LEAD
         elif code == EXCHANGE:
             stock = self.stock
@@ -426,7 +661,7 @@ class State:
     def forfeit(self, seat: int) -> None:
         """End the hand: ``seat``'s program failed, the opponent scores 3. Not a rule
         of the game and not an action: :meth:`pop` takes back the action before it."""
-        self._finish(1 - seat, FORFEIT_POINTS, FORFEIT)
+        self._finish(1 - seat, FORFEITED, FORFEIT)
         self._lmask = -1
 
     def deal_hidden(self, seat: int, hand: int, stock: Sequence[int]) -> None:
@@ -456,7 +691,7 @@ class State:
             # R10.2: the revoke stands, is established with the trick, and ends the hand.
             hands[p] ^= 1 << card
             self.lead = -1
-            self._finish(leader, 3 if self.points[p] == 0 else 2, REVOKE)
+            self._finish(leader, REVOKED_NO_POINTS if self.points[p] == 0 else REVOKED, REVOKE)
             return
         hands[p] ^= 1 << card
         # R3.3: the higher card of the suit led, unless trumped.
@@ -492,23 +727,26 @@ class State:
         if self._auto and self.score(winner) >= WINNING_TOTAL:
             self._declare(winner)
 
+    # The scoring helpers return a tables.Scoring: the rule that gives the game points.
     def _concede(self, loser: int) -> int:
-        """Game points won against ``loser`` (R9.1)."""
+        """R9.1's line by ``loser``'s tricks and total now (its code is its game points)."""
         return conceded(self.tricks[loser], self.score(loser))
 
     def _close_success(self) -> int:
         # R6.3: by the opponent's points and tricks at the end; S5.3: at the close.
         if self._close_at_close:
-            return self.close_value
+            return self.close_value + AT_CLOSE
         return self._concede(1 - self.closed_by)
 
     def _failed_close(self) -> int:
         # R6.4: 3 if the opponent had no trick at the close (option failed_close).
-        return 3 if self._failed_three or self.close_value == 3 else 2
+        if self._failed_three:
+            return FAILED_CLOSE
+        return NO_TRICK_AT_CLOSE if self.close_value == NO_TRICK else TRICK_AT_CLOSE
 
     def _false_declaration(self, opponent: int) -> int:
         # R8.3 with option false_declaration.
-        return 3 if self._false_three and not self.tricks[opponent] else 2
+        return NO_TRICK_FALSE if self._false_three and not self.tricks[opponent] else FALSE_DECLARED
 
     def _declare(self, p: int) -> None:
         o = 1 - p
@@ -542,21 +780,22 @@ class State:
                 self._finish(1 - closer, self._failed_close(), CLOSED_FAILED)
             return
         if self._last_trick_wins:
-            points = self._concede(1 - last) if self.score(last) >= WINNING_TOTAL else 1
-            self._finish(last, points, PLAYED_OUT)
+            scoring = self._concede(1 - last) if self.score(last) >= WINNING_TOTAL else LAST_TRICK
+            self._finish(last, scoring, PLAYED_OUT)
             return
         s0, s1 = self.score(0), self.score(1)
         if s0 == s1:
-            self._finish(-1, 0, TIE)  # R9.2
+            self._finish(-1, NO_SCORE, TIE)  # R9.2
         else:
             winner = 0 if s0 > s1 else 1
             self._finish(winner, self._concede(1 - winner), PLAYED_OUT)
 
-    def _finish(self, winner: int, game_points: int, reason: int) -> None:
+    def _finish(self, winner: int, scoring: int, reason: int) -> None:
         self.phase = OVER
         self.winner = winner
-        self.game_points = game_points
+        self.game_points = SCORING_POINTS[scoring]
         self.reason = reason
+        self._scored = scoring
 
     # Bulk operations -----------------------------------------------------------------
     def perft(self, depth: int) -> int:
@@ -658,6 +897,9 @@ class State:
             self.push((m & -m).bit_length() - 1)
         return self.value()
 
+
+#: The gate tables of each rule set met (State._gate_tables).
+_GATE_TABLES: dict[Config, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
 
 _SCALARS = tuple(n for n in State.__slots__ if n not in (
     "hands", "points", "tricks", "marriages", "pending", "stock", "_undo"))

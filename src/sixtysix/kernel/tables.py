@@ -30,11 +30,11 @@ from sixtysix.rules import (
 )
 
 __all__ = [
-    "ABOVE", "BIT_CLOSE", "BIT_DECLARE", "BIT_DRAW", "BIT_EXCHANGE", "CARD_BITS", "CLOSE", "DECLARE",
-    "DECLARE_MARRIAGE", "DRAW", "EXCHANGE", "KINGS", "MARRIAGE", "NUM_CODES", "PLAY", "POINTS", "REASONS",
-    "SCHNEIDER", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK", "SUIT_OF", "TOLERANCE_FROM",
-    "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "beats", "conceded", "config",
-    "declared_total", "follow_mask", "marriage_value",
+    "ABOVE", "AT_CLOSE", "BIT_CLOSE", "BIT_DECLARE", "BIT_DRAW", "BIT_EXCHANGE", "CARD_BITS", "CLOSE",
+    "DECLARE", "DECLARE_MARRIAGE", "DRAW", "EXCHANGE", "KINGS", "MARRIAGE", "MEASURED_AT_CLOSE", "NUM_CODES",
+    "PLAY", "POINTS", "REASONS", "SCHNEIDER", "SCORING_POINTS", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS",
+    "SUIT_MASK", "SUIT_OF", "TOLERANCE_FROM", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason",
+    "Refused", "Scoring", "beats", "conceded", "config", "declared_total", "follow_mask", "marriage_value",
 ]
 
 # Action codes, the kernel's numbering of the notation's actions (docs/design.md §3): a card
@@ -82,6 +82,112 @@ class Reason(enum.IntEnum):
     TIE = 5
     REVOKE = 6
     FORFEIT = 7
+
+
+class Refused(enum.IntEnum):
+    """Why an action is not legal now (:meth:`State.refusal <sixtysix.kernel.State.refusal>`):
+    the most specific reason the rule book gives, :data:`LEGAL` for a legal action. Some
+    come with one argument, a card index or a number, named in the comment; the others'
+    argument is -1. :mod:`sixtysix.refusal` words each of them."""
+
+    LEGAL = 0
+    #: The hand is over.
+    OVER = 1
+    #: The player to act does not hold the card (the argument).
+    NOT_HELD = 2
+    #: The follower plays a card, nothing else.
+    PLAY_A_CARD = 3
+    #: A marriage is announced by the leader only (R5.1).
+    MARRIAGE_ON_LEAD = 4
+    #: Phase 2: follow suit and win if possible, else trump (R7.2).
+    MUST_FOLLOW = 5
+    #: The trick's winner draws first; closing is open to him too (R3.6, R6.1).
+    DRAW_FIRST = 6
+    #: The trick's winner draws first (R3.6); the stock is too small to close.
+    DRAW_OR_DECLARE = 7
+    #: 66 is declared by the program (``auto_declare``).
+    AUTO_DECLARE = 8
+    #: Only a player with a trick declares (R8.1).
+    DECLARE_AFTER_TRICK = 9
+    #: 66 with a marriage is declared when leading (R8.2).
+    DECLARE_ON_LEAD = 10
+    #: 66 with a marriage needs its King (the argument) and Queen in hand (R8.2).
+    DECLARE_NEEDS_PAIR = 11
+    #: A marriage shown now counts only with a later trick (``marriage_counts``).
+    DECLARE_NEXT_TRICK = 12
+    #: A marriage needs its partner (the argument) in hand (R5.1).
+    MARRIAGE_NEEDS_PAIR = 13
+    #: The King is led to announce a marriage (the argument, ``marriage_lead``).
+    MARRIAGE_KING = 14
+    #: No marriage before the first trick (``marriage_first_lead``, R5.2).
+    MARRIAGE_FIRST_LEAD = 15
+    #: Marriages only while the stock is open, or when closing (R5.4).
+    MARRIAGE_STOCK = 16
+    #: The exchange needs an open stock (R4.1).
+    EXCHANGE_STOCK_GONE = 17
+    #: The exchange needs at least this many cards in the stock (the argument, R4.1).
+    EXCHANGE_FEW = 18
+    #: The exchange needs the trump nine, or the jack from 20 cards (the argument, R4.1, S4.1).
+    EXCHANGE_CARD = 19
+    #: The exchange needs a trick won first (R4.1).
+    EXCHANGE_TRICK = 20
+    #: These rules do not close the stock (``closing``).
+    CLOSING_OFF = 21
+    #: The stock is closed or used up (R6.1).
+    CLOSE_GONE = 22
+    #: Closing needs at least this many cards in the stock (the argument, R6.1).
+    CLOSE_FEW = 23
+    #: No close before the first trick (``close_first_lead``).
+    CLOSE_FIRST_LEAD = 24
+    #: Nothing to draw: the winner of a trick draws before leading (R3.4).
+    NOTHING_TO_DRAW = 25
+
+
+class Scoring(enum.IntEnum):
+    """Which rule gave a finished hand its game points (:meth:`State.scoring
+    <sixtysix.kernel.State.scoring>`); each gives a fixed number, :data:`SCORING_POINTS`.
+    R9.1's three lines are numbered by their game points, as :func:`conceded` gives them."""
+
+    #: Not over, or a tie (R9.2): nobody scores.
+    NONE = 0
+    #: R9.1: the loser has 33 or more: 1.
+    THIRTY_THREE = 1
+    #: R9.1: the loser has under 33 and a trick (Schneider): 2.
+    UNDER_33 = 2
+    #: R9.1: the loser took no trick (Schwarz): 3.
+    NO_TRICK = 3
+    #: S5.3: a successful close scored at the close, the loser having had 33 or more then: 1.
+    CLOSED_THIRTY_THREE = 4
+    #: S5.3: ... under 33 and a trick then: 2.
+    CLOSED_UNDER_33 = 5
+    #: S5.3: ... no trick then: 3.
+    CLOSED_NO_TRICK = 6
+    #: R6.4: the closer failed; his opponent had a trick when the stock was closed: 2.
+    TRICK_AT_CLOSE = 7
+    #: R6.4: the closer failed; his opponent had no trick when the stock was closed: 3.
+    NO_TRICK_AT_CLOSE = 8
+    #: R6.4 with ``failed_close = three``: a failed close always gives 3.
+    FAILED_CLOSE = 9
+    #: R8.3: a false declaration gives the opponent 2.
+    FALSE_DECLARATION = 10
+    #: R8.3 with ``false_declaration = two_or_three``: 3 to an opponent without a trick.
+    NO_TRICK_FALSE = 11
+    #: S6.3 (``played_out = last_trick``): the last trick wins a hand played out without 66: 1.
+    LAST_TRICK = 12
+    #: R10.2: a revoke gives the adversary 2.
+    REVOKE = 13
+    #: R10.2: 3 if the offender had taken no card points before the revoking trick.
+    REVOKE_NO_POINTS = 14
+    #: Not a rule: a player's program failed; the opponent scores the most a hand gives, 3.
+    FORFEIT = 15
+
+
+#: The game points of each :class:`Scoring`.
+SCORING_POINTS = (0, 1, 2, 3, 1, 2, 3, 2, 3, 3, 2, 3, 1, 2, 3, 3)
+#: A line of R9.1 measured at the close (S5.3) is the line's code and this.
+AT_CLOSE = Scoring.CLOSED_THIRTY_THREE - Scoring.THIRTY_THREE
+#: The scorings measured on the loser's total and tricks when the stock was closed (S5.3).
+MEASURED_AT_CLOSE = frozenset({Scoring.CLOSED_THIRTY_THREE, Scoring.CLOSED_UNDER_33, Scoring.CLOSED_NO_TRICK})
 
 
 #: The reasons' words, by :class:`Reason` value.
@@ -139,7 +245,8 @@ DEAL_LAYOUTS = {
 
 def conceded(tricks: int, score: int) -> int:
     """Game points won against a loser with this many tricks and this score (R9.1):
-    3 without a trick (Schwarz), 2 under 33 (Schneider), else 1."""
+    3 without a trick (Schwarz), 2 under 33 (Schneider), else 1. The number is also the
+    :class:`Scoring` of the line that applied."""
     if not tricks:
         return 3
     return 2 if score < SCHNEIDER else 1
@@ -228,6 +335,9 @@ class Config(NamedTuple):
     failed_close_three: int
     #: A false declaration costs 3 against a player without a trick (R8.3).
     false_declaration_three: int
+    #: The stock may be closed at all (R6, ``closing``); without it :attr:`close_min_stock`
+    #: is 13, more than a stock holds.
+    closing: int
 
 
 def config(rules: Rules) -> Config:
@@ -255,4 +365,5 @@ def config(rules: Rules) -> Config:
         close_scored_at_close=int(rules.close_scoring is CloseScoring.AT_CLOSE),
         failed_close_three=int(rules.failed_close is FailedClose.THREE),
         false_declaration_three=int(rules.false_declaration is FalseDeclaration.TWO_OR_THREE),
+        closing=int(rules.closing),
     )

@@ -214,14 +214,16 @@ def _why(seats: Seats, winner: int, reason: Reason, declarer: int | None, points
                       _("{name} forfeited (the program failed)"))
 
 
-def _scale(seats: Seats, loser: int, scale: Scale | None) -> str:
-    """Why the game points are as many as they are (R9.1), or nothing."""
+def _scale(seats: Seats, loser: int, scale: Scale | None, threshold: int) -> str:
+    """Why the game points are as many as they are (R9.1: ``threshold`` is its 33), or nothing."""
     if scale is Scale.NO_TRICK:
         return seats.pick(loser, _("you took no trick"), _("{name} took no trick"))
     if scale is Scale.UNDER_33:
-        return seats.pick(loser, _("you have under 33"), _("{name} has under 33"))
+        return seats.pick(loser, _("you have under {threshold}"), _("{name} has under {threshold}"),
+                          threshold=threshold)
     if scale is Scale.THIRTY_THREE:
-        return seats.pick(loser, _("you have 33 or more"), _("{name} has 33 or more"))
+        return seats.pick(loser, _("you have {threshold} or more"), _("{name} has {threshold} or more"),
+                          threshold=threshold)
     return ""
 
 
@@ -252,7 +254,7 @@ def describe_result(view: View, seats: Seats, style: Style, *, bonus: int = 0) -
     gp = _game_points(why.game_points)
     scale = ""
     if why.reason in (Reason.DECLARED, Reason.PLAYED_OUT, Reason.CLOSED_SUCCEEDED):
-        scale = _scale(seats, 1 - winner, why.scale)
+        scale = _scale(seats, 1 - winner, why.scale, why.threshold)
     if scale:
         gp = _("{points} ({why})").format(points=gp, why=scale)
     if why.bonus:

@@ -207,9 +207,10 @@ function explainResult(why, names) {
   switch (why.scale) {
     case "no_trick": scale = why.at_close ? t("{loser} had taken no trick when the stock was closed.", { loser })
       : t("{loser} took no trick.", { loser }); break;
-    case "under_33": scale = why.at_close ? t("{loser} had {points}, under 33, when the stock was closed.", { loser, points: why.loser_points })
-      : t("{loser} has {points}, under 33.", { loser, points: why.loser_points }); break;
-    case "33_or_more": scale = t("{loser} has {points}, 33 or more.", { loser, points: why.loser_points }); break;
+    case "under_33": scale = why.at_close
+      ? t("{loser} had {points}, under {threshold}, when the stock was closed.", { loser, points: why.loser_points, threshold: why.threshold })
+      : t("{loser} has {points}, under {threshold}.", { loser, points: why.loser_points, threshold: why.threshold }); break;
+    case "33_or_more": scale = t("{loser} has {points}, {threshold} or more.", { loser, points: why.loser_points, threshold: why.threshold }); break;
     case "no_trick_at_close": scale = t("{winner} had taken no trick when {closer} closed the stock.", { winner, closer }); break;
     case "trick_at_close": scale = t("{winner} had taken a trick when {closer} closed the stock.", { winner, closer }); break;
     case "no_trick_false": scale = t("{winner} had taken no trick.", { winner }); break;
