@@ -6,7 +6,6 @@ Small iteration budgets keep these fast; nothing here measures time.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -17,10 +16,9 @@ from sixtysix.bots import make_bot
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.bots.rollout import outcome_value, playout, policy_code
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot, fixed_action, should_close
-from sixtysix.errors import IllegalActionError, ParseError
+from sixtysix.errors import ParseError
 from sixtysix.runner import play_hand
 from sixtysix.sampling import Constraints, count_layouts
-from sixtysix.views import View
 
 RULE_SETS = {
     "classic": Rules(),
@@ -490,44 +488,3 @@ def test_the_kernel_random_playout_is_the_random_player_step_by_step(rules: Rule
     assert {"declared", "played_out"} <= endings
 
 
-class _Spy:
-    """An opponent model that plays its view's first legal action and keeps what it saw."""
-
-    name = "spy"
-
-    def __init__(self, illegal: bool = False) -> None:
-        self.views: list[Any] = []
-        self.chosen: set[int] = set()
-        self.illegal = illegal
-
-    def choose(self, view: Any, legal: Any) -> Action:
-        self.views.append(view)
-        if self.illegal:
-            return next(a for a in ACTIONS if a not in legal)
-        self.chosen.add(legal[0].code)
-        return legal[0]  # type: ignore[no-any-return]
-
-
-@pytest.mark.parametrize("seed", [1, 4, 9])
-def test_the_opponents_nodes_follow_the_opponent_model_from_his_view_only(seed: int) -> None:
-    hand = Hand.random(seed=seed)
-    view = hand.view(hand.to_act)  # type: ignore[arg-type]
-    spy = _Spy()
-    bot = ISMCTSBot(seed=2, iterations=300, opponent_model=spy)
-    root = bot.search(bot._prepare(view), view.seat)
-    assert spy.views
-    for seen in spy.views:  # a view of the opponent's, made for him in a world of the search
-        assert isinstance(seen, View) and seen.seat == seen.to_act == view.opponent
-    # Every reply tried below a card the root player leads is one the model chose.
-    leads = [node for code, node in root.children.items() if Action(code).is_card]
-    replies = {reply for node in leads for reply in node.children}
-    assert replies and replies <= spy.chosen
-    assert len(root.children) > 1  # the root player's own node still branches by the bandit
-
-
-def test_an_opponent_model_that_chooses_an_illegal_action_is_named() -> None:
-    hand = Hand.random(seed=5)
-    view = hand.view(hand.to_act)  # type: ignore[arg-type]
-    bot = ISMCTSBot(seed=2, iterations=50, opponent_model=_Spy(illegal=True))
-    with pytest.raises(IllegalActionError, match="the opponent model chose it; legal: "):
-        bot.search(bot._prepare(view), view.seat)

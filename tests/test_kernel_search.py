@@ -19,7 +19,6 @@ import pytest
 
 from sixtysix import Hand
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
-from sixtysix.bots.random_bot import RandomBot
 from sixtysix.bots.rollout import policy_code
 from sixtysix.kernel import SETTLE_EVERY, SETTLE_FROM, TOLERANCE_FROM, _pure, _pure_search
 from sixtysix.kernel.tables import config
@@ -183,22 +182,20 @@ def test_settle_and_tolerance_are_checked(impl: ModuleType) -> None:
         ISMCTSBot(seed=1, settle=-1)
 
 
-def test_a_settling_bot_stops_early_in_the_kernel_and_in_its_own_loop() -> None:
-    """The bot's search in the kernel and its own loop (which runs with an opponent
-    model) both end an easy decision long before the budget, and choose what the whole
-    budget chooses."""
+def test_a_settling_bot_stops_early_in_the_kernel() -> None:
+    """The bot's search in the kernel ends an easy decision long before the budget, and
+    chooses what the whole budget chooses."""
     hand = positions(1, seed=15)[0]
     seat = hand.to_act
     assert seat is not None
     view = hand.view(seat)
-    for model in (None, RandomBot(seed=2)):
-        budget = 30_000 if model is None else 6_000
-        bot = ISMCTSBot(seed=3, iterations=budget, c=0.4, bias=2.0, settle=1.0, opponent_model=model)
-        settled = bot.choose(view, view.legal)
-        assert SETTLE_FROM <= bot.last_iterations < budget
-        whole = ISMCTSBot(seed=3, iterations=budget, c=0.4, bias=2.0, opponent_model=model)
-        assert whole.choose(view, view.legal) == settled
-        assert whole.last_iterations == budget
+    budget = 30_000
+    bot = ISMCTSBot(seed=3, iterations=budget, c=0.4, bias=2.0, settle=1.0)
+    settled = bot.choose(view, view.legal)
+    assert SETTLE_FROM <= bot.last_iterations < budget
+    whole = ISMCTSBot(seed=3, iterations=budget, c=0.4, bias=2.0)
+    assert whole.choose(view, view.legal) == settled
+    assert whole.last_iterations == budget
 
 
 def test_both_kernels_take_the_same_arguments() -> None:

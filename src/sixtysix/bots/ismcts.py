@@ -61,14 +61,6 @@ action of probability p with n of the root's N visits scores P · p · √N / (1
 more (see :class:`sixtysix.kernel.Search`). With ``infer_model=net`` its policy is
 also the opponent's model for inference.
 
-Opponent modelling (``opponent_model``, off by default): a bot that stands
-for the opponent. At the opponent's nodes of the tree the search does not
-choose by UCB1 but plays what that bot chooses, given the opponent's view of
-the world of the iteration (his cards and the public facts: it never sees
-the root player's cards, docs/design.md §6), so the search answers that player
-rather than the strongest reply. Its choice at a node is kept for the rest of
-the decision for each hand the opponent may hold there.
-
 Closing, declaring, the exchange, marriages and drawing are actions of the
 tree like any card: nothing is decided by fixed rules. The action played is
 the root child with the most visits (ties: the higher mean).
@@ -135,30 +127,20 @@ from typing import Any
 
 from sixtysix import kernel
 from sixtysix.actions import DECLARE, Action
-from sixtysix.bots.base import BaseBot, Bot
+from sixtysix.bots.base import BaseBot
 from sixtysix.bots.endgame import AlphaMu, NodeLimitError
 from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.inference import Inference
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.search_config import SearchConfig, check_names
 from sixtysix.bots.worlds import Worlds
-from sixtysix.errors import IllegalActionError
-from sixtysix.hand import Hand
 from sixtysix.kernel import (
     CLOSE,
-    SETTLE_EVERY,
-    SETTLE_FROM,
-    STOCK_CARDS,
     WINNING_TOTAL,
-    Phase,
     State,
 )
-from sixtysix.kernel._pure_search import settled  # the one settling rule (both loops)
 from sixtysix.solver import Solver
 from sixtysix.views import View
-
-#: The hand is over (a kernel phase).
-OVER = Phase.OVER
 
 __all__ = ["ISMCTSBot", "Node", "SearchConfig", "Worlds", "correct_declaration"]
 
@@ -270,7 +252,6 @@ class ISMCTSBot(BaseBot):
         #: Iterations run by the last search (for measurements).
         self.last_iterations = 0
         self._solver = Solver()
-        self._cache: dict[tuple[int, ...], int] = {}
 
     @property
     def workers(self) -> int:
@@ -377,7 +358,6 @@ class ISMCTSBot(BaseBot):
                 for code, child in root.children.items()}
 
     def _fresh_solver(self) -> None:
-        self._cache = {}
         if self._solver.entries() > _SOLVER_LIMIT:
             self._solver = Solver()
 
@@ -495,113 +475,10 @@ class ISMCTSBot(BaseBot):
         config = self.config
         if deadline is None and config.time is not None:
             deadline = _time.perf_counter() + config.time
-        model = config.opponent_model
-        if model is None:
-            return self._search_in_kernel(worlds, seat, deadline)
-        root = Node()
-        iterations = config.iterations
-        clock = _time.perf_counter
-        c = config.c
-        log = math.log
-        sqrt = math.sqrt
-        rng = self.rng
-        evaluate = self._evaluate
-        phase2 = self._phase2
-        bias = config.bias
-        utility = self._utility
-        me = seat
-        #: The model's action by (node, the opponent's hand there), for this decision.
-        modelled: dict[tuple[int, int], int] = {}
-        done = 0
-        start = clock()
-        settle = config.settle or config.tolerance
-        while True:
-            if iterations is not None and done >= iterations:
-                break
-            if deadline is not None and done and clock() >= deadline:
-                break
-            if settle and done >= SETTLE_FROM and done % SETTLE_EVERY == 0 and settled(
-                    root.children, config.settle, config.tolerance,
-                    (1 << 62 if iterations is None else iterations) - done, done, start, deadline):
-                break
-            done += 1
-            world = worlds.world()
-            k = world.kernel
-            node = root
-            path = [root]
-            while True:
-                if k.phase == OVER:
-                    value = k.value()
-                    break
-                if node is not root and (k.drawn >= STOCK_CARDS or k.closed_by >= 0):
-                    value = phase2(k)
-                    break
-                legal = k.legal_mask()
-                children = node.children
-                mine = k.to_act == me
-                if not mine:
-                    code = self._modelled(model, modelled, node, world, legal)
-                    k.push(code)
-                    child = children.get(code)
-                    if child is None:
-                        child = children[code] = Node()
-                        path.append(child)
-                        value = evaluate(k)
-                        break
-                    node = child
-                    path.append(node)
-                    continue
-                prior = -1
-                if bias:
-                    prior = node.prior
-                    if prior == -2:
-                        prior = node.prior = k.policy_code(True, False)
-                best_code = -1
-                best_score = -math.inf
-                best_child = node
-                untried: list[int] = []
-                m = legal
-                while m:
-                    low = m & -m
-                    m ^= low
-                    code = low.bit_length() - 1
-                    child = children.get(code)
-                    if child is None:
-                        untried.append(code)
-                        continue
-                    child.avail += 1
-                    visits = child.visits
-                    mean = child.total / visits
-                    score = (mean if mine else -mean) + c * sqrt(log(child.avail) / visits)
-                    if code == prior:
-                        score += bias / (visits + 1)
-                    if score > best_score:
-                        best_code, best_score, best_child = code, score, child
-                if untried:
-                    if prior in untried:
-                        code = prior
-                    else:
-                        code = untried[0] if len(untried) == 1 else untried[rng.randrange(len(untried))]
-                    k.push(code)
-                    child = Node()
-                    children[code] = child
-                    path.append(child)
-                    value = evaluate(k)
-                    break
-                k.push(best_code)
-                node = best_child
-                path.append(node)
-            reward = utility[(value if me == 0 else -value) + 3]
-            for n in path:
-                n.visits += 1
-                n.total += reward
-            if len(path) > 1:
-                path[1].squares += reward * reward
-        self.last_iterations = done
-        return root
+        return self._search_in_kernel(worlds, seat, deadline)
 
     def _search_in_kernel(self, worlds: Worlds, seat: int, deadline: float | None) -> Node:
-        """:meth:`search` inside the rules kernel (no opponent model)."""
+        """:meth:`search` inside the rules kernel."""
         config = self.config
         seconds = 0.0 if deadline is None else max(deadline - _time.perf_counter(), 1e-9)
         # Weighted worlds go in as a list of layouts drawn by weight, dealt in turn.
@@ -622,46 +499,3 @@ class ISMCTSBot(BaseBot):
         self.last_iterations = done
         return root
 
-    @staticmethod
-    def _modelled(model: Bot, modelled: dict[tuple[int, int], int], node: Node, world: Hand,
-                  legal: int) -> int:
-        """The opponent model's action code at ``node`` in ``world`` (kept per hand)."""
-        seat = world.kernel.to_act
-        key = (id(node), world.kernel.hand(seat))
-        code = modelled.get(key, -1)
-        if code < 0 or not legal >> code & 1:
-            view = world.view(seat)
-            action = model.choose(view, view.legal)
-            code = modelled[key] = action.code
-            if not legal >> code & 1:
-                raise IllegalActionError(action, view.legal, "the opponent model chose it")
-        return code
-
-    def _evaluate(self, world: State) -> int:
-        """Game points for seat 0 of a position just added to the tree."""
-        if world.phase == OVER:
-            return world.value()
-        if world.stock_open:
-            world.playout(self.rng.getrandbits(64), self.config.epsilon, False, False, self._solve_cards)
-            if world.phase == OVER:
-                return world.value()
-        return self._phase2(world)
-
-    def _phase2(self, world: State) -> int:
-        """Game points for seat 0 of a position with the stock closed or exhausted:
-        played on by the policy to the end, or solved when the stock was closed at the root."""
-        if world.phase != OVER and world.hand(world.to_act).bit_count() > self._solve_cards:
-            world.playout(self.rng.getrandbits(64), self.config.epsilon, False, False, self._solve_cards)
-        if world.phase == OVER:
-            return world.value()
-        return self._solved(world)
-
-    def _solved(self, world: State) -> int:
-        """The exact value for seat 0 (cached within the decision)."""
-        key = world.key()
-        value = self._cache.get(key)
-        if value is None:
-            v = self._solver.state_value(world)
-            value = v if world.to_act == 0 else -v
-            self._cache[key] = value
-        return value

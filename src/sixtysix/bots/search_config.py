@@ -31,7 +31,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sixtysix.bots.base import Bot
 from sixtysix.bots.inference import EPSILON
 from sixtysix.bots.net_bot import load_network
 from sixtysix.errors import ParseError
@@ -61,9 +60,7 @@ class SearchConfig:
     0). Inference: ``infer`` (the power of the likelihood of the opponent's actions;
     off at 0), ``infer_model`` (``policy`` or ``net``), ``infer_epsilon``,
     ``infer_mix``, ``infer_pool`` (worlds sampled to weigh) and ``infer_draws`` (worlds
-    drawn by weight for the kernel's search). ``opponent_model``: a bot the
-    opponent's nodes follow (the search then runs in Python; with ``workers`` above 1
-    it must pickle). Honest endgames (:mod:`sixtysix.bots.endgame`): ``endgame``
+    drawn by weight for the kernel's search). Honest endgames (:mod:`sixtysix.bots.endgame`): ``endgame``
     (``pimc``, or ``alphamu`` at closed-stock roots), ``endgame_moves``,
     ``endgame_worlds``, ``endgame_nodes`` and ``endgame_close`` (a close the search
     chose, checked by αμ).
@@ -91,7 +88,6 @@ class SearchConfig:
     infer_mix: float = 0.0
     infer_pool: int = 256
     infer_draws: int = 512
-    opponent_model: Bot | None = None
     endgame: str = "pimc"
     endgame_moves: int = 3
     endgame_worlds: int = 40
