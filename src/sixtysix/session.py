@@ -9,16 +9,18 @@ end: ``sixtysix.cli.play`` and ``sixtysix.tui`` both build on it.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
 from sixtysix.actions import Action
 from sixtysix.cards import Card
-from sixtysix.errors import BotError, IllegalActionError
+from sixtysix.deck import random_deck
+from sixtysix.errors import BotError, IllegalActionError, InvalidRecordError
 from sixtysix.hand import Hand, HandResult
 from sixtysix.match import Match, MatchInfo
 from sixtysix.player import Bot
-from sixtysix.record import MatchRecord, record_from_match
+from sixtysix.record import MatchRecord, MatchReplay, record_from_match, replay
 from sixtysix.rules import Rules
 from sixtysix.table import Forfeited, Table
 from sixtysix.views import View
@@ -110,6 +112,42 @@ class PlaySession:
         self._finished = False
         #: How many times the human took an action back (:meth:`undo`).
         self.undos = 0
+
+    @classmethod
+    def resume(cls, record: MatchRecord, opponent: Bot, *, human_seat: int = 0) -> PlaySession:
+        """The session of an unfinished match, from its record: the hands are replayed
+        (every action checked), the computer is told the hand in play afresh, and the
+        next deals come from the record's seed as if the match had never stopped.
+        Raises :class:`InvalidRecordError` for a bad record or a finished match.
+
+        >>> from sixtysix.bots import RandomBot
+        >>> first = PlaySession(RandomBot(seed=1), seed=7)
+        >>> _ = first.start()
+        >>> again = PlaySession.resume(first.record(), RandomBot(seed=1))
+        >>> again.view == first.view and again.score == first.score
+        True
+        """
+        played = replay(record)
+        if not isinstance(played, MatchReplay) or played.finished:
+            raise InvalidRecordError("the match of this record is over: there is nothing to continue")
+        seed = record.extra.get("seed")
+        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        session = cls(opponent, rules=record.rules, human_seat=human_seat, seed=seed)
+        match = played.match
+        # The deals to come: the seed's stream, past the cut and the deals already made.
+        fresh = session._match
+        for _hand in match.hands:
+            random_deck(fresh.rng, match.rules.deck)
+        match.seed, match.rng = seed, fresh.rng if seed is not None else random.Random()
+        if fresh.first_dealer == match.first_dealer:
+            match.cuts = fresh.cuts
+        session._match = match
+        session._started = True
+        hand = match.hand
+        if hand is not None and not hand.is_over():
+            session._table.resume(hand)
+            session._table.retell(session.bot_seat)
+        return session
 
     # Queries ---------------------------------------------------------------------
     @property

@@ -52,6 +52,7 @@ from sixtysix.text.prompt import HELP, parse_choice
 from sixtysix.text.screen import describe_score, render_choices, render_hint, render_screen
 from sixtysix.text.style import AnsiStyle, Style
 from sixtysix.text.words import Seats, level_name
+from sixtysix.tui.storage import find_resumable
 from sixtysix.views import View
 
 __all__ = [
@@ -264,6 +265,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--save", metavar="FILE", default=None,
                         help="write the game record (JSON) to FILE, also when stopped early (the "
                              "full-screen game saves every match in its data directory as well)")
+    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
+                        help="continue an unfinished match: the newest one the full-screen game "
+                             "saved, or the one in the record FILE")
     parser.add_argument("--name", default=None, help="your name in the record (default Human)")
     parser.add_argument("--lang", default=None, metavar="{" + ",".join(i18n.LANGUAGES) + "}",
                         help="the language of the game: en, de, bg or hu (default: the system's locale, "
@@ -302,6 +306,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def run_plain(args: argparse.Namespace) -> int:
     """The match in plain lines of text (:class:`LineUI`)."""
+    resume = find_resumable(args.resume) if getattr(args, "resume", None) is not None else None
+    if resume is not None:  # the saved match's players, rules, seat and seed
+        args.opponent, args.name, args.seat = resume.level, resume.name, resume.human_seat
+        saved_seed = resume.record.extra.get("seed")
+        args.seed = saved_seed if isinstance(saved_seed, int) else args.seed
+        args.save = args.save or str(resume.path)
     args.opponent = args.opponent or "medium"  # the heuristic player, named as every front end names it
     args.name = args.name or "Human"
     rules = Rules.parse(args.rules or "classic")
@@ -311,7 +321,12 @@ def run_plain(args: argparse.Namespace) -> int:
     opponent = make_bot(args.opponent, seed=bot_seed)
     if hasattr(opponent, "opponent"):  # an external engine is told whom it plays
         opponent.opponent = args.name
-    session = PlaySession(opponent, rules=rules, human_seat=args.seat, seed=seed)
+    if resume is None:
+        session = PlaySession(opponent, rules=rules, human_seat=args.seat, seed=seed)
+    else:
+        session = PlaySession.resume(resume.record, opponent, human_seat=resume.human_seat)
+        print(_("You continue the match saved in {file}: {summary}.").format(
+            file=resume.path, summary=resume.summary()))
     players = ["", ""]
     players[args.seat] = args.name
     players[1 - args.seat] = f"computer ({args.opponent})"
