@@ -1,5 +1,6 @@
 """``sixtysix play --plain --resume FILE`` (issue 37, item 1): a match stopped mid-hand
-goes on from its record, the same hand, the same cards, the same deals to come."""
+goes on from its record, the same hand, the same cards, the same deals to come; and the
+question before closing in line mode (item 2)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from sixtysix.actions import Action
+from sixtysix.bots import make_bot
 from sixtysix.cli import main
+from sixtysix.cli.play import LineUI, PlaySession
 from sixtysix.record import MatchRecord, MatchReplay, load, replay
+from sixtysix.text.style import Style
 
 
 def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str],
@@ -54,3 +59,15 @@ def test_resume_refuses_a_finished_match_and_a_missing_one(monkeypatch: pytest.M
     play(monkeypatch, capsys, ["--seed", "7", "--opponent", "random", "--save", str(path)], "1\n" * 2000)
     status, _out, err = play(monkeypatch, capsys, ["--resume", str(path)], "")
     assert status == 2 and "holds no unfinished match" in err and err.count("\n") == 1
+
+
+def test_line_mode_asks_before_closing_when_a_person_types() -> None:
+    session = PlaySession(make_bot("medium", seed=1), seed=0)
+    out = io.StringIO()
+    ui = LineUI(session, stdin=io.StringIO("c\nn\nc\ny\nquit\n"), stdout=out, style=Style(), confirm=True)
+    ui.run()
+    story = out.getvalue()
+    assert story.count("Close the stock? No more cards are drawn") == 2
+    assert "If you do not reach 66, your opponent scores 3 game points." in story
+    view = session.view
+    assert view is not None and view.closed_by == 0 and Action.parse("C") not in view.legal

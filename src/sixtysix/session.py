@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from sixtysix.actions import Action
+from sixtysix.actions import Action, ActionKind
 from sixtysix.cards import Card
 from sixtysix.deck import random_deck
 from sixtysix.errors import BotError, IllegalActionError, InvalidRecordError
@@ -183,6 +183,30 @@ class PlaySession:
         """The public match state for the screen."""
         return MatchInfo(self.hand_number, self._match.score, self.rules.target,
                          self._match.pending_bonus)
+
+    def at_stake(self, action: Action) -> int | None:
+        """What ``action`` of the human's may cost at once, as the kernel scores it: for a
+        declaration of 66 that would be false, the game points the opponent scores (R8.3,
+        or R6.4 for the closer); for closing, those the opponent scores should the close
+        fail (R6.4); else ``None``. Front ends ask before such an action.
+
+        >>> from sixtysix.bots import RandomBot
+        >>> session = PlaySession(RandomBot(seed=1), seed=0)
+        >>> _ = session.start()
+        >>> session.at_stake(Action.parse("C"))  # closing before the opponent has a trick
+        3
+        """
+        hand = self._match.hand
+        view = self.view
+        if hand is None or view is None or not self.waiting or action not in view.legal:
+            return None
+        if action.kind is not ActionKind.CLOSE and not action.is_declaration:
+            return None
+        after = hand.kernel.copy()
+        after.push(action.code)
+        if action.kind is ActionKind.CLOSE:
+            return after.failed_close_points()
+        return after.game_points if after.winner != self.human_seat else None
 
     # Driving the game -------------------------------------------------------------
     def start(self) -> list[PlayEvent]:

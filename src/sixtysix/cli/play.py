@@ -49,10 +49,11 @@ from sixtysix.text.narration import (
     describe_result,
 )
 from sixtysix.text.prompt import HELP, parse_choice
+from sixtysix.text.questions import risk_question
 from sixtysix.text.screen import describe_score, render_choices, render_hint, render_screen
 from sixtysix.text.style import AnsiStyle, Style
 from sixtysix.text.words import Seats, level_name
-from sixtysix.tui.storage import find_resumable
+from sixtysix.tui.storage import find_resumable, load_settings
 from sixtysix.views import View
 
 __all__ = [
@@ -97,7 +98,7 @@ class LineUI:
                  memory: bool = False, seats: Seats | None = None,
                  save: Callable[[], None] | None = None,
                  hint: Callable[[View], list[ActionValue]] | None = None,
-                 opponent: str | None = None) -> None:
+                 opponent: str | None = None, confirm: bool = False) -> None:
         self.session = session
         #: How the computer is named at the start: its level or spec, else the bot's name.
         self.opponent = opponent
@@ -109,6 +110,8 @@ class LineUI:
         self.seats = seats or Seats(session.human_seat)
         self.save = save
         self.interactive = _isatty(stdin)
+        #: Ask before closing or declaring under 66 (the setting the full-screen game keeps).
+        self.confirm = confirm
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout)
@@ -157,10 +160,28 @@ class LineUI:
                 self.say(render_choices(view, self.style, self.seats))
                 continue
             try:
-                return parse_choice(line, view, self.style)
+                action = parse_choice(line, view, self.style)
             except ParseError as exc:
                 self.say(self.style.bad(_("Sorry: {problem}.").format(problem=exc)))
                 self.say(render_choices(view, self.style, self.seats))
+                continue
+            if self.confirmed(action, view):
+                return action
+            self.say(render_choices(view, self.style, self.seats))
+
+    def confirmed(self, action: Action, view: View) -> bool:
+        """Whether to go ahead with ``action``: at once, or after asking when it may cost
+        the hand (``confirm``); the end of input answers no."""
+        if not self.confirm:
+            return True
+        declared = view.declared_total(action) if action.is_declaration else 0
+        question = risk_question(action, self.session.at_stake(action), declared=declared)
+        if question is None:
+            return True
+        self.say(self.style.strong(question.title) + " " + question.text)
+        answer = self.read(_("{yes}? (y/n) ").format(yes=question.yes))
+        yes = _("Yes").lower()
+        return answer is not None and answer.strip().lower() in {"y", "yes", yes, yes[:1]}
 
     def read(self, prompt: str) -> str | None:
         """One line of input, or ``None`` at the end of input. Piped answers are echoed,
@@ -348,6 +369,9 @@ def run_plain(args: argparse.Namespace) -> int:
     ui = LineUI(session, stdin=sys.stdin, stdout=stdout, style=pick_style(stdout, args.color),
                 memory=args.memory, save=save if path is not None else None, hint=hint,
                 opponent=args.opponent)
+    # A person at the keyboard is asked before an action that may cost the hand, as the
+    # setting says (on unless turned off); answers piped from a script are taken as they come.
+    ui.confirm = ui.interactive and _confirm_setting()
     try:
         status = ui.run()
     finally:
@@ -356,6 +380,14 @@ def run_plain(args: argparse.Namespace) -> int:
     if path is not None:
         print(_("The game record is saved in {path}.").format(path=path), file=stdout)
     return status
+
+
+def _confirm_setting() -> bool:
+    """The ``confirm`` setting the full-screen game keeps (on when it cannot be read)."""
+    try:
+        return load_settings().confirm
+    except ModuleNotFoundError:  # no platformdirs: no settings folder
+        return True
 
 
 def _write_record(path: str, record: MatchRecord) -> None:

@@ -18,12 +18,12 @@ from textual.app import App
 from sixtysix.analysis import Budget
 from sixtysix.i18n import _
 from sixtysix.record import Record
+from sixtysix.text.questions import leave_question
 from sixtysix.tui.game import GameScreen, MatchSetup
 from sixtysix.tui.replay import ReplayScreen
 from sixtysix.tui.screens import (
     ConfirmScreen,
     KeysScreen,
-    Question,
     RecordsScreen,
     RulesScreen,
     SettingsScreen,
@@ -198,11 +198,7 @@ class SixtySixApp(App[None]):
                 if yes:
                     self.leave()
 
-            self.push_screen(ConfirmScreen(Question(
-                _("Leave the match?"),
-                _("The hand in play is saved with the match: continue it on the next start, "
-                  "or with: sixtysix play --resume"),
-                _("Leave"))), answer)
+            self.push_screen(ConfirmScreen(leave_question()), answer)
             return
         self.leave()
 

@@ -58,9 +58,11 @@ from sixtysix.text.narration import (
     describe_result,
 )
 from sixtysix.text.prompt import why_illegal
+from sixtysix.text.questions import risk_question
 from sixtysix.text.screen import MatchInfo, describe_score, ordered_legal, sorted_cards
 from sixtysix.text.words import Seats, level_name
 from sixtysix.tui.bookkeeping import MatchBook
+from sixtysix.tui.screens import ConfirmScreen
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import Resumable, Settings, new_record_path
 from sixtysix.tui.style import MarkupStyle, escape
@@ -417,6 +419,25 @@ class GameScreen(Screen[None]):
             assert view is not None
             self.log_lines(self.style.bad(_("{action} is not allowed: {why}.").format(
                 action=self.style.action(action), why=escape(why_illegal(action, view, self.style)))))
+            return
+        view = self.session.view
+        question = None
+        if self.settings.confirm and view is not None:
+            declared = view.declared_total(action) if action.is_declaration else 0
+            question = risk_question(action, self.session.at_stake(action), declared=declared)
+        if question is None:
+            self.take(action)
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.take(action)
+
+        self.app.push_screen(ConfirmScreen(question), answer)
+
+    def take(self, action: Action) -> None:
+        """Play ``action`` (legal, and confirmed where that is asked)."""
+        if not self.my_turn:
             return
         self.hinted = None
         self.run_session(lambda: self.session.play(action))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -13,6 +13,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, MarkdownViewer, Select, Static
 
 from sixtysix.i18n import LANGUAGES, N_, _, ngettext
+from sixtysix.text.questions import Question
 from sixtysix.text.words import level_name
 from sixtysix.tui.rules import rules_markdown
 from sixtysix.tui.statistics import Statistics
@@ -31,16 +32,6 @@ def rules_text() -> str:
 
 
 # Questions --------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Question:
-    """What to ask before an action that cannot be taken back: a title, a sentence on
-    what it costs, and the words on the button that goes ahead."""
-
-    title: str
-    text: str
-    yes: str
-
 
 class ConfirmScreen(ModalScreen[bool]):
     """Ask a :class:`Question`: dismisses with ``True`` to go ahead (Enter, y or the
@@ -154,6 +145,8 @@ class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
                              allow_blank=False, compact=True, id="speed")
                 yield Label(_("Undo (marked in the record)"))
                 yield Select(_on_off(), value=s.undo, allow_blank=False, compact=True, id="undo")
+                yield Label(_("Ask before closing or declaring under 66"))
+                yield Select(_on_off(), value=s.confirm, allow_blank=False, compact=True, id="confirm")
                 yield Label(_("Your name"))
                 yield Input(s.name, compact=True, id="name", max_length=40)
                 yield Label(_("Language (from the next start)"))
@@ -172,7 +165,8 @@ class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
         name = self.query_one("#name", Input).value.strip() or self.settings.name
         return replace(self.settings, level=str(value("level")), preset=str(value("preset")),
                        memory=bool(value("memory")), auto_declare=bool(value("auto_declare")),
-                       speed=str(value("speed")), undo=bool(value("undo")), name=name,
+                       speed=str(value("speed")), undo=bool(value("undo")), confirm=bool(value("confirm")),
+                       name=name,
                        language=str(value("language"))).check()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
