@@ -104,7 +104,9 @@ async def test_an_illegal_card_is_refused_with_the_reason() -> None:
         await pilot.press("x")  # no exchange before winning a trick (R4.1)
         await settle(pilot)
         assert screen.session.view == before
-        assert "is not allowed" in log(screen)
+        # In words, not the notation the player never typed (issue 37, item 3).
+        assert "You cannot exchange the trump card now: the exchange needs a trick won first" in log(screen)
+        assert "X is not allowed" not in log(screen)
         await pilot.press("9")  # there is no ninth card: ignored
         await settle(pilot)
         assert screen.session.view == before

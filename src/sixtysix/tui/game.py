@@ -57,7 +57,7 @@ from sixtysix.text.narration import (
     describe_match_end,
     describe_result,
 )
-from sixtysix.text.prompt import why_illegal
+from sixtysix.text.prompt import refused
 from sixtysix.text.questions import risk_question
 from sixtysix.text.screen import MatchInfo, describe_score, ordered_legal, sorted_cards
 from sixtysix.text.words import Seats, level_name
@@ -417,8 +417,7 @@ class GameScreen(Screen[None]):
         if action not in self.legal():
             view = self.session.view
             assert view is not None
-            self.log_lines(self.style.bad(_("{action} is not allowed: {why}.").format(
-                action=self.style.action(action), why=escape(why_illegal(action, view, self.style)))))
+            self.log_lines(self.style.bad(refused(action, view, self.style, escape)))
             return
         view = self.session.view
         question = None
@@ -501,8 +500,12 @@ class GameScreen(Screen[None]):
         if cards:
             card = cards[self.selected % len(cards)]
             marriage = _marriage_lead(card)
-            if marriage is None:
-                self.log_lines(_("A marriage is announced with a king or a queen: select one first."))
+            legal = {a for a in self.legal() if a.kind is ActionKind.MARRIAGE}
+            if not legal and self.my_turn:
+                self.log_lines(_("You have no marriage to announce now: a marriage is the king and queen "
+                                 "of one suit, shown when you lead."))
+            elif marriage is None:
+                self.log_lines(_("Choose the king or the queen of your marriage (← →), then press m."))
             else:
                 self.play(marriage)
 
