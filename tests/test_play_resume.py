@@ -71,3 +71,24 @@ def test_line_mode_asks_before_closing_when_a_person_types() -> None:
     assert "If you do not reach 66, your opponent scores 3 game points." in story
     view = session.view
     assert view is not None and view.closed_by == 0 and Action.parse("C") not in view.legal
+
+
+class Interrupting(io.StringIO):
+    """Input that is interrupted (Ctrl-C) at the first question."""
+
+    def readline(self, size: int | None = -1) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_and_ctrl_d_both_say_where_the_match_stopped(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str],
+                                                            tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    monkeypatch.setattr(sys, "stdin", Interrupting())
+    status = main(["play", "--plain", "--seed", "3", "--save", str(path)])
+    out = capsys.readouterr().out
+    assert status == 130
+    assert "Interrupted: the match stops here (You 0, Computer 0)." in out
+    assert isinstance(load(str(path)), MatchRecord)  # saved all the same
+    status, out, _err = play(monkeypatch, capsys, ["--seed", "3"], "")
+    assert status == 0 and "End of input: the match stops here (You 0, Computer 0)." in out

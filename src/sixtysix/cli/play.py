@@ -134,7 +134,12 @@ class LineUI:
         self.say(render_screen(view, self.style, self.seats, self.session.info(), memory=self.memory))
         self.say(render_choices(view, self.style, self.seats))
         while True:
-            line = self.read("> ")
+            try:
+                line = self.read("> ")
+            except KeyboardInterrupt:  # Ctrl-C says where the match stopped, as Ctrl-D does
+                self.say()
+                self.say(self._stopped(_("Interrupted")))
+                raise
             if line is None:
                 self.say()
                 self.say(self._stopped(_("End of input")))
