@@ -9,16 +9,18 @@ end: ``sixtysix.cli.play`` and ``sixtysix.tui`` both build on it.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
-from sixtysix.actions import Action
+from sixtysix.actions import Action, ActionKind
 from sixtysix.cards import Card
-from sixtysix.errors import BotError, IllegalActionError
+from sixtysix.deck import random_deck
+from sixtysix.errors import BotError, IllegalActionError, InvalidRecordError
 from sixtysix.hand import Hand, HandResult
 from sixtysix.match import Match, MatchInfo
 from sixtysix.player import Bot
-from sixtysix.record import MatchRecord, record_from_match
+from sixtysix.record import MatchRecord, MatchReplay, record_from_match, replay
 from sixtysix.rules import Rules
 from sixtysix.table import Forfeited, Table
 from sixtysix.views import View
@@ -111,6 +113,42 @@ class PlaySession:
         #: How many times the human took an action back (:meth:`undo`).
         self.undos = 0
 
+    @classmethod
+    def resume(cls, record: MatchRecord, opponent: Bot, *, human_seat: int = 0) -> PlaySession:
+        """The session of an unfinished match, from its record: the hands are replayed
+        (every action checked), the computer is told the hand in play afresh, and the
+        next deals come from the record's seed as if the match had never stopped.
+        Raises :class:`InvalidRecordError` for a bad record or a finished match.
+
+        >>> from sixtysix.bots import RandomBot
+        >>> first = PlaySession(RandomBot(seed=1), seed=7)
+        >>> _ = first.start()
+        >>> again = PlaySession.resume(first.record(), RandomBot(seed=1))
+        >>> again.view == first.view and again.score == first.score
+        True
+        """
+        played = replay(record)
+        if not isinstance(played, MatchReplay) or played.finished:
+            raise InvalidRecordError("the match of this record is over: there is nothing to continue")
+        seed = record.extra.get("seed")
+        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        session = cls(opponent, rules=record.rules, human_seat=human_seat, seed=seed)
+        match = played.match
+        # The deals to come: the seed's stream, past the cut and the deals already made.
+        fresh = session._match
+        for _hand in match.hands:
+            random_deck(fresh.rng, match.rules.deck)
+        match.seed, match.rng = seed, fresh.rng if seed is not None else random.Random()
+        if fresh.first_dealer == match.first_dealer:
+            match.cuts = fresh.cuts
+        session._match = match
+        session._started = True
+        hand = match.hand
+        if hand is not None and not hand.is_over():
+            session._table.resume(hand)
+            session._table.retell(session.bot_seat)
+        return session
+
     # Queries ---------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
@@ -145,6 +183,30 @@ class PlaySession:
         """The public match state for the screen."""
         return MatchInfo(self.hand_number, self._match.score, self.rules.target,
                          self._match.pending_bonus)
+
+    def at_stake(self, action: Action) -> int | None:
+        """What ``action`` of the human's may cost at once, as the kernel scores it: for a
+        declaration of 66 that would be false, the game points the opponent scores (R8.3,
+        or R6.4 for the closer); for closing, those the opponent scores should the close
+        fail (R6.4); else ``None``. Front ends ask before such an action.
+
+        >>> from sixtysix.bots import RandomBot
+        >>> session = PlaySession(RandomBot(seed=1), seed=0)
+        >>> _ = session.start()
+        >>> session.at_stake(Action.parse("C"))  # closing before the opponent has a trick
+        3
+        """
+        hand = self._match.hand
+        view = self.view
+        if hand is None or view is None or not self.waiting or action not in view.legal:
+            return None
+        if action.kind is not ActionKind.CLOSE and not action.is_declaration:
+            return None
+        after = hand.kernel.copy()
+        after.push(action.code)
+        if action.kind is ActionKind.CLOSE:
+            return after.failed_close_points()
+        return after.game_points if after.winner != self.human_seat else None
 
     # Driving the game -------------------------------------------------------------
     def start(self) -> list[PlayEvent]:

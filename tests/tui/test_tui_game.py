@@ -104,7 +104,9 @@ async def test_an_illegal_card_is_refused_with_the_reason() -> None:
         await pilot.press("x")  # no exchange before winning a trick (R4.1)
         await settle(pilot)
         assert screen.session.view == before
-        assert "is not allowed" in log(screen)
+        # In words, not the notation the player never typed (issue 37, item 3).
+        assert "You cannot exchange the trump card now: the exchange needs a trick won first" in log(screen)
+        assert "X is not allowed" not in log(screen)
         await pilot.press("9")  # there is no ninth card: ignored
         await settle(pilot)
         assert screen.session.view == before
@@ -252,7 +254,10 @@ async def test_rules_statistics_and_records_screens(data_dir: Path, tmp_path: Pa
         table = app.screen.query_one(DataTable)
         assert table.row_count == 1
         row = table.get_row_at(0)
-        assert row[:4] == ["medium", "classic", "0/1", f"{int(game(app).info.score[0] > 0)}/1"]
+        # The match is unfinished: neither won nor lost (issue 37), counted apart.
+        assert row[:4] == ["medium", "classic", "0/0", f"{int(game(app).info.score[0] > 0)}/1"]
+        notes = text(app.screen.query_one("#stats-notes"))
+        assert "0 of 0 finished matches" in notes and "1 match is unfinished" in notes
         await pilot.press("escape")
         await pilot.press("g")
         await pilot.pause()

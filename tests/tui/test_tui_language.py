@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from need import need_tui
 
 need_tui()
@@ -17,6 +18,8 @@ from textual.widgets import Button, Static  # noqa: E402
 from sixtysix import i18n  # noqa: E402
 from sixtysix.cards import Rank  # noqa: E402
 from sixtysix.tui.app import SixtySixApp  # noqa: E402
+from sixtysix.tui.options import GameOptions  # noqa: E402
+from sixtysix.tui.run import run_game  # noqa: E402
 from sixtysix.tui.widgets import CardView  # noqa: E402
 
 #: English words of the table screen's texts (status, opponent, table, log, prompt,
@@ -67,3 +70,17 @@ async def test_english_is_the_default(data_dir: Path) -> None:
         await settle(pilot)
         shown = screen_texts(app)
         assert "Trump" in shown and "Your lead" in shown and "Trumpf" not in shown
+
+
+def test_the_line_after_the_game_speaks_its_language(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 37, item 5: after a game in German, the exit line is German too."""
+    def run(app: SixtySixApp) -> None:
+        app.last_record = Path("game.json")
+
+    monkeypatch.setattr(SixtySixApp, "run", run)
+    assert run_game(GameOptions(lang="de")) == 0
+    out = capsys.readouterr().out
+    with i18n.use("de"):
+        expected = i18n._("The game record is saved in {path}.").format(path="game.json")
+    assert out.strip() == expected and "saved in" not in out

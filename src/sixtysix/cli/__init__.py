@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from types import FrameType
 
 from sixtysix import kernel
+from sixtysix.cli.errors import error_line
 from sixtysix.cli.options import one_line_warnings
 from sixtysix.version import __version__
 
@@ -69,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except (ValueError, OSError) as exc:
-        print(f"sixtysix: error: {exc}", file=sys.stderr)
+        print(error_line(exc), file=sys.stderr)
         return 2
     finally:
         if previous is not None:

@@ -49,9 +49,11 @@ from sixtysix.text.narration import (
     describe_result,
 )
 from sixtysix.text.prompt import HELP, parse_choice
+from sixtysix.text.questions import risk_question
 from sixtysix.text.screen import describe_score, render_choices, render_hint, render_screen
 from sixtysix.text.style import AnsiStyle, Style
 from sixtysix.text.words import Seats, level_name
+from sixtysix.tui.storage import find_resumable, load_settings
 from sixtysix.views import View
 
 __all__ = [
@@ -96,7 +98,7 @@ class LineUI:
                  memory: bool = False, seats: Seats | None = None,
                  save: Callable[[], None] | None = None,
                  hint: Callable[[View], list[ActionValue]] | None = None,
-                 opponent: str | None = None) -> None:
+                 opponent: str | None = None, confirm: bool = False) -> None:
         self.session = session
         #: How the computer is named at the start: its level or spec, else the bot's name.
         self.opponent = opponent
@@ -108,6 +110,8 @@ class LineUI:
         self.seats = seats or Seats(session.human_seat)
         self.save = save
         self.interactive = _isatty(stdin)
+        #: Ask before closing or declaring under 66 (the setting the full-screen game keeps).
+        self.confirm = confirm
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout)
@@ -130,7 +134,12 @@ class LineUI:
         self.say(render_screen(view, self.style, self.seats, self.session.info(), memory=self.memory))
         self.say(render_choices(view, self.style, self.seats))
         while True:
-            line = self.read("> ")
+            try:
+                line = self.read("> ")
+            except KeyboardInterrupt:  # Ctrl-C says where the match stopped, as Ctrl-D does
+                self.say()
+                self.say(self._stopped(_("Interrupted")))
+                raise
             if line is None:
                 self.say()
                 self.say(self._stopped(_("End of input")))
@@ -156,10 +165,28 @@ class LineUI:
                 self.say(render_choices(view, self.style, self.seats))
                 continue
             try:
-                return parse_choice(line, view, self.style)
+                action = parse_choice(line, view, self.style)
             except ParseError as exc:
                 self.say(self.style.bad(_("Sorry: {problem}.").format(problem=exc)))
                 self.say(render_choices(view, self.style, self.seats))
+                continue
+            if self.confirmed(action, view):
+                return action
+            self.say(render_choices(view, self.style, self.seats))
+
+    def confirmed(self, action: Action, view: View) -> bool:
+        """Whether to go ahead with ``action``: at once, or after asking when it may cost
+        the hand (``confirm``); the end of input answers no."""
+        if not self.confirm:
+            return True
+        declared = view.declared_total(action) if action.is_declaration else 0
+        question = risk_question(action, self.session.at_stake(action), declared=declared)
+        if question is None:
+            return True
+        self.say(self.style.strong(question.title) + " " + question.text)
+        answer = self.read(_("{yes}? (y/n) ").format(yes=question.yes))
+        yes = _("Yes").lower()
+        return answer is not None and answer.strip().lower() in {"y", "yes", yes, yes[:1]}
 
     def read(self, prompt: str) -> str | None:
         """One line of input, or ``None`` at the end of input. Piped answers are echoed,
@@ -264,6 +291,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--save", metavar="FILE", default=None,
                         help="write the game record (JSON) to FILE, also when stopped early (the "
                              "full-screen game saves every match in its data directory as well)")
+    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
+                        help="continue an unfinished match: the newest one the full-screen game "
+                             "saved, or the one in the record FILE")
     parser.add_argument("--name", default=None, help="your name in the record (default Human)")
     parser.add_argument("--lang", default=None, metavar="{" + ",".join(i18n.LANGUAGES) + "}",
                         help="the language of the game: en, de, bg or hu (default: the system's locale, "
@@ -302,6 +332,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def run_plain(args: argparse.Namespace) -> int:
     """The match in plain lines of text (:class:`LineUI`)."""
+    resume = find_resumable(args.resume) if getattr(args, "resume", None) is not None else None
+    if resume is not None:  # the saved match's players, rules, seat and seed
+        args.opponent, args.name, args.seat = resume.level, resume.name, resume.human_seat
+        saved_seed = resume.record.extra.get("seed")
+        args.seed = saved_seed if isinstance(saved_seed, int) else args.seed
+        args.save = args.save or str(resume.path)
     args.opponent = args.opponent or "medium"  # the heuristic player, named as every front end names it
     args.name = args.name or "Human"
     rules = Rules.parse(args.rules or "classic")
@@ -311,7 +347,12 @@ def run_plain(args: argparse.Namespace) -> int:
     opponent = make_bot(args.opponent, seed=bot_seed)
     if hasattr(opponent, "opponent"):  # an external engine is told whom it plays
         opponent.opponent = args.name
-    session = PlaySession(opponent, rules=rules, human_seat=args.seat, seed=seed)
+    if resume is None:
+        session = PlaySession(opponent, rules=rules, human_seat=args.seat, seed=seed)
+    else:
+        session = PlaySession.resume(resume.record, opponent, human_seat=resume.human_seat)
+        print(_("You continue the match saved in {file}: {summary}.").format(
+            file=resume.path, summary=resume.summary()))
     players = ["", ""]
     players[args.seat] = args.name
     players[1 - args.seat] = f"computer ({args.opponent})"
@@ -333,6 +374,9 @@ def run_plain(args: argparse.Namespace) -> int:
     ui = LineUI(session, stdin=sys.stdin, stdout=stdout, style=pick_style(stdout, args.color),
                 memory=args.memory, save=save if path is not None else None, hint=hint,
                 opponent=args.opponent)
+    # A person at the keyboard is asked before an action that may cost the hand, as the
+    # setting says (on unless turned off); answers piped from a script are taken as they come.
+    ui.confirm = ui.interactive and _confirm_setting()
     try:
         status = ui.run()
     finally:
@@ -341,6 +385,14 @@ def run_plain(args: argparse.Namespace) -> int:
     if path is not None:
         print(_("The game record is saved in {path}.").format(path=path), file=stdout)
     return status
+
+
+def _confirm_setting() -> bool:
+    """The ``confirm`` setting the full-screen game keeps (on when it cannot be read)."""
+    try:
+        return load_settings().confirm
+    except ModuleNotFoundError:  # no platformdirs: no settings folder
+        return True
 
 
 def _write_record(path: str, record: MatchRecord) -> None:

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from sixtysix.cli.errors import read_error
 from sixtysix.errors import InvalidRecordError
 from sixtysix.record import MAX_RECORD_BYTES, load, loads, read_limited, replay
 
@@ -50,9 +51,7 @@ def run(args: argparse.Namespace) -> int:
     return _bulk(files)
 
 
-def _read_error(name: str, exc: OSError) -> str:
-    return f"cannot read {name}: {exc.strerror or exc}"
-
+_read_error = read_error  # the name this module used
 
 def _single(name: str, *, as_json: bool) -> int:
     try:

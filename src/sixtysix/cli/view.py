@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sixtysix.cli.errors import read_error
 from sixtysix.cli.play import _isatty
+from sixtysix.record import load
 
 __all__ = ["register", "run"]
 
@@ -24,13 +26,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "through the actions and the hands, both hands are shown, and each action is "
                     "rated against the best one.",
     )
-    parser.add_argument("file", help="the game record")
+    parser.add_argument("file", metavar="FILE", help="the game record")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from sixtysix.tui import available
 
+    try:  # a file that cannot be read is said first, as replay says it
+        load(args.file)
+    except OSError as exc:
+        raise ValueError(read_error(args.file, exc)) from None
     if not (_isatty(sys.stdin) and _isatty(sys.stdout)):
         raise ValueError("the replay viewer needs a terminal; 'sixtysix replay FILE' prints a summary")
     if not available():

@@ -10,6 +10,7 @@ catalogs (:mod:`sixtysix.i18n`):
 * :mod:`sixtysix.text.screen`: the table as a seat sees it, its numbered choices, a hint;
 * :mod:`sixtysix.text.narration`: what happened (an action, the cut, a deal, how a
   hand and the match ended);
+* :mod:`sixtysix.text.questions`: what to ask before an action that cannot be taken back;
 * :mod:`sixtysix.text.prompt`: what a person types (an action or its number), and why
   an action is refused (the engine's reason, worded for the player).
 

@@ -23,14 +23,15 @@ Action.parse('QD')
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sixtysix import i18n
-from sixtysix.actions import Action
+from sixtysix.actions import Action, ActionKind
 from sixtysix.cards import Card
 from sixtysix.errors import IllegalActionError, ParseError
 from sixtysix.i18n import N_, _
-from sixtysix.refusal import NOT_HELD, OVER, REASONS
+from sixtysix.refusal import MUST_FOLLOW, NOT_HELD, OVER, REASONS
 from sixtysix.sampling import sample_worlds
 from sixtysix.text.screen import ordered_legal
 from sixtysix.text.style import Style
@@ -39,7 +40,7 @@ from sixtysix.text.words import card_text
 if TYPE_CHECKING:
     from sixtysix.views import View
 
-__all__ = ["ENGINE_REASONS", "HELP", "parse_choice", "why_illegal"]
+__all__ = ["ENGINE_REASONS", "HELP", "parse_choice", "refused", "why_illegal"]
 
 #: The help of the line game (translate with ``_(HELP)`` where it is shown).
 HELP = N_("""\
@@ -97,6 +98,46 @@ def why_illegal(action: Action, view: View, style: Style | None = None) -> str:
     if why.sentence == NOT_HELD:  # the engine names the seat by its number; to the player it is "you"
         return _("you do not hold {card}").format(**blanks)
     return _(why.sentence).format(**blanks)
+
+
+def _must_follow(action: Action, view: View) -> bool:
+    """Whether the engine refuses ``action`` for the duty to follow (R7.2)."""
+    world = sample_worlds(view, 1, random.Random(0))[0]
+    try:
+        world.push(action)
+    except IllegalActionError as exc:
+        return exc.refusal is not None and exc.refusal.sentence == MUST_FOLLOW
+    return False
+
+
+def refused(action: Action, view: View, style: Style, quote: Callable[[str], str] | None = None) -> str:
+    """Why ``action``, chosen with a key or a click, is refused, named in words
+    rather than by its notation (``quote`` escapes the reason for a screen's markup).
+
+    >>> from sixtysix import Hand
+    >>> from sixtysix.text.style import Style
+    >>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
+    >>> refused(Action.parse("X"), hand.view(1), Style())
+    'You cannot exchange the trump card now: the exchange needs a trick won first (R4.1).'
+    """
+    if view.to_act == view.seat and action.kind is ActionKind.PLAY and _must_follow(action, view):
+        # "Phase 2" is the rule book's word; the full-screen game speaks of the stock.
+        why = _("the stock is closed or used up: now you must follow suit and win the trick "
+                "if you can, else play a trump (R7.2)")
+    else:
+        why = why_illegal(action, view, style)
+    why = quote(why) if quote is not None else why
+    kind = action.kind
+    if kind is ActionKind.PLAY and action.card is not None:
+        return _("You cannot play {card} now: {why}.").format(card=style.card(action.card), why=why)
+    if kind is ActionKind.MARRIAGE and action.card is not None:
+        return _("You cannot announce a marriage with {card} now: {why}.").format(
+            card=style.card(action.card), why=why)
+    sentence = {ActionKind.EXCHANGE: N_("You cannot exchange the trump card now: {why}."),
+                ActionKind.CLOSE: N_("You cannot close the stock now: {why}."),
+                ActionKind.DRAW: N_("You cannot draw now: {why}.")}.get(
+        kind, N_("You cannot declare 66 now: {why}."))
+    return _(sentence).format(why=why)
 
 
 # Reading -------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from sixtysix.actions import Action, ActionKind
 from sixtysix.cards import Card, Suit
-from sixtysix.i18n import _, ngettext
+from sixtysix.i18n import N_, _, ngettext
 from sixtysix.kernel.tables import marriage_value
 from sixtysix.match import MatchInfo
 from sixtysix.text.style import AnsiStyle, Style
@@ -101,6 +101,10 @@ def _cards(n: int) -> str:
     return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
+#: What "phase 2" means, said where the stock is shown: the engine's refusals name it (R7.2).
+PHASE_2 = N_("Phase 2: follow suit and win the trick if you can, else trump.")
+
+
 def _stock_line(view: View, seats: Seats, style: Style) -> str:
     suit = style.strong(style.suit(view.trump))
     if view.closed_by is not None:
@@ -110,9 +114,9 @@ def _stock_line(view: View, seats: Seats, style: Style) -> str:
             detail = _("{cards}, {card} turned down").format(cards=detail, card=style.card(face_up))
         stock = seats.pick(view.closed_by, _("Stock: closed by you ({detail})"),
                            _("Stock: closed by {name} ({detail})"), detail=detail)
-        return _("Trump: {suit}").format(suit=suit) + "   " + stock
+        return _("Trump: {suit}").format(suit=suit) + "   " + stock + "   " + _(PHASE_2)
     if view.stock_size == 0:
-        return _("Trump: {suit}").format(suit=suit) + "   " + _("Stock: exhausted")
+        return _("Trump: {suit}").format(suit=suit) + "   " + _("Stock: exhausted") + "   " + _(PHASE_2)
     if view.trump_card is not None:
         trump = _("Trump: {suit}, turned up {card}").format(suit=suit, card=style.card(view.trump_card))
     else:

@@ -10,6 +10,7 @@ directory (:mod:`sixtysix.tui.storage`).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 from textual.app import App
@@ -17,11 +18,27 @@ from textual.app import App
 from sixtysix.analysis import Budget
 from sixtysix.i18n import _
 from sixtysix.record import Record
+from sixtysix.text.questions import leave_question
 from sixtysix.tui.game import GameScreen, MatchSetup
 from sixtysix.tui.replay import ReplayScreen
-from sixtysix.tui.screens import KeysScreen, RecordsScreen, RulesScreen, SettingsScreen, StatisticsScreen
+from sixtysix.tui.screens import (
+    ConfirmScreen,
+    KeysScreen,
+    RecordsScreen,
+    RulesScreen,
+    SettingsScreen,
+    StartScreen,
+    StatisticsScreen,
+)
 from sixtysix.tui.statistics import Statistics, StatisticsError
-from sixtysix.tui.storage import Settings, data_dir, load_settings, save_settings
+from sixtysix.tui.storage import (
+    Resumable,
+    Settings,
+    data_dir,
+    latest_unfinished,
+    load_settings,
+    save_settings,
+)
 
 __all__ = ["SixtySixApp"]
 
@@ -45,8 +62,15 @@ class SixtySixApp(App[None]):
                  rules_text: str | None = None, opponent: str | None = None,
                  hint_budget: Budget | None = None, replay: tuple[Record, str] | None = None,
                  replay_budget: Budget | None = None, human_seat: int = 0,
-                 save: Path | None = None) -> None:
+                 save: Path | None = None, resume: Resumable | None = None,
+                 offer_continue: bool | None = None) -> None:
         super().__init__()
+        #: The saved match to continue at once (``play --resume``).
+        self.resume = resume
+        #: Whether to offer the latest unfinished match on a start screen (by default when
+        #: no seed, rules, opponent or match to continue are given).
+        self.offer_continue = offer_continue if offer_continue is not None else (
+            resume is None and seed is None and rules_text is None and opponent is None)
         self.title = _("Sixty-six")
         self.human_seat = human_seat
         #: Where the first match's record is also saved (``--save``), besides the data directory.
@@ -74,8 +98,23 @@ class SixtySixApp(App[None]):
         if self.replay_target is not None:
             record, title = self.replay_target
             self.push_screen(ReplayScreen(record, title, budget=self.replay_budget))
-        else:
-            self.start_match()
+            return
+        if self.resume is None and self.offer_continue:
+            unfinished = latest_unfinished()
+            if unfinished is not None:
+                self.offer(unfinished)
+                return
+        self.start_match(self.resume)
+
+    def offer(self, unfinished: Resumable) -> None:
+        """The start screen: continue ``unfinished``, or a new match."""
+        def chosen(resume: bool | None) -> None:
+            if resume is None:
+                self.exit()
+            else:
+                self.start_match(unfinished if resume else None)
+
+        self.push_screen(StartScreen(unfinished.summary()), chosen)
 
     # Matches -----------------------------------------------------------------------------
     def setup(self) -> MatchSetup:
@@ -90,8 +129,18 @@ class SixtySixApp(App[None]):
                 return screen
         return None
 
-    def start_match(self) -> None:
-        game = GameScreen(self.setup(), self.statistics)
+    def resume_setup(self, resume: Resumable) -> MatchSetup:
+        """The setup of a saved match: its rules, level, seat and seed; the player's
+        other settings (speed, hints) as they are now."""
+        seed = resume.record.extra.get("seed")
+        return MatchSetup(replace(self.settings, name=resume.name),
+                          seed if isinstance(seed, int) else self.seed,
+                          rules_text=str(resume.record.rules), opponent=resume.level,
+                          human_seat=resume.human_seat, hint_budget=self.hint_budget)
+
+    def start_match(self, resume: Resumable | None = None) -> None:
+        setup = self.setup() if resume is None else self.resume_setup(resume)
+        game = GameScreen(setup, self.statistics, resume)
         self.save_path = None
         self.last_record = game.book.also or game.record_path
         self.push_screen(game)
@@ -143,6 +192,18 @@ class SixtySixApp(App[None]):
         self.push_screen(RecordsScreen())
 
     async def action_quit(self) -> None:
+        game = self.game
+        if game is not None and game.in_hand and self.settings.confirm:
+            def answer(yes: bool | None) -> None:
+                if yes:
+                    self.leave()
+
+            self.push_screen(ConfirmScreen(leave_question()), answer)
+            return
+        self.leave()
+
+    def leave(self) -> None:
+        """Save the match and close the game."""
         game = self.game
         if game is not None:
             game.close_match()

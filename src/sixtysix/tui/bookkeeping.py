@@ -24,7 +24,7 @@ class MatchBook:
 
     def __init__(self, session: PlaySession, path: Path, statistics: Statistics | None, *,
                  name: str, level: str, preset: str, undo: bool, seed: int,
-                 also: Path | None = None) -> None:
+                 also: Path | None = None, resumed: bool = False) -> None:
         self.session = session
         self.path = path
         #: Another file the record is written to (``--save``).
@@ -36,7 +36,10 @@ class MatchBook:
         self.seed = seed
         self.closed = False
         self.match_id: int | None = None
-        if statistics is not None:
+        if statistics is not None and resumed:
+            # A match continued goes on being counted as the same match.
+            self.match_id = statistics.match_of(str(path))
+        if statistics is not None and self.match_id is None:
             self.match_id = statistics.start_match(level=level, preset=preset, rules=str(session.rules),
                                                    undo=undo, record=str(path))
 

@@ -57,12 +57,14 @@ from sixtysix.text.narration import (
     describe_match_end,
     describe_result,
 )
-from sixtysix.text.prompt import why_illegal
+from sixtysix.text.prompt import refused
+from sixtysix.text.questions import risk_question
 from sixtysix.text.screen import MatchInfo, describe_score, ordered_legal, sorted_cards
 from sixtysix.text.words import Seats, level_name
 from sixtysix.tui.bookkeeping import MatchBook
+from sixtysix.tui.screens import ConfirmScreen
 from sixtysix.tui.statistics import Statistics
-from sixtysix.tui.storage import Settings, new_record_path
+from sixtysix.tui.storage import Resumable, Settings, new_record_path
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
 from sixtysix.tui.widgets import CardRow, CardView, MessageLog, translate_bindings
@@ -170,7 +172,8 @@ class GameScreen(Screen[None]):
         Binding("question_mark,f1", "app.keys", N_("Keys"), key_display="?"),
     ]
 
-    def __init__(self, setup: MatchSetup, statistics: Statistics | None) -> None:
+    def __init__(self, setup: MatchSetup, statistics: Statistics | None,
+                 resume: Resumable | None = None) -> None:
         super().__init__()
         translate_bindings(self)
         #: The language of the screen's text (the context's when it was made).
@@ -178,16 +181,23 @@ class GameScreen(Screen[None]):
         self.setup = setup
         self.settings = setup.settings
         self.style = MarkupStyle()
-        self.session = PlaySession(setup.make_opponent(), rules=setup.rules,
-                                   human_seat=setup.human_seat, seed=setup.seed)
+        #: The saved match this screen continues, or ``None`` for a new match.
+        self.resumed = resume
+        if resume is None:
+            self.session = PlaySession(setup.make_opponent(), rules=setup.rules,
+                                       human_seat=setup.human_seat, seed=setup.seed)
+            self.record_path: Path = new_record_path(seed=setup.seed)
+        else:
+            self.session = PlaySession.resume(resume.record, setup.make_opponent(),
+                                              human_seat=resume.human_seat)
+            self.record_path = resume.path
         self.seats = Seats(setup.human_seat)
-        self.record_path: Path = new_record_path(seed=setup.seed)
         self.book = MatchBook(self.session, self.record_path, statistics, name=setup.settings.name,
                               level=setup.level, preset=setup.preset, undo=setup.settings.undo,
-                              seed=setup.seed, also=setup.save_also)
+                              seed=setup.seed, also=setup.save_also, resumed=resume is not None)
         #: The view on the screen (the latest event's, or the session's at rest).
-        self.shown: View | None = None
-        self.info = MatchInfo(0, (0, 0), self.session.rules.target)
+        self.shown: View | None = self.session.view
+        self.info = self.session.info()
         self.queue: deque[PlayEvent] = deque()
         #: The session's worker is running or events are still being shown.
         self.busy = False
@@ -220,8 +230,16 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.resumed is not None:
+            self.log_lines(self.style.strong(_("You continue the match saved in {file}: {summary}.").format(
+                file=escape(self.record_path.name), summary=escape(self.resumed.summary()))))
         self.render_all()
         self.run_session(self.session.start)
+
+    def on_unmount(self) -> None:
+        # However the game ends (q, Ctrl-C, the terminal closed), the match is saved whole.
+        if not self.closed:
+            self.close_match()
 
     # The session in a worker ----------------------------------------------------------
     def run_session(self, step: Callable[[], list[PlayEvent]]) -> None:
@@ -370,6 +388,13 @@ class GameScreen(Screen[None]):
 
     # What the player may do ------------------------------------------------------------
     @property
+    def in_hand(self) -> bool:
+        """A hand is being played (leaving now leaves it unfinished)."""
+        view = self.session.view
+        return not self.closed and not self.match_over and view is not None and not self.paused \
+            and not self.session.over and self.error is None
+
+    @property
     def my_turn(self) -> bool:
         return not self.busy and not self.paused and not self.closed and self.session.waiting
 
@@ -392,8 +417,26 @@ class GameScreen(Screen[None]):
         if action not in self.legal():
             view = self.session.view
             assert view is not None
-            self.log_lines(self.style.bad(_("{action} is not allowed: {why}.").format(
-                action=self.style.action(action), why=escape(why_illegal(action, view, self.style)))))
+            self.log_lines(self.style.bad(refused(action, view, self.style, escape)))
+            return
+        view = self.session.view
+        question = None
+        if self.settings.confirm and view is not None:
+            declared = view.declared_total(action) if action.is_declaration else 0
+            question = risk_question(action, self.session.at_stake(action), declared=declared)
+        if question is None:
+            self.take(action)
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.take(action)
+
+        self.app.push_screen(ConfirmScreen(question), answer)
+
+    def take(self, action: Action) -> None:
+        """Play ``action`` (legal, and confirmed where that is asked)."""
+        if not self.my_turn:
             return
         self.hinted = None
         self.run_session(lambda: self.session.play(action))
@@ -457,8 +500,12 @@ class GameScreen(Screen[None]):
         if cards:
             card = cards[self.selected % len(cards)]
             marriage = _marriage_lead(card)
-            if marriage is None:
-                self.log_lines(_("A marriage is announced with a king or a queen: select one first."))
+            legal = {a for a in self.legal() if a.kind is ActionKind.MARRIAGE}
+            if not legal and self.my_turn:
+                self.log_lines(_("You have no marriage to announce now: a marriage is the king and queen "
+                                 "of one suit, shown when you lead."))
+            elif marriage is None:
+                self.log_lines(_("Choose the king or the queen of your marriage (← →), then press m."))
             else:
                 self.play(marriage)
 

@@ -28,10 +28,13 @@ class GameOptions:
     save: str | None = None
     #: The language asked for (``--lang``), else the settings' or the system's.
     lang: str | None = None
+    #: ``play --resume``: a record file to continue, ``""`` for the newest unfinished match,
+    #: ``None`` for a new match.
+    resume: str | None = None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> GameOptions:
         """The options of a parsed ``play`` command line."""
         return cls(seed=args.seed, rules=args.rules, opponent=args.opponent, hint_time=args.hint_time,
                    memory=bool(args.memory), name=args.name or None, seat=args.seat, save=args.save,
-                   lang=getattr(args, "lang", None))
+                   lang=getattr(args, "lang", None), resume=getattr(args, "resume", None))

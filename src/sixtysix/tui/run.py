@@ -14,7 +14,7 @@ from sixtysix.record import load
 from sixtysix.rules import Rules
 from sixtysix.tui.app import SixtySixApp
 from sixtysix.tui.options import GameOptions
-from sixtysix.tui.storage import Settings, load_settings
+from sixtysix.tui.storage import Settings, find_resumable, load_settings
 
 __all__ = ["GameOptions", "run_game", "run_view", "start_language"]
 
@@ -38,14 +38,16 @@ def run_game(options: GameOptions | argparse.Namespace) -> int:
     save = Path(options.save) if options.save else None
     if save is not None and not save.parent.is_dir():
         raise OSError(f"cannot save the record to {save}: no folder {save.parent}")
+    resume = find_resumable(options.resume) if options.resume is not None else None
     app = SixtySixApp(seed=options.seed, settings=settings, rules_text=options.rules,
                       opponent=options.opponent, hint_budget=Budget(time=options.hint_time),
-                      human_seat=options.seat, save=save)
+                      human_seat=options.seat, save=save, resume=resume)
+    # The game and the line after it speak the same language.
     with i18n.use(start_language(settings, options.lang)):
         app.run()
-    game_path = app.last_record
-    if game_path is not None:
-        print(_("The game record is saved in {path}.").format(path=game_path))
+        game_path = app.last_record
+        if game_path is not None:
+            print(_("The game record is saved in {path}.").format(path=game_path))
     return 0
 
 

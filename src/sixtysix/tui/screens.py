@@ -12,7 +12,8 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, MarkdownViewer, Select, Static
 
-from sixtysix.i18n import LANGUAGES, N_, _
+from sixtysix.i18n import LANGUAGES, N_, _, ngettext
+from sixtysix.text.questions import Question
 from sixtysix.text.words import level_name
 from sixtysix.tui.rules import rules_markdown
 from sixtysix.tui.statistics import Statistics
@@ -20,14 +21,85 @@ from sixtysix.tui.storage import LEVELS, PRESETS, SPEEDS, RecordInfo, Settings, 
 from sixtysix.tui.style import escape
 from sixtysix.tui.widgets import translate_bindings
 
-__all__ = ["ExportScreen", "KeysScreen", "RecordsScreen", "RulesScreen", "SettingsScreen", "StatisticsScreen",
-           "rules_text"]
+__all__ = ["ConfirmScreen", "ExportScreen", "KeysScreen", "Question", "RecordsScreen", "RulesScreen",
+           "SettingsScreen", "StartScreen", "StatisticsScreen", "rules_text"]
 
 
 def rules_text() -> str:
     """How to play, in the player's language: the web game's rules page for players
     (:mod:`sixtysix.tui.rules`), one text for both front ends."""
     return rules_markdown()
+
+
+# Questions --------------------------------------------------------------------------------
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask a :class:`Question`: dismisses with ``True`` to go ahead (Enter, y or the
+    button), ``False`` to stay (Esc, n)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("escape,n", "answer(False)", N_("No")),
+    ]
+
+    def __init__(self, question: Question) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Static(f"[b]{escape(self.question.title)}[/b]", id="confirm-title")
+            yield Static(escape(self.question.text), id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button(f"{escape(self.question.yes)} [b]y[/]", variant="warning", id="confirm-yes",
+                             compact=True)
+                yield Button(_("Back [b]Esc[/]"), id="confirm-no", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm-yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class StartScreen(ModalScreen[bool | None]):
+    """The start, when a saved match is unfinished: Continue it (Enter, c) or start a new
+    match (n); dismisses with ``True`` to continue, ``False`` for a new match, ``None`` to quit."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "choose(True)", N_("Continue")),
+        Binding("n", "choose(False)", N_("New match")),
+        Binding("escape,q", "quit", N_("Quit")),
+    ]
+
+    def __init__(self, summary: str) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="start-box"):
+            yield Static(_("[b]Sixty-six[/b]: a match is unfinished."), id="start-title")
+            yield Static(escape(self.summary), id="start-summary")
+            with Horizontal(id="start-buttons"):
+                yield Button(_("Continue [b]c[/]"), variant="primary", id="continue", compact=True)
+                yield Button(_("New match [b]n[/]"), id="new", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#continue", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "continue")
+
+    def action_choose(self, resume: bool) -> None:
+        self.dismiss(resume)
+
+    def action_quit(self) -> None:
+        self.dismiss(None)
 
 
 # Settings ---------------------------------------------------------------------------------
@@ -73,6 +145,8 @@ class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
                              allow_blank=False, compact=True, id="speed")
                 yield Label(_("Undo (marked in the record)"))
                 yield Select(_on_off(), value=s.undo, allow_blank=False, compact=True, id="undo")
+                yield Label(_("Ask before closing or declaring under 66"))
+                yield Select(_on_off(), value=s.confirm, allow_blank=False, compact=True, id="confirm")
                 yield Label(_("Your name"))
                 yield Input(s.name, compact=True, id="name", max_length=40)
                 yield Label(_("Language (from the next start)"))
@@ -91,7 +165,8 @@ class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
         name = self.query_one("#name", Input).value.strip() or self.settings.name
         return replace(self.settings, level=str(value("level")), preset=str(value("preset")),
                        memory=bool(value("memory")), auto_declare=bool(value("auto_declare")),
-                       speed=str(value("speed")), undo=bool(value("undo")), name=name,
+                       speed=str(value("speed")), undo=bool(value("undo")), confirm=bool(value("confirm")),
+                       name=name,
                        language=str(value("language"))).check()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -188,7 +263,8 @@ class StatisticsScreen(Screen[None]):
         lines = self.statistics.summary()
         for line in lines:
             now = f"{'+' if line.current_streak > 0 else ''}{line.current_streak}"
-            table.add_row(level_name(line.level), line.preset, f"{line.matches_won}/{line.matches}",
+            # Matches left before their end are neither won nor lost: not counted here.
+            table.add_row(level_name(line.level), line.preset, f"{line.matches_won}/{line.matches_finished}",
                           f"{line.hands_won}/{line.hands}", f"{line.points_per_hand:+.2f}",
                           f"{line.schneider_for}/{line.schneider_against}",
                           f"{line.schwarz_for}/{line.schwarz_against}",
@@ -197,9 +273,17 @@ class StatisticsScreen(Screen[None]):
             notes.update(_("No matches yet: play one!"))
         else:
             m, mw, h, hw = self.statistics.totals()
-            notes.update(_("In all: {matches_won} of {matches} matches and {hands_won} of {hands} hands won."
-                           ).format(matches_won=mw, matches=m, hands_won=hw, hands=h) + "\n"
-                         + _("matches, hands: won/played. gp/hand: game points won minus lost per hand. "
+            left = self.statistics.unfinished()
+            total = _("In all: {matches_won} of {matches} finished matches and {hands_won} of {hands} "
+                      "hands won.").format(matches_won=mw, matches=m - left, hands_won=hw, hands=h)
+            if left:
+                total += " " + ngettext(
+                    "{n} match is unfinished: continue it from the start screen.",
+                    "{n} matches are unfinished: continue the latest from the start screen.",
+                    left).format(n=left)
+            notes.update(total + "\n"
+                         + _("matches: won/finished; hands: won/played. gp/hand: game points won minus "
+                             "lost per hand. "
                              "Schneider (the loser had under 33) and Schwarz (no trick): yours/the "
                              "computer's. Streaks of finished matches: most won/most lost/now "
                              "(+ winning, - losing)."))

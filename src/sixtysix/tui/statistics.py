@@ -166,6 +166,12 @@ class Statistics:
                 "UPDATE matches SET finished = ?, won = ?, score_you = ?, score_computer = ? WHERE id = ?",
                 (int(won is not None), None if won is None else int(won), score[0], score[1], match))
 
+    def match_of(self, record: str) -> int | None:
+        """The latest match written to the record file ``record`` (to go on counting a
+        match that is continued), or ``None``."""
+        row = self._db.execute("SELECT MAX(id) FROM matches WHERE record = ?", (record,)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
     def set_undo(self, match: int) -> None:
         """Mark a match as played with undo turned on."""
         with self._db:
@@ -200,6 +206,11 @@ class Statistics:
                               schneider_against=h[5], schwarz_for=h[6], schwarz_against=h[7],
                               best_streak=best, worst_streak=worst, current_streak=current))
         return lines
+
+    def unfinished(self) -> int:
+        """Matches left before their end (with a hand played): neither won nor lost."""
+        return int(self._db.execute(f"SELECT COUNT(*) FROM matches WHERE finished = 0 AND {_PLAYED}"
+                                    ).fetchone()[0])
 
     def totals(self) -> tuple[int, int, int, int]:
         """Matches played and won, hands played and won, over everything."""

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sixtysix.errors import InvalidRecordError
 from sixtysix.i18n import LANGUAGES, _, ngettext
-from sixtysix.record import MatchReplay, Record, dumps, load, replay
+from sixtysix.record import MatchRecord, MatchReplay, Record, dumps, load, replay
 from sixtysix.userdata import DATA_DIR_ENV, data_dir
 
 __all__ = [
@@ -29,10 +29,14 @@ __all__ = [
     "PRESETS",
     "SPEEDS",
     "RecordInfo",
+    "Resumable",
     "Settings",
     "data_dir",
     "export_record",
+    "find_resumable",
+    "latest_unfinished",
     "list_records",
+    "resumable",
     "load_settings",
     "new_record_path",
     "save_settings",
@@ -72,6 +76,9 @@ class Settings:
     #: The game's language (``en``, ``de``, ``bg``, ``hu``), or ``system`` for the system's
     #: locale; ``play --lang`` overrides it. It applies when the game starts.
     language: str = "system"
+    #: Ask before an action that cannot be taken back: closing, declaring under 66, leaving
+    #: a hand in play (on by default, as the browser's game has it).
+    confirm: bool = True
 
     def check(self) -> Settings:
         """``self`` with any unknown value replaced by its default (a hand-edited file)."""
@@ -82,9 +89,9 @@ class Settings:
             self.preset = default.preset
         if self.speed not in SPEEDS:
             self.speed = default.speed
-        for name in ("memory", "auto_declare", "undo"):
+        for name in ("memory", "auto_declare", "undo", "confirm"):
             if not isinstance(getattr(self, name), bool):
-                setattr(self, name, False)
+                setattr(self, name, getattr(default, name))
         if not isinstance(self.name, str) or not self.name.strip():
             self.name = default.name
         if self.language != "system" and self.language not in LANGUAGES:
@@ -195,6 +202,90 @@ def list_records() -> list[RecordInfo]:
         except (OSError, InvalidRecordError, ValueError) as exc:
             out.append(RecordInfo(path, None, str(exc)))
     return out
+
+
+_COMPUTER = re.compile(r"computer \((?P<level>[^()]+)\)")
+
+
+@dataclass(frozen=True)
+class Resumable:
+    """An unfinished match against the computer that the game can continue: its record
+    file, and who played it (as the game writes its ``players``: the person's name, and
+    ``computer (LEVEL)``)."""
+
+    path: Path
+    record: MatchRecord
+    human_seat: int
+    name: str
+    level: str
+
+    def summary(self) -> str:
+        """``You 3, Computer 2 after 4 hands (medium, classic)``, for the Continue entry."""
+        played = replay(self.record)
+        score = played.score if isinstance(played, MatchReplay) else (0, 0)
+        me = self.human_seat
+        return ngettext("You {you}, computer {them} after {n} hand ({level}, {rules})",
+                        "You {you}, computer {them} after {n} hands ({level}, {rules})",
+                        len(self.record.hands)).format(
+            you=score[me], them=score[1 - me], n=len(self.record.hands), level=self.level,
+            rules=self.record.rules)
+
+
+def resumable(info: RecordInfo) -> Resumable | None:
+    """``info`` as a match to continue, or ``None`` (unreadable, one hand, finished, or
+    not the game's own record of a match against the computer)."""
+    record = info.record
+    if not isinstance(record, MatchRecord):
+        return None
+    players = record.extra.get("players")
+    if not isinstance(players, list) or len(players) != 2:
+        return None
+    computer = [i for i, p in enumerate(players) if isinstance(p, str) and _COMPUTER.fullmatch(p)]
+    if len(computer) != 1:
+        return None
+    try:
+        played = replay(record)
+    except InvalidRecordError:
+        return None
+    if not isinstance(played, MatchReplay) or played.finished:
+        return None
+    seat = 1 - computer[0]
+    found = _COMPUTER.fullmatch(players[computer[0]])
+    assert found is not None
+    return Resumable(info.path, record, seat, str(players[seat]), found["level"])
+
+
+def latest_unfinished() -> Resumable | None:
+    """The newest saved match that can be continued, or ``None``."""
+    for info in list_records():
+        found = resumable(info)
+        if found is not None:
+            return found
+    return None
+
+
+def find_resumable(target: str) -> Resumable:
+    """The match ``play --resume`` continues: the record file ``target``, or with an empty
+    ``target`` the newest unfinished match of the records folder. Raises :class:`ValueError`
+    (a sentence for the player) when there is none, or :class:`OSError` for a file that
+    cannot be read."""
+    if not target:
+        found = latest_unfinished()
+        if found is None:
+            raise ValueError(_("there is no unfinished match to continue in {folder}").format(
+                folder=records_dir()))
+        return found
+    path = Path(target).expanduser()
+    try:
+        record = load(str(path))
+    except InvalidRecordError as exc:
+        raise ValueError(_("{file} is not a game record: {problem}").format(
+            file=target, problem=exc)) from None
+    found = resumable(RecordInfo(path, record))
+    if found is None:
+        raise ValueError(_("{file} holds no unfinished match against the computer to continue").format(
+            file=target))
+    return found
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
