@@ -43,7 +43,8 @@ def open_page(browser: Any, lang: str, screen: str = "desktop", pause: str = "ta
     kept as ``pause`` says (the page's setting), and ``script`` run before its own."""
     width, height = SCREENS[screen]
     context = browser.new_context(locale=lang, viewport={"width": width, "height": height},
-                                  is_mobile=screen != "desktop", has_touch=screen != "desktop")
+                                  is_mobile=screen != "desktop", has_touch=screen != "desktop",
+                                  reduced_motion="reduce")  # boxes where they stay, not where they fly in
     context.add_init_script(f"localStorage.setItem('sixtysix-trick-pause', '{pause}');" + script)
     return context.new_page()
 
