@@ -267,3 +267,71 @@ def test_the_hand_stays_on_screen_and_no_text_overlaps(browser: Any, server: Ser
     page.wait_for_selector("#my-hand .card")
     check_layout(page, f"lesson-{screen}-{lang}", shots)
     page.context.close()
+
+
+#: The stock's label once the reader closed it, in the reader's grammar (not "Closed by
+#: You", "Zugedreht von Du"); a summary line true to R7.2 (the leader leads any card).
+CLOSED_BY_YOU = {"en": "Closed by you", "de": "Von dir zugedreht"}
+LEADER_FREE = {"en": "the leader may lead any card", "de": "wer ausspielt, darf jede Karte spielen"}
+WRONG_SUMMARY = {"en": "both must follow suit", "de": "beide"}
+#: The reader is "you" on the table, never the name the server gives an unnamed seat.
+SEAT_NAMES = ("Player 1", "Spieler 1")
+
+
+def follow_the_lesson(page: Any) -> list[str]:
+    """Play the guided game by its suggestions to its end; the stock's labels seen."""
+    labels = []
+    for _ in range(200):
+        page.wait_for_function(
+            "() => document.body.dataset.held === 'yes' || !document.getElementById('lesson-end').hidden || "
+            "document.querySelector('#my-hand button.suggested, #choices button.suggested') !== null")
+        labels.append(page.locator("#stock-label").inner_text())
+        if page.locator("#lesson-end").is_visible():
+            return labels
+        step = page.evaluate("document.body.dataset.step")
+        if held(page) == "yes":
+            page.click("#go-on")
+            page.wait_for_function("() => document.body.dataset.held !== 'yes'")
+            continue
+        page.locator("#choices button.suggested, #my-hand button.suggested").first.click()
+        marriage = page.locator("#choices button.suggested[data-action$='+']")
+        if marriage.count():
+            marriage.click()
+        page.wait_for_function("before => document.body.dataset.step !== before", arg=step)
+    raise AssertionError("the lesson did not end")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lesson_and_the_table_call_the_reader_you(browser: Any, server: Server, lang: str) -> None:
+    """Issue 36, item 12: in the lesson, the stock the learner closed reads "Closed by you"
+    in the language's grammar, and its summary says what R7.2 says: after a close the
+    follower must follow suit, the leader may lead any card. At the table an unnamed
+    player is "you" under the cards, in the last trick's line and in the result, never
+    "Player 1"."""
+    page = open_page(browser, lang)
+    page.goto(server.base + "/learn")
+    labels = follow_the_lesson(page)
+    closed = [label for label in labels if label and not re.search(r"\d", label)]
+    assert closed and set(closed) == {CLOSED_BY_YOU[lang]}, labels
+    summary = page.locator("#lesson-learnt").inner_text()
+    assert LEADER_FREE[lang] in summary and WRONG_SUMMARY[lang] not in summary, summary
+    play_the_computer(page, server.base, target=1, name="", lang=lang)
+    seen = []
+    for _ in range(300):
+        page.wait_for_function(SOMETHING_TO_DO)
+        seen.append(page.evaluate(
+            "() => [...document.querySelectorAll('#trick figcaption, #trick .trick-label, #result-title')]"
+            ".map(n => n.textContent).join(' | ')"))
+        if page.locator("#rematch").is_visible():
+            break
+        if held(page) != "no":
+            page.click("#go-on")
+            page.wait_for_function("() => document.body.dataset.held === 'no' || "
+                                   "!document.getElementById('result').hidden")
+        elif result_shown(page):
+            page.click("#result-close")
+        else:
+            take_turn(page)
+    assert page.locator("#rematch").is_visible()
+    assert not [line for line in seen if any(name in line for name in SEAT_NAMES)], seen
+    page.context.close()

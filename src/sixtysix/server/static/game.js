@@ -355,7 +355,7 @@ function render() {
   // The opponent's cards: backs only (and for a spectator, both hands as backs).
   const backs = document.getElementById("opponent-hand");
   backs.replaceChildren(...Array.from({ length: view.hand_sizes[top] }, () => cardImage(null, "back")));
-  renderMiddle(view, n, bottom);
+  renderMiddle(view, n, bottom, you);
   if (held) renderHeld(n, you);
   // The last few actions, newest first: what the other player just did is never missed.
   document.getElementById("log").replaceChildren(...view.history.slice(-4).reverse().map(([seat, action]) =>
@@ -554,8 +554,9 @@ function showResult(game, you, n, count) {
   if (ended) { ended.waiting = null; ended.shown = true; }
   const result = game.results[count - 1];
   const finished = game.status === "finished";
-  document.getElementById("result-title").textContent = finished ? t("{name} wins the match", { name: n[game.winner] })
+  document.getElementById("result-title").textContent = finished ? matchWinner(game.winner, you, n)
     : result.winner === null ? t("Hand {n}: tied", { n: count })
+    : result.winner === you ? t("Hand {n}: you win", { n: count })
     : t("Hand {n}: {name} wins", { n: count, name: n[result.winner] });
   // Why, from the hand's explanation when this page saw the hand end (else the plain result).
   const why = ended && ended.number === count && ended.why ? ended.why : null;
@@ -749,7 +750,7 @@ function renderEnding(game, you, n) {
   if (!game.ended || endingShown || held || ended) return;
   endingShown = true;
   document.getElementById("result-title").textContent = game.winner === null ? t("The match was called off")
-    : t("{name} wins the match", { name: n[game.winner] });
+    : matchWinner(game.winner, you, n);
   document.getElementById("result-text").textContent = endingText(game, n) + ratingText(game, n);
   document.getElementById("result-table").replaceChildren(
     el("tr", {}, ...["", n[0], n[1]].map((cell) => el("th", { text: cell }))),
@@ -766,6 +767,11 @@ function renderEnding(game, you, n) {
   if (tournamentId) buttons.append(tournamentLink());
   buttons.append(el("button", { type: "button", id: "result-close", text: t("Close"), onclick: () => closeResult(true) }));
   openResult();
+}
+
+// Who won the match, "you" when the reader did.
+function matchWinner(winner, you, n) {
+  return winner === you ? t("You win the match") : t("{name} wins the match", { name: n[winner] });
 }
 
 function tournamentLink() {
