@@ -321,8 +321,11 @@ FIRST = Lesson(
         N_("On lead, after a trick won, exchange the nine of trumps for the turned-up trump."),
         N_("King and queen of a suit are a marriage: 20 points, 40 in trumps, counted once you "
            "have won a trick."),
-        N_("Close the stock when you are sure to reach 66: from then on both must follow suit, "
-           "as when the stock runs out."),
+        # R7.2: after a close only the follower is bound (follow suit and win if he can);
+        # the leader still leads any card.
+        N_("Close the stock when you are sure to reach 66: from then on no card is drawn, and "
+           "whoever follows a trick must follow suit and win it if he can, as when the stock "
+           "runs out; the leader may lead any card."),
         N_("Declare 66 as soon as you have it: that ends the hand."),
     ),
 )

@@ -376,14 +376,17 @@ function trumpText(suit) {
   return t("Trump: {sign} {suit}", { sign: SUIT_SIGNS[suit], suit: suitName(suit) });
 }
 
-// The middle of the table, the same for players, spectators and replays.
-function renderMiddle(view, names, seatBottom) {
+// The middle of the table, the same for players, spectators and replays. ``you`` is the
+// reader's seat (null for a spectator or a replay): the page then says "you", never a name.
+function renderMiddle(view, names, seatBottom, you = null) {
   const stock = document.getElementById("stock");
   stock.replaceChildren();
   if (view.trump_card) stock.append(cardImage(view.trump_card, "trump-card"));
   if (view.stock_size > 0) stock.append(cardImage(null, "stock-card"));
   let stockText = view.stock_size ? t("Stock: {n}", { n: view.stock_size }) : t("Stock empty");
-  if (view.closed_by !== null) stockText = t("Closed by {name}", { name: names[view.closed_by] });
+  if (view.closed_by !== null) {
+    stockText = view.closed_by === you ? t("Closed by you") : t("Closed by {name}", { name: names[view.closed_by] });
+  }
   document.getElementById("stock-label").textContent = stockText;
   document.getElementById("trump-label").textContent = trumpText(view.trump);
   const marriages = document.getElementById("marriages");
@@ -391,7 +394,7 @@ function renderMiddle(view, names, seatBottom) {
     el("li", { text: t("{name}: {suit} marriage ({value})", { name: names[seat], suit: SUIT_SIGNS[suit], value }) })));
   const trick = document.getElementById("trick");
   const played = (seat, card, extra) => el("figure", { class: `played ${extra || ""}`, "data-card": card },
-    cardImage(card), el("figcaption", { text: names[seat] }));
+    cardImage(card), el("figcaption", { text: seat === you ? t("You") : names[seat] }));
   const row = el("div", { class: "trick-cards" });
   let label = "";
   if (view.lead) {
@@ -400,7 +403,8 @@ function renderMiddle(view, names, seatBottom) {
   } else if (view.tricks.length) {
     const [leader, lead, follow, winner] = view.tricks[view.tricks.length - 1];
     row.append(played(leader, lead, "last"), played(1 - leader, follow, "last"));
-    label = winner === null ? t("Last trick: nobody") : t("Last trick: {name}", { name: names[winner] });
+    label = winner === null ? t("Last trick: nobody") : winner === you ? t("Last trick: you")
+      : t("Last trick: {name}", { name: names[winner] });
   }
   trick.replaceChildren(row, el("div", { class: "trick-label", text: label }));
 }

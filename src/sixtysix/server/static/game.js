@@ -84,6 +84,9 @@ let heldTimer = null;
 // under its result; the next hand is shown when the player goes on from the result.
 let ended = null;
 let endTimer = null;
+// The match score before the hand that just ended ({score, pending_bonus}): the header
+// keeps it until that hand's result is shown.
+let scoreBefore = null;
 // The last hint the server worked out ({hand, index, lines}), shown while its position lasts.
 let hint = null;
 let hintAsked = false;
@@ -253,8 +256,14 @@ function onCard(card) {
 // ``previous`` showed: the points are what its winner's card points grew by.
 function hold(previous, next) {
   if (!previous || !previous.view || !next.view || settings.trickPause === "0") return;
-  if (previous.game.hand_number !== next.game.hand_number) {
+  if (next.game.results.length !== previous.game.results.length) {
     release();  // the hand is over: its result panel tells the rest
+    // The match score as it was, shown until the hand's result is (renderResult).
+    scoreBefore = { score: previous.game.score, pending_bonus: previous.game.pending_bonus };
+    return;
+  }
+  if (previous.game.hand_number !== next.game.hand_number) {
+    release();
     return;
   }
   const before = previous.view.tricks.length;
@@ -263,7 +272,9 @@ function hold(previous, next) {
   const winner = trick[3];
   const points = winner === null ? null : next.view.card_points[winner] - previous.view.card_points[winner];
   release();
-  held = { trick, points };
+  // ``next`` is the table at the moment the trick was taken: the page shows it (the log,
+  // points, stock, score) until the trick is cleared, whatever states come meanwhile.
+  held = { trick, points, state: next };
   if (settings.trickPause !== "tap") heldTimer = setTimeout(goOn, 1000 * Number(settings.trickPause));
 }
 
@@ -297,22 +308,34 @@ function renderHeld(n, you) {
     el("button", { type: "button", id: "go-on", class: "primary go-on", text: t("Go on"), onclick: goOn }));
 }
 
+// The state the table shows: while a finished trick is kept, the moment it was taken.
+function shown() {
+  return held ? held.state : state;
+}
+
+// The match score in the header: before a finished hand's result is shown, the score
+// before that hand (it changes with the result, not before).
+function scoreText(game, n, bottom, top) {
+  const now = ended && !ended.shown && scoreBefore ? scoreBefore : game;
+  return t("{me} {mine} \u2013 {theirs} {them} (to {target})",
+           { me: n[bottom], mine: now.score[bottom], theirs: now.score[top], them: n[top], target: game.target }) +
+    (now.pending_bonus ? " " + t("+{n} to the next winner", { n: now.pending_bonus }) : "");
+}
+
 function render() {
-  const game = state.game;
-  const view = state.view;
+  const game = shown().game;
+  const view = shown().view;
   const you = state.you;
   const bottom = you === null ? 0 : you;
   const top = 1 - bottom;
   const n = names();
   document.getElementById("table").hidden = false;
   // Where the game stands (hand and action count), for scripts and tests that follow the page.
-  document.body.dataset.position = `${game.hand_number}:${game.actions}:${game.status}`;
+  document.body.dataset.position = `${state.game.hand_number}:${state.game.actions}:${state.game.status}`;
   document.title = t("Sixty-six: {first} vs {second}", { first: n[0], second: n[1] });
   turnTitle();
-  document.getElementById("match-score").textContent =
-    t("{me} {mine} \u2013 {theirs} {them} (to {target})",
-      { me: n[bottom], mine: game.score[bottom], theirs: game.score[top], them: n[top], target: game.target }) +
-    (game.pending_bonus ? " " + t("+{n} to the next winner", { n: game.pending_bonus }) : "");
+  renderResult(state.game, you, n);  // first: a hand just over keeps the score of before it
+  document.getElementById("match-score").textContent = scoreText(game, n, bottom, top);
   // A rated match shows each side's rating as it began, beside the name.
   const rated = (seat) => game.ratings && game.ratings[seat] !== undefined ? ` (${game.ratings[seat]})` : "";
   document.getElementById("opponent-name").textContent = n[top] + rated(top);
@@ -332,7 +355,7 @@ function render() {
   // The opponent's cards: backs only (and for a spectator, both hands as backs).
   const backs = document.getElementById("opponent-hand");
   backs.replaceChildren(...Array.from({ length: view.hand_sizes[top] }, () => cardImage(null, "back")));
-  renderMiddle(view, n, bottom);
+  renderMiddle(view, n, bottom, you);
   if (held) renderHeld(n, you);
   // The last few actions, newest first: what the other player just did is never missed.
   document.getElementById("log").replaceChildren(...view.history.slice(-4).reverse().map(([seat, action]) =>
@@ -344,9 +367,8 @@ function render() {
   renderMatchActions(game, you);
   renderChat(game, you);
   renderClocks();
-  renderResult(game, you, n);
   if (ended) renderEnd(n, you);
-  renderEnding(game, you, n);
+  renderEnding(state.game, you, n);
   document.body.dataset.held = ended ? "end" : held ? "yes" : "no";
 }
 
@@ -529,12 +551,12 @@ function renderResult(game, you, n) {
 function showResult(game, you, n, count) {
   if (endTimer !== null) clearTimeout(endTimer);
   endTimer = null;
-  if (ended) ended.waiting = null;
+  if (ended) { ended.waiting = null; ended.shown = true; }
   const result = game.results[count - 1];
-  const overlay = document.getElementById("result");
   const finished = game.status === "finished";
-  document.getElementById("result-title").textContent = finished ? t("{name} wins the match", { name: n[game.winner] })
+  document.getElementById("result-title").textContent = finished ? matchWinner(game.winner, you, n)
     : result.winner === null ? t("Hand {n}: tied", { n: count })
+    : result.winner === you ? t("Hand {n}: you win", { n: count })
     : t("Hand {n}: {name} wins", { n: count, name: n[result.winner] });
   // Why, from the hand's explanation when this page saw the hand end (else the plain result).
   const why = ended && ended.number === count && ended.why ? ended.why : null;
@@ -556,9 +578,46 @@ function showResult(game, you, n, count) {
     buttons.append(el("a", { class: "button", href: "/", text: t("Lobby") }));
     if (tournamentId) buttons.append(tournamentLink());
   }
-  buttons.append(el("button", { type: "button", id: "result-close", text: finished ? t("Close") : t("Next hand"),
-                                onclick: () => { overlay.hidden = true; ended = null; render(); } }));
-  overlay.hidden = false;
+  if (finished) {
+    buttons.append(el("button", { type: "button", id: "result-close", text: t("Close"), onclick: () => closeResult(true) }));
+  } else {
+    buttons.prepend(el("button", { type: "button", class: "primary", id: "result-close", text: t("Next hand"),
+                                   onclick: () => { closeResult(false); ended = null; render(); } }));
+    buttons.append(el("button", { type: "button", id: "result-look", text: t("Look at the table"),
+                                  onclick: () => closeResult(true) }));
+  }
+  openResult();
+}
+
+// The result panel is modal (issue 36, item 11): the page beneath is inert, Tab goes round
+// its buttons, Enter presses the first ("Next hand", "Rematch"); Escape or "Look at the
+// table" closes it to look at the table, and "Show the result" brings it back.
+function openResult() {
+  const dialog = document.getElementById("result");
+  document.getElementById("result-again").hidden = true;
+  dialog.hidden = false;
+  if (!dialog.open) dialog.showModal();
+  const first = dialog.querySelector("#result-buttons button, #result-buttons a");
+  if (first) first.focus();
+}
+
+function closeResult(look) {
+  const dialog = document.getElementById("result");
+  dialog.hidden = true;
+  if (dialog.open) dialog.close();
+  document.getElementById("result-again").hidden = !look;
+}
+
+// Tab and Shift+Tab from the last or first control of a modal panel go round to the other end.
+function keepFocusIn(event) {
+  if (event.key !== "Tab") return;
+  const controls = [...event.currentTarget.querySelectorAll("button, a[href], input, select")]
+    .filter((node) => !node.disabled && node.offsetParent !== null);
+  if (!controls.length) return;
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+  else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
 }
 
 // The finished hand on the table: the last trick in the middle, both players' remaining
@@ -690,9 +749,8 @@ function ratingText(game, n) {
 function renderEnding(game, you, n) {
   if (!game.ended || endingShown || held || ended) return;
   endingShown = true;
-  const overlay = document.getElementById("result");
   document.getElementById("result-title").textContent = game.winner === null ? t("The match was called off")
-    : t("{name} wins the match", { name: n[game.winner] });
+    : matchWinner(game.winner, you, n);
   document.getElementById("result-text").textContent = endingText(game, n) + ratingText(game, n);
   document.getElementById("result-table").replaceChildren(
     el("tr", {}, ...["", n[0], n[1]].map((cell) => el("th", { text: cell }))),
@@ -707,9 +765,13 @@ function renderEnding(game, you, n) {
   if (game.status === "finished") buttons.append(el("a", { class: "button", href: `/replay/${gameId}`, text: t("Replay") }));
   buttons.append(el("a", { class: "button", href: "/", text: t("Lobby") }));
   if (tournamentId) buttons.append(tournamentLink());
-  buttons.append(el("button", { type: "button", id: "result-close", text: t("Close"),
-                                onclick: () => { overlay.hidden = true; } }));
-  overlay.hidden = false;
+  buttons.append(el("button", { type: "button", id: "result-close", text: t("Close"), onclick: () => closeResult(true) }));
+  openResult();
+}
+
+// Who won the match, "you" when the reader did.
+function matchWinner(winner, you, n) {
+  return winner === you ? t("You win the match") : t("{name} wins the match", { name: n[winner] });
 }
 
 function tournamentLink() {
@@ -865,6 +927,10 @@ function onKey(event) {
 }
 document.addEventListener("keydown", onKey);
 
+const resultDialog = document.getElementById("result");
+resultDialog.addEventListener("keydown", keepFocusIn);
+resultDialog.addEventListener("cancel", (event) => { event.preventDefault(); closeResult(true); });  // Escape
+document.getElementById("result-again").addEventListener("click", openResult);
 document.getElementById("confirm-no").addEventListener("click", () => document.getElementById("confirm").close());
 const settingsDialog = document.getElementById("settings");
 const confirmBox = document.getElementById("setting-confirm");

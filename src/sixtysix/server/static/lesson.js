@@ -119,7 +119,7 @@ function render() {
   document.getElementById("my-points").textContent = points(me);
   document.getElementById("opponent-hand").replaceChildren(
     ...Array.from({ length: view.hand_sizes[1 - me] }, () => cardImage(null, "back")));
-  renderMiddle(view, n, me);
+  renderMiddle(view, n, me, me);
   if (held) renderHeld(n, me);
   renderPanel();
   renderHand(view);
