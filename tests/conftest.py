@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from server_support import DATABASES, ManualTime, database_for
+from server_support import DATABASES, database_for
 
 settings.register_profile("sixtysix", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sixtysix"))
@@ -32,9 +32,8 @@ for _variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
 # The kernel marker ---------------------------------------------------------------------
 # CI runs the suite on the compiled rules kernel, then again on the pure one (the
 # fallback and reference), but only the tests marked ``kernel``: those whose outcome can
-# depend on which kernel plays. A test module of the faces below is marked only when it
-# is listed in KERNEL_FACES; every other module (rules, hands, bots, search, records,
-# arena, environments, the command line) and every doctest outside the server is marked.
+# depend on which kernel plays. Every test is marked but those of the modules named in
+# ONE_PASS_PREFIXES, the doctests of the server, and tests marked ``one_pass``.
 #: Test modules that check a face of the game on top of the rules (the server, the web
 #: page, the deployment, the documentation, the catalogs, the training pipeline), or
 #: that compare the two kernels themselves: one pass is enough.
@@ -54,7 +53,7 @@ def _one_pass(path: Path) -> bool:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``kernel`` every test whose result can depend on the rules kernel."""
     for item in items:
-        if not _one_pass(Path(str(item.path))):
+        if not _one_pass(Path(str(item.path))) and item.get_closest_marker("one_pass") is None:
             item.add_marker(pytest.mark.kernel)
 
 
@@ -65,8 +64,3 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     there in CI), its tables dropped first."""
     yield from database_for(request.param, tmp_path)
 
-
-@pytest.fixture
-def manual_time() -> ManualTime:
-    """A clock the test moves by hand (``manual_time.t += 60``)."""
-    return ManualTime()

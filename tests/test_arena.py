@@ -145,6 +145,7 @@ def test_one_and_two_jobs_give_the_same_results() -> None:
 # -- the command ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_three_bot_round_robin(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     require("matplotlib")
     out_json, out_png = tmp_path / "arena.json", tmp_path / "ratings.png"

@@ -284,6 +284,7 @@ def test_random_games_end_alike_in_both_engines() -> None:
     assert chi2 < 25.74, (ours, theirs)
 
 
+@pytest.mark.slow
 def test_the_bridge_rebuilds_every_deal_of_600_random_ones() -> None:
     """Our random bot through the bridge against RandBot, from both seats: every game
     so far rebuilt at every decision. Seed 288 has the opponent exchange the jack and

@@ -174,6 +174,7 @@ def test_alphamu_looking_to_the_end_equals_the_best_pure_strategy(cards: int) ->
         assert got == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_weighted_worlds_and_a_match_utility_equal_the_oracle_too() -> None:
     rng = random.Random(4)
     utility = (-1.0, -0.8, -0.1, 0.0, 0.3, 0.35, 1.0)  # increasing, not linear

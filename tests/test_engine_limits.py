@@ -254,6 +254,7 @@ def test_sigterm_stops_play_within_seconds_and_the_record_is_saved(tmp_path: Pat
     wait_until_gone(started(pids))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_sigterm_stops_the_arena_within_seconds_and_its_engines_with_it(jobs: str, tmp_path: Path) -> None:
     pids = tmp_path / "pids"

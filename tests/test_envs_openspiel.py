@@ -432,6 +432,7 @@ def _ismcts_against_random(hands: int, simulations: int, seed: int) -> tuple[flo
     return totals[0], totals[1]
 
 
+@pytest.mark.slow
 def test_openspiel_ismcts_plays_whole_hands_and_beats_random() -> None:
     mine, theirs = _ismcts_against_random(hands=6, simulations=60, seed=1)
     # A sanity check of strength with a fixed seed: uniform random play declares 66 falsely
@@ -645,6 +646,7 @@ def _info_block(game: Any, state: SixtySixState, seat: int, name: str) -> Any:
     raise KeyError(name)
 
 
+@pytest.mark.slow
 def test_schnapsen_draws_are_told_to_the_seat_that_drew_them() -> None:
     """The card a seat's information state says it drew is the card that came into its hand,
     including the trump jack taken by the last draw after an exchange (S4.1)."""

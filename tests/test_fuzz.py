@@ -50,7 +50,14 @@ def test_the_corpus_replays_clean(name: str, path: Path) -> None:
     target.check(read_input(path))
 
 
-@pytest.mark.parametrize("name", list(TARGETS))
+#: The fuzzers of the server (its REST and WebSocket faces) and of an engine's host: which
+#: rules kernel plays is incidental to them, so they run once in CI.
+ONE_PASS = {"rest", "websocket", "host"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.one_pass) if name in ONE_PASS else name
+                                  for name in TARGETS])
 def test_each_fuzzer_runs_clean(name: str) -> None:
     target = TARGETS[name]
     needs(target)

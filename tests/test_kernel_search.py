@@ -62,6 +62,7 @@ def leader(stats: dict[int, tuple[int, float, float]]) -> int:
     return max(stats, key=lambda code: (stats[code][0], stats[code][1] / stats[code][0]))
 
 
+@pytest.mark.slow
 def test_both_kernels_search_alike() -> None:
     """Same seed, same budget: the same iterations, prior and root statistics, with and
     without the early stop, and with the closed leaves solved (as at a closed root)."""
@@ -123,6 +124,7 @@ def test_a_root_prior_must_name_every_action_code() -> None:
             impl.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, prior=-1.0)
 
 
+@pytest.mark.slow
 def test_settle_one_stops_only_when_the_choice_cannot_change() -> None:
     """With ``settle=1`` the search stops once no action can overtake the leader: it
     plays what the whole budget would have played, and it does stop early."""

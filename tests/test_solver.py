@@ -64,6 +64,7 @@ def check_against_minimax(rng: random.Random, presets: list[Rules], count: int) 
     return checked
 
 
+@pytest.mark.slow
 def test_solver_agrees_with_minimax_on_2000_positions() -> None:
     check_against_minimax(random.Random(2026), PRESETS, 2000)
 
