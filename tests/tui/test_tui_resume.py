@@ -66,7 +66,7 @@ async def test_q_asks_and_the_start_screen_continues_the_match(data_dir: Path) -
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, StartScreen)
-        assert f"You {score[0]}, computer {score[1]} after 2 hands" in text(
+        assert f"You {score[0]}, computer {score[1]}, playing hand 2" in text(
             app.screen.query_one("#start-summary"))
         await pilot.press("c")
         await settle(pilot)

@@ -220,13 +220,12 @@ class Resumable:
     level: str
 
     def summary(self) -> str:
-        """``You 3, Computer 2 after 4 hands (medium, classic)``, for the Continue entry."""
+        """``You 3, computer 2, playing hand 5 (medium, classic)``, for the Continue entry."""
         played = replay(self.record)
         score = played.score if isinstance(played, MatchReplay) else (0, 0)
         me = self.human_seat
-        return ngettext("You {you}, computer {them} after {n} hand ({level}, {rules})",
-                        "You {you}, computer {them} after {n} hands ({level}, {rules})",
-                        len(self.record.hands)).format(
+        # The record's last hand is the one in play (an unfinished match stops in a hand).
+        return _("You {you}, computer {them}, playing hand {n} ({level}, {rules})").format(
             you=score[me], them=score[1 - me], n=len(self.record.hands), level=self.level,
             rules=self.record.rules)
 
