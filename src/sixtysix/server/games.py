@@ -280,6 +280,26 @@ class Game:
                 found = seat
         return found
 
+    def seat_for(self, token: str | None, user: int | None) -> int | None:
+        """The seat a client holds: its token's, else the seat its account holds (a seat
+        taken by an account belongs to the account on every device; a guest's stays with
+        the browser's token). ``None``: a spectator.
+
+        >>> from sixtysix.rules import Rules
+        >>> game = Game("g", rules=Rules(), kind=GameKind.PERSON, level=None, match=Match(Rules()),
+        ...             tokens=(hash_token("t0"), hash_token("t1")), names=("Ann", "Bob"),
+        ...             status=GameStatus.PLAYING, users=(None, 7))
+        >>> game.seat_for("t0", None), game.seat_for(None, 7), game.seat_for("t0", 7), game.seat_for(None, 8)
+        (0, 1, 0, None)
+        """
+        seat = self.seat_of(token)
+        if seat is None and user is not None:
+            held = [seat for seat, holder in enumerate(self.users)
+                    if holder == user and seat != self.bot_seat]
+            if len(held) == 1:  # (an account at both seats of an unrated game: by token only)
+                seat = held[0]
+        return seat
+
     def info(self) -> GameInfo:
         """The public facts of the game, for the lobby and every client."""
         hand = self.hand

@@ -787,7 +787,9 @@ async function start() {
     showToast(t("This game cannot be opened: {reason}", { reason: e.message }));
     return;
   }
-  if (!token && info.kind === "person" && !info.seats_taken[1]) {
+  // A seat an account took is the account's on every device: the server seats it by its session.
+  const accountSeat = info.players.findIndex((name, seat) => info.accounts[seat] && account.name === name);
+  if (!token && accountSeat < 0 && info.kind === "person" && !info.seats_taken[1]) {
     const join = document.getElementById("join");
     document.getElementById("join-text").textContent =
       t("{name} invites you to a game of Sixty-six ({rules}).", { name: info.players[0], rules: rulesText(info.rules, info.target) });
