@@ -106,3 +106,70 @@ def test_a_rated_match_moves_from_the_desktop_to_the_phone_and_is_played_to_its_
     assert ended["players"] == [anna_name, bob_name] and max(ended["score"]) >= 1
     phone.context.close()
     bob.context.close()
+
+
+def guests(browser: Any, server: Server, lang: str) -> tuple[Any, Any, str]:
+    """Two guests at an unrated game between people (to one game point); the link."""
+    ann, bob = device(browser, server, lang, DESKTOP), device(browser, server, lang, PHONE)
+    link = invite(ann, target=1)
+    test_web_community.accept(bob, link)
+    for page in (ann, bob):
+        page.wait_for_function("() => (document.body.dataset.position || '').endsWith(':playing')")
+    return ann, bob, link
+
+
+@pytest.mark.parametrize("lang", ["en-GB", "de-DE"])
+def test_calling_off_and_taking_back_are_offers_the_other_answers(browser: Any, server: Server,
+                                                                   lang: str) -> None:
+    """Issue 36, item 2: the other player is asked, and may say no."""
+    ann, bob, link = guests(browser, server, lang)
+    game_id = link.rsplit("/", 1)[1]
+    # A takeback: the player who acted asks, the other accepts, the card is back.
+    mover = ann if test_web_community.my_turn(ann) else bob
+    other = bob if mover is ann else ann
+    before = hand_of(mover)
+    step(server, game_id, [ann, bob])
+    mover.wait_for_selector("#take-back")
+    mover.click("#take-back")
+    other.wait_for_selector("#offer #accept-offer")
+    mover.wait_for_selector("#offer #withdraw-offer")  # and is told that the other is asked
+    other.click("#accept-offer")
+    for page in (ann, bob):
+        page.wait_for_function("() => document.body.dataset.position === '1:0:playing'")
+    assert hand_of(mover) == before
+    # Calling off: Bob declines, Ann is told; asked again, Bob accepts.
+    ann.click("#abort")
+    ann.click("#confirm-yes")
+    bob.wait_for_selector("#offer #decline-offer")
+    assert bob.locator("#offer").inner_text().strip() != ""
+    bob.click("#decline-offer")
+    ann.wait_for_selector("#toast:not([hidden])")
+    ann.wait_for_selector("#offer", state="hidden")
+    assert server.get(f"/api/games/{game_id}")["status"] == "playing"
+    ann.click("#abort")
+    ann.click("#confirm-yes")
+    bob.click("#offer #accept-offer")
+    for page in (ann, bob):
+        page.wait_for_function("() => document.body.dataset.position.endsWith(':aborted')")
+    for page in (ann, bob):
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en-GB", "de-DE"])
+def test_a_rematch_starts_only_when_the_other_player_accepts(browser: Any, server: Server, lang: str) -> None:
+    ann, bob, link = guests(browser, server, lang)
+    game_id = link.rsplit("/", 1)[1]
+    play_to_the_end(server, game_id, [ann, bob])
+    for page in (ann, bob):
+        page.wait_for_selector("#rematch")
+    ann.click("#rematch")
+    ann.wait_for_selector("#rematch:disabled")  # offered: waiting for Bob
+    bob.wait_for_selector("#offer #accept-offer")
+    assert bob.locator("#rematch").inner_text() != ann.locator("#rematch").inner_text()
+    assert server.get(f"/api/games/{game_id}")["rematch"] is None  # nothing made yet
+    bob.click("#rematch")  # the result panel's button accepts
+    for page in (ann, bob):
+        page.wait_for_url(lambda url: url != link and "/game/" in url)
+    assert ann.url == bob.url
+    for page in (ann, bob):
+        page.context.close()
