@@ -237,6 +237,7 @@ def test_a_rematch_keeps_the_seats(client: TestClient) -> None:
         assert a.request({"type": "rematch"})["code"] == "not_over"
         play_out([a, b], random.Random(4))
         a.send({"type": "rematch"})
+        b.send({"type": "rematch"})  # between people a rematch is an offer Bob accepts (issue 36)
         new_a = next(m for m in iter(a.recv, None) if m["type"] == "rematch")
         new_b = next(m for m in iter(b.recv, None) if m["type"] == "rematch")
     assert new_a["game"] == new_b["game"] != gid

@@ -34,9 +34,10 @@ import hmac
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection
 
 from sixtysix.server.accounts import (
     AccountError,
@@ -50,7 +51,7 @@ from sixtysix.server.accounts import (
 )
 
 __all__ = ["CSRF_HEADER", "DEVICE_COOKIE", "SESSION_COOKIE", "ActingUser", "CurrentUser", "account_error",
-           "account_router", "acting_user", "current_user", "session_of"]
+           "account_router", "acting_user", "current_user", "session_of", "socket_user"]
 
 #: The session cookie's name; its value is the session's token.
 SESSION_COOKIE = "sixtysix_session"
@@ -111,6 +112,27 @@ def current_user(request: Request) -> User | None:
     return None if login is None else login.user
 
 
+def socket_user(websocket: WebSocket, accounts: Accounts) -> int | None:
+    """The account whose session cookie a WebSocket to a game carries (its id), or ``None``:
+    a guest, or a page of another site (``Origin`` not this host's: a page elsewhere
+    cannot take a logged-in player's seat with his cookie)."""
+    token = websocket.cookies.get(SESSION_COOKIE)
+    if not token or not _same_origin(websocket):
+        return None
+    login = accounts.session(token)
+    return None if login is None else login.user.id
+
+
+def _same_origin(connection: HTTPConnection) -> bool:
+    """Whether a request (or WebSocket) came from a page of this host, or from no page at all."""
+    origin = connection.headers.get("origin")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    host = connection.headers.get("host", "").lower()
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host
+
+
 def _check_csrf(request: Request, login: Login) -> None:
     sent = request.headers.get(CSRF_HEADER, "")
     if not hmac.compare_digest(sent.encode("utf-8", "surrogateescape"), login.csrf.encode("ascii")):
@@ -137,12 +159,9 @@ ActingUser = Annotated[User | None, Depends(acting_user)]
 
 
 def _check_origin(request: Request) -> None:
-    origin = request.headers.get("origin")
-    if origin is None:
-        return
-    host = request.headers.get("host", "").lower()
-    parts = urlsplit(origin)
-    if parts.scheme not in ("http", "https") or parts.netloc.lower() != host:
+    if not _same_origin(request):
+        origin = request.headers.get("origin", "")
+        host = request.headers.get("host", "").lower()
         raise AccountError(f"the request came from another site ({origin[:100]!r}, not {host!r})",
                            "bad_origin", 403)
 

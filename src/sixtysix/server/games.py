@@ -56,12 +56,14 @@ from sixtysix.server.hints import ask_hint
 from sixtysix.server.limits import BucketsByKey
 from sixtysix.server.messages import ChatLine, ClockInfo, ErrorMessage, GameInfo, Pong, Reply, StateMessage
 from sixtysix.server.notices import Notices
+from sixtysix.server.offers import Offers, offers_json
 from sixtysix.server.opponents import Opponents
 from sixtysix.server.players import ComputerPlayer
 from sixtysix.server.protocol import (
     Abort,
     Act,
     Chat,
+    Decline,
     Hello,
     Hint,
     Message,
@@ -78,7 +80,7 @@ from sixtysix.server.seating import Seating, game_kind, hash_token
 from sixtysix.server.service import SHORT, GameService
 from sixtysix.server.serving import Serving
 from sixtysix.server.shard_host import ShardHost
-from sixtysix.server.status import Ending, GameKind, GameStatus
+from sixtysix.server.status import Ending, GameKind, GameStatus, Offer
 from sixtysix.server.storage import CHAT_KEPT, CHAT_ROOMS, Storage, StoredGame
 from sixtysix.table import Table
 from sixtysix.wire import finished_hand_json, public_view_json, seat_view_json
@@ -135,8 +137,7 @@ class Game:
         #: The analysis being worked out for a hint (one at a time per game).
         self.hint_task: asyncio.Task[None] | None = None
         #: Whether the player may take actions back (against the computer), and how often he did.
-        self.takeback = takeback
-        self.taken_back = taken_back
+        self.takeback, self.taken_back = takeback, taken_back
         self.rules = rules
         self.kind = kind
         self.level = level
@@ -145,6 +146,8 @@ class Game:
         self.names = list(names)
         self.status = status
         self.rematch = rematch
+        #: Offers waiting for the other player's answer: who made each, until when (server.offers).
+        self.offers: dict[Offer, tuple[int, float]] = {}
         #: The computer's seat in a game against the computer.
         self.bot_seat: int | None = 1 if kind is GameKind.COMPUTER else None
         #: The computer player, made when it is first to act (sixtysix.server.computers).
@@ -280,6 +283,26 @@ class Game:
                 found = seat
         return found
 
+    def seat_for(self, token: str | None, user: int | None) -> int | None:
+        """The seat a client holds: its token's, else the seat its account holds (a seat
+        taken by an account belongs to the account on every device; a guest's stays with
+        the browser's token). ``None``: a spectator.
+
+        >>> from sixtysix.rules import Rules
+        >>> game = Game("g", rules=Rules(), kind=GameKind.PERSON, level=None, match=Match(Rules()),
+        ...             tokens=(hash_token("t0"), hash_token("t1")), names=("Ann", "Bob"),
+        ...             status=GameStatus.PLAYING, users=(None, 7))
+        >>> game.seat_for("t0", None), game.seat_for(None, 7), game.seat_for("t0", 7), game.seat_for(None, 8)
+        (0, 1, 0, None)
+        """
+        seat = self.seat_of(token)
+        if seat is None and user is not None:
+            held = [seat for seat, holder in enumerate(self.users)
+                    if holder == user and seat != self.bot_seat]
+            if len(held) == 1:  # (an account at both seats of an unrated game: by token only)
+                seat = held[0]
+        return seat
+
     def info(self) -> GameInfo:
         """The public facts of the game, for the lobby and every client."""
         hand = self.hand
@@ -310,6 +333,7 @@ class Game:
             "clock": self.clock_json(at),
             "away": {str(seat): round(max(when - at, 0.0), 1) for seat, when in sorted(self.away.items())},
             "rematch": self.rematch,
+            "offers": offers_json(self, at),
             "spectators": self.spectators,
             "takeback": self.takeback,
             "taken_back": self.taken_back,
@@ -401,7 +425,7 @@ class Game:
         """The game's record; a match played with takebacks says so, as the terminal
         game's records do (``"undo"``)."""
         extra: dict[str, Any] = {"players": list(self.names)}
-        if self.takeback:
+        if self.takeback or self.taken_back:
             extra["undo"] = {"allowed": True, "taken_back": self.taken_back}
         if self.clock is not None:
             extra["clock"] = str(self.clock.control)
@@ -457,6 +481,7 @@ class GameManager:
                                self.notices, self.opponents, rng=self.rng, game_type=Game)
         self.chat = ChatDesk(storage, self.serving, clock)
         self.rematches = Rematches(self.seating, self.bots)
+        self.offers = Offers(self.service, self.rematches, now)
         self.expiry = Expiry(self.hall, self.serving, self.clocks, self.computers, self.notices)
         # Time that changed a game may have given the computer its turn.
         self.clocks.due = self.check_time
@@ -660,15 +685,19 @@ class GameManager:
             return error(str(exc), exc.code)
         return None
 
-    def _play(self, game: Game, seat: int, message: Act | Rematch | Resign | Abort | TakeBack) -> None:
+    def _play(self, game: Game, seat: int,
+              message: Act | Rematch | Resign | Abort | TakeBack | Decline) -> None:
+        # Between people a rematch, a takeback and calling off are offers the other accepts.
         if isinstance(message, Rematch):
-            self.make_rematch(game, seat)
+            self.offers.ask(game, seat, Offer.REMATCH)
         elif isinstance(message, Resign):
             self.resign(game, seat)
         elif isinstance(message, Abort):
-            self.abort(game, seat)
+            self.offers.ask(game, seat, Offer.ABORT)
         elif isinstance(message, TakeBack):
-            self.take_back(game, seat, hand_number=message.hand, index=message.index)
+            self.offers.ask(game, seat, Offer.TAKEBACK, hand_number=message.hand, index=message.index)
+        elif isinstance(message, Decline):
+            self.offers.decline(game, seat, message.offer)
         else:
             self.act(game, seat, message.action, hand_number=message.hand, index=message.index)
 

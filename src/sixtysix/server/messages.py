@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
-__all__ = ["ChatLine", "ClockInfo", "CloseOrder", "ErrorMessage", "GameInfo", "HintLine", "HintMessage",
-           "Outgoing", "Pong", "Presence", "RematchMessage", "Reply", "Seated", "StateMessage"]
+__all__ = ["ChatLine", "ClockInfo", "CloseOrder", "DeclinedMessage", "ErrorMessage", "GameInfo", "HintLine",
+           "HintMessage", "OfferInfo", "Outgoing", "Pong", "Presence", "RematchMessage", "Reply", "Seated",
+           "StateMessage"]
 
 
 class ClockInfo(TypedDict):
@@ -29,6 +30,13 @@ class ClockInfo(TypedDict):
     #: The seat whose clock runs, and in how many seconds it starts (after a deal).
     running: int | None
     starts_in: float
+
+
+class OfferInfo(TypedDict):
+    """An offer waiting for the other player's answer."""
+
+    seat: int
+    expires_in: float
 
 
 class GameInfo(TypedDict):
@@ -57,6 +65,9 @@ class GameInfo(TypedDict):
     #: Seconds each absent player (by seat) has left to come back.
     away: dict[str, float]
     rematch: str | None
+    #: The offers waiting for an answer (``rematch``, ``takeback``, ``abort``): who made
+    #: each, and the seconds left to answer it.
+    offers: dict[str, OfferInfo]
     spectators: int
     takeback: bool
     taken_back: int
@@ -125,6 +136,14 @@ class HintMessage(TypedDict):
     lines: list[HintLine]
 
 
+class DeclinedMessage(TypedDict):
+    """An offer was declined (or taken back by the one who made it): ``seat`` said no."""
+
+    type: Literal["declined"]
+    offer: str
+    seat: int
+
+
 class RematchMessage(TypedDict):
     """The rematch's id: both players are told."""
 
@@ -162,5 +181,5 @@ class Seated(TypedDict):
 #: A direct reply to a client's message.
 Reply = ErrorMessage | Pong
 #: Everything queued for a connection.
-Outgoing = (StateMessage | ErrorMessage | Pong | ChatLine | HintMessage | RematchMessage | Presence
-            | CloseOrder)
+Outgoing = (StateMessage | ErrorMessage | Pong | ChatLine | HintMessage | RematchMessage | DeclinedMessage
+            | Presence | CloseOrder)

@@ -1,7 +1,8 @@
 """Play over a WebSocket: ``/ws/{id}``. A FastAPI router.
 
 The client first sends ``{"type": "hello", "token": ...}`` (no token, or ``null``, to
-watch), then the messages of :mod:`sixtysix.server.protocol`. Each connection is a
+watch; a logged-in player's session cookie seats him in his account's seat whatever the
+token), then the messages of :mod:`sixtysix.server.protocol`. Each connection is a
 :class:`~sixtysix.server.games.Connection` of the game (its seat, or a spectator); a
 client of a game another server process holds is relayed to it
 (:mod:`sixtysix.server.relay`).
@@ -16,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
+from sixtysix.server.account_api import socket_user
 from sixtysix.server.connection import Sendable
 from sixtysix.server.depends import Services, client_address, services_of
 from sixtysix.server.errors import GameError
@@ -105,7 +107,8 @@ async def session(websocket: WebSocket, services: Services, game_id: str) -> Non
         said = await hello(websocket, services.settings.hello_timeout)
         if said is not None:
             await services.relay.relay(websocket, game_id, said.token, owner,
-                                       address=client_address(websocket.client))
+                                       address=client_address(websocket.client),
+                                       user=socket_user(websocket, services.accounts))
         return
     seated = await take_seat(websocket, services, game_id)
     if seated is not None:
@@ -131,7 +134,7 @@ async def take_seat(websocket: WebSocket, services: Services, game_id: str) -> t
     if said is None:
         manager.release(game)
         return None
-    seat = game.seat_of(said.token)
+    seat = game.seat_for(said.token, socket_user(websocket, services.accounts))
     if said.token is not None and seat is None:
         manager.release(game)
         await refuse(websocket, "this token holds no seat in this game", "bad_token", 4403)

@@ -14,6 +14,10 @@ Client to server, one JSON object per message:
 - ``{"type": "resign"}``: give up the match (the opponent wins it).
 - ``{"type": "abort"}``: call the match off before its first trick is complete
   (nobody wins, nothing is rated).
+- ``{"type": "decline", "offer": "rematch"}``: say no to the other player's offer (a
+  ``rematch``, ``takeback`` or ``abort``), or take back one's own. Between people a
+  rematch, a takeback (unrated games without a clock) and calling off are offers: the
+  other player accepts by asking the same (sixtysix.server.offers).
 - ``{"type": "ping", "id": ID}``: answered by ``{"type": "pong", "id": ID}`` (``id``
   optional: a small integer or a short string), after everything sent before it.
 
@@ -40,9 +44,10 @@ from typing import Any
 from sixtysix.actions import Action
 from sixtysix.errors import ParseError
 from sixtysix.server.messages import ErrorMessage
+from sixtysix.server.status import Offer
 
-__all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "Abort", "Act", "Chat", "Hello", "Hint", "Message", "Ping",
-           "ProtocolError", "Rematch", "Resign", "TakeBack", "error", "parse_message"]
+__all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "Abort", "Act", "Chat", "Decline", "Hello", "Hint", "Message",
+           "Ping", "ProtocolError", "Rematch", "Resign", "TakeBack", "error", "parse_message"]
 
 #: The largest message a client may send; actions are a few bytes.
 MAX_MESSAGE_BYTES = 1024
@@ -102,6 +107,13 @@ class TakeBack:
 
 
 @dataclass(frozen=True)
+class Decline:
+    """Say no to the other player's offer, or take back one's own."""
+
+    offer: Offer
+
+
+@dataclass(frozen=True)
 class Hint:
     """Ask for an analysis of the player's choices (games against the computer only)."""
 
@@ -111,7 +123,7 @@ class Ping:
     id: int | str | None = None
 
 
-Message = Hello | Act | Rematch | Resign | Abort | Chat | TakeBack | Hint | Ping
+Message = Hello | Act | Rematch | Resign | Abort | Chat | TakeBack | Decline | Hint | Ping
 
 
 def _optional_count(obj: dict[str, Any], name: str) -> int | None:
@@ -188,6 +200,13 @@ def _chat(obj: dict[str, Any]) -> Chat:
     return Chat(cleaned)
 
 
+def _decline(obj: dict[str, Any]) -> Decline:
+    offer = obj.get("offer")
+    if not isinstance(offer, str) or offer not in set(Offer):
+        raise ProtocolError(f"a decline names the offer: {', '.join(Offer)}", "bad_offer")
+    return Decline(Offer(offer))
+
+
 def _ping(obj: dict[str, Any]) -> Ping:
     ping_id = obj.get("id")
     if ping_id is not None and (isinstance(ping_id, bool) or not (
@@ -207,11 +226,12 @@ _READERS: dict[str, Callable[[dict[str, Any]], Message]] = {
     "abort": lambda obj: Abort(),
     "hint": lambda obj: Hint(),
     "takeback": lambda obj: TakeBack(_optional_count(obj, "hand"), _optional_count(obj, "index")),
+    "decline": _decline,
     "ping": _ping,
 }
 
 
-_TYPES = "hello, act, rematch, resign, abort, chat, takeback, hint or ping"
+_TYPES = "hello, act, rematch, resign, abort, chat, takeback, decline, hint or ping"
 
 
 def is_text(text: str) -> bool:

@@ -287,8 +287,10 @@ class Relay:
         if kind == "open":
             channel, game_id = str(note.get("reply", "")), str(note.get("game", ""))
             address = note.get("address")
+            user = note.get("user")
             await self._open(conn_id, channel, game_id, note.get("token"),
-                             address if isinstance(address, str) else None)
+                             address if isinstance(address, str) else None,
+                             user if isinstance(user, int) and not isinstance(user, bool) else None)
         elif kind == "message" and conn_id in self.remote:
             game, conn, strikes, _ = self.remote[conn_id]
             reply = self.answer(game, conn.seat, conn, note.get("text", ""))
@@ -310,7 +312,7 @@ class Relay:
                 self.manager.detach(game, conn)
 
     async def _open(self, conn_id: str, reply: str, game_id: str, token: Any,
-                    address: str | None = None) -> None:
+                    address: str | None = None, user: int | None = None) -> None:
         if not reply.startswith(f"{PREFIX}:relay:") or conn_id in self.remote or conn_id in self._ended:
             return  # (a client asks again when a shard moves before its holder answered)
         try:
@@ -323,7 +325,8 @@ class Relay:
             await self._send_to(reply, conn_id, error(str(exc), exc.code))
             await self._send_to(reply, conn_id, {"type": "_close", "code": 4404})
             return
-        seat = game.seat_of(token if isinstance(token, str) else None)
+        token = token if isinstance(token, str) else None
+        seat = game.seat_of(token) if user is None else game.seat_for(token, user)
         if token is not None and seat is None:
             self.manager.release(game)
             await self._send_to(reply, conn_id, error("this token holds no seat in this game", "bad_token"))
@@ -353,11 +356,11 @@ class Relay:
 
     # The relaying side ---------------------------------------------------------------
     async def relay(self, websocket: Any, game_id: str, token: str | None, owner: int,
-                    address: str | None = None) -> None:
+                    address: str | None = None, user: int | None = None) -> None:
         """Carry a client's connection to a game another process owns, until either side
         ends it. ``address``: the client's, told to the owner (a spectator's chat counts
-        against it)."""
-        await Relayed(self, websocket, game_id, token, owner, address).run()
+        against it); ``user``: the client's account, whose seat it takes."""
+        await Relayed(self, websocket, game_id, token, owner, address, user).run()
 
 
 class Relayed:
@@ -365,8 +368,9 @@ class Relayed:
     the relay's own helper, which shares its channels and tables."""
 
     def __init__(self, relay: Relay, websocket: Any, game_id: str, token: str | None, owner: int,
-                 address: str | None) -> None:
+                 address: str | None, user: int | None = None) -> None:
         self.relay = relay
+        self.user = user
         self.websocket = websocket
         self.game_id = game_id
         self.token = token
@@ -385,7 +389,7 @@ class Relayed:
     async def ask(self) -> int:
         """Ask the shard's holder to take the client; how many listen (the holder: 1)."""
         return await self.note("open", game=self.game_id, token=self.token, reply=self.relay.channel,
-                               address=self.address)
+                               address=self.address, **({} if self.user is None else {"user": self.user}))
 
     async def open(self) -> bool:
         """:meth:`ask`, the client from now on concerned by a move of the shard; whether

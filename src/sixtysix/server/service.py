@@ -119,6 +119,7 @@ class GameService:
         if clock is not None:
             game.clock = clock
         game.last_action_at = storage_now()
+        game.offers.clear()  # a takeback or calling off was offered for a position gone
         if hand.is_over():
             self._hand_over(game)
 
@@ -162,21 +163,22 @@ class GameService:
         self.notices.finished(game)
 
     def take_back(self, game: Game, seat: int, *, hand_number: int | None = None,
-                  index: int | None = None) -> None:
+                  index: int | None = None, agreed: bool = False) -> None:
         """``seat`` takes back its last action of the hand being played, and the computer's
         actions after it (a game against the computer that allows takebacks): forgotten
         by the database, the hand and the computer player alike, and counted in the record.
         Only the hand being played; only when it is the player's turn (the computer is not
-        thinking)."""
+        thinking). ``agreed``: a game between people whose other player accepted the
+        takeback (sixtysix.server.offers), whoever is to act."""
         hand = game.hand
-        if not game.takeback:
+        if not game.takeback and not agreed:
             raise GameError("takebacks are not allowed in this game", "no_takeback")
         if game.status is not GameStatus.PLAYING or hand is None or hand.is_over():
             raise GameError("the match is over", "over")
         if (hand_number is not None and hand_number != len(game.match.hands)) or \
                 (index is not None and index != len(hand.actions)):
             raise GameError("stale takeback: the game has moved on", "stale")
-        if hand.to_act != seat:
+        if hand.to_act != seat and not agreed:
             raise GameError("it is not your turn", "not_your_turn")
         actors = hand.actors()
         if seat not in actors:

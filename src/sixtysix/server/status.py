@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Ending", "GameKind", "GameStatus"]
+__all__ = ["Ending", "GameKind", "GameStatus", "Offer"]
 
 
 class GameStatus(enum.StrEnum):
@@ -43,6 +43,17 @@ class GameKind(enum.StrEnum):
 
     COMPUTER = "computer"
     PERSON = "person"
+
+
+class Offer(enum.StrEnum):
+    """What a player of a game between people asks and the other accepts or declines
+    (against the computer it is done at once: the computer accepts)."""
+
+    REMATCH = "rematch"
+    #: Take back the asking player's last action of the hand, and those after it.
+    TAKEBACK = "takeback"
+    #: Call the match off, before its first trick is complete.
+    ABORT = "abort"
 
 
 class Ending(enum.StrEnum):

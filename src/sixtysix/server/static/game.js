@@ -127,6 +127,9 @@ function connect() {
     else if (message.type === "chat") addChatLine(message);
     else if (message.type === "error") onError(message);
     else if (message.type === "rematch") goToRematch(message.game);
+    else if (message.type === "declined" && state && message.seat !== state.you) {
+      showToast(t("{name} declined.", { name: names()[message.seat] }));
+    }
   });
   socket.addEventListener("close", () => {
     if (leaving) return;
@@ -348,6 +351,7 @@ function render() {
   const share = document.getElementById("share");
   share.hidden = !(game.status === "waiting" && you === 0);
   if (!share.hidden) document.getElementById("share-link").value = location.href;
+  renderOffer(game, you, n);
   if (!view) return;
   const points = (seat) => pointsText(view.scores[seat], view.tricks_won[seat]);
   document.getElementById("opponent-points").textContent = points(top);
@@ -402,8 +406,44 @@ function renderHand(view, you) {
 // Whether the player may take back his last action now: the game allows it (against the
 // computer), it is his turn in the hand being played, and he has acted in it.
 function canTakeBack(view, you) {
-  return !!(state.game.takeback && you !== null && view && view.to_act === you && !held && !ended &&
-            view.history.some(([seat]) => seat === you));
+  // Between people (an unrated game without a clock) it is asked of the other, whoever is to act.
+  const asked = state.game.kind === "person" && !state.game.rated && !state.game.clock &&
+    state.game.status === "playing";
+  return !!((state.game.takeback || asked) && you !== null && view && (asked || view.to_act === you) &&
+            !held && !ended && view.history.some(([seat]) => seat === you));
+}
+
+// Offers between people (a rematch, a takeback, calling off): the other player accepts
+// (by asking the same) or declines; an offer not answered in time lapses.
+let offerTimer = null;
+function renderOffer(game, you, n) {
+  const box = document.getElementById("offer");
+  const passed = (performance.now() - clockAt) / 1000;
+  const waiting = Object.entries(game.offers || {}).filter(([, offer]) => offer.expires_in > passed);
+  const rematch = document.getElementById("rematch");
+  if (rematch) {
+    const mine = waiting.some(([what, offer]) => what === "rematch" && offer.seat === you);
+    const theirs = waiting.some(([what, offer]) => what === "rematch" && offer.seat !== you);
+    rematch.textContent = mine ? t("Rematch offered") : theirs ? t("Accept the rematch") : t("Rematch");
+    rematch.disabled = mine;
+  }
+  clearTimeout(offerTimer);
+  if (you === null || !waiting.length) { box.hidden = true; box.replaceChildren(); return; }
+  const [what, offer] = waiting[0];
+  offerTimer = setTimeout(() => renderOffer(state.game, state.you, names()), (offer.expires_in - passed) * 1000 + 50);
+  const answer = (type) => send(type === "decline" ? { type, offer: what } : { type: what });
+  if (offer.seat === you) {
+    box.replaceChildren(el("span", { text: t("Waiting for {name} to answer.", { name: n[1 - you] }) }),
+      el("button", { type: "button", id: "withdraw-offer", text: t("Cancel"), onclick: () => answer("decline") }));
+  } else {
+    const words = { rematch: t("{name} offers a rematch.", { name: n[offer.seat] }),
+                    takeback: t("{name} asks to take back the last action.", { name: n[offer.seat] }),
+                    abort: t("{name} offers to call the match off.", { name: n[offer.seat] }) };
+    box.replaceChildren(el("span", { text: words[what] || "" }),
+      el("button", { type: "button", class: "primary", id: "accept-offer", text: t("Accept"), onclick: () => answer(what) }),
+      el("button", { type: "button", id: "decline-offer", text: t("Decline"), onclick: () => answer("decline") }));
+  }
+  box.hidden = false;
 }
 
 // Hints against the computer (the terminal game's analysis): the server values every
@@ -849,7 +889,9 @@ async function start() {
     showToast(t("This game cannot be opened: {reason}", { reason: e.message }));
     return;
   }
-  if (!token && info.kind === "person" && !info.seats_taken[1]) {
+  // A seat an account took is the account's on every device: the server seats it by its session.
+  const accountSeat = info.players.findIndex((name, seat) => info.accounts[seat] && account.name === name);
+  if (!token && accountSeat < 0 && info.kind === "person" && !info.seats_taken[1]) {
     const join = document.getElementById("join");
     document.getElementById("join-text").textContent =
       t("{name} invites you to a game of Sixty-six ({rules}).", { name: info.players[0], rules: rulesText(info.rules, info.target) });
