@@ -131,7 +131,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("search", ("solver", "sampling", "analysis", "net", "bots")),
     ("play", ("runner", "session")),
     ("words", ("text", "explain", "console")),
-    ("adapters", ("protocol", "arena", "envs", "compat")),
+    ("adapters", ("protocol", "arena", "envs", "compat", "puzzles")),
     ("front ends", ("cli", "tui", "server", "wire", "svg", "review", "lessons", "__main__")),
 ]
 

@@ -1,5 +1,5 @@
 """The ``sixtysix`` command: ``play``, ``view``, ``replay``, ``simulate``, ``arena``,
-``report``, ``serve``, ``engine``.
+``report``, ``serve``, ``engine``, ``puzzles``.
 
 Each subcommand lives in its own module of this package, which provides
 ``register(subparsers)``; the parser's ``func`` default runs it and returns
@@ -34,7 +34,7 @@ class Terminated(KeyboardInterrupt):
 def _terminate(signum: int, frame: FrameType | None) -> None:
     raise Terminated()
 
-COMMANDS = ("play", "view", "replay", "simulate", "arena", "report", "serve", "engine")
+COMMANDS = ("play", "view", "replay", "simulate", "arena", "report", "serve", "engine", "puzzles")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,167 @@
+"""``sixtysix puzzles mine`` and ``sixtysix puzzles verify``: find puzzles in games
+between our players, and check a file of them by solving each again (docs/puzzles.md).
+
+A puzzle file holds one puzzle a line (JSON). ``mine --out FILE`` appends to it and
+can be stopped and run again: it keeps the puzzles the file has, goes on from the seed
+after the last one, and stops when the file holds ``--count`` puzzles. ``verify`` prints
+one line for each puzzle whose claims do not hold (or that cannot be read) and exits
+with status 2 if there is any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import resource
+import sys
+import time
+from collections.abc import Iterator
+from typing import IO, Any
+
+from sixtysix.cli.errors import read_error
+from sixtysix.puzzles.mine import Miner, mine
+from sixtysix.puzzles.puzzle import InvalidPuzzleError, Puzzle, dumps, read
+from sixtysix.puzzles.verify import DEFAULT_WORLDS, check
+from sixtysix.rules import Rules
+
+__all__ = ["register", "run_mine", "run_verify"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``puzzles`` subcommand (with ``mine`` and ``verify``) to the parser."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "puzzles", help="mine puzzles from games between bots, and verify puzzle files",
+        description="Puzzles: positions where one action is best whatever the hidden cards, "
+                    "found by the exact solver (docs/puzzles.md).")
+    sub = parser.add_subparsers(dest="puzzles_command", metavar="COMMAND", required=True)
+    mine_parser = sub.add_parser(
+        "mine", help="find puzzles in games between our players",
+        description="Play seeded hands between our players and keep the positions where one "
+                    "action is the only best one in every world the player's view allows, and "
+                    "which one of the probes gets wrong. Resumable: with --out FILE it keeps "
+                    "what FILE holds and goes on from the seed after its last puzzle.")
+    mine_parser.add_argument("--count", type=int, required=True, metavar="N",
+                             help="stop when there are N puzzles (in FILE, with --out)")
+    mine_parser.add_argument("--seed", type=int, default=0, metavar="S",
+                             help="the first seed (default 0; a file's last seed + 1 if later)")
+    mine_parser.add_argument("--out", metavar="FILE",
+                             help="append the puzzles to FILE (default: standard output)")
+    mine_parser.add_argument("--jobs", type=int, default=1, metavar="J",
+                             help="processes (default 1); the puzzles are the same for any J")
+    mine_parser.add_argument("--margin", type=int, default=1, metavar="M",
+                             help="game points by which the solution beats every other action "
+                                  "in every world (default 1)")
+    mine_parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, metavar="W",
+                             help=f"the most worlds a position may allow (default {DEFAULT_WORLDS})")
+    mine_parser.add_argument("--rules", default="classic", metavar="RULES",
+                             help="preset and options (default classic)")
+    mine_parser.set_defaults(func=run_mine)
+    verify_parser = sub.add_parser(
+        "verify", help="solve every puzzle of a file again and check its claims",
+        description="Solve each puzzle's position again in every world its player's view "
+                    "allows and check that exactly the stated first action is best by the "
+                    "stated margin, the stated line is best play and the themes are the "
+                    "classifier's. One line per bad puzzle; exit status 2 if there is any.")
+    verify_parser.add_argument("file", metavar="FILE",
+                               help="a puzzle file (JSON lines), - for standard input")
+    verify_parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, metavar="W",
+                               help=f"the most worlds a position may allow (default {DEFAULT_WORLDS})")
+    verify_parser.set_defaults(func=run_verify)
+
+
+@contextlib.contextmanager
+def _open(name: str, mode: str) -> Iterator[IO[str]]:
+    if name == "-" and mode == "r":
+        yield sys.stdin
+        return
+    try:
+        fp = open(name, mode, encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise ValueError(read_error(name, exc)) from None
+    with fp:
+        yield fp
+
+
+def _kept(name: str) -> tuple[set[str], int | None]:
+    """The ids of the puzzles in file ``name`` and the last seed mined (none: no file)."""
+    if not os.path.exists(name):
+        return set(), None
+    ids: set[str] = set()
+    last: int | None = None
+    with _open(name, "r") as fp:
+        for number, item in read(fp):
+            if isinstance(item, InvalidPuzzleError):
+                raise ValueError(f"{name}, line {number}: {item}")
+            ids.add(item.id)
+            if item.seed is not None:
+                last = item.seed if last is None else max(last, item.seed)
+    return ids, last
+
+
+def _cpu() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def run_mine(args: argparse.Namespace) -> int:
+    """Mine puzzles (see the module text); errors raise :class:`ValueError` (status 2)."""
+    if args.count < 1:
+        raise ValueError(f"--count must be at least 1, not {args.count}")
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+    if not 1 <= args.margin <= 6:
+        raise ValueError(f"--margin must be from 1 to 6, not {args.margin}")
+    if args.worlds < 1:
+        raise ValueError(f"--worlds must be at least 1, not {args.worlds}")
+    miner = Miner(margin=args.margin, limit=args.worlds, rules=Rules.parse(args.rules))
+    ids, last = _kept(args.out) if args.out else (set(), None)
+    start = args.seed if last is None else max(args.seed, last + 1)
+    have = len(ids)
+    if have >= args.count:
+        print(f"{args.out} holds {have} puzzles already", file=sys.stderr)
+        return 0
+    began, cpu, seed = time.monotonic(), _cpu(), start
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(_open(args.out, "a")) if args.out else sys.stdout
+        found = mine(start, miner, args.jobs)
+        stack.callback(found.close)
+        for puzzle in found:
+            if puzzle.id in ids:
+                continue
+            ids.add(puzzle.id)
+            seed = puzzle.seed if puzzle.seed is not None else seed
+            out.write(dumps(puzzle) + "\n")
+            out.flush()
+            have += 1
+            _progress(have, args.count, puzzle, began)
+            if have >= args.count:
+                break
+    print(f"{have} puzzles; seeds {start}-{seed}; {time.monotonic() - began:.1f} s, "
+          f"CPU {_cpu() - cpu:.1f} s", file=sys.stderr)
+    return 0
+
+
+def _progress(have: int, count: int, puzzle: Puzzle, began: float) -> None:
+    themes = " ".join(puzzle.themes) or "-"
+    print(f"{have}/{count} seed {puzzle.seed} {puzzle.kind} {puzzle.first} "
+          f"(margin {puzzle.margin}, {themes}) {time.monotonic() - began:.0f} s", file=sys.stderr)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Verify a puzzle file: one line per bad puzzle on standard error, status 2 if any."""
+    name = "standard input" if args.file == "-" else args.file
+    good = bad = 0
+    with _open(args.file, "r") as fp:
+        for number, item in read(fp):
+            if isinstance(item, InvalidPuzzleError):
+                problems, label = [str(item)], f"line {number}"
+            else:
+                problems, label = check(item, args.worlds), f"line {number} ({item.id})"
+            if problems:
+                bad += 1
+                print(f"sixtysix: error: {name}, {label}: {'; '.join(problems)}", file=sys.stderr)
+            else:
+                good += 1
+    print(f"{good} puzzles verified, {bad} wrong")
+    return 2 if bad else 0
