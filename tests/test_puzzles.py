@@ -209,6 +209,7 @@ def test_text_that_is_not_a_puzzle_is_refused_with_the_field_named() -> None:
 
 
 # The miner -------------------------------------------------------------------------------
+@pytest.mark.one_pass  # both kernels are compared in test_kernel_diff; mining is slow on the pure one
 def test_mined_puzzles_verify_fool_a_probe_and_are_the_same_for_two_processes() -> None:
     one = list(itertools.islice(mine(0), 6))
     two = list(itertools.islice(mine(0, jobs=2), 6))
@@ -225,6 +226,7 @@ def test_table_rules_games_are_mined_every_tenth_seed() -> None:
 
 
 # The command line ------------------------------------------------------------------------
+@pytest.mark.one_pass  # both kernels are compared in test_kernel_diff; mining is slow on the pure one
 def test_mine_appends_and_resumes_where_it_stopped(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "p.jsonl"
