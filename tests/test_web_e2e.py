@@ -6,7 +6,6 @@ through a shared link while a third watches."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 from collections.abc import Iterator
@@ -19,26 +18,17 @@ from helpers import need_module
 from server_support import Server, need
 from sixtysix import Hand
 from sixtysix.explain import explain
+from web_support import chromium
 
-CHROMIUM = os.environ.get("SIXTYSIX_TEST_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 CARDS_OF = "nodes => nodes.map(n => n.dataset.card)"
 #: Suit names as the page writes them: letter and sign.
 SUITS = {"clubs": ("C", "♣"), "diamonds": ("D", "♦"), "hearts": ("H", "♥"), "spades": ("S", "♠")}
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    need(Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM} (.ci/run installs Debian's)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        need(False, "playwright is not installed")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+def browser() -> Iterator[Any]:
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
