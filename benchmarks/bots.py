@@ -21,13 +21,13 @@ from typing import Any
 
 from machine import machine  # benchmarks/machine.py
 
-from sixtysix.actions import Action
 from sixtysix.bots import BOTS, Event, make_bot
 from sixtysix.bots.base import Bot
-from sixtysix.hand import Hand
+from sixtysix.game.actions import Action
+from sixtysix.game.hand import Hand
+from sixtysix.game.views import View
+from sixtysix.play.runner import play_hand
 from sixtysix.rules import Rules
-from sixtysix.runner import play_hand
-from sixtysix.views import View
 
 #: Budgets given to bots that take them: counts first; a time limit only
 #: when a bot has no count to set.

@@ -19,11 +19,11 @@ import argparse
 import sys
 import time
 
-from sixtysix.actions import Action
 from sixtysix.bots import make_bot
-from sixtysix.hand import Hand
+from sixtysix.game.actions import Action
+from sixtysix.game.hand import Hand
 from sixtysix.kernel import CLOSE
-from sixtysix.solver import Solver
+from sixtysix.search.solver import Solver
 
 
 def play(spec: str, seed: int, ours: int, solver: Solver) -> tuple[int | None, int, int, float]:

@@ -44,10 +44,10 @@ from oracles import OPTIONS, Told, parse_players, search_spec  # benchmarks/orac
 
 from sixtysix.arena.executor import chunked
 from sixtysix.arena.schedule import Game, schedule
-from sixtysix.hand import Hand
-from sixtysix.solver import Solver
-from sixtysix.stats import wilson
-from sixtysix.views import View
+from sixtysix.game.hand import Hand
+from sixtysix.game.views import View
+from sixtysix.measure.stats import wilson
+from sixtysix.search.solver import Solver
 
 try:
     from schnapsen import game as _game

@@ -9,7 +9,7 @@ Both sides play whole deals between two random players under the same rules
   player picking uniformly among its valid moves;
 * ours: :func:`sixtysix.bots.rollout.random_game`, a uniform shuffle and deal
   and a random player picking uniformly among the legal actions, ending in a
-  finished :class:`~sixtysix.hand.Hand` with its result.
+  finished :class:`~sixtysix.game.hand.Hand` with its result.
 
 One core; the two engines take turns for ``--rounds`` rounds of ``--seconds``
 each, so that a busy machine slows both alike. Prints games per second for

@@ -25,12 +25,12 @@ from collections.abc import Sequence
 
 from machine import machine  # benchmarks/machine.py
 
-from sixtysix.actions import Action
 from sixtysix.bots import make_bot
 from sixtysix.bots.base import Bot
 from sixtysix.bots.ismcts import correct_declaration
-from sixtysix.runner import play_match
-from sixtysix.views import View
+from sixtysix.game.actions import Action
+from sixtysix.game.views import View
+from sixtysix.play.runner import play_match
 
 
 class Timed:

@@ -7,7 +7,7 @@ Run:  python benchmarks/heuristic_ceiling.py [--deals 200] [--seed 8101] [--jobs
 Whole matches to 7 under the classic rules, on the arena's duplicate deals (every
 deal sequence from both seats, the same seeds for every player), against the
 ``heuristic`` player. Four players of ours, each playing through the one game
-loop (:class:`sixtysix.table.Table`) as the outside seat:
+loop (:class:`sixtysix.game.table.Table`) as the outside seat:
 
 ``honest``  ISMCTS (``ismcts:iterations=2700,c=0.4,bias=2.0``, the ``hard``
             search at a fixed budget): it sees its view only;
@@ -51,18 +51,18 @@ from dataclasses import dataclass
 from machine import machine  # benchmarks/machine.py
 from oracles import OPTIONS, Modelled, Told, parse_players, search_spec  # benchmarks/oracles.py
 
-from sixtysix.actions import Action
 from sixtysix.arena.executor import chunked
 from sixtysix.arena.schedule import Game, schedule
 from sixtysix.bots import make_bot, parse_spec
 from sixtysix.bots.ismcts import ISMCTSBot
-from sixtysix.hand import Hand
-from sixtysix.match import Match
-from sixtysix.player import Bot
+from sixtysix.game.actions import Action
+from sixtysix.game.hand import Hand
+from sixtysix.game.match import Match
+from sixtysix.game.player import Bot
+from sixtysix.game.table import Table
+from sixtysix.measure.stats import wilson
 from sixtysix.rules import Rules
-from sixtysix.solver import Solver
-from sixtysix.stats import wilson
-from sixtysix.table import Table
+from sixtysix.search.solver import Solver
 
 PLAYERS = ("honest", "hand", "all", "exact", "modelled", "learned")
 

@@ -6,20 +6,20 @@ Run:  python benchmarks/inference.py [--positions 10000] [--seed 9701] [--jobs 2
                                      [--json FILE] [--baseline FILE]
 
 **Positions from real play.** Whole matches to 7 under the classic rules, played
-through the one game loop (:class:`sixtysix.table.Table`) on the arena's duplicate
+through the one game loop (:class:`sixtysix.game.table.Table`) on the arena's duplicate
 deals (:func:`sixtysix.arena.schedule.schedule`), board by board: the search at
 about what ``hard`` plays (:data:`SEARCH`, fixed iterations, so that the games do
 not depend on the machine's load) against the ``heuristic`` player, and the same
 search against itself. The matches are kept as match records (``sixtysix/1``,
-:mod:`sixtysix.record`) in ``benchmarks/results/inference-positions-SEED.json``;
+:mod:`sixtysix.game.record`) in ``benchmarks/results/inference-positions-SEED.json``;
 a later run reuses them and plays more boards only when it needs more positions.
 Replaying a record, every decision of either seat with more than one legal action
-is a position: the view of the seat to act (:class:`sixtysix.views.View`), and,
+is a position: the view of the seat to act (:class:`sixtysix.game.views.View`), and,
 kept apart for scoring and never shown to a method, the opponent's real hand (and
 the real stock). The views are the very ones the players were shown in play.
 
 **The measure.** A position's *unlocated* cards are those its seat has not
-located: :attr:`Constraints.allowed <sixtysix.sampling.Constraints.allowed>`, of
+located: :attr:`Constraints.allowed <sixtysix.search.sampling.Constraints.allowed>`, of
 which the opponent holds ``Constraints.free`` (his hand size minus the cards he
 must hold). A method gives each unlocated card the probability that the opponent
 holds it (clipped to [1e-6, 1 - 1e-6]); a position's log-loss is the mean, over
@@ -112,18 +112,17 @@ from sixtysix.arena.schedule import Game, schedule
 from sixtysix.bots import make_bot
 from sixtysix.bots.inference import Inference
 from sixtysix.bots.worlds import Worlds
-from sixtysix.cards import CARDS
-from sixtysix.hand import Hand
-from sixtysix.match import Match
-from sixtysix.net import Network, shipped_weights
-from sixtysix.observation import match_of, past_of
-from sixtysix.record import MatchReplay, record_from_match, replay
+from sixtysix.game.cards import CARDS
+from sixtysix.game.hand import Hand
+from sixtysix.game.match import Match
+from sixtysix.game.record import MatchReplay, record_from_match, replay
+from sixtysix.game.table import Table
+from sixtysix.game.views import View, match_of, past_of
+from sixtysix.measure.stats import Mean
 from sixtysix.rules import Rules
-from sixtysix.sampling import Constraints
-from sixtysix.stats import Mean
-from sixtysix.table import Table
+from sixtysix.search.net import Network, shipped_weights
+from sixtysix.search.sampling import Constraints
 from sixtysix.version import __version__
-from sixtysix.views import View
 
 #: The search that plays (about what ``hard`` plays, at a fixed budget).
 SEARCH = "ismcts:iterations=2700,c=0.4,bias=2.0,network=shipped,net_prior=2"

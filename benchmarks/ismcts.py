@@ -21,8 +21,8 @@ from machine import machine  # benchmarks/machine.py
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.levels import expert
 from sixtysix.bots.rollout import policy_code
-from sixtysix.hand import Hand
-from sixtysix.views import View
+from sixtysix.game.hand import Hand
+from sixtysix.game.views import View
 
 
 def positions(count: int, seed: int) -> list[View]:

@@ -35,7 +35,7 @@ def run(kernel: str, hands: int, full: bool) -> None:
     from playouts import random_hand
 
     from sixtysix import kernel as k
-    from sixtysix.hand import Hand
+    from sixtysix.game.hand import Hand
     from sixtysix.kernel.tables import config
     from sixtysix.rules import CLASSIC
 

@@ -30,9 +30,8 @@ from machine import machine
 
 from sixtysix.bots import make_bot
 from sixtysix.bots.net_bot import SHIPPED, NetBot
-from sixtysix.hand import Hand
-from sixtysix.observation import match_of, past_of
-from sixtysix.views import View
+from sixtysix.game.hand import Hand
+from sixtysix.game.views import View, match_of, past_of
 
 
 def positions(n: int, seed: int) -> tuple[list[View], list[Hand]]:

@@ -24,9 +24,9 @@ from machine import machine  # benchmarks/machine.py
 from open_spiel.python.algorithms import ismcts, mcts
 
 import sixtysix.envs.openspiel  # noqa: F401  (registers python_sixty_six)
-from sixtysix.actions import Action
 from sixtysix.bots import make_bot
 from sixtysix.bots.base import Event
+from sixtysix.game.actions import Action
 
 
 def main(argv: list[str] | None = None) -> int:

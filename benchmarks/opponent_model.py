@@ -30,10 +30,10 @@ import random
 from collections.abc import Sequence
 
 from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.cards import CARDS
-from sixtysix.deal import Packs
-from sixtysix.hand import Hand
-from sixtysix.views import View
+from sixtysix.game.cards import CARDS
+from sixtysix.game.deal import Packs
+from sixtysix.game.hand import Hand
+from sixtysix.game.views import View
 
 
 class HeuristicModel:

@@ -12,7 +12,7 @@ import argparse
 from opponent_model import HeuristicModel  # benchmarks/opponent_model.py
 
 from sixtysix.bots.ismcts import ENUMERATE_BELOW, ISMCTSBot, Worlds
-from sixtysix.views import View
+from sixtysix.game.views import View
 
 #: Random stock orders behind the true hand for a search told the hand only.
 STOCK_ORDERS = 256

@@ -15,8 +15,8 @@ import time
 
 from machine import machine  # benchmarks/machine.py
 
-from sixtysix.actions import DECLARE, DECLARE_MARRIAGE
-from sixtysix.hand import Hand
+from sixtysix.game.actions import DECLARE, DECLARE_MARRIAGE
+from sixtysix.game.hand import Hand
 from sixtysix.rules import Rules
 
 

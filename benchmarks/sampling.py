@@ -1,4 +1,4 @@
-"""Speed of determinization (sixtysix.sampling) for search bots (one core).
+"""Speed of determinization (sixtysix.search.sampling) for search bots (one core).
 
 Run:  python benchmarks/sampling.py [--worlds N] [--repeat R]
 
@@ -20,10 +20,10 @@ from collections.abc import Callable
 
 from machine import machine  # benchmarks/machine.py
 
-from sixtysix.actions import Action
-from sixtysix.hand import Hand
-from sixtysix.sampling import Constraints, sample_worlds, worlds
-from sixtysix.views import View
+from sixtysix.game.actions import Action
+from sixtysix.game.hand import Hand
+from sixtysix.game.views import View
+from sixtysix.search.sampling import Constraints, sample_worlds, worlds
 
 
 def play_cards(hand: Hand, rng: random.Random, tricks: int) -> None:

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from machine import machine
 
-from sixtysix.hand import Hand
-from sixtysix.solver import Solver
+from sixtysix.game.hand import Hand
+from sixtysix.search.solver import Solver
 
 
 def phase2_positions(n: int, rng: random.Random) -> list[Hand]:

@@ -1,8 +1,8 @@
 """A greedy Sixty-six player in twenty lines (the docs' tutorial)."""
 
-from sixtysix.actions import Action, ActionKind
 from sixtysix.bots import BaseBot
-from sixtysix.views import View
+from sixtysix.game.actions import Action, ActionKind
+from sixtysix.game.views import View
 
 
 class GreedyBot(BaseBot):

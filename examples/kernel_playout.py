@@ -2,7 +2,7 @@
 
 import random
 
-from sixtysix.hand import Hand
+from sixtysix.game.hand import Hand
 from sixtysix.kernel import CARD_BITS, DECLARE, DRAW, POINTS, Phase, State
 
 

@@ -39,13 +39,13 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from sixtysix.actions import Action
 from sixtysix.bots import RandomBot
 from sixtysix.errors import InvalidRecordError
-from sixtysix.match import Match
-from sixtysix.record import dumps, loads, record_from_hand, record_from_match, replay
+from sixtysix.game.actions import Action
+from sixtysix.game.match import Match
+from sixtysix.game.record import dumps, loads, record_from_hand, record_from_match, replay
+from sixtysix.play.runner import play_hand, play_match
 from sixtysix.rules import Rules
-from sixtysix.runner import play_hand, play_match
 
 __all__ = ["TARGETS", "Target"]
 

@@ -22,8 +22,8 @@ import pytest
 from hypothesis import strategies as st
 
 from sixtysix import CARDS, Action, Card, Hand, IllegalActionError, Rules
-from sixtysix.cards import Rank, Suit
-from sixtysix.match import Match
+from sixtysix.game.cards import Rank, Suit
+from sixtysix.game.match import Match
 
 RECORDS = Path(__file__).parent / "records"
 

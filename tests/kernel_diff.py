@@ -14,7 +14,7 @@ from collections import Counter
 from types import ModuleType
 from typing import Any
 
-from sixtysix.actions import ACTIONS
+from sixtysix.game.actions import ACTIONS
 from sixtysix.kernel.tables import (
     BIT_DECLARE,
     CLOSE,

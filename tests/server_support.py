@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from helpers import need, need_module
-from sixtysix.cards import CARDS, Card
 from sixtysix.cli.serve import TASKS_DUMPED
+from sixtysix.game.cards import CARDS, Card
 
 CARD_TOKEN = re.compile(r"^([9TJQKA][CDHS])\+?$")
 SEPARATORS = re.compile(r"[\s;:,()\[\]'\"]+")

@@ -9,8 +9,8 @@ import pytest
 from sixtysix import Budget, Hand, Rules, analyse
 from sixtysix.bots import make_bot
 from sixtysix.bots.pimc import PIMCBot
-from sixtysix.sampling import sample_worlds
-from sixtysix.solver import solve
+from sixtysix.search.sampling import sample_worlds
+from sixtysix.search.solver import solve
 
 
 def advance(hand: Hand, rng: random.Random, until: str) -> Hand:
@@ -89,7 +89,7 @@ def test_bad_budgets_and_views_are_refused() -> None:
 
 @pytest.mark.parametrize("rules", [Rules(), Rules.preset("santase"), Rules().replace(enforce_follow=False)])
 def test_pimc_bot_plays_legal_actions_deterministically(rules: Rules) -> None:
-    from sixtysix.runner import play_hand
+    from sixtysix.play.runner import play_hand
 
     for seed in range(3):
         first = play_hand(Hand.random(seed=seed, rules=rules),

@@ -12,7 +12,7 @@ from sixtysix import Hand, ParseError
 from sixtysix.bots import make_bot
 from sixtysix.bots.loader import is_class_spec
 from sixtysix.cli import main
-from sixtysix.runner import play_hand
+from sixtysix.play.runner import play_hand
 
 GREEDY = Path(__file__).parent.parent / "examples" / "greedy_bot.py"
 

@@ -1,11 +1,11 @@
-"""Time controls and the clock (:mod:`sixtysix.clock`): every rule of the module's
+"""Time controls and the clock (:mod:`sixtysix.play.clock`): every rule of the module's
 documentation, with the moments given by the test (no real time passes)."""
 
 from __future__ import annotations
 
 import pytest
 
-from sixtysix.clock import Clock, ClockError, Kind, TimeControl
+from sixtysix.play.clock import Clock, ClockError, Kind, TimeControl
 
 
 @pytest.mark.parametrize(("text", "kind", "seconds", "increment", "written"), [

@@ -13,8 +13,8 @@ import pytest
 
 from helpers import need_module
 from sixtysix import Action, Hand
-from sixtysix.cards import pack
 from sixtysix.cli import main
+from sixtysix.game.cards import pack
 
 need_module("schnapsen", "pip install -e '.[schnapsen]'")
 

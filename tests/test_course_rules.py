@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from helpers import legal, play, refused
 from sixtysix import Hand, Rules
-from sixtysix.views import View
+from sixtysix.game.views import View
 
 COURSE = Rules.preset("course")
 # Seat 1 deals, seat 0 leads. Seat 0: AC KS QS AH JC; seat 1: TC AS JD KC QC;

@@ -1,4 +1,4 @@
-"""Where the cards of a pack go (sixtysix.deal), and packs put together from what one
+"""Where the cards of a pack go (sixtysix.game.deal), and packs put together from what one
 seat saw. The positions are the rule book's, written out here (R2.4, S2.1)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from sixtysix import Card, Hand, Rules
-from sixtysix.cards import pack
-from sixtysix.deal import Deal, fill_pack
+from sixtysix.game.cards import pack
+from sixtysix.game.deal import Deal, fill_pack
 
 CLASSIC, SCHNAPSEN = Rules.preset("classic"), Rules.preset("schnapsen")
 

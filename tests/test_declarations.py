@@ -13,8 +13,8 @@ import pytest
 from helpers import kernel_modules
 from sixtysix import Hand
 from sixtysix.kernel.tables import DECLARE, DECLARE_MARRIAGE, NUM_CODES, config, declared_total
+from sixtysix.present.wire import seat_view_json
 from sixtysix.rules import CLASSIC, PRESETS, FailedClose, FalseDeclaration, Rules
-from sixtysix.wire import seat_view_json
 
 _kernels = kernel_modules
 

@@ -39,7 +39,7 @@ from server_support import (  # noqa: E402
     redis_server,
     seated,
 )
-from sixtysix.record import from_json, replay  # noqa: E402
+from sixtysix.game.record import from_json, replay  # noqa: E402
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 

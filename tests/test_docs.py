@@ -16,7 +16,7 @@ from types import ModuleType
 import pytest
 
 from helpers import need_module
-from sixtysix.record import load, replay
+from sixtysix.game.record import load, replay
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
@@ -85,13 +85,13 @@ def test_inline_markup_becomes_markdown_code_and_package_roles_become_optional_l
     assert convert("Use ``x + 1`` and :meth:`choose()` of :class:`BaseBot`.") == (
         "Use `x + 1` and `choose` of `BaseBot`.")
     link = '<autoref identifier="{}" optional><code>{}</code></autoref>'
-    assert convert("A :class:`~sixtysix.views.View` and :func:`sixtysix.analyse`.") == (
-        f"A {link.format('sixtysix.views.View', 'View')} and "
+    assert convert("A :class:`~sixtysix.game.views.View` and :func:`sixtysix.analyse`.") == (
+        f"A {link.format('sixtysix.game.views.View', 'View')} and "
         f"{link.format('sixtysix.analyse', 'sixtysix.analyse')}.")
-    assert convert("with :meth:`Hand.from_view\n<sixtysix.hand.Hand.from_view>`") == (
-        "with " + link.format("sixtysix.hand.Hand.from_view", "Hand.from_view"))
-    assert convert("See :class:`Constraints`.", "sixtysix.sampling") == (
-        f"See {link.format('sixtysix.sampling.Constraints', 'Constraints')}.")
+    assert convert("with :meth:`Hand.from_view\n<sixtysix.game.hand.Hand.from_view>`") == (
+        "with " + link.format("sixtysix.game.hand.Hand.from_view", "Hand.from_view"))
+    assert convert("See :class:`Constraints`.", "sixtysix.search.sampling") == (
+        f"See {link.format('sixtysix.search.sampling.Constraints', 'Constraints')}.")
 
 
 def test_doctests_literal_blocks_and_tables_are_fenced() -> None:

@@ -23,14 +23,14 @@ from typing import Any
 import pytest
 
 from helpers import started, wait_until_gone
-from sixtysix.actions import Action
 from sixtysix.bots import RandomBot
-from sixtysix.match import Match
+from sixtysix.game.actions import Action
+from sixtysix.game.match import Match
+from sixtysix.game.record import replay
+from sixtysix.game.views import View
+from sixtysix.play.runner import play_match
 from sixtysix.protocol import AsyncEngine, EngineBlocked, EngineBot, EngineFlooded
 from sixtysix.protocol.messages import Error
-from sixtysix.record import replay
-from sixtysix.runner import play_match
-from sixtysix.views import View
 
 FLOODING = Path(__file__).resolve().parent / "engines" / "flooding_engine.py"
 #: Seconds a host gets for what should take a few: past this it hung.

@@ -20,8 +20,6 @@ from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr  #
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 from sixtysix import CARDS, Action, Card, Hand, Rank, Rules, Suit  # noqa: E402
-from sixtysix.cards import pack  # noqa: E402
-from sixtysix.deal import shown_cards  # noqa: E402
 from sixtysix.envs.observation import OBSERVATION_SIZE, block, encode  # noqa: E402
 from sixtysix.envs.openspiel import (  # noqa: E402
     GAME_NAME,
@@ -32,6 +30,8 @@ from sixtysix.envs.openspiel import (  # noqa: E402
     max_game_length,
 )
 from sixtysix.errors import IllegalActionError, ParseError  # noqa: E402
+from sixtysix.game.cards import pack  # noqa: E402
+from sixtysix.game.deal import shown_cards  # noqa: E402
 
 RULE_SETS = ["classic", "pagat", "santase", "classic;close_before_draw:false",
              "classic;auto_declare:true", "pagat;enforce_follow:false;marriages_in_phase2:true"]

@@ -12,9 +12,9 @@ need_module("gymnasium")
 import pytest  # noqa: E402
 
 from sixtysix import CARDS, Action, Hand, Rules  # noqa: E402
-from sixtysix.actions import ACTIONS  # noqa: E402
 from sixtysix.envs.observation import action_mask, encode  # noqa: E402
 from sixtysix.envs.vector import SixtySixVectorEnv  # noqa: E402
+from sixtysix.game.actions import ACTIONS  # noqa: E402
 from sixtysix.kernel import DEAL_LAYOUTS  # noqa: E402
 
 

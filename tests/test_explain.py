@@ -1,4 +1,4 @@
-"""Why a hand scored what it did (sixtysix.explain), from the kernel's scoring of it: the
+"""Why a hand scored what it did (sixtysix.present.explain), from the kernel's scoring of it: the
 scale and the loser's facts as the rule book gives them for endings found by random play,
 the threshold of R9.1 sent for the page's words, and no explanation of a result that
 does not carry the kernel's scoring (one read from JSON)."""
@@ -11,9 +11,9 @@ from collections.abc import Callable
 import pytest
 
 from sixtysix import Hand, Rules
-from sixtysix.explain import Scale, explain
-from sixtysix.result import HandResult
-from sixtysix.views import view_from_json
+from sixtysix.game.result import HandResult
+from sixtysix.game.views import view_from_json
+from sixtysix.present.explain import Scale, explain
 
 
 def _finished(rules: Rules, wanted: Callable[[Hand], bool], seed: str) -> Hand:

@@ -1,4 +1,4 @@
-"""Glicko-2 (:mod:`sixtysix.glicko`) against the worked example of Glickman's paper
+"""Glicko-2 (:mod:`sixtysix.measure.glicko`) against the worked example of Glickman's paper
 ("Example of the Glicko-2 system"), and the system's properties that follow from its
 formulas."""
 
@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from sixtysix.glicko import Rating, RatingError
+from sixtysix.measure.glicko import Rating, RatingError
 
 
 def test_the_papers_worked_example() -> None:

@@ -1,7 +1,7 @@
 """The hand's state machine and the modules split from it (issue 19, item 3): the deck
-(``sixtysix.deck``), the result (``sixtysix.result``), the worlds of a view
-(``sixtysix.worlds``) and the actions of a legal mask (``sixtysix.actions``). The names
-``sixtysix.hand`` offered before still import from it, as the same objects."""
+(``sixtysix.game.deck``), the result (``sixtysix.game.result``), the worlds of a view
+(``sixtysix.game.worlds``) and the actions of a legal mask (``sixtysix.game.actions``). The names
+``sixtysix.game.hand`` offered before still import from it, as the same objects."""
 
 from __future__ import annotations
 
@@ -9,27 +9,28 @@ import random
 
 import pytest
 
-import sixtysix.hand
-from sixtysix import Hand, Rules, deck, kernel, result, worlds
-from sixtysix.actions import ACTIONS, actions_of_mask
+import sixtysix.game.hand
+from sixtysix import Hand, Rules, kernel
+from sixtysix.game import deck, result, worlds
+from sixtysix.game.actions import ACTIONS, actions_of_mask
 from test_import_graph import import_graph
 
 
 @pytest.mark.parametrize(("name", "home"), [
-    ("Hand", sixtysix.hand), ("STATE_NAMES", sixtysix.hand), ("FORFEIT_POINTS", sixtysix.hand),
-    ("replay_actions", sixtysix.hand),
+    ("Hand", sixtysix.game.hand), ("STATE_NAMES", sixtysix.game.hand), ("FORFEIT_POINTS", sixtysix.game.hand),
+    ("replay_actions", sixtysix.game.hand),
     ("HandResult", result), ("result_of", result),
     ("deck_from", deck), ("random_deck", deck),
     ("REASONS", kernel), ("conceded", kernel),
 ])
 def test_the_names_of_the_hand_module_still_import_from_it(name: str, home: object) -> None:
     namespace: dict[str, object] = {}
-    exec(f"from sixtysix.hand import {name}", namespace)
+    exec(f"from sixtysix.game.hand import {name}", namespace)
     assert namespace[name] is getattr(home, name)
 
 
 def test_the_hand_module_exports_what_it_did() -> None:
-    assert set(sixtysix.hand.__all__) >= {"Hand", "HandResult", "REASONS", "conceded", "deck_from",
+    assert set(sixtysix.game.hand.__all__) >= {"Hand", "HandResult", "REASONS", "conceded", "deck_from",
                                           "random_deck"}
 
 
@@ -78,12 +79,14 @@ def test_the_split_modules_stand_below_the_hand() -> None:
     # The deck, the result, the worlds and the actions do not need the state machine
     # (Hand.from_view delegates to the worlds, not the other way round).
     graph = import_graph()
-    for module in ("sixtysix.deck", "sixtysix.result", "sixtysix.worlds", "sixtysix.actions"):
+    for module in ("sixtysix.game.deck", "sixtysix.game.result", "sixtysix.game.worlds",
+                   "sixtysix.game.actions"):
         seen, todo = set(), [module]
         while todo:
             name = todo.pop()
             if name not in seen:
                 seen.add(name)
                 todo.extend(graph[name])
-        assert "sixtysix.hand" not in seen, module
-    assert {"sixtysix.deck", "sixtysix.result", "sixtysix.worlds"} <= graph["sixtysix.hand"]
+        assert "sixtysix.game.hand" not in seen, module
+    hand_imports = graph["sixtysix.game.hand"]
+    assert {"sixtysix.game.deck", "sixtysix.game.result", "sixtysix.game.worlds"} <= hand_imports

@@ -19,23 +19,24 @@ import pytest
 
 from helpers import need_module
 from sixtysix import Hand, Rules
-from sixtysix.analysis import Budget, sample_values
 from sixtysix.bots import make_bot
 from sixtysix.bots.inference import Inference
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.worlds import Worlds
-from sixtysix.cards import CARDS
-from sixtysix.deal import Packs
+from sixtysix.game.cards import CARDS
+from sixtysix.game.deal import Packs
+from sixtysix.game.views import View
 from sixtysix.kernel import _pure, _pure_net
 from sixtysix.kernel.tables import config
-from sixtysix.views import View
+from sixtysix.search.analysis import Budget, sample_values
 from test_kernel_diff import compiled
 
 np = need_module("numpy", "pip install -e '.[net]'")
 
-from sixtysix.net import Network  # noqa: E402
-from sixtysix.observation import POINT_SCALE, kernel_offsets, past_of  # noqa: E402
+from sixtysix.game.observation import POINT_SCALE, kernel_offsets  # noqa: E402
+from sixtysix.game.views import past_of  # noqa: E402
+from sixtysix.search.net import Network  # noqa: E402
 
 PRESETS = ("classic", "schnapsen", "santase", "course")
 

@@ -11,14 +11,14 @@ import pytest
 
 from helpers import deal, play
 from sixtysix import Action, Card, Hand, Rules
-from sixtysix.actions import ACTIONS, DECLARE, DECLARE_MARRIAGE
 from sixtysix.bots import make_bot
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.bots.rollout import outcome_value, playout, policy_code
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot, fixed_action, should_close
 from sixtysix.errors import ParseError
-from sixtysix.runner import play_hand
-from sixtysix.sampling import Constraints, count_layouts
+from sixtysix.game.actions import ACTIONS, DECLARE, DECLARE_MARRIAGE
+from sixtysix.play.runner import play_hand
+from sixtysix.search.sampling import Constraints, count_layouts
 
 RULE_SETS = {
     "classic": Rules(),
@@ -290,7 +290,7 @@ def test_finds_the_winning_exchange() -> None:
 
 
 def test_solves_an_exhausted_stock_exactly() -> None:
-    from sixtysix.solver import solve
+    from sixtysix.search.solver import solve
 
     rng = random.Random(4)
     checked = 0

@@ -1,5 +1,5 @@
 """The rules kernel's public interface: which kernel runs, perft on both kernels,
-the checks the kernel leaves to :class:`~sixtysix.hand.Hand`."""
+the checks the kernel leaves to :class:`~sixtysix.game.hand.Hand`."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ import pytest
 from helpers import kernel_modules
 from kernel_diff import pick, random_deck, random_rules
 from sixtysix import Card, Hand
-from sixtysix.actions import action_of
+from sixtysix.game.actions import action_of
 from sixtysix.kernel.tables import EXCHANGE, MARRIAGE, config
 from sixtysix.rules import PRESETS, Rules
 

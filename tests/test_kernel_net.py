@@ -1,6 +1,6 @@
 """The kernel's network (:class:`sixtysix.kernel.Net`, what the root prior and the
 inference with the network's policy call): it reads a position as a seat sees it,
-checked against :func:`sixtysix.observation.encode` of that seat's view (the
+checked against :func:`sixtysix.game.observation.encode` of that seat's view (the
 independent, object-level encoding), and gives numpy's value and policy, the same in
 both kernels."""
 
@@ -18,11 +18,12 @@ np = need_module("numpy", "pip install -e '.[net]'")
 
 from sixtysix import Hand  # noqa: E402
 from sixtysix.bots.rollout import policy_code  # noqa: E402
+from sixtysix.game.observation import POINT_SCALE, encode, kernel_offsets  # noqa: E402
+from sixtysix.game.views import match_of, past_of  # noqa: E402
 from sixtysix.kernel import _pure, _pure_net  # noqa: E402
 from sixtysix.kernel.tables import config  # noqa: E402
-from sixtysix.net import Network  # noqa: E402
-from sixtysix.observation import POINT_SCALE, encode, kernel_offsets, match_of, past_of  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
+from sixtysix.search.net import Network  # noqa: E402
 from test_kernel_diff import compiled  # noqa: E402
 
 #: Rewards of game points -3..3 for the seat searched for.

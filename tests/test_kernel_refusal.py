@@ -16,8 +16,8 @@ import pytest
 from helpers import kernel_modules
 from kernel_diff import ACTION_CODES, pick, random_deck, random_rules
 from sixtysix import Hand
+from sixtysix.game.refusal import REASONS, SENTENCES, refusal
 from sixtysix.kernel.tables import CLOSE, EXCHANGE, MARRIAGE, NUM_CODES, PLAY, Refused, config
-from sixtysix.refusal import REASONS, SENTENCES, refusal
 from sixtysix.rules import PRESETS, Rules
 
 #: Positions walked under each rule set.

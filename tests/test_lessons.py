@@ -1,4 +1,4 @@
-"""The guided first game (sixtysix.lessons and its endpoints): the script is a legal hand
+"""The guided first game (sixtysix.present.lessons and its endpoints): the script is a legal hand
 the learner wins, what its messages say is what the kernel computes, the learner's
 seat sees nothing hidden, and a wrong or illegal choice is answered as it should be."""
 
@@ -13,11 +13,11 @@ import pytest
 
 from helpers import need_module
 from sixtysix import i18n
-from sixtysix.actions import Action
-from sixtysix.cards import Card, Rank
-from sixtysix.hand import Hand
+from sixtysix.game.actions import Action
+from sixtysix.game.cards import Card, Rank
+from sixtysix.game.hand import Hand
 from sixtysix.kernel import marriage_value
-from sixtysix.lessons import FIRST, LESSONS, card_text, check_json, facts, message, step_json
+from sixtysix.present.lessons import FIRST, LESSONS, card_text, check_json, facts, message, step_json
 
 fastapi = need_module("fastapi", "the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
@@ -158,7 +158,7 @@ def test_no_response_names_a_hidden_card(client: TestClient) -> None:
 
 
 def test_the_view_is_the_game_pages_view_of_the_learners_seat(client: TestClient) -> None:
-    from sixtysix.wire import seat_view_json
+    from sixtysix.present.wire import seat_view_json
 
     for step in (0, 4, 9, len(FIRST.steps)):
         body = client.get(f"/api/lessons/first?step={step}").json()

@@ -7,7 +7,7 @@ import pytest
 from sixtysix import Hand, Rules
 from sixtysix.bots import BOTS, make_bot
 from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.runner import play_hand, play_match
+from sixtysix.play.runner import play_hand, play_match
 
 
 @pytest.mark.parametrize("level", ["random", "easy", "medium", "hard", "expert"])

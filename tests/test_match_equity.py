@@ -13,9 +13,9 @@ from sixtysix import Action, Hand, Rules
 from sixtysix.bots import make_bot
 from sixtysix.bots.equity import MAX_TARGET, OUTCOMES, TIE, hand_utility, match_equity
 from sixtysix.bots.ismcts import ISMCTSBot
-from sixtysix.match import Match
-from sixtysix.runner import play_hand
-from sixtysix.views import View, view_from_json
+from sixtysix.game.match import Match
+from sixtysix.game.views import View, view_from_json
+from sixtysix.play.runner import play_hand
 
 SCORES = list(itertools.product(range(7), repeat=2))
 

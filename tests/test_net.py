@@ -1,4 +1,4 @@
-"""The learned network run with numpy (sixtysix.net, issue 20): its outputs against a
+"""The learned network run with numpy (sixtysix.search.net, issue 20): its outputs against a
 plain-Python reference computation, the policy over exactly the legal actions, the
 inference over exactly the cards the seat has not located, and weights files that are
 missing, corrupt, foreign or carry a pickle: a clear error naming the file, and no code
@@ -21,8 +21,8 @@ from helpers import need_module
 np = need_module("numpy", "pip install -e '.[net]'")
 
 from sixtysix import Hand, Rules  # noqa: E402
-from sixtysix.net import FORMAT, Network, NetworkError  # noqa: E402
-from sixtysix.observation import OBSERVATION_SIZE, encode  # noqa: E402
+from sixtysix.game.observation import OBSERVATION_SIZE, encode  # noqa: E402
+from sixtysix.search.net import FORMAT, Network, NetworkError  # noqa: E402
 
 
 def _views(n: int, seed: int = 5) -> list[Any]:
@@ -169,7 +169,7 @@ def test_the_net_player_answers_from_its_offer_and_names_missing_weights(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sixtysix.bots import make_bot
     from sixtysix.errors import ParseError
-    from sixtysix.runner import play_match
+    from sixtysix.play.runner import play_match
 
     Network.random([24], seed=6).save(tmp_path / "w.npz")
     bot = make_bot(f"net:weights={tmp_path / 'w.npz'}")
@@ -184,7 +184,7 @@ def test_the_net_player_answers_from_its_offer_and_names_missing_weights(
     with pytest.raises(NetworkError, match=r"absent\.npz: no such weights file"):
         make_bot(f"net:weights={tmp_path / 'absent.npz'}")
     # Without weights of its own it plays the shipped ones, and names them when they are missing.
-    monkeypatch.setattr("sixtysix.net.shipped_weights", lambda: tmp_path / "sixtysix-net.npz")
+    monkeypatch.setattr("sixtysix.search.net.shipped_weights", lambda: tmp_path / "sixtysix-net.npz")
     with pytest.raises(NetworkError, match=r"sixtysix-net\.npz: no such weights file; train them"):
         make_bot("net")
     with pytest.raises(ParseError, match=r"unknown bot"):
@@ -195,7 +195,7 @@ def test_the_shipped_weights_load_and_their_model_card_tells_their_making() -> N
     """The weights in the package load (no pickle), and the model card beside them gives
     the figures the file itself records: the configuration and its command, the positions,
     the epochs, the size and the held-out losses."""
-    from sixtysix.net import shipped_weights
+    from sixtysix.search.net import shipped_weights
 
     path = shipped_weights()
     net = Network.load(path)

@@ -16,12 +16,12 @@ from helpers import need_module
 np = need_module("numpy", "pip install -e '.[net]'")
 
 from sixtysix import Hand  # noqa: E402
-from sixtysix.actions import CLOSE  # noqa: E402
 from sixtysix.bots import levels as levels_module  # noqa: E402
 from sixtysix.bots import make_bot  # noqa: E402
 from sixtysix.bots.ismcts import ISMCTSBot  # noqa: E402
 from sixtysix.bots.levels import LearnedWarning  # noqa: E402
-from sixtysix.net import Network, NetworkError  # noqa: E402
+from sixtysix.game.actions import CLOSE  # noqa: E402
+from sixtysix.search.net import Network, NetworkError  # noqa: E402
 
 
 def _midgame(seed: int, plies: int) -> Any:
@@ -61,7 +61,7 @@ def test_a_level_without_its_weights_plays_on_with_a_warning(level: str, tmp_pat
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     broken = tmp_path / "sixtysix-net.npz"
     broken.write_bytes(b"not a zip")
-    monkeypatch.setattr("sixtysix.net.shipped_weights", lambda: broken)
+    monkeypatch.setattr("sixtysix.search.net.shipped_weights", lambda: broken)
     with pytest.warns(LearnedWarning, match=r"sixtysix-net\.npz: not a weights file"):
         bot = make_bot(f"{level}:workers=1,time=0.02", seed=1)
     assert isinstance(bot, ISMCTSBot) and bot.config.network is None and not bot.config.net_prior
@@ -73,7 +73,7 @@ def test_the_levels_use_the_shipped_network_when_it_loads(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     weights = tmp_path / "sixtysix-net.npz"
     Network.random([8], seed=2).save(weights)
-    monkeypatch.setattr("sixtysix.net.shipped_weights", lambda: weights)
+    monkeypatch.setattr("sixtysix.search.net.shipped_weights", lambda: weights)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         bot = make_bot("hard:workers=1", seed=1)
@@ -108,9 +108,9 @@ def test_helper_processes_search_with_the_network_too() -> None:
 
 
 def test_a_hint_shows_the_networks_opinion_beside_the_analysis() -> None:
-    from sixtysix.analysis import Budget, analyse
-    from sixtysix.text.screen import render_hint
-    from sixtysix.text.style import AnsiStyle
+    from sixtysix.present.text.screen import render_hint
+    from sixtysix.present.text.style import AnsiStyle
+    from sixtysix.search.analysis import Budget, analyse
 
     net = Network.random([16], seed=8)
     view = _midgame(seed=6, plies=3)

@@ -28,7 +28,7 @@ DECLARATION_PLACES = [
     ("bots/heuristic.py", "_marriage"),
     ("bots/ismcts.py", "correct_declaration"),
     ("bots/santase_ismcts.py", "fixed_action"),
-    ("wire.py", "seat_view_json"),
+    ("present/wire.py", "seat_view_json"),
 ]
 
 #: The rules' numbers, which the page's code must not hold (66 to win, 33 Schneider, a
@@ -171,7 +171,7 @@ def _imported(tree: ast.AST) -> set[str]:
 def test_refusal_only_words_the_kernels_reason() -> None:
     """No second legality tree: refusal.py reads neither the state's phase, stock and tricks
     nor the rules' options; the kernel's State.refusal decides."""
-    tree = ast.parse((PACKAGE / "refusal.py").read_text(encoding="utf-8"))
+    tree = ast.parse((PACKAGE / "game" / "refusal.py").read_text(encoding="utf-8"))
     function = _function(tree, "refusal")
     state_reads = _attributes(function) & {"phase", "stock_size", "stock_open", "tricks_won", "hand",
                                            "exchange_card", "closed_by", "legal_mask"}
@@ -179,7 +179,8 @@ def test_refusal_only_words_the_kernels_reason() -> None:
     rules_reads = [n.attr for n in ast.walk(function) if isinstance(n, ast.Attribute)
                    and isinstance(n.value, ast.Name) and n.value.id == "rules"]
     assert not rules_reads, f"refusal reads the rules' options: {rules_reads}"
-    assert not {name for name in _imported(tree) if name.startswith(("sixtysix.rules.", "sixtysix.actions."))
+    assert not {name for name in _imported(tree)
+                if name.startswith(("sixtysix.rules.", "sixtysix.game.actions."))
                 and not name.endswith((".Rules", ".Action"))}, "refusal imports the rules' options or codes"
     assert "refusal" in _attributes(function), "refusal does not ask the kernel"
 
@@ -187,7 +188,7 @@ def test_refusal_only_words_the_kernels_reason() -> None:
 def test_the_public_view_replays_nothing() -> None:
     """views.public_view reads the kernel's record of the tricks, marriages and exchange; it
     neither walks the actions nor judges a trick or values a marriage."""
-    body = _function(ast.parse((PACKAGE / "views.py").read_text(encoding="utf-8")), "public_view")
+    body = _function(ast.parse((PACKAGE / "game" / "views.py").read_text(encoding="utf-8")), "public_view")
     loops = [n for n in ast.walk(body) if isinstance(n, ast.For | ast.While)]
     assert not loops, "public_view walks the actions"
     judged = _names_called(body) & {"beats", "follow_mask", "marriage_value", "declared_total", "conceded"}
@@ -198,7 +199,7 @@ def test_the_public_view_replays_nothing() -> None:
 def test_explain_translates_the_kernels_scoring() -> None:
     """explain reads the kernel's scoring off the result: it does not pick the scale by the
     rules' options or count the loser's points before the close from the tricks."""
-    tree = ast.parse((PACKAGE / "explain.py").read_text(encoding="utf-8"))
+    tree = ast.parse((PACKAGE / "present" / "explain.py").read_text(encoding="utf-8"))
     body = _function(tree, "explain")
     decided = _attributes(body) & {"close_scoring", "failed_close", "false_declaration", "played_out",
                                    "marriage_counts", "counted_marriages", "tricks", "closed_at", "points"}

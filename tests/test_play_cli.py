@@ -17,15 +17,18 @@ from pathlib import Path
 
 import pytest
 
-from sixtysix.actions import Action
 from sixtysix.bots import make_bot
-from sixtysix.cards import CARDS, Card, Rank
 from sixtysix.cli import main
 from sixtysix.cli.play import LineUI, PlaySession, pick_style
-from sixtysix.console import AnsiStyle, Seats, Style, parse_choice, render_screen
 from sixtysix.errors import ParseError
-from sixtysix.hand import Hand
-from sixtysix.record import MatchReplay, load, replay
+from sixtysix.game.actions import Action
+from sixtysix.game.cards import CARDS, Card, Rank
+from sixtysix.game.hand import Hand
+from sixtysix.game.record import MatchReplay, load, replay
+from sixtysix.present.text.prompt import parse_choice
+from sixtysix.present.text.screen import render_screen
+from sixtysix.present.text.style import AnsiStyle, Style
+from sixtysix.present.text.words import Seats
 from sixtysix.rules import Rules
 
 CHOOSE = "Choose by notation or number"

@@ -9,11 +9,12 @@ import sys
 import pytest
 
 from sixtysix import Hand, i18n
-from sixtysix.actions import Action
-from sixtysix.cards import Card
 from sixtysix.cli import main
-from sixtysix.console import AnsiStyle, Style, parse_choice
 from sixtysix.errors import ParseError
+from sixtysix.game.actions import Action
+from sixtysix.game.cards import Card
+from sixtysix.present.text.prompt import parse_choice
+from sixtysix.present.text.style import AnsiStyle, Style
 
 # Seat 1 holds QH (the first deck of the console's examples with QD and QH swapped).
 DECK = "QH AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QD AH"

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from sixtysix.actions import Action
 from sixtysix.bots import make_bot
 from sixtysix.cli import main
 from sixtysix.cli.play import LineUI, PlaySession
-from sixtysix.record import MatchRecord, MatchReplay, load, replay
-from sixtysix.text.style import Style
+from sixtysix.game.actions import Action
+from sixtysix.game.record import MatchRecord, MatchReplay, load, replay
+from sixtysix.present.text.style import Style
 
 
 def play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str],

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from sixtysix.actions import Action
 from sixtysix.bots import make_bot
 from sixtysix.bots.base import Event
-from sixtysix.session import Acted, PlaySession, UndoError
-from sixtysix.views import View
+from sixtysix.game.actions import Action
+from sixtysix.game.views import View
+from sixtysix.play.session import Acted, PlaySession, UndoError
 
 
 class Recorder:

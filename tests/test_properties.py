@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from helpers import beats, choose, phase2_follow, rule_sets, seats, seeds, styles
 from sixtysix import CARDS, Action, Card, Hand, IllegalActionError, Rules
-from sixtysix.actions import ACTIONS
-from sixtysix.match import Match
+from sixtysix.game.actions import ACTIONS
+from sixtysix.game.match import Match
 
 # An independent reading of the rules ------------------------------------------
 # (R3.3's ``beats`` and R7.2's ``phase2_follow`` are in tests/helpers.py.)

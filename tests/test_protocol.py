@@ -19,10 +19,13 @@ from hypothesis import strategies as st
 
 from helpers import need
 from sixtysix import CARDS, Hand
-from sixtysix.actions import ACTIONS, Action
 from sixtysix.bots import Event, RandomBot, make_bot, parse_spec
 from sixtysix.cli import main
-from sixtysix.match import Match
+from sixtysix.game.actions import ACTIONS, Action
+from sixtysix.game.match import Match
+from sixtysix.game.record import dumps, loads, record_from_match, replay
+from sixtysix.game.views import view_from_json
+from sixtysix.play.runner import play_hand, play_match
 from sixtysix.protocol import (
     AsyncEngine,
     Engine,
@@ -34,9 +37,6 @@ from sixtysix.protocol import (
     split_command,
 )
 from sixtysix.protocol import messages as m
-from sixtysix.record import dumps, loads, record_from_match, replay
-from sixtysix.runner import play_hand, play_match
-from sixtysix.views import view_from_json
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

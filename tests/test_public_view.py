@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from sixtysix import Hand
+from sixtysix.present.wire import public_view_json, seat_view_json
 from sixtysix.rules import PRESETS
-from sixtysix.wire import public_view_json, seat_view_json
 
 CARD = re.compile(r"^(?:9|T|J|Q|K|A)[CDHS]$")
 

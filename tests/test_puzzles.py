@@ -26,8 +26,8 @@ from sixtysix.puzzles import (
 )
 from sixtysix.puzzles.mine import Miner, mine
 from sixtysix.puzzles.verify import principal_line
-from sixtysix.sampling import enumerate_worlds
-from sixtysix.solver import Solver
+from sixtysix.search.sampling import enumerate_worlds
+from sixtysix.search.solver import Solver
 
 SAMPLE = Path(__file__).parent / "puzzles" / "sample.jsonl"
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sixtysix import Action, Card, Hand, Rules
 from sixtysix.bots import make_bot
 from sixtysix.errors import InvalidRecordError
-from sixtysix.record import (
+from sixtysix.game.record import (
     FORMAT,
     HandRecord,
     HandReplay,
@@ -32,7 +32,7 @@ from sixtysix.record import (
     replay_json,
     validate,
 )
-from sixtysix.runner import play_hand, play_match
+from sixtysix.play.runner import play_hand, play_match
 
 EXAMPLES = Path(__file__).parent / "examples"
 EXAMPLE_NAMES = sorted(p.stem for p in EXAMPLES.glob("*.json") if not p.stem.endswith(".expected"))

@@ -1,4 +1,4 @@
-"""The engine's reasons for refusing an action (sixtysix.refusal): the most specific the
+"""The engine's reasons for refusing an action (sixtysix.game.refusal): the most specific the
 rule book gives. Positions are found by random play and the expected reason is read off
 the rule book (R4.1/S4.1 the trump nine or jack, R5.1 a marriage's partner, R6.1 the
 stock's size, the options' names), not off the code under test."""
@@ -11,9 +11,9 @@ from collections.abc import Callable
 import pytest
 
 from sixtysix import Action, Card, Hand, Rules
-from sixtysix.cards import Rank
 from sixtysix.errors import IllegalActionError
-from sixtysix.refusal import Refusal
+from sixtysix.game.cards import Rank
+from sixtysix.game.refusal import Refusal
 
 
 def _refused(hand: Hand, text: str) -> Refusal:
@@ -132,8 +132,8 @@ def test_a_stock_that_is_gone_can_be_neither_closed_nor_exchanged_from() -> None
                                    "classic,exchange_min_stock=4,close_min_stock=6"])
 def test_every_refusal_names_a_rule(rules: str) -> None:
     """The catch-all sentence is never the reason given, at any decision of random hands."""
-    from sixtysix.actions import ACTIONS
-    from sixtysix.refusal import NOT_NOW
+    from sixtysix.game.actions import ACTIONS
+    from sixtysix.game.refusal import NOT_NOW
 
     rng = random.Random(rules)
     for _ in range(25):

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from sixtysix.actions import Action
-from sixtysix.analysis import Budget
-from sixtysix.hand import Hand
-from sixtysix.record import load
-from sixtysix.review import SOLVE_STOCK, Review, Verdict, judge
-from sixtysix.solver import solve
+from sixtysix.game.actions import Action
+from sixtysix.game.hand import Hand
+from sixtysix.game.record import load
+from sixtysix.present.review import SOLVE_STOCK, Review, Verdict, judge
+from sixtysix.search.analysis import Budget
+from sixtysix.search.solver import solve
 
 EXAMPLE = Path(__file__).parent / "examples" / "0000.json"
 
@@ -82,7 +82,7 @@ def test_review_positions_follow_the_record() -> None:
 
 def test_review_of_a_match_gives_the_score_before_each_hand() -> None:
     from sixtysix.bots import make_bot
-    from sixtysix.session import PlaySession
+    from sixtysix.play.session import PlaySession
 
     session = PlaySession(make_bot("random", seed=2), seed=2)
     session.start()

@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from sixtysix import CARDS, Action, Card, ParseError, Rank, Suit
-from sixtysix.cards import format_cards, parse_cards
+from sixtysix.game.cards import format_cards, parse_cards
 
 
 def test_R1_1_pack_has_24_distinct_cards_six_ranks_four_suits() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from helpers import QUICK_DECK, deal, finish_quickly, load, play
 from sixtysix import Hand, ParseError, Rules
-from sixtysix.match import Match, MatchOverError
+from sixtysix.game.match import Match, MatchOverError
 
 TIE = load("r13_6_tie_bonus_match.json")["hands"][0]
 # Seat 0 declares 66 while seat 1 holds exactly 33 (cards only).

@@ -1,4 +1,4 @@
-"""Determinization (sixtysix.sampling): constraints from a view, counting,
+"""Determinization (sixtysix.search.sampling): constraints from a view, counting,
 enumerating and sampling the hidden layouts.
 
 Properties over random hands (classic, santase, table rules): every sampled
@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from helpers import RUN_5, cards, choose, deal, phase2_follow, play, revealed, run_hand, seeds, styles
 from sixtysix import CARDS, Card, Hand, Rules, Suit
-from sixtysix.sampling import (
+from sixtysix.game.views import Marriage
+from sixtysix.search.sampling import (
     Constraints,
     InconsistentViewError,
     Layout,
@@ -34,7 +35,6 @@ from sixtysix.sampling import (
     sample_worlds,
     worlds,
 )
-from sixtysix.views import Marriage
 
 CLASSIC = Rules.preset("classic")
 SANTASE = Rules.preset("santase")

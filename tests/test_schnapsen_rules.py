@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from helpers import play
 from sixtysix import Action, Card, Hand, HandResult, InvalidDeckError, InvalidRecordError, Rules
-from sixtysix.cards import pack
-from sixtysix.match import Match
-from sixtysix.record import loads, record_from_hand, replay
+from sixtysix.game.cards import pack
+from sixtysix.game.match import Match
+from sixtysix.game.record import loads, record_from_hand, replay
 
 SCHNAPSEN = Rules.preset("schnapsen")
 RECORDS = Path(__file__).parent / "records"

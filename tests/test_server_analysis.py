@@ -14,8 +14,8 @@ need_module("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server_support import connect, finished  # noqa: E402
-from sixtysix.hand import Hand  # noqa: E402
-from sixtysix.record import loads, replay  # noqa: E402
+from sixtysix.game.hand import Hand  # noqa: E402
+from sixtysix.game.record import loads, replay  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 
 
@@ -56,7 +56,7 @@ def test_the_last_choice_of_a_hand_is_worth_what_the_hand_gave() -> None:
     """After a hand's last choice every action was forced: the hand's outcome was settled by
     it, so its exact value is the game points the hand actually gave the player who chose."""
     from sixtysix.bots import RandomBot
-    from sixtysix.runner import play_hand
+    from sixtysix.play.runner import play_hand
     from sixtysix.server.app import analyse_hand
 
     checked = 0

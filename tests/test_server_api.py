@@ -21,8 +21,8 @@ fastapi = need_module("fastapi", "the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server_support import Client, connect, finished  # noqa: E402
-from sixtysix.cards import CARDS, Card  # noqa: E402
-from sixtysix.record import loads, replay_json  # noqa: E402
+from sixtysix.game.cards import CARDS, Card  # noqa: E402
+from sixtysix.game.record import loads, replay_json  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 from sixtysix.server.app import STATIC  # noqa: E402
 from sixtysix.server.protocol import MAX_MESSAGE_BYTES  # noqa: E402

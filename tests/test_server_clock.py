@@ -33,7 +33,7 @@ need_module("sqlalchemy", "the web extra")
 need_module("fastapi", "the web extra")
 
 from server_support import ManualTime  # noqa: E402
-from sixtysix.record import MatchRecord, loads, replay  # noqa: E402
+from sixtysix.game.record import MatchRecord, loads, replay  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server.games import Connection, Game, GameError, GameManager, parse_clock  # noqa: E402
 from sixtysix.server.storage import Storage  # noqa: E402

@@ -35,8 +35,8 @@ from server_support import (  # noqa: E402
     redis_server,
     seated,
 )
-from sixtysix.cards import Card  # noqa: E402
-from sixtysix.record import from_json, replay  # noqa: E402
+from sixtysix.game.cards import Card  # noqa: E402
+from sixtysix.game.record import from_json, replay  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,7 @@ from server_support import (  # noqa: E402
     real_client,
 )
 from sixtysix.cli import main  # noqa: E402
-from sixtysix.record import MatchRecord, loads, replay_json  # noqa: E402
+from sixtysix.game.record import MatchRecord, loads, replay_json  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 from sixtysix.server.opponents import COMPUTER_LEVELS, EngineOptionError  # noqa: E402
 from test_server_hidden import check  # noqa: E402

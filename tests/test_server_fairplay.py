@@ -23,7 +23,7 @@ argon2 = need_module("argon2", "argon2-cffi, in the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server_support import Client, ManualTime, connect  # noqa: E402
-from sixtysix.glicko import Rating  # noqa: E402
+from sixtysix.measure.glicko import Rating  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 from sixtysix.server.fairplay import Admission, GameLimits, RatedLimits, RatedPlay  # noqa: E402

@@ -13,7 +13,7 @@ from helpers import need_module
 
 need_module("sqlalchemy", "the web extra")
 
-from sixtysix.record import dumps  # noqa: E402
+from sixtysix.game.record import dumps  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server.games import Game, GameManager  # noqa: E402
 from sixtysix.server.protocol import Act, ProtocolError, parse_message  # noqa: E402

@@ -18,9 +18,9 @@ need_module("fastapi", "the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server_support import ALL_CARDS, Client, cards_mentioned, connect, finished  # noqa: E402
-from sixtysix.cards import Card  # noqa: E402
-from sixtysix.hand import Hand  # noqa: E402
-from sixtysix.record import MatchRecord, loads  # noqa: E402
+from sixtysix.game.cards import Card  # noqa: E402
+from sixtysix.game.hand import Hand  # noqa: E402
+from sixtysix.game.record import MatchRecord, loads  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 
@@ -184,7 +184,7 @@ def test_the_hidden_cards_are_worked_out_right() -> None:
 def test_the_check_finds_a_leak() -> None:
     """The check above can fail: a seat's view handed to the other seat is caught."""
     hand = Hand.random(seed=3)
-    from sixtysix.wire import seat_view_json
+    from sixtysix.present.wire import seat_view_json
 
     message = {"type": "state", "game": {"hand_number": 1, "actions": 0}, "view": seat_view_json(hand, 1)}
     assert cards_mentioned(message) & hidden_from(hand, 0)

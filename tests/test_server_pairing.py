@@ -17,7 +17,7 @@ from helpers import need_module
 need_module("sqlalchemy", "the web extra")
 need_module("fastapi", "the web extra")
 
-from sixtysix.glicko import Rating  # noqa: E402
+from sixtysix.measure.glicko import Rating  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server.games import GameError, GameManager, parse_clock  # noqa: E402
 from sixtysix.server.pairing import RANGE, Pairing, Request  # noqa: E402

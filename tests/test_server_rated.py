@@ -23,8 +23,8 @@ argon2 = need_module("argon2", "argon2-cffi, in the web extra")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server_support import Client, connect  # noqa: E402
-from sixtysix.glicko import Rating  # noqa: E402
-from sixtysix.record import loads, replay_json  # noqa: E402
+from sixtysix.game.record import loads, replay_json  # noqa: E402
+from sixtysix.measure.glicko import Rating  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 from sixtysix.server.ratings import LEVEL_RATINGS  # noqa: E402
 

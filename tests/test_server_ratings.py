@@ -16,7 +16,7 @@ from helpers import need_module
 need_module("sqlalchemy", "the web extra")
 
 from server_support import ManualTime  # noqa: E402
-from sixtysix.glicko import Rating  # noqa: E402
+from sixtysix.measure.glicko import Rating  # noqa: E402
 from sixtysix.rules import PRESETS, Rules  # noqa: E402
 from sixtysix.server.opponents import COMPUTER_LEVELS  # noqa: E402
 from sixtysix.server.ratings import (  # noqa: E402

@@ -117,7 +117,7 @@ def test_unfinished_games_resume_exactly_after_the_server_is_killed(tmp_path: Pa
     play_some(players, rng, 5000)
     assert finished(players[0].state or {})
     record = second.get(f"/api/games/{game['id']}/record")
-    from sixtysix.record import replay_json
+    from sixtysix.game.record import replay_json
 
     result = replay_json(record)
     assert result["score"] == players[0].state["game"]["score"]  # type: ignore[index]

@@ -17,7 +17,7 @@ from helpers import need_module
 
 need_module("sqlalchemy", "the web extra")
 
-from sixtysix.clock import TimeControl  # noqa: E402
+from sixtysix.play.clock import TimeControl  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server.games import Connection, GameError, GameManager  # noqa: E402
 from sixtysix.server.shards import Keeper, ShardError, Shards  # noqa: E402

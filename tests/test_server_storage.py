@@ -15,7 +15,7 @@ import pytest
 from helpers import need_module
 
 need_module("sqlalchemy", "the web extra")
-from sixtysix.record import dumps, replay_json  # noqa: E402
+from sixtysix.game.record import dumps, replay_json  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server.fairplay import Admission, GameLimits  # noqa: E402
 from sixtysix.server.games import Game, GameError, GameManager  # noqa: E402

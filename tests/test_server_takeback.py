@@ -19,7 +19,7 @@ need_module("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from server_support import Client, connect, finished  # noqa: E402
-from sixtysix.record import loads, replay_json  # noqa: E402
+from sixtysix.game.record import loads, replay_json  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from sixtysix.actions import Action
 from sixtysix.bots import RandomBot
 from sixtysix.cli import main
 from sixtysix.cli.simulate import simulate
+from sixtysix.game.actions import Action
+from sixtysix.game.views import View
 from sixtysix.rules import Rules
-from sixtysix.views import View
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from sixtysix import Action, Hand, Rules
-from sixtysix.solver import Solver, solve, value_of
+from sixtysix.search.solver import Solver, solve, value_of
 
 PRESETS = [
     Rules(),

@@ -1,4 +1,4 @@
-"""sixtysix.stats: Wilson intervals and means with confidence intervals."""
+"""sixtysix.measure.stats: Wilson intervals and means with confidence intervals."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from sixtysix.stats import mean_interval, proportion, wilson, z_value
+from sixtysix.measure.stats import mean_interval, proportion, wilson, z_value
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import re
 
 from helpers import need_module
 from sixtysix import CARDS, Action, Card, Hand
-from sixtysix.svg import back_svg, card_svg
+from sixtysix.present.svg import back_svg, card_svg
 
 IMG = re.compile(r'<img src="data:image/svg\+xml;base64,([^"]+)" alt="([^"]+)"')
 

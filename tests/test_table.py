@@ -1,4 +1,4 @@
-"""The one game loop (sixtysix.table, issue 19): the order in which players are told
+"""The one game loop (sixtysix.game.table, issue 19): the order in which players are told
 what happened, one error type for a bot's illegal choice in every front end, a bot's
 forfeit, a commit that fails, and a player told the hand afresh.
 
@@ -16,12 +16,12 @@ import pytest
 
 from helpers import need_module
 from sixtysix import Hand
-from sixtysix.actions import Action
 from sixtysix.errors import BotError, Forfeit, IllegalActionError
-from sixtysix.player import Event, Hooks
+from sixtysix.game.actions import Action
+from sixtysix.game.player import Event, Hooks
+from sixtysix.game.table import Forfeited, Table
+from sixtysix.game.views import View
 from sixtysix.rules import Rules
-from sixtysix.table import Forfeited, Table
-from sixtysix.views import View
 
 
 class Recorder:
@@ -122,7 +122,7 @@ def test_a_choice_outside_the_offer_raises_bot_error_naming_the_offer() -> None:
 
 
 def test_every_front_end_raises_the_same_error_for_an_illegal_choice() -> None:
-    from sixtysix import runner, session
+    from sixtysix.play import runner, session
 
     assert runner.BotError is BotError and session.BotError is BotError
     with pytest.raises(BotError):
@@ -218,6 +218,6 @@ def test_hooks_are_found_by_type_once() -> None:
     assert queued == ["TS"] and heard[-1] == Event(1, Action.parse("TS"))
     assert not through.has_seen
 
-    from sixtysix.runner import call_hook
+    from sixtysix.play.runner import call_hook
     with pytest.raises(ValueError, match="no hook 'observes'"):
         call_hook(Listener(), "observes", None)

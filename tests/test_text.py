@@ -1,5 +1,4 @@
-"""Text for people (sixtysix.text): the old module's names still import from
-sixtysix.console, and the reason a typed action is refused is the engine's."""
+"""Text for people (sixtysix.present.text): the reason a typed action is refused is the engine's."""
 
 from __future__ import annotations
 
@@ -7,32 +6,15 @@ import random
 
 import pytest
 
-from sixtysix import Action, Card, Hand, Rules, console, i18n
-from sixtysix.actions import ACTIONS
+from sixtysix import Action, Card, Hand, Rules, i18n
 from sixtysix.errors import IllegalActionError, ParseError
-from sixtysix.refusal import Refusal
-from sixtysix.text import narration, prompt, screen, style, words
-from sixtysix.text.prompt import ENGINE_REASONS, parse_choice, why_illegal
-
-#: Every public name sixtysix.console had before it was split.
-CONSOLE_NAMES = [
-    "HELP", "render_hint", "AnsiStyle", "MatchInfo", "Seats", "Style", "action_meaning", "card_text",
-    "describe_action", "describe_cuts", "describe_deal", "describe_match", "level_name",
-    "describe_match_end", "describe_result", "describe_score", "ordered_legal", "parse_choice",
-    "rank_word", "render_choices", "render_hand", "render_screen", "sorted_cards", "suit_name",
-    "tricks_text", "why_illegal", "LEVEL_NAMES", "RANK_NAMES", "RANK_ORDER", "SUIT_NAMES",
-]
+from sixtysix.game.actions import ACTIONS
+from sixtysix.game.refusal import Refusal
+from sixtysix.present.text import words
+from sixtysix.present.text.prompt import ENGINE_REASONS, parse_choice, why_illegal
 
 RULES = ["classic", "pagat", "santase", "schnapsen", "course", "classic,auto_declare=true",
          "classic,close_first_lead=false", "pagat,enforce_follow=false,marriages_in_phase2=true"]
-
-
-def test_the_console_keeps_every_name_it_had() -> None:
-    homes = (words, style, screen, narration, prompt)
-    for name in CONSOLE_NAMES:
-        value = getattr(console, name)
-        assert any(getattr(home, name, None) is value for home in homes), name
-    assert set(console.__all__) == set(CONSOLE_NAMES)
 
 
 def _engine_reason(hand: Hand, action: Action) -> Refusal:

@@ -4,11 +4,11 @@ screen never names, and a refused key named in words, not by a notation never ty
 from __future__ import annotations
 
 from sixtysix import Hand, i18n
-from sixtysix.actions import Action
-from sixtysix.text.prompt import refused, why_illegal
-from sixtysix.text.screen import render_screen
-from sixtysix.text.style import Style
-from sixtysix.text.words import Seats
+from sixtysix.game.actions import Action
+from sixtysix.present.text.prompt import refused, why_illegal
+from sixtysix.present.text.screen import render_screen
+from sixtysix.present.text.style import Style
+from sixtysix.present.text.words import Seats
 
 DECK = "QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH"
 

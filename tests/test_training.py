@@ -211,8 +211,8 @@ def test_numpy_on_the_exported_weights_equals_torch(smoke: tuple[ModuleType, Pat
             assert mine.shape == theirs.shape
             np.testing.assert_allclose(mine, theirs, atol=1e-5, rtol=0)
     assert not (expected[0] * (1 - data["mask"])).any()
-    # The package's own loader (sixtysix.net, numpy only) reads the export and agrees.
-    from sixtysix.net import Network
+    # The package's own loader (sixtysix.search.net, numpy only) reads the export and agrees.
+    from sixtysix.search.net import Network
 
     logits_np, value_np, hand_np = Network.load(run / "weights.npz").forward(data["obs"])
     masked = np.where(data["mask"] > 0, np.exp(logits_np - logits_np.max(axis=1, keepdims=True)), 0.0)

@@ -197,7 +197,7 @@ def test_a_new_best_deletes_the_beaten_generations_and_ships(tmp_path: Path) -> 
     main = _import_training()
     import training.iterate as iterate
 
-    from sixtysix.net import Network
+    from sixtysix.search.net import Network
     data = json.loads(SMOKE.read_text(encoding="utf-8"))
     data["iterate"].update(gate_threshold=-1.0, generations=2)
     config_path = tmp_path / "iterate-smoke.json"

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from helpers import RUN_5, choose, deal, hand_cards, play, rule_sets, run_hand, seats, seeds, styles
 from sixtysix import CARDS, Action, Card, Hand, IllegalActionError, Rank, Rules, Suit
-from sixtysix.views import View
+from sixtysix.game.views import View
 
 CARD_TOKEN = re.compile(r"(?<![0-9A-Z])([AKQJT9][CDHS])(?![A-Z0-9])")
 #: Positions of the deck (from 0) dealt to the non-dealer and the dealer (R2.4).

@@ -17,7 +17,7 @@ import pytest
 from helpers import need_module
 from server_support import Server, need
 from sixtysix import Hand
-from sixtysix.explain import explain
+from sixtysix.present.explain import explain
 from web_support import chromium
 
 CARDS_OF = "nodes => nodes.map(n => n.dataset.card)"
@@ -149,8 +149,8 @@ def test_a_person_plays_a_whole_hand_against_the_computer_by_clicking(browser: A
     assert page.locator("#my-name").inner_text().startswith("Tester")
     assert page.locator("#my-hand button.card").count() == 6
     # The hand in the order the terminal game shows it (issue 18, item 7): trumps first.
-    from sixtysix.cards import Card, Suit
-    from sixtysix.console import sorted_cards
+    from sixtysix.game.cards import Card, Suit
+    from sixtysix.present.text.screen import sorted_cards
 
     trump_word = page.locator("#trump-label").inner_text().split()[-1]
     trump = Suit.parse(SUITS[trump_word][0])
@@ -222,7 +222,7 @@ def test_a_finished_match_offers_its_record_a_replay_and_a_rematch(browser: Any,
         page.click("#result-buttons a:has-text('Download the record')")
     path = tmp_path / "game.json"
     download.value.save_as(path)
-    from sixtysix.record import load, replay_json
+    from sixtysix.game.record import load, replay_json
 
     result = replay_json(load(path))
     assert max(result["score"]) >= 1 and result["winner"] is not None
@@ -522,7 +522,7 @@ def test_a_hand_ends_with_its_last_trick_and_both_hands_shown_before_the_result(
     """Issue 18, item 1: when a hand is over, the table shows its last trick and the cards
     each player still held, face up, then the result; the next hand only after that.
     Checked against the game's record, replayed by the engine, once the match is over."""
-    from sixtysix.record import loads
+    from sixtysix.game.record import loads
 
     page = browser.new_page(viewport={"width": 1200, "height": 800})
     page.add_init_script("localStorage.setItem('sixtysix-trick-pause', 'tap')")
@@ -563,7 +563,7 @@ def test_a_hand_ends_with_its_last_trick_and_both_hands_shown_before_the_result(
         else:
             take_turn(page)
     assert shown and errors == []
-    from sixtysix.hand import Hand
+    from sixtysix.game.hand import Hand
 
     record = loads(json.dumps(server.get(f"/api/games/{game_id}/record")))
     for number, mine, theirs, trick in shown:
@@ -935,7 +935,7 @@ def test_the_guided_first_game_runs_to_its_end_by_following_each_prompt(browser:
     # every card of the hand may be led.
     assert page.locator("#my-hand button.card:disabled").count() == 0
     clicks = follow_the_lesson(page)
-    from sixtysix.lessons import FIRST
+    from sixtysix.present.lessons import FIRST
 
     assert clicks == sum(1 for s in FIRST.steps if s.seat == FIRST.learner) + 1  # the marriage: two clicks
     assert page.locator("#lesson-end-title").inner_text() == "You won the hand!"

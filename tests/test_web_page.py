@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from server_support import Server
-from sixtysix.hand import Hand
-from sixtysix.record import MatchRecord, loads, replay
+from sixtysix.game.hand import Hand
+from sixtysix.game.record import MatchRecord, loads, replay
 from web_support import SOMETHING_TO_DO, chromium, held, open_page, play_the_computer, result_shown, take_turn
 
 LANGUAGES = ("en", "de")

@@ -39,10 +39,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sixtysix.actions import NUM_CODES
 from sixtysix.bots import make_bot
 from sixtysix.envs.game import Episode, parse_rules
 from sixtysix.envs.observation import OBSERVATION_SIZE, action_mask, encode
+from sixtysix.game.actions import NUM_CODES
 from training.config import Config, GenerateConfig
 
 __all__ = ["ARRAYS", "chunk_path", "generate", "load_chunks", "make_chunk"]

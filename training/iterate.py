@@ -34,8 +34,8 @@ import torch
 
 from sixtysix.arena.executor import GameResult, chunked
 from sixtysix.arena.schedule import derive_seed, schedule
-from sixtysix.net import shipped_weights
-from sixtysix.stats import wilson
+from sixtysix.measure.stats import wilson
+from sixtysix.search.net import shipped_weights
 from training.config import Config
 from training.export import export, read
 from training.generate import chunk_path

@@ -8,9 +8,6 @@
 True
 """
 
-from sixtysix.actions import Action, ActionKind
-from sixtysix.analysis import ActionValue, Budget, analyse
-from sixtysix.cards import CARDS, Card, Rank, Suit
 from sixtysix.errors import (
     BotError,
     Forfeit,
@@ -19,8 +16,12 @@ from sixtysix.errors import (
     InvalidRecordError,
     ParseError,
 )
-from sixtysix.hand import REASONS, Hand, HandResult
+from sixtysix.game.actions import Action, ActionKind
+from sixtysix.game.cards import CARDS, Card, Rank, Suit
+from sixtysix.game.hand import REASONS, Hand, HandResult
+from sixtysix.moved import install as _install_moved
 from sixtysix.rules import CLASSIC, PRESETS, Rules
+from sixtysix.search.analysis import ActionValue, Budget, analyse
 from sixtysix.version import __version__
 
 __all__ = [
@@ -28,3 +29,5 @@ __all__ = [
     "BotError", "Forfeit", "IllegalActionError", "InvalidDeckError", "InvalidRecordError", "ParseError",
     "REASONS", "Hand", "HandResult", "CLASSIC", "PRESETS", "Rules", "__version__",
 ]
+
+_install_moved()

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sixtysix.actions import Action
-    from sixtysix.refusal import Refusal
+    from sixtysix.game.actions import Action
+    from sixtysix.game.refusal import Refusal
 
 __all__ = ["BotError", "Forfeit", "IllegalActionError", "InvalidDeckError", "InvalidRecordError",
            "ParseError"]
@@ -27,7 +27,7 @@ class IllegalActionError(ValueError):
     The message names the legal actions; ``legal`` holds them. ``why`` is the
     reason in words (English, as the engine gives it; empty when none was given),
     and ``refusal`` the same reason as the engine made it (a sentence with blanks,
-    :class:`sixtysix.refusal.Refusal`), which :func:`sixtysix.text.prompt.why_illegal`
+    :class:`sixtysix.game.refusal.Refusal`), which :func:`sixtysix.present.text.prompt.why_illegal`
     shows to a player in his language.
     """
 
@@ -61,7 +61,7 @@ class InvalidRecordError(ValueError):
 class BotError(RuntimeError, ValueError):
     """A computer player chose something that is not one of the actions it was offered.
 
-    Raised by the one game loop (:class:`sixtysix.table.Table`), and so by the
+    Raised by the one game loop (:class:`sixtysix.game.table.Table`), and so by the
     runner, the play session, the Gymnasium environment and the course-platform
     bridge. It is a :class:`RuntimeError` as well, as the runner's error of that
     name was. ``bot`` names the player, ``chosen`` is what it returned and
@@ -79,7 +79,7 @@ class BotError(RuntimeError, ValueError):
 class Forfeit(BotError):
     """Raised by a bot's ``choose`` when its program failed (an external engine
     that crashed, ran out of time or answered with something illegal): the seat
-    loses the hand (:meth:`~sixtysix.hand.Hand.forfeit`) and play goes on. The
+    loses the hand (:meth:`~sixtysix.game.hand.Hand.forfeit`) and play goes on. The
     message says what went wrong.
 
     A bot that gives ``who`` forfeits and ``why`` apart (an engine does) lets a host

@@ -10,7 +10,7 @@ need_tui()
 from support import game, make_app, settle, synchronous, text  # noqa: E402
 from textual.widgets import Select  # noqa: E402
 
-from sixtysix.actions import Action  # noqa: E402
+from sixtysix.game.actions import Action  # noqa: E402
 from sixtysix.tui.screens import ConfirmScreen, SettingsScreen  # noqa: E402
 from sixtysix.tui.storage import Settings, load_settings  # noqa: E402
 

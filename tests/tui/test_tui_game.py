@@ -24,9 +24,9 @@ from support import (  # noqa: E402
 from textual.content import Content  # noqa: E402
 from textual.widgets import Static  # noqa: E402
 
-from sixtysix.actions import ActionKind  # noqa: E402
-from sixtysix.console import sorted_cards  # noqa: E402
-from sixtysix.record import MatchRecord, MatchReplay, load, replay  # noqa: E402
+from sixtysix.game.actions import ActionKind  # noqa: E402
+from sixtysix.game.record import MatchRecord, MatchReplay, load, replay  # noqa: E402
+from sixtysix.present.text.screen import sorted_cards  # noqa: E402
 from sixtysix.tui.app import SixtySixApp  # noqa: E402
 from sixtysix.tui.statistics import Statistics  # noqa: E402
 from sixtysix.tui.storage import SPEEDS, Settings  # noqa: E402

@@ -16,7 +16,7 @@ from textual.content import Content  # noqa: E402
 from textual.widgets import Button, Static  # noqa: E402
 
 from sixtysix import i18n  # noqa: E402
-from sixtysix.cards import Rank  # noqa: E402
+from sixtysix.game.cards import Rank  # noqa: E402
 from sixtysix.tui.app import SixtySixApp  # noqa: E402
 from sixtysix.tui.options import GameOptions  # noqa: E402
 from sixtysix.tui.run import run_game  # noqa: E402

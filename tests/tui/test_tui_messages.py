@@ -8,7 +8,7 @@ need_tui()
 
 from support import game, log, make_app, settle, synchronous  # noqa: E402
 
-from sixtysix.actions import ActionKind  # noqa: E402
+from sixtysix.game.actions import ActionKind  # noqa: E402
 
 
 @synchronous

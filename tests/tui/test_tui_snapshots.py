@@ -19,7 +19,7 @@ need_tui()
 from support import make_app, play_one_hand, result, settle  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
 
-from sixtysix.record import load  # noqa: E402
+from sixtysix.game.record import load  # noqa: E402
 from sixtysix.tui.app import SixtySixApp  # noqa: E402
 from sixtysix.tui.statistics import Statistics  # noqa: E402
 
@@ -82,7 +82,7 @@ def test_statistics(snap_compare: Any, data_dir: Path) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_replay_viewer(snap_compare: Any, size: tuple[int, int]) -> None:
-    from sixtysix.analysis import Budget
+    from sixtysix.search.analysis import Budget
 
     app = SixtySixApp(replay=(load(str(EXAMPLE)), EXAMPLE.name), replay_budget=Budget(worlds=4))
     # Step to the 21st action: the stock is exhausted, the verdict is exact.

@@ -13,7 +13,7 @@ need_tui()
 
 from support import result  # noqa: E402
 
-from sixtysix.record import load, loads  # noqa: E402
+from sixtysix.game.record import load, loads  # noqa: E402
 from sixtysix.tui.statistics import SCHEMA_VERSION, Statistics, StatisticsError, loser_scale  # noqa: E402
 from sixtysix.tui.storage import (  # noqa: E402
     Settings,

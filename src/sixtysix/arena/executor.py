@@ -43,9 +43,9 @@ from urllib.parse import urlsplit
 
 from sixtysix.arena.schedule import Game
 from sixtysix.bots import Bot, make_bot
-from sixtysix.hand import FORFEIT_POINTS, Hand, HandResult
+from sixtysix.game.hand import FORFEIT_POINTS, Hand, HandResult
+from sixtysix.play.runner import play_hand, play_match
 from sixtysix.rules import Rules
-from sixtysix.runner import play_hand, play_match
 
 __all__ = [
     "GameResult",

@@ -36,7 +36,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sixtysix.stats import z_value
+from sixtysix.measure.stats import z_value
 
 __all__ = [
     "ELO_SCALE",

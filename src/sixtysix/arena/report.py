@@ -24,7 +24,7 @@ from typing import IO, Any
 from sixtysix.arena.executor import GameResult
 from sixtysix.arena.ratings import MEAN_RATING, Rating, rate
 from sixtysix.arena.schedule import derive_seed, pairs
-from sixtysix.stats import Mean, Proportion, mean_interval, proportion
+from sixtysix.measure.stats import Mean, Proportion, mean_interval, proportion
 
 __all__ = [
     "ArenaSummary",

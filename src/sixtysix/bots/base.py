@@ -1,7 +1,7 @@
 """The bot protocol (docs/design.md §7) and a convenient base class for bots.
 
 The protocol itself (:class:`Bot`, the optional hooks, :class:`Event`) lives in
-:mod:`sixtysix.player`, below the bots; it is re-exported here.
+:mod:`sixtysix.game.player`, below the bots; it is re-exported here.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import abc
 from collections.abc import Sequence
 
-from sixtysix.actions import Action
-from sixtysix.player import Bot, Event, Hooks, MatchOverHook, NewHandHook, ObserveHook, SeenHook
-from sixtysix.views import View
+from sixtysix.game.actions import Action
+from sixtysix.game.player import Bot, Event, Hooks, MatchOverHook, NewHandHook, ObserveHook, SeenHook
+from sixtysix.game.views import View
 
 __all__ = ["BaseBot", "Bot", "Event", "Hooks", "MatchOverHook", "NewHandHook", "ObserveHook", "SeenHook"]
 

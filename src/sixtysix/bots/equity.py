@@ -7,7 +7,7 @@ so a safe win is worth as much as a Schwarz; at 6-3 the leader should take few
 risks and the trailer many. The search bots (:mod:`sixtysix.bots.ismcts`,
 :mod:`sixtysix.bots.pimc`) therefore score the end of a hand by the match equity
 it leaves, when the view carries the match score (:attr:`View.match_score
-<sixtysix.views.View.match_score>`, filled by :meth:`sixtysix.match.Match.deal`).
+<sixtysix.game.views.View.match_score>`, filled by :meth:`sixtysix.game.match.Match.deal`).
 
 The equity table assumes every hand is won by either player with equal chance and
 by 1, 2 or 3 game points as often as our heuristic bot's hands are (measured:

@@ -1,6 +1,6 @@
 """A rule-of-thumb player (``heuristic``, also registered as ``medium``).
 
-The bot works from its :class:`~sixtysix.views.View` alone (docs/design.md §6).
+The bot works from its :class:`~sixtysix.game.views.View` alone (docs/design.md §6).
 Every decision starts by rebuilding what the seat knows as card masks: its own
 cards, every card played, the cards the opponent is known to hold (marriage
 partners shown, the trump taken in an exchange, the turned-up trump taken with
@@ -39,7 +39,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from sixtysix.actions import (
+from sixtysix.bots.base import BaseBot
+from sixtysix.game.actions import (
     CLOSE,
     DECLARE,
     DECLARE_MARRIAGE,
@@ -48,9 +49,9 @@ from sixtysix.actions import (
     MARRIAGE,
     Action,
 )
-from sixtysix.bots.base import BaseBot
-from sixtysix.cards import cards_of, mask_of, pack
-from sixtysix.hand import Hand
+from sixtysix.game.cards import cards_of, mask_of, pack
+from sixtysix.game.hand import Hand
+from sixtysix.game.views import View
 from sixtysix.kernel import (
     ABOVE,
     POINTS,
@@ -62,7 +63,6 @@ from sixtysix.kernel import (
     follow_mask,
     marriage_value,
 )
-from sixtysix.views import View
 
 __all__ = ["HeuristicBot", "counted_total", "sure_winners"]
 

@@ -9,7 +9,7 @@ cards), gets a chance, and the world's weight is the product of those chances ov
 hand, raised to a power ``T`` below 1 (tempered) so that one surprising action does not
 rule a world out. His hand *then* is not part of a world: which of his cards he was
 dealt and which he drew when is drawn for each world, every way equally likely
-(:class:`sixtysix.deal.Packs`), and the hand is replayed from that deal in the rules
+(:class:`sixtysix.game.deal.Packs`), and the hand is replayed from that deal in the rules
 kernel (:meth:`State.likelihood <sixtysix.kernel.State.likelihood>`, the same values in
 both kernels). The models: the learned network's policy, or the fast playout policy
 with a share ``epsilon`` of the chance spread evenly over the legal actions (the
@@ -38,9 +38,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from sixtysix import kernel
-from sixtysix.deal import Packs
+from sixtysix.game.deal import Packs
+from sixtysix.game.views import View
 from sixtysix.kernel.tables import config
-from sixtysix.views import View
 
 if TYPE_CHECKING:
     from sixtysix.kernel import Net
@@ -59,7 +59,7 @@ _DEALER = kernel.PAST.index("dealer")
 class Inference:
     """The log-weights of the worlds of ``view``: the tempered log-likelihood of the
     opponent's actions this hand under the playout policy, or ``net``'s policy (``past``:
-    the view's :func:`~sixtysix.observation.past_of`, whose dealer and match it reads)
+    the view's :func:`~sixtysix.game.views.past_of`, whose dealer and match it reads)
     mixed with ``mix`` of the playout policy."""
 
     def __init__(self, view: View, rng: random.Random, power: float, epsilon: float = EPSILON,

@@ -11,7 +11,7 @@ were drawn).
 Each iteration
 
 1. takes one world that agrees with the root view (a uniform sample of the
-   hidden layouts, :mod:`sixtysix.sampling`; or, when few layouts remain, the
+   hidden layouts, :mod:`sixtysix.search.sampling`; or, when few layouts remain, the
    next one of all of them in a shuffled round robin);
 2. descends the tree from the root, choosing among the children whose action
    is legal *in that world* by UCB1 with availability counts (the
@@ -22,8 +22,8 @@ Each iteration
    tried, or stops at a node whose stock is closed or exhausted (see below);
 4. evaluates the position: a fast playout (:mod:`sixtysix.bots.rollout`) to
    the end of the hand, or, when the stock was already closed at the root, the
-   exact :class:`~sixtysix.solver.Solver` (solved values are cached by
-   :meth:`Hand.key <sixtysix.hand.Hand.key>` within a decision, and after a
+   exact :class:`~sixtysix.search.solver.Solver` (solved values are cached by
+   :meth:`Hand.key <sixtysix.game.hand.Hand.key>` within a decision, and after a
    close the same endings come back often, so that exact values cost less
    than playouts there);
 5. backs the result up along the path, from the root player's side, as a
@@ -53,7 +53,7 @@ sampled ones (all layouts when they are enumerated), each with a fresh stock ord
 (:mod:`sixtysix.bots.inference`, the drawing :mod:`sixtysix.bots.worlds`); the kernel's
 search deals ``infer_draws`` of them in turn.
 
-Learned help (``network``, a :class:`~sixtysix.net.Network` or a weights file, or
+Learned help (``network``, a :class:`~sixtysix.search.net.Network` or a weights file, or
 ``shipped`` for the package's own; off by default, on in the ``hard`` and
 ``expert`` levels when the network loads): the network reads the root view once
 per decision. With ``net_prior`` P its policy guides the root as a PUCT prior: an
@@ -126,7 +126,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from sixtysix import kernel
-from sixtysix.actions import DECLARE, Action
 from sixtysix.bots.base import BaseBot
 from sixtysix.bots.endgame import AlphaMu, NodeLimitError
 from sixtysix.bots.equity import hand_utility
@@ -134,13 +133,14 @@ from sixtysix.bots.inference import Inference
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.search_config import SearchConfig, check_names
 from sixtysix.bots.worlds import Worlds
+from sixtysix.game.actions import DECLARE, Action
+from sixtysix.game.views import View, match_of, past_of
 from sixtysix.kernel import (
     CLOSE,
     WINNING_TOTAL,
     State,
 )
-from sixtysix.solver import Solver
-from sixtysix.views import View
+from sixtysix.search.solver import Solver
 
 __all__ = ["ISMCTSBot", "Node", "SearchConfig", "Worlds", "correct_declaration"]
 
@@ -319,8 +319,6 @@ class ISMCTSBot(BaseBot):
         network = config.network
         by_net = network is not None and config.infer_model == "net"
         if by_net and config.infer:
-            from sixtysix.observation import past_of  # numpy is there: the network loaded
-
             self._past = past_of(view)
         weigh = None
         if config.infer:
@@ -328,8 +326,6 @@ class ISMCTSBot(BaseBot):
             weigh = Inference(view, self.rng, config.infer, config.infer_epsilon, net,
                               self._past if net is not None else None, config.infer_mix)
         if network is not None and config.net_prior:
-            from sixtysix.observation import match_of
-
             policy, _, _ = network.outputs(view, match_of(view))
             self._root_prior = _softmax(policy, view.legal)
         return Worlds(view, self.rng, ENUMERATE_BELOW, weigh, config.infer_pool)

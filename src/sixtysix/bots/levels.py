@@ -32,14 +32,14 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sixtysix.actions import Action
 from sixtysix.bots.base import BaseBot, Bot, Event
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.net_bot import SHIPPED, load_network
 from sixtysix.bots.search_config import SearchConfig
+from sixtysix.game.actions import Action
+from sixtysix.game.views import View
 from sixtysix.kernel.tables import WINNING_TOTAL
-from sixtysix.views import View
 
 __all__ = ["EXPERT", "EXPERT_2026_12", "HARD", "EasyBot", "HARD_2026_12", "LEVELS", "LearnedWarning",
            "expert", "expert_2026_12", "hard", "hard_2026_12", "learned"]

@@ -1,4 +1,4 @@
-"""The ``net`` player: a learned network's move, no search (:mod:`sixtysix.net`).
+"""The ``net`` player: a learned network's move, no search (:mod:`sixtysix.search.net`).
 
 ``make_bot("net")`` plays the legal action with the highest policy logit of the
 shipped network for its view (match score included), in well under a millisecond:
@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sixtysix.actions import Action
 from sixtysix.bots.base import BaseBot
 from sixtysix.errors import ParseError
-from sixtysix.views import View
+from sixtysix.game.actions import Action
+from sixtysix.game.views import View, match_of
 
 if TYPE_CHECKING:
-    from sixtysix.net import Network
+    from sixtysix.search.net import Network
 
 __all__ = ["SHIPPED", "NetBot", "load_network", "shipped_network"]
 
@@ -31,9 +31,9 @@ _loaded: dict[tuple[str, int, int], Network] = {}
 def load_network(weights: str | Path | Network) -> Network:
     """A network: ``weights`` itself, the shipped one (``"shipped"``) or read from a file
     (each file read once per process). Raises :class:`~sixtysix.errors.ParseError` without
-    numpy, :class:`~sixtysix.net.NetworkError` for a missing or unusable file."""
+    numpy, :class:`~sixtysix.search.net.NetworkError` for a missing or unusable file."""
     try:
-        from sixtysix.net import Network, shipped_weights  # numpy: the net extra, not the core's
+        from sixtysix.search.net import Network, shipped_weights  # numpy: the net extra, not the core's
     except ImportError as exc:
         raise ParseError(f"a learned network needs numpy: pip install 'sixtysix[net]' ({exc})") from None
     if isinstance(weights, Network):
@@ -61,7 +61,7 @@ def shipped_network() -> Network | None:
 
 class NetBot(BaseBot):
     """Plays the network's favourite legal action. ``weights``: a weights file, a
-    loaded :class:`~sixtysix.net.Network` or ``"shipped"`` (the default: the network
+    loaded :class:`~sixtysix.search.net.Network` or ``"shipped"`` (the default: the network
     that ships with the package); ``seed`` is accepted and unused (the network is
     deterministic)."""
 
@@ -69,9 +69,6 @@ class NetBot(BaseBot):
 
     def __init__(self, seed: int | None = None, *, weights: str | Path | Network = SHIPPED) -> None:
         self.network = load_network(weights)
-        from sixtysix.observation import match_of  # numpy is there: the network loaded
-
-        self._match_of = match_of
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        return self.network.best(view, legal, self._match_of(view))
+        return self.network.best(view, legal, match_of(view))

@@ -28,7 +28,7 @@ import sys
 from typing import IO, Any
 
 from sixtysix.bots.search_config import SearchConfig
-from sixtysix.views import View
+from sixtysix.game.views import View
 
 __all__ = ["SearchPool", "Stats"]
 

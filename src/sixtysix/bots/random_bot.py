@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from sixtysix.actions import Action
 from sixtysix.bots.base import BaseBot
+from sixtysix.game.actions import Action
+from sixtysix.game.views import View
 from sixtysix.kernel.tables import WINNING_TOTAL
-from sixtysix.views import View
 
 __all__ = ["RandomBot"]
 

@@ -40,8 +40,8 @@ from __future__ import annotations
 import math
 import random
 
-from sixtysix.cards import pack
-from sixtysix.hand import Hand
+from sixtysix.game.cards import pack
+from sixtysix.game.hand import Hand
 from sixtysix.kernel import CARD_BITS, Phase, follow_mask
 from sixtysix.rules import Rules
 

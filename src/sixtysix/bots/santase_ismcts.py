@@ -41,7 +41,7 @@ design of the information-set search player of the open-source Santase
   ``"random"`` (the fixed rules above, cards uniformly among the legal ones,
   never a revoke).
 * **The endgame:** once the stock is exhausted the opponent's hand is known,
-  and the card is chosen by exact search (:class:`~sixtysix.solver.Solver`).
+  and the card is chosen by exact search (:class:`~sixtysix.search.solver.Solver`).
 
 The time-per-move interface is the same as ``ismcts``: ``iterations`` and
 ``time`` (seconds), whichever ends first.
@@ -60,7 +60,12 @@ import random
 import time as _time
 from collections.abc import Sequence
 
-from sixtysix.actions import (
+from sixtysix.bots.base import BaseBot
+from sixtysix.bots.ismcts import Node
+from sixtysix.bots.rollout import random_card
+from sixtysix.bots.search_config import DEFAULT_ITERATIONS
+from sixtysix.bots.worlds import Worlds
+from sixtysix.game.actions import (
     ACTIONS,
     CLOSE,
     DECLARE,
@@ -71,12 +76,8 @@ from sixtysix.actions import (
     Action,
     action_of,
 )
-from sixtysix.bots.base import BaseBot
-from sixtysix.bots.ismcts import Node
-from sixtysix.bots.rollout import random_card
-from sixtysix.bots.search_config import DEFAULT_ITERATIONS
-from sixtysix.bots.worlds import Worlds
-from sixtysix.hand import Hand
+from sixtysix.game.hand import Hand
+from sixtysix.game.views import View
 from sixtysix.kernel import (
     CARD_BITS,
     STOCK_CARDS,
@@ -87,8 +88,7 @@ from sixtysix.kernel import (
     declared_total,
     follow_mask,
 )
-from sixtysix.solver import Solver
-from sixtysix.views import View
+from sixtysix.search.solver import Solver
 
 __all__ = ["SantaseISMCTSBot", "fixed_action", "should_close"]
 

@@ -36,7 +36,7 @@ from sixtysix.bots.net_bot import load_network
 from sixtysix.errors import ParseError
 
 if TYPE_CHECKING:
-    from sixtysix.net import Network
+    from sixtysix.search.net import Network
 
 __all__ = ["DEFAULT_ITERATIONS", "SearchConfig", "check_names"]
 
@@ -55,7 +55,7 @@ class SearchConfig:
     the playout policy's action; off at 0), ``epsilon`` (the share of random card
     choices in playouts), ``match`` (play for the match when the view carries its
     score). ``workers``: processes searching each decision. ``network`` (a
-    :class:`~sixtysix.net.Network`, or a weights file or ``shipped``, loaded when the
+    :class:`~sixtysix.search.net.Network`, or a weights file or ``shipped``, loaded when the
     config is made) with ``net_prior`` (its policy as a PUCT prior at the root; off at
     0). Inference: ``infer`` (the power of the likelihood of the opponent's actions;
     off at 0), ``infer_model`` (``policy`` or ``net``), ``infer_epsilon``,

@@ -21,11 +21,11 @@ import math
 import random
 
 from sixtysix.bots.inference import Inference
-from sixtysix.cards import CARDS
-from sixtysix.hand import Hand
+from sixtysix.game.cards import CARDS
+from sixtysix.game.hand import Hand
+from sixtysix.game.views import View
 from sixtysix.kernel import STOCK_CARDS
-from sixtysix.sampling import Constraints
-from sixtysix.views import View
+from sixtysix.search.sampling import Constraints
 
 __all__ = ["Worlds"]
 
@@ -36,11 +36,11 @@ class Worlds:
     """The worlds of one decision: full hands that agree with the view.
 
     A template is built once with :meth:`Hand.from_view
-    <sixtysix.hand.Hand.from_view>`; each world is a copy of it with the
+    <sixtysix.game.hand.Hand.from_view>`; each world is a copy of it with the
     opponent's hand and the stock filled in from a layout. Layouts are
     enumerated (and dealt out in a shuffled round robin) when there are at
     most ``enumerate_below`` of them, else sampled uniformly as
-    :meth:`Constraints.sample <sixtysix.sampling.Constraints.sample>` does,
+    :meth:`Constraints.sample <sixtysix.search.sampling.Constraints.sample>` does,
     on card indices.
 
     ``weigh`` (inference from the opponent's actions, an

@@ -4,7 +4,7 @@ The game loop is :class:`PlaySession`: it holds the match, lets the computer
 act through the bot protocol (with its own view only) and reports what
 happened as events; it asks nothing and prints nothing. :class:`LineUI` is the
 line-by-line front end: it prints events and the human's screen with
-:mod:`sixtysix.console` and reads answers from a text stream, so it works the
+:mod:`sixtysix.present.text` and reads answers from a text stream, so it works the
 same on a terminal and with piped input. Another front end (a full-screen UI,
 say) can drive the same session.
 
@@ -22,15 +22,14 @@ from collections.abc import Callable
 from typing import Protocol, TextIO
 
 from sixtysix import i18n
-from sixtysix.actions import Action
-from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
 from sixtysix.bots.net_bot import shipped_network
 from sixtysix.errors import ParseError
+from sixtysix.game.actions import Action
+from sixtysix.game.record import MatchRecord, dumps
+from sixtysix.game.views import View
 from sixtysix.i18n import _
-from sixtysix.record import MatchRecord, dumps
-from sixtysix.rules import Rules
-from sixtysix.session import (  # the session moved to the core; kept here for old imports
+from sixtysix.play.session import (  # the session moved to the core; kept here for old imports
     Acted,
     HandOver,
     HandStarted,
@@ -40,7 +39,7 @@ from sixtysix.session import (  # the session moved to the core; kept here for o
     PlaySession,
     UndoError,
 )
-from sixtysix.text.narration import (
+from sixtysix.present.text.narration import (
     describe_action,
     describe_cuts,
     describe_deal,
@@ -48,13 +47,14 @@ from sixtysix.text.narration import (
     describe_match_end,
     describe_result,
 )
-from sixtysix.text.prompt import HELP, parse_choice
-from sixtysix.text.questions import risk_question
-from sixtysix.text.screen import describe_score, render_choices, render_hint, render_screen
-from sixtysix.text.style import AnsiStyle, Style
-from sixtysix.text.words import Seats, level_name
+from sixtysix.present.text.prompt import HELP, parse_choice
+from sixtysix.present.text.questions import risk_question
+from sixtysix.present.text.screen import describe_score, render_choices, render_hint, render_screen
+from sixtysix.present.text.style import AnsiStyle, Style
+from sixtysix.present.text.words import Seats, level_name
+from sixtysix.rules import Rules
+from sixtysix.search.analysis import ActionValue, Budget, analyse
 from sixtysix.tui.storage import find_resumable, load_settings
-from sixtysix.views import View
 
 __all__ = [
     "Acted",

@@ -17,7 +17,7 @@ from typing import Any
 
 from sixtysix.cli.errors import read_error
 from sixtysix.errors import InvalidRecordError
-from sixtysix.record import MAX_RECORD_BYTES, load, loads, read_limited, replay
+from sixtysix.game.record import MAX_RECORD_BYTES, load, loads, read_limited, replay
 
 __all__ = ["register", "run"]
 

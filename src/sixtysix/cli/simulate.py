@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sixtysix.bots import make_bot
-from sixtysix.hand import Hand
-from sixtysix.match import Match
-from sixtysix.player import Bot
+from sixtysix.game.hand import Hand
+from sixtysix.game.match import Match
+from sixtysix.game.player import Bot
+from sixtysix.measure.stats import mean_interval, proportion
+from sixtysix.play.runner import play_hand
 from sixtysix.rules import CLASSIC, Rules
-from sixtysix.runner import play_hand
-from sixtysix.stats import mean_interval, proportion
 
 __all__ = ["Summary", "simulate", "register", "run"]
 

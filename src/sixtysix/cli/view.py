@@ -13,7 +13,7 @@ import sys
 
 from sixtysix.cli.errors import read_error
 from sixtysix.cli.play import _isatty
-from sixtysix.record import load
+from sixtysix.game.record import load
 
 __all__ = ["register", "run"]
 

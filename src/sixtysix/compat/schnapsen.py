@@ -37,16 +37,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sixtysix.actions import ACTIONS, EXCHANGE, MARRIAGE, Action, action_of
-from sixtysix.cards import Card, Rank, Suit
-from sixtysix.deal import Deal, fill_pack, shown_cards
 from sixtysix.errors import BotError, Forfeit
-from sixtysix.hand import Hand
-from sixtysix.player import Bot as SixtySixBotProtocol
-from sixtysix.player import Event, Hooks
+from sixtysix.game.actions import ACTIONS, EXCHANGE, MARRIAGE, Action, action_of
+from sixtysix.game.cards import Card, Rank, Suit
+from sixtysix.game.deal import Deal, fill_pack, shown_cards
+from sixtysix.game.hand import Hand
+from sixtysix.game.player import Bot as SixtySixBotProtocol
+from sixtysix.game.player import Event, Hooks
+from sixtysix.game.table import Table
+from sixtysix.game.views import View
 from sixtysix.rules import Rules
-from sixtysix.table import Table
-from sixtysix.views import View
 
 try:
     from schnapsen import game as _game
@@ -81,7 +81,7 @@ __all__ = [
 #: The rules of the platform's engine (the preset ``course``).
 COURSE = Rules.preset("course")
 
-#: Deck positions of the 20-card deal (S2.1, :class:`~sixtysix.deal.Deal`): the first
+#: Deck positions of the 20-card deal (S2.1, :class:`~sixtysix.game.deal.Deal`): the first
 #: leader (seat 0, the non-dealer) gets these, the dealer (seat 1) the next, the trump
 #: is turned at 6, and the stock is drawn from 11 on, a pair per trick, winner first.
 _DEAL = Deal.of(COURSE)
@@ -220,7 +220,7 @@ def _rebuild(perspective: PlayerPerspective, leader_move: Move | None, rules: Ru
 
 
 def view_of(perspective: PlayerPerspective, leader_move: Move | None = None, rules: Rules = COURSE) -> View:
-    """What the perspective's player may know, as our :class:`~sixtysix.views.View`
+    """What the perspective's player may know, as our :class:`~sixtysix.game.views.View`
     (seat 0 led the first trick). ``leader_move`` is the opponent's lead to the
     current trick, when the player follows."""
     rebuilt = _rebuild(perspective, leader_move, rules)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from sixtysix.hand import Hand, HandResult
-from sixtysix.match import Match
+from sixtysix.game.hand import Hand, HandResult
+from sixtysix.game.match import Match
 from sixtysix.rules import Rules
 
 __all__ = ["EPISODES", "Episode", "parse_rules"]

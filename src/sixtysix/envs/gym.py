@@ -2,14 +2,14 @@
 
 The agent plays one seat; the opponent is a bot from :func:`sixtysix.bots.make_bot`
 (a spec such as ``"heuristic"`` or ``"random"``, or a bot object). Each step
-takes one action code of :mod:`sixtysix.actions` (``Discrete(56)``) and then
+takes one action code of :mod:`sixtysix.game.actions` (``Discrete(56)``) and then
 lets the opponent act until it is the agent's turn again or the episode ends.
 
 - Observation: :func:`sixtysix.envs.observation.encode` of the agent's view.
 - Legal actions: ``info["action_mask"]`` (``int8``, for ``action_space.sample(mask=...)``)
   and :meth:`SixtySixEnv.action_masks` (``bool``, as maskable PPO expects).
 - Reward: game points of each finished hand (R9), negative when lost; 0 before.
-  ``info["result"]`` is the :class:`~sixtysix.hand.HandResult` of a hand that
+  ``info["result"]`` is the :class:`~sixtysix.game.hand.HandResult` of a hand that
   ended during the step (with the tie bonus it collected in a match).
 - Episode: one hand (default) or a whole match (``episode="match"``).
 - An illegal action (one the mask forbids): by default the agent forfeits the
@@ -37,7 +37,6 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from sixtysix import kernel
-from sixtysix.actions import Action
 from sixtysix.bots import Bot, make_bot
 from sixtysix.envs.game import Episode, parse_rules
 from sixtysix.envs.observation import (
@@ -50,15 +49,16 @@ from sixtysix.envs.observation import (
     encode,
 )
 from sixtysix.errors import IllegalActionError
-from sixtysix.hand import Hand, HandResult, result_of
-from sixtysix.match import Match
-from sixtysix.observation import kernel_offsets
+from sixtysix.game.actions import Action
+from sixtysix.game.hand import Hand, HandResult, result_of
+from sixtysix.game.match import Match
+from sixtysix.game.observation import kernel_offsets
+from sixtysix.game.table import Table
+from sixtysix.game.views import View
+from sixtysix.present.text.screen import render_choices, render_screen
+from sixtysix.present.text.style import Style
+from sixtysix.present.text.words import Seats
 from sixtysix.rules import Rules
-from sixtysix.table import Table
-from sixtysix.text.screen import render_choices, render_screen
-from sixtysix.text.style import Style
-from sixtysix.text.words import Seats
-from sixtysix.views import View
 
 #: Deals tried by ``reset`` while the opponent forfeits before the agent acts.
 _DEALS_TRIED = 10

@@ -1,7 +1,7 @@
-"""The observation of the RL adapters: :mod:`sixtysix.observation`, under the name the
+"""The observation of the RL adapters: :mod:`sixtysix.game.observation`, under the name the
 environments have always used (it moved below the bots, which encode views too)."""
 
-from sixtysix.observation import (
+from sixtysix.game.observation import (
     LAYOUT,
     NUM_ACTIONS,
     OBSERVATION_SIZE,

@@ -14,9 +14,9 @@ the cards not dealt yet, each equally likely. Under rules with the 20-card
 pack (the ``schnapsen`` preset, S1.1) there are 20 chance nodes, whose
 outcomes are the codes of the 20 cards without the nines, dealt as S2.1 says.
 The hand then starts from
-:meth:`Hand.deal <sixtysix.hand.Hand.deal>`, and every player action is one of
-the 56 action codes of :mod:`sixtysix.actions`, played with
-:meth:`Hand.push <sixtysix.hand.Hand.push>`: the rules are the engine's, never
+:meth:`Hand.deal <sixtysix.game.hand.Hand.deal>`, and every player action is one of
+the 56 action codes of :mod:`sixtysix.game.actions`, played with
+:meth:`Hand.push <sixtysix.game.hand.Hand.push>`: the rules are the engine's, never
 re-implemented here. The returns are game points (R9): the winner of the hand
 gets the game points it scored and the loser as many negative; a tie, 0.
 
@@ -27,7 +27,7 @@ Parameters: ``rules``, a preset with options as :meth:`Rules.parse
 writes itself: ``python_sixty_six(dealer=0,rules=classic;target:11)``), and
 ``dealer``, the seat that deals (0 or 1).
 
-Observations are built from :meth:`Hand.view <sixtysix.hand.Hand.view>` of the
+Observations are built from :meth:`Hand.view <sixtysix.game.hand.Hand.view>` of the
 observing seat and from the cards that seat was dealt and drew (which it saw),
 never from the other seat's cards or the order of the stock (docs/design.md §6):
 
@@ -42,10 +42,10 @@ never from the other seat's cards or the order of the stock (docs/design.md §6)
 Both strings say the same in words: one fact a line, cards in canonical notation
 (``KH``), the seats ``me`` and ``opp``, in English whatever the player's language.
 OpenSpiel's algorithms key information sets by them, and an observer chooses their
-public and private lines, so they are not the people's text of :mod:`sixtysix.text`
+public and private lines, so they are not the people's text of :mod:`sixtysix.present.text`
 (translated, styled, with no such parts). :meth:`SixtySixState.resample_from_infostate`
 deals the hidden cards anew, uniformly among the deals that agree with what the
-seat has seen (:mod:`sixtysix.sampling`), so OpenSpiel's information-set Monte
+seat has seen (:mod:`sixtysix.search.sampling`), so OpenSpiel's information-set Monte
 Carlo tree search can play the game::
 
     from open_spiel.python.algorithms import ismcts, mcts
@@ -97,14 +97,14 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from sixtysix.actions import ACTIONS, EXCHANGE, NUM_CODES
-from sixtysix.cards import CARDS, Card, Rank, iter_mask
-from sixtysix.deal import DEALS, Deal, fill_pack, shown_cards
 from sixtysix.envs.observation import LAYOUT, OBSERVATION_SIZE, encode
-from sixtysix.hand import Hand
+from sixtysix.game.actions import ACTIONS, EXCHANGE, NUM_CODES
+from sixtysix.game.cards import CARDS, Card, Rank, iter_mask
+from sixtysix.game.deal import DEALS, Deal, fill_pack, shown_cards
+from sixtysix.game.hand import Hand
+from sixtysix.game.views import View
 from sixtysix.rules import CLASSIC, Rules
-from sixtysix.sampling import Constraints
-from sixtysix.views import View
+from sixtysix.search.sampling import Constraints
 
 __all__ = [
     "GAME_INFO",
@@ -132,7 +132,7 @@ MAX_GAME_LENGTH = 24 + 6 + 1 + 1 + 1
 #: Draws in a hand: two cards each while the 12 cards of the stock last (R3.4); 5 for the
 #: 20-card pack (S2.2).
 MAX_DRAWS = 6
-#: Card codes, the chance outcomes: the 24 of :data:`~sixtysix.cards.CARDS`. The 20-card
+#: Card codes, the chance outcomes: the 24 of :data:`~sixtysix.game.cards.CARDS`. The 20-card
 #: pack (S1.1) keeps the same codes, so its 20 chance nodes draw from codes without the nines.
 DECK_SIZE = len(CARDS)
 #: Position of the turned-up trump in the 24-card pack (R2.3): the last card of the stock.
@@ -224,7 +224,7 @@ class _Table:
 
     def __init__(self, rules: Rules, dealer: int) -> None:
         self.rules = rules
-        #: Where the pack's cards go (:class:`~sixtysix.deal.Deal`): for 24 cards the stock is
+        #: Where the pack's cards go (:class:`~sixtysix.game.deal.Deal`): for 24 cards the stock is
         #: drawn from position 13 on, the turned-up trump (12) last (R2.3, R3.4); for 20, from
         #: position 11 on, the trump (6) last (S2.1, S2.2).
         self.pack: Deal = Deal.of(rules)
@@ -364,7 +364,7 @@ class SixtySixGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class SixtySixState(pyspiel.State):  # type: ignore[misc]
-    """A hand in play: the deal so far, then a :class:`~sixtysix.hand.Hand`."""
+    """A hand in play: the deal so far, then a :class:`~sixtysix.game.hand.Hand`."""
 
     def __init__(self, game: SixtySixGame) -> None:
         super().__init__(game)
@@ -479,10 +479,10 @@ def _resample_deal(table: _Table, seat: int, rng: random.Random) -> list[int]:
 def _resample_hand(table: _Table, seat: int, rng: random.Random) -> list[int]:
     """A whole pack that agrees with everything ``seat`` has seen of the hand.
 
-    The opponent's hand now and the stock come from :class:`~sixtysix.sampling.Constraints`
+    The opponent's hand now and the stock come from :class:`~sixtysix.search.sampling.Constraints`
     (uniform among the layouts the view allows); the opponent's cards then go to the places
     in the pack it received cards from, each card it used (played, exchanged, showed in a
-    marriage) to a place it had received by then (:func:`sixtysix.deal.fill_pack`, which
+    marriage) to a place it had received by then (:func:`sixtysix.game.deal.fill_pack`, which
     chooses uniformly among the places still free, the earliest used card first, so every
     such assignment is equally likely); the number of assignments does not depend on the
     layout, so the whole pack is uniform among those that agree with the seat's information.

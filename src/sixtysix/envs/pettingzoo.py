@@ -35,10 +35,10 @@ from sixtysix.envs.game import Episode, parse_rules
 from sixtysix.envs.gym import ILLEGAL_ACTIONS
 from sixtysix.envs.observation import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, decode, encode
 from sixtysix.errors import IllegalActionError
+from sixtysix.present.text.screen import render_choices, render_screen
+from sixtysix.present.text.style import Style
+from sixtysix.present.text.words import Seats
 from sixtysix.rules import Rules
-from sixtysix.text.screen import render_choices, render_screen
-from sixtysix.text.style import Style
-from sixtysix.text.words import Seats
 
 __all__ = ["AGENTS", "SixtySixAEC", "env"]
 

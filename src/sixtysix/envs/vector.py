@@ -42,7 +42,7 @@ from gymnasium.vector.utils import batch_space
 from sixtysix import kernel
 from sixtysix.envs.game import parse_rules
 from sixtysix.envs.observation import NUM_ACTIONS, OBSERVATION_SIZE, POINT_SCALE
-from sixtysix.observation import kernel_offsets
+from sixtysix.game.observation import kernel_offsets
 from sixtysix.rules import Rules
 
 __all__ = ["OPPONENTS", "SixtySixVectorEnv"]

@@ -3,7 +3,7 @@
 Everything fast in sixtysix stands on :class:`State`: one hand's whole state in
 a few integers (each seat's cards a 24-bit mask, the stock an array of card
 indices), legal actions as a bitmask over action codes, and make/unmake with
-:meth:`State.push` and :meth:`State.pop`. :class:`sixtysix.hand.Hand` is the
+:meth:`State.push` and :meth:`State.pop`. :class:`sixtysix.game.hand.Hand` is the
 checked, object-level API on top of it; search bots, the solver, playouts and
 the reinforcement-learning environments use the kernel directly.
 
@@ -13,7 +13,7 @@ used when it was built at install time, and the pure-Python reference
 pure one; :data:`NAME` says which one runs.
 
 The kernel checks nothing: :meth:`State.push` trusts that the action is legal.
-Untrusted input goes through :class:`~sixtysix.hand.Hand`, which names the legal
+Untrusted input goes through :class:`~sixtysix.game.hand.Hand`, which names the legal
 actions when one is not.
 
 >>> from sixtysix.rules import CLASSIC

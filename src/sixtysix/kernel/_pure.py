@@ -69,7 +69,7 @@ class State:
     """One hand's whole state on bitmasks, with make/unmake.
 
     Unchecked: :meth:`push` trusts that the code is legal (see
-    :meth:`legal_mask`); the checked API is :class:`sixtysix.hand.Hand`.
+    :meth:`legal_mask`); the checked API is :class:`sixtysix.game.hand.Hand`.
 
     >>> from sixtysix.kernel.tables import config
     >>> from sixtysix.rules import CLASSIC

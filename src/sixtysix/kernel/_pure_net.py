@@ -4,7 +4,7 @@ of the search's new leaves, :class:`~sixtysix.kernel._pure_search.Search`'s ``ne
 The compiled kernel has the same class in C. Both compute the same operations in the
 same order (each layer a sum of the rows of its nonzero inputs, kept transposed; the
 trunk in single precision, the heads' sums in double) on the float32 observation of
-:mod:`sixtysix.observation`'s layout, rounding alike, so both give the same values
+:mod:`sixtysix.game.observation`'s layout, rounding alike, so both give the same values
 exactly. Standard library only: the weights come in as buffers (NumPy
 arrays) and are kept as lists of floats; in pure Python a 256-wide network costs
 milliseconds a call, so it is there to be the reference, not to be fast.
@@ -96,7 +96,7 @@ class Net:
     """A learned network's trunk (``(weight, bias)`` pairs, weights ``out × in`` float32
     as PyTorch's ``Linear`` keeps them), value head (one output, ``tanh``) and, if given,
     policy head (a logit per action code), run on the
-    observation (:mod:`sixtysix.observation`) of a kernel state. ``offsets`` are the
+    observation (:mod:`sixtysix.game.observation`) of a kernel state. ``offsets`` are the
     observation blocks' starts (:data:`~sixtysix.kernel.OBSERVATION_BLOCKS`) and its size."""
 
     def __init__(self, trunk: Sequence[Any], value: Any, offsets: Sequence[int], point_scale: float,

@@ -1,6 +1,6 @@
 """The observation of a kernel state, written straight from the state and its history
-rather than through a :class:`~sixtysix.views.View` (the layout of
-:mod:`sixtysix.observation`, whose block offsets are passed in): the pure kernel's
+rather than through a :class:`~sixtysix.game.views.View` (the layout of
+:mod:`sixtysix.game.observation`, whose block offsets are passed in): the pure kernel's
 batch of tables (:mod:`~sixtysix.kernel._pure_tables`) and its network
 (:mod:`~sixtysix.kernel._pure_net`) write it; the compiled kernel does the same in C.
 ``tests/test_envs_vector.py`` and ``tests/test_net_search.py`` check it against

@@ -3,7 +3,7 @@ inside the kernel, stepped together (the reinforcement-learning vector env's eng
 
 The compiled kernel has the same class in C. Observations follow the layout of
 :mod:`sixtysix.envs.observation` (its block offsets are passed in), written straight
-from the state and its history rather than through a :class:`~sixtysix.views.View`;
+from the state and its history rather than through a :class:`~sixtysix.game.views.View`;
 ``tests/test_envs_vector.py`` checks them against ``encode(hand.view(seat))``.
 """
 

@@ -2,7 +2,7 @@
 
 Cards are indices 0-23, ``suit * 6 + rank`` (rank 0 is the nine, 5 the Ace), so a
 set of cards is a 24-bit mask and, within a suit, a higher card has a higher bit.
-Action codes are those of :mod:`sixtysix.actions` (0-55).
+Action codes are those of :mod:`sixtysix.game.actions` (0-55).
 
 >>> POINTS[5], POINTS[8]            # the Ace of clubs, the Queen of diamonds
 (11, 3)
@@ -39,7 +39,7 @@ __all__ = [
 
 # Action codes, the kernel's numbering of the notation's actions (docs/design.md §3): a card
 # played is its card code (0-23), a marriage lead 24 + the card's code, then the other
-# actions; :mod:`sixtysix.actions` builds the notation on these numbers.
+# actions; :mod:`sixtysix.game.actions` builds the notation on these numbers.
 PLAY = 0
 MARRIAGE = 24
 EXCHANGE = 48
@@ -88,7 +88,7 @@ class Refused(enum.IntEnum):
     """Why an action is not legal now (:meth:`State.refusal <sixtysix.kernel.State.refusal>`):
     the most specific reason the rule book gives, :data:`LEGAL` for a legal action. Some
     come with one argument, a card index or a number, named in the comment; the others'
-    argument is -1. :mod:`sixtysix.refusal` words each of them."""
+    argument is -1. :mod:`sixtysix.game.refusal` words each of them."""
 
     LEGAL = 0
     #: The hand is over.

@@ -22,10 +22,11 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from sixtysix.actions import Action
 from sixtysix.bots.base import BaseBot, Event
-from sixtysix.cards import Card
 from sixtysix.errors import Forfeit
+from sixtysix.game.actions import Action
+from sixtysix.game.cards import Card
+from sixtysix.game.views import View
 from sixtysix.protocol.client import (
     SEND_TIMEOUT,
     TURN_BYTES,
@@ -50,7 +51,6 @@ from sixtysix.protocol.messages import (
     SetOption,
     ViewMessage,
 )
-from sixtysix.views import View
 
 __all__ = ["EngineBot", "split_command"]
 

@@ -29,7 +29,7 @@ from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sixtysix.actions import Action
+from sixtysix.game.actions import Action
 from sixtysix.protocol.messages import (
     ActionReply,
     Error,

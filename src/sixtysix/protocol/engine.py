@@ -1,7 +1,7 @@
 """The engine's side: serve one of our bots over the protocol (``sixtysix engine BOT``).
 
 :func:`serve` reads the host's lines and writes the answers; our bots are
-given the :class:`~sixtysix.views.View` that the ``view`` lines carry, the
+given the :class:`~sixtysix.game.views.View` that the ``view`` lines carry, the
 events, and nothing else. A line that cannot be used is answered with
 ``error CODE TEXT`` and the engine goes on.
 
@@ -26,7 +26,8 @@ from typing import IO
 
 from sixtysix.bots import make_bot
 from sixtysix.errors import ParseError
-from sixtysix.player import Bot, Event, Hooks
+from sixtysix.game.player import Bot, Event, Hooks
+from sixtysix.game.views import View, view_from_json
 from sixtysix.protocol.messages import (
     VERSION,
     ActionReply,
@@ -53,7 +54,6 @@ from sixtysix.protocol.messages import (
     parse,
 )
 from sixtysix.version import __version__
-from sixtysix.views import View, view_from_json
 
 __all__ = ["EngineSession", "serve"]
 

@@ -22,9 +22,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias, cast
 
-from sixtysix.actions import ACTIONS, Action
-from sixtysix.cards import CARDS, Card
 from sixtysix.errors import ParseError
+from sixtysix.game.actions import ACTIONS, Action
+from sixtysix.game.cards import CARDS, Card
 
 __all__ = [
     "NAME",

@@ -27,10 +27,12 @@ from collections.abc import Generator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from sixtysix.actions import Action
 from sixtysix.bots import make_bot
-from sixtysix.hand import Hand
-from sixtysix.player import Bot
+from sixtysix.game.actions import Action
+from sixtysix.game.hand import Hand
+from sixtysix.game.player import Bot
+from sixtysix.game.record import HandRecord
+from sixtysix.play.runner import play_hand
 from sixtysix.puzzles.puzzle import Kind, Puzzle, position_id
 from sixtysix.puzzles.themes import classify
 from sixtysix.puzzles.verify import (
@@ -41,11 +43,9 @@ from sixtysix.puzzles.verify import (
     principal_line,
     solve_worlds,
 )
-from sixtysix.record import HandRecord
 from sixtysix.rules import CLASSIC, Rules
-from sixtysix.runner import play_hand
-from sixtysix.sampling import count_layouts, sample_worlds
-from sixtysix.solver import Solver
+from sixtysix.search.sampling import count_layouts, sample_worlds
+from sixtysix.search.solver import Solver
 
 __all__ = ["PLAYERS", "PROBES", "Miner", "mine", "mine_seed"]
 

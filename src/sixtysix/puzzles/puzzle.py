@@ -40,12 +40,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from sixtysix.actions import Action
 from sixtysix.errors import InvalidRecordError, ParseError
-from sixtysix.hand import Hand
+from sixtysix.game.actions import Action
+from sixtysix.game.hand import Hand
+from sixtysix.game.record import HandReplay, Record, replay
+from sixtysix.game.record import from_json as record_from_json
 from sixtysix.puzzles.themes import Theme
-from sixtysix.record import HandReplay, Record, replay
-from sixtysix.record import from_json as record_from_json
 
 __all__ = ["FORMAT", "InvalidPuzzleError", "Kind", "Puzzle", "dumps", "from_json", "loads", "position_id",
            "read"]
@@ -125,7 +125,7 @@ def position_id(record: Record) -> str:
     """A short name of the position a record stops at (its rules, deal and actions).
 
     >>> from sixtysix import Hand
-    >>> from sixtysix.record import record_from_hand
+    >>> from sixtysix.game.record import record_from_hand
     >>> position_id(record_from_hand(Hand.random(seed=1)))
     'e3d758683d7d'
     """

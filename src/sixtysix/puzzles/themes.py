@@ -42,8 +42,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
-from sixtysix.actions import Action, ActionKind
-from sixtysix.hand import Hand
+from sixtysix.game.actions import Action, ActionKind
+from sixtysix.game.hand import Hand
 from sixtysix.kernel import CLOSE, DECLARE, SUIT_OF, Phase, Reason, Scoring, State
 
 __all__ = ["Theme", "classify"]

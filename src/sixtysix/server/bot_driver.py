@@ -10,7 +10,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from sixtysix.errors import BotError, Forfeit
-from sixtysix.hand import Hand
+from sixtysix.game.hand import Hand
 from sixtysix.server.clocks import ClockScheduler
 from sixtysix.server.computers import ComputerPlayers
 from sixtysix.server.errors import GameError

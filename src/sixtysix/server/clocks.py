@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sixtysix.clock import Clock
+from sixtysix.play.clock import Clock
 from sixtysix.server.status import GameKind, GameStatus
 
 if TYPE_CHECKING:

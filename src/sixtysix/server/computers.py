@@ -10,7 +10,7 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 from sixtysix.bots import make_bot
-from sixtysix.player import Hooks
+from sixtysix.game.player import Hooks
 from sixtysix.server.opponents import Opponents
 from sixtysix.server.players import ComputerPlayer
 
@@ -37,7 +37,7 @@ class ComputerPlayers:
     def player(self, game: Game) -> ComputerPlayer | None:
         """The game's computer player, made the first time it is to act (after a restart,
         too): it is shown the current hand from its seat, action by action, as the
-        runner would have (:func:`sixtysix.runner.play_hand`). ``None`` when the game
+        runner would have (:func:`sixtysix.play.runner.play_hand`). ``None`` when the game
         has none, or when its opponent is not offered by this server (any more)."""
         if game.player is not None:
             return game.player

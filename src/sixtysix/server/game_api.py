@@ -20,7 +20,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from sixtysix.record import dumps
+from sixtysix.game.record import dumps
 from sixtysix.server.account_api import ActingUser
 from sixtysix.server.accounts import Accounts
 from sixtysix.server.boards import frames
@@ -45,7 +45,7 @@ class NewGame(BaseModel):
     name: str = Field("", max_length=100)
     #: Against the computer: the player may take actions back (the record says so).
     takeback: bool = False
-    #: A time control (``5+3``, ``20/move``: sixtysix.clock), or none.
+    #: A time control (``5+3``, ``20/move``: sixtysix.play.clock), or none.
     clock: str | None = Field(None, max_length=16)
     #: Whether the match counts for the ratings (needs an account: sixtysix.server.ratings).
     rated: bool = False
@@ -133,7 +133,7 @@ async def game_record(game_id: str, manager: Manager) -> Response:
 
 @router.get("/{game_id}/analysis/{number}")
 async def game_analysis(game_id: str, number: int, manager: Manager, analyses: Analysed) -> dict[str, Any]:
-    """The analysis board: every action of a finished hand rated (sixtysix.review.judge:
+    """The analysis board: every action of a finished hand rated (sixtysix.present.review.judge:
     the exact solver once the stock is small or closed, else the search from the actor's
     own view)."""
     game = finished(manager, game_id)

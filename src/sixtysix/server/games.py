@@ -34,13 +34,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sixtysix.actions import Action
-from sixtysix.cards import Card
-from sixtysix.clock import Clock, ClockError, TimeControl
 from sixtysix.errors import ParseError
-from sixtysix.hand import Hand, HandResult
-from sixtysix.match import Match
-from sixtysix.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
+from sixtysix.game.actions import Action
+from sixtysix.game.cards import Card
+from sixtysix.game.hand import Hand, HandResult
+from sixtysix.game.match import Match
+from sixtysix.game.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
+from sixtysix.game.table import Table
+from sixtysix.play.clock import Clock, ClockError, TimeControl
+from sixtysix.present.wire import finished_hand_json, public_view_json, seat_view_json
 from sixtysix.rules import Rules
 from sixtysix.server.bot_driver import BotDriver
 from sixtysix.server.chat import CHAT_BURST, CHAT_RATE, ChatDesk
@@ -82,8 +84,6 @@ from sixtysix.server.serving import Serving
 from sixtysix.server.shard_host import ShardHost
 from sixtysix.server.status import Ending, GameKind, GameStatus, Offer
 from sixtysix.server.storage import CHAT_KEPT, CHAT_ROOMS, Storage, StoredGame
-from sixtysix.table import Table
-from sixtysix.wire import finished_hand_json, public_view_json, seat_view_json
 
 __all__ = ["CHAT_BURST", "CHAT_RATE", "Connection", "Game", "GameError", "GameManager", "Shared", "encode",
            "hash_token", "parse_clock", "parse_rules", "replay_stored", "stopping"]
@@ -120,7 +120,7 @@ class Game:
         self.ratings_before: dict[int, float] = {}
         self.rating_changes: dict[int, tuple[float, float]] = {}
         #: The players' clock (``None``: the game has no time control), in seconds since the
-        #: epoch; only the seat to act's runs (sixtysix.clock).
+        #: epoch; only the seat to act's runs (sixtysix.play.clock).
         self.clock = clock
         #: How the match ended other than by the target (:class:`Ending`), and its winner then.
         self.ended = ended

@@ -9,7 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from sixtysix.lessons import LessonError
+from sixtysix.present.lessons import LessonError
 from sixtysix.server.account_api import account_error
 from sixtysix.server.accounts import AccountError
 from sixtysix.server.errors import GameError

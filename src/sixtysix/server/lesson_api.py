@@ -1,4 +1,4 @@
-"""The guided games (:mod:`sixtysix.lessons`) over HTTP: stateless, the step is in each
+"""The guided games (:mod:`sixtysix.present.lessons`) over HTTP: stateless, the step is in each
 request. A FastAPI router.
 
 - ``GET /api/lessons/{name}?step=N&lang=de``: the lesson after ``N`` scripted actions,
@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from sixtysix import i18n
-from sixtysix.lessons import LESSONS, Lesson, LessonError, check_json, step_json
+from sixtysix.present.lessons import LESSONS, Lesson, LessonError, check_json, step_json
 
 __all__ = ["router"]
 

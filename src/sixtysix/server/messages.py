@@ -2,7 +2,7 @@
 facts of a game its REST answers share. They are written as JSON by one serialiser,
 :func:`sixtysix.server.connection.encode`.
 
-A player's view and a finished hand come from :mod:`sixtysix.wire`, which gives their
+A player's view and a finished hand come from :mod:`sixtysix.present.wire`, which gives their
 JSON forms; the rest is typed here.
 
 >>> from sixtysix.server.connection import encode

@@ -1,6 +1,6 @@
 """The pages, the web app's manifest and service worker, the messages of each language
 and the card pictures: a FastAPI router. Pages and scripts are package data served as
-they are (no build step); card pictures come from :mod:`sixtysix.svg` (shared with the
+they are (no build step); card pictures come from :mod:`sixtysix.present.svg` (shared with the
 Jupyter display)."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from sixtysix import i18n
-from sixtysix.cards import Card
-from sixtysix.svg import back_svg, card_svg
+from sixtysix.game.cards import Card
+from sixtysix.present.svg import back_svg, card_svg
 
 __all__ = ["MANIFEST", "PAGES", "STATIC", "page", "router"]
 

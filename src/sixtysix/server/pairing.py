@@ -20,7 +20,7 @@ import asyncio
 import itertools
 from dataclasses import dataclass, field
 
-from sixtysix.clock import TimeControl
+from sixtysix.play.clock import TimeControl
 from sixtysix.rules import Rules
 from sixtysix.server.fairplay import Starter
 from sixtysix.server.games import Game, GameError, GameManager, stopping

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from sixtysix.actions import Action
-from sixtysix.player import Bot, Hooks
+from sixtysix.game.actions import Action
+from sixtysix.game.player import Bot, Hooks
+from sixtysix.game.views import View
 from sixtysix.protocol.bot import EngineBot
-from sixtysix.views import View
 
 __all__ = ["ComputerPlayer"]
 
@@ -44,7 +44,7 @@ class ComputerPlayer:
     @property
     def hooks(self) -> Hooks:
         """The bot's optional hooks, each queued to run in the worker thread (for the
-        game's :class:`~sixtysix.table.Table`); nothing is queued once closed."""
+        game's :class:`~sixtysix.game.table.Table`); nothing is queued once closed."""
         return Hooks.of(self.bot).through(self._queue)
 
     def _queue(self, hook: Callable[[Any], None], arg: object) -> None:

@@ -10,7 +10,7 @@
 
 Only public facts: names, results and ratings; never a token, a password hash or
 an unfinished game's cards. The statistics are worked out from the games' records
-(the last :data:`GAMES_COUNTED` finished games), with :func:`sixtysix.explain.explain`
+(the last :data:`GAMES_COUNTED` finished games), with :func:`sixtysix.present.explain.explain`
 naming what set each hand's game points.
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 
 from fastapi import APIRouter, Query
 
-from sixtysix.explain import Reason, Scale, explain
+from sixtysix.present.explain import Reason, Scale, explain
 from sixtysix.rules import Rules
 from sixtysix.server.accounts import Accounts
 from sixtysix.server.games import GameError, replay_stored

@@ -41,8 +41,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sixtysix.actions import Action
 from sixtysix.errors import ParseError
+from sixtysix.game.actions import Action
 from sixtysix.server.messages import ErrorMessage
 from sixtysix.server.status import Offer
 

@@ -3,9 +3,9 @@ calibrated computer levels alike.
 
 Every rated match is a rating period of its own for each player in it (as lichess
 does): the players' ratings as they stood before the match, the result (1 a win, 0 a
-loss), :meth:`sixtysix.glicko.Rating.update`. Between matches a player's deviation
+loss), :meth:`sixtysix.measure.glicko.Rating.update`. Between matches a player's deviation
 grows with the days he did not play (one rating period a day,
-:meth:`~sixtysix.glicko.Rating.idle`), so a long-absent player's next results count
+:meth:`~sixtysix.measure.glicko.Rating.idle`), so a long-absent player's next results count
 more. Ratings are kept per *pool*: the preset the match was played under (``classic``,
 ``santase``, ...); only a preset's own rules are rated (the match's target may
 differ), since other options make another game.
@@ -38,7 +38,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from sixtysix.glicko import DEFAULT_VOLATILITY, Rating
+from sixtysix.measure.glicko import DEFAULT_VOLATILITY, Rating
 from sixtysix.rules import PRESETS, Rules
 from sixtysix.server.storage import create_tables
 

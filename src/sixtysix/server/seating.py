@@ -11,8 +11,8 @@ import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sixtysix.clock import Clock, TimeControl
-from sixtysix.match import Match
+from sixtysix.game.match import Match
+from sixtysix.play.clock import Clock, TimeControl
 from sixtysix.rules import Rules
 from sixtysix.server.clocks import ClockScheduler
 from sixtysix.server.errors import GameError

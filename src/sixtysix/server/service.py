@@ -1,6 +1,6 @@
 """The game service: what players do to a game and what time decides, applied the same
 way for all of them. Synchronous, on the event loop between two awaits: each change is
-checked (the rules by the engine, :meth:`sixtysix.hand.Hand.push`; the rest here),
+checked (the rules by the engine, :meth:`sixtysix.game.hand.Hand.push`; the rest here),
 stored, then applied, and a change that cannot be stored changes nothing.
 
 An action, a resignation, a takeback, a challenge declined, a match called off, a
@@ -13,10 +13,10 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sixtysix.actions import Action
-from sixtysix.clock import Clock, Kind
 from sixtysix.errors import IllegalActionError
-from sixtysix.player import Event
+from sixtysix.game.actions import Action
+from sixtysix.game.player import Event
+from sixtysix.play.clock import Clock, Kind
 from sixtysix.server.clocks import ClockScheduler
 from sixtysix.server.computers import ComputerPlayers
 from sixtysix.server.errors import GameError

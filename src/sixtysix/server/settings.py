@@ -6,16 +6,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from sixtysix.play.userdata import data_dir
 from sixtysix.server.clocks import GRACE, HAND_BREAK
 from sixtysix.server.hall import SPECTATORS
-from sixtysix.userdata import data_dir
 
 __all__ = ["Settings", "default_database_url"]
 
 
 def default_database_url() -> str:
     """``SIXTYSIX_DATABASE_URL`` if set, else a SQLite file in the user's data
-    directory (:func:`sixtysix.userdata.data_dir`, shared with the terminal game)."""
+    directory (:func:`sixtysix.play.userdata.data_dir`, shared with the terminal game)."""
     url = os.environ.get("SIXTYSIX_DATABASE_URL")
     if url:
         return url

@@ -101,7 +101,7 @@ class GameRow(Base):
     #: how many times he did: the record says so (``"undo"``), as the terminal game's does.
     takeback: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     taken_back: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: The time control (``5+3``, ``20/move``: sixtysix.clock), if the game has a clock, and
+    #: The time control (``5+3``, ``20/move``: sixtysix.play.clock), if the game has a clock, and
     #: the clock as it stood after the last change (JSON: each seat's time left, the seat
     #: whose clock runs and since when, in seconds since the epoch).
     clock: Mapped[str | None] = mapped_column(String(16), nullable=True)

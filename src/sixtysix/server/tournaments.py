@@ -42,7 +42,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from sixtysix.clock import TimeControl
+from sixtysix.play.clock import TimeControl
 from sixtysix.rules import Rules
 from sixtysix.server.account_api import ActingUser
 from sixtysix.server.fairplay import Starter

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sixtysix.session import HandOver, MatchOver, PlaySession
+from sixtysix.play.session import HandOver, MatchOver, PlaySession
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import write_record
 

@@ -1,11 +1,11 @@
 """The game screen: a match against the computer, with keyboard and mouse.
 
-The screen drives a :class:`~sixtysix.session.PlaySession` (the same match
+The screen drives a :class:`~sixtysix.play.session.PlaySession` (the same match
 driver as the line game). The session's work — the computer thinking, the
 deals — runs in a worker thread so that the screen stays responsive; the
 events it returns are then shown one by one, with a pause between the
 computer's actions (the animation speed), each with the view it carries.
-Everything drawn comes from the human's :class:`~sixtysix.views.View` and the
+Everything drawn comes from the human's :class:`~sixtysix.game.views.View` and the
 public match score (R11, docs/design.md §6).
 
 Each match is written down — its record and its statistics — by a
@@ -30,15 +30,14 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
 from sixtysix import i18n
-from sixtysix.actions import Action, ActionKind
-from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
 from sixtysix.bots.net_bot import shipped_network
-from sixtysix.cards import Card, Rank, Suit
 from sixtysix.errors import ParseError
+from sixtysix.game.actions import Action, ActionKind
+from sixtysix.game.cards import Card, Rank, Suit
+from sixtysix.game.views import View
 from sixtysix.i18n import N_, _, ngettext
-from sixtysix.rules import Rules
-from sixtysix.session import (
+from sixtysix.play.session import (
     Acted,
     BotError,
     HandOver,
@@ -49,7 +48,7 @@ from sixtysix.session import (
     PlaySession,
     UndoError,
 )
-from sixtysix.text.narration import (
+from sixtysix.present.text.narration import (
     describe_action,
     describe_cuts,
     describe_deal,
@@ -57,10 +56,12 @@ from sixtysix.text.narration import (
     describe_match_end,
     describe_result,
 )
-from sixtysix.text.prompt import refused
-from sixtysix.text.questions import risk_question
-from sixtysix.text.screen import MatchInfo, describe_score, ordered_legal, sorted_cards
-from sixtysix.text.words import Seats, level_name
+from sixtysix.present.text.prompt import refused
+from sixtysix.present.text.questions import risk_question
+from sixtysix.present.text.screen import MatchInfo, describe_score, ordered_legal, sorted_cards
+from sixtysix.present.text.words import Seats, level_name
+from sixtysix.rules import Rules
+from sixtysix.search.analysis import ActionValue, Budget, analyse
 from sixtysix.tui.bookkeeping import MatchBook
 from sixtysix.tui.screens import ConfirmScreen
 from sixtysix.tui.statistics import Statistics
@@ -69,7 +70,6 @@ from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
 from sixtysix.tui.widgets import CardRow, CardView, MessageLog, translate_bindings
 from sixtysix.tui.words import hand_summary, hint_text, info_text, opponent_cards, tricks, your_turn
-from sixtysix.views import View
 
 if TYPE_CHECKING:
     from sixtysix.bots.base import Bot

@@ -2,7 +2,7 @@
 
 Arrow keys step through the actions (←/→), the hands (↑/↓ or PgUp/PgDn),
 Home/End jump to the start and the end of a hand. Under each action the
-viewer says how good it was (:func:`sixtysix.review.judge`), computed in
+viewer says how good it was (:func:`sixtysix.present.review.judge`), computed in
 a worker thread so that stepping stays quick. The whole state is shown: a
 record is read after play, when nothing is hidden any more.
 """
@@ -20,16 +20,16 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from sixtysix import i18n
-from sixtysix.actions import Action, ActionKind
-from sixtysix.analysis import Budget
-from sixtysix.cards import Rank
-from sixtysix.hand import Hand
+from sixtysix.game.actions import Action, ActionKind
+from sixtysix.game.cards import Rank
+from sixtysix.game.hand import Hand
+from sixtysix.game.record import Record
 from sixtysix.i18n import N_, _, ngettext
 from sixtysix.kernel.tables import marriage_value
-from sixtysix.record import Record
-from sixtysix.review import Review, Verdict, judge
-from sixtysix.text.screen import sorted_cards
-from sixtysix.text.words import rank_word, tricks_text
+from sixtysix.present.review import Review, Verdict, judge
+from sixtysix.present.text.screen import sorted_cards
+from sixtysix.present.text.words import rank_word, tricks_text
+from sixtysix.search.analysis import Budget
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
 from sixtysix.tui.widgets import CardRow, translate_bindings

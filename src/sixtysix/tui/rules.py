@@ -24,9 +24,9 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from importlib import resources
 
-from sixtysix.cards import Card
+from sixtysix.game.cards import Card
 from sixtysix.i18n import _
-from sixtysix.text.words import card_text
+from sixtysix.present.text.words import card_text
 
 __all__ = ["rules_markdown"]
 

@@ -7,11 +7,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from sixtysix import i18n
-from sixtysix.analysis import Budget
 from sixtysix.bots import make_bot
+from sixtysix.game.record import load
 from sixtysix.i18n import _
-from sixtysix.record import load
 from sixtysix.rules import Rules
+from sixtysix.search.analysis import Budget
 from sixtysix.tui.app import SixtySixApp
 from sixtysix.tui.options import GameOptions
 from sixtysix.tui.storage import Settings, find_resumable, load_settings

@@ -13,8 +13,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, MarkdownViewer, Select, Static
 
 from sixtysix.i18n import LANGUAGES, N_, _, ngettext
-from sixtysix.text.questions import Question
-from sixtysix.text.words import level_name
+from sixtysix.present.text.questions import Question
+from sixtysix.present.text.words import level_name
 from sixtysix.tui.rules import rules_markdown
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import LEVELS, PRESETS, SPEEDS, RecordInfo, Settings, export_record, list_records

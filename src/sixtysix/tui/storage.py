@@ -19,9 +19,9 @@ from datetime import datetime
 from pathlib import Path
 
 from sixtysix.errors import InvalidRecordError
+from sixtysix.game.record import MatchRecord, MatchReplay, Record, dumps, load, replay
 from sixtysix.i18n import LANGUAGES, _, ngettext
-from sixtysix.record import MatchRecord, MatchReplay, Record, dumps, load, replay
-from sixtysix.userdata import DATA_DIR_ENV, data_dir
+from sixtysix.play.userdata import DATA_DIR_ENV, data_dir
 
 __all__ = [
     "DATA_DIR_ENV",

@@ -1,7 +1,7 @@
 """The look of cards and sentences on the full-screen terminal: Rich markup.
 
-:class:`MarkupStyle` is a :class:`~sixtysix.text.style.Style` for the sentences
-of :mod:`sixtysix.text` (so the line game and the full-screen game tell
+:class:`MarkupStyle` is a :class:`~sixtysix.present.text.style.Style` for the sentences
+of :mod:`sixtysix.present.text` (so the line game and the full-screen game tell
 events in the same words) that writes Rich/Textual content markup: suit
 symbols, red hearts and diamonds, colours for good and bad news.
 
@@ -21,9 +21,9 @@ from __future__ import annotations
 from textual.markup import escape
 
 from sixtysix import i18n
-from sixtysix.cards import Card, Rank, Suit
-from sixtysix.text.style import Style
-from sixtysix.text.words import card_text
+from sixtysix.game.cards import Card, Rank, Suit
+from sixtysix.present.text.style import Style
+from sixtysix.present.text.words import card_text
 
 __all__ = ["MarkupStyle", "RED_SUITS", "escape", "rank_text"]
 

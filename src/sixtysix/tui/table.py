@@ -1,7 +1,7 @@
 """The table: the trump card and the stock, and the trick on the table or the one
 just completed (R3.5), with a few lines of text beside them.
 
-It is drawn from a :class:`~sixtysix.views.View` and uses only its public part
+It is drawn from a :class:`~sixtysix.game.views.View` and uses only its public part
 (the same from either seat), so the game screen and the replay viewer share it.
 """
 
@@ -11,11 +11,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from sixtysix.cards import Suit
+from sixtysix.game.cards import Suit
+from sixtysix.game.views import View
 from sixtysix.i18n import _
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.widgets import CardView
-from sixtysix.views import View
 
 __all__ = ["TableView", "stock_label"]
 

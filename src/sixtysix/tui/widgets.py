@@ -11,7 +11,7 @@ from textual.dom import DOMNode
 from textual.message import Message
 from textual.widgets import Static
 
-from sixtysix.cards import Card
+from sixtysix.game.cards import Card
 from sixtysix.i18n import _
 from sixtysix.tui.style import RED_SUITS, rank_text
 

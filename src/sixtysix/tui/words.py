@@ -1,11 +1,11 @@
 """Short texts of the game screen, from the human's view (content markup).
 
 The longer sentences — what happened, how a hand ended — come from
-:mod:`sixtysix.text`, shared with the line game; these are the screen's own
+:mod:`sixtysix.present.text`, shared with the line game; these are the screen's own
 lines: the notes beside the table, the prompt, the hint, the hand's summary.
 
 >>> from sixtysix import Hand
->>> from sixtysix.text.words import Seats
+>>> from sixtysix.present.text.words import Seats
 >>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
 >>> print(info_text(hand.view(1), Seats(1), MarkupStyle()))
 Nothing on the table yet
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sixtysix.analysis import ActionValue
-from sixtysix.hand import HandResult
+from sixtysix.game.hand import HandResult
+from sixtysix.game.views import View
 from sixtysix.i18n import _, ngettext
-from sixtysix.text.screen import sorted_cards
-from sixtysix.text.words import Seats, rank_word, tricks_text
+from sixtysix.present.text.screen import sorted_cards
+from sixtysix.present.text.words import Seats, rank_word, tricks_text
+from sixtysix.search.analysis import ActionValue
 from sixtysix.tui.style import MarkupStyle
-from sixtysix.views import View
 
 __all__ = ["hand_summary", "hint_text", "info_text", "opponent_cards", "trick_text", "tricks",
            "your_turn"]

@@ -147,7 +147,7 @@ function cardImage(card, extraClass) {
 }
 
 // A hand as the terminal game shows it too: trumps first, then clubs, diamonds, hearts,
-// spades, each suit from the Ace down (sixtysix.console.sorted_cards).
+// spades, each suit from the Ace down (sixtysix.present.text.sorted_cards).
 function sortCards(cards, trump) {
   const suitKey = (s) => (s === trump ? -1 : SUIT_ORDER.indexOf(s));
   return [...cards].sort((a, b) => suitKey(a[1]) - suitKey(b[1]) || RANK_ORDER.indexOf(b[0]) - RANK_ORDER.indexOf(a[0]));
@@ -171,7 +171,7 @@ function describeAction(action, view) {
   return t("Play {card}", { card: cardName(action) });
 }
 
-// Why a hand scored what it did (sixtysix.explain: ``why``), in a sentence: who did what,
+// Why a hand scored what it did (sixtysix.present.explain: ``why``), in a sentence: who did what,
 // then the rule that set the game points. ``names`` are as the reader calls the seats.
 function explainResult(why, names) {
   if (why.winner === null) return t("Tied hand: all cards are played and the totals are equal. Nobody scores.");

@@ -1,5 +1,5 @@
 // The guided first game: one hand on a fixed deal, every move scripted by the server
-// (sixtysix.lessons). The page asks for the position after each scripted action, shows it
+// (sixtysix.present.lessons). The page asks for the position after each scripted action, shows it
 // as the game page does, tells what the computer did, and prompts the learner; the server
 // says whether a chosen action is the lesson's, and why not. No rule is decided here.
 "use strict";
