@@ -22,9 +22,9 @@ from typing import Any
 from machine import machine  # benchmarks/machine.py
 
 from sixtysix.bots import BOTS, Event, make_bot
-from sixtysix.bots.base import Bot
 from sixtysix.game.actions import Action
 from sixtysix.game.hand import Hand
+from sixtysix.game.player import Bot
 from sixtysix.game.views import View
 from sixtysix.play.runner import play_hand
 from sixtysix.rules import Rules

@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from machine import machine  # benchmarks/machine.py
 
 from sixtysix.bots import make_bot
-from sixtysix.bots.base import Bot
 from sixtysix.bots.ismcts import correct_declaration
 from sixtysix.game.actions import Action
+from sixtysix.game.player import Bot
 from sixtysix.game.views import View
 from sixtysix.play.runner import play_match
 

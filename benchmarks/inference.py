@@ -19,7 +19,7 @@ kept apart for scoring and never shown to a method, the opponent's real hand (an
 the real stock). The views are the very ones the players were shown in play.
 
 **The measure.** A position's *unlocated* cards are those its seat has not
-located: :attr:`Constraints.allowed <sixtysix.search.sampling.Constraints.allowed>`, of
+located: :attr:`Constraints.allowed <sixtysix.game.worlds.Constraints.allowed>`, of
 which the opponent holds ``Constraints.free`` (his hand size minus the cards he
 must hold). A method gives each unlocated card the probability that the opponent
 holds it (clipped to [1e-6, 1 - 1e-6]); a position's log-loss is the mean, over
@@ -118,10 +118,10 @@ from sixtysix.game.match import Match
 from sixtysix.game.record import MatchReplay, record_from_match, replay
 from sixtysix.game.table import Table
 from sixtysix.game.views import View, match_of, past_of
+from sixtysix.game.worlds import Constraints
 from sixtysix.measure.stats import Mean
 from sixtysix.rules import Rules
 from sixtysix.search.net import Network, shipped_weights
-from sixtysix.search.sampling import Constraints
 from sixtysix.version import __version__
 
 #: The search that plays (about what ``hard`` plays, at a fixed budget).

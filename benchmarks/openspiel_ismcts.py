@@ -25,8 +25,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import sixtysix.envs.openspiel  # noqa: F401  (registers python_sixty_six)
 from sixtysix.bots import make_bot
-from sixtysix.bots.base import Event
 from sixtysix.game.actions import Action
+from sixtysix.game.player import Event
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,9 +31,9 @@ from collections.abc import Sequence
 
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.game.cards import CARDS
-from sixtysix.game.deal import Packs
 from sixtysix.game.hand import Hand
 from sixtysix.game.views import View
+from sixtysix.game.worlds import Packs
 
 
 class HeuristicModel:

@@ -1,4 +1,4 @@
-"""Speed of determinization (sixtysix.search.sampling) for search bots (one core).
+"""Speed of determinization (sixtysix.game.worlds) for search bots (one core).
 
 Run:  python benchmarks/sampling.py [--worlds N] [--repeat R]
 
@@ -23,7 +23,7 @@ from machine import machine  # benchmarks/machine.py
 from sixtysix.game.actions import Action
 from sixtysix.game.hand import Hand
 from sixtysix.game.views import View
-from sixtysix.search.sampling import Constraints, sample_worlds, worlds
+from sixtysix.game.worlds import Constraints, sample_worlds, worlds
 
 
 def play_cards(hand: Hand, rng: random.Random, tricks: int) -> None:

@@ -9,7 +9,7 @@ import pytest
 from sixtysix import Budget, Hand, Rules, analyse
 from sixtysix.bots import make_bot
 from sixtysix.bots.pimc import PIMCBot
-from sixtysix.search.sampling import sample_worlds
+from sixtysix.game.worlds import sample_worlds
 from sixtysix.search.solver import solve
 
 

@@ -57,7 +57,7 @@ def test_a_bot_answers_from_the_subset_it_is_given(name: str, monkeypatch: pytes
                 action = rng.choice(legal)
             hand.push(action)
             if hasattr(bot, "observe"):
-                from sixtysix.bots.base import Event
+                from sixtysix.game.player import Event
 
                 bot.observe(Event(seat, action))
     assert asked >= 10

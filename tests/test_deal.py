@@ -1,4 +1,4 @@
-"""Where the cards of a pack go (sixtysix.game.deal), and packs put together from what one
+"""Where the cards of a pack go (sixtysix.game.worlds), and packs put together from what one
 seat saw. The positions are the rule book's, written out here (R2.4, S2.1)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from sixtysix import Card, Hand, Rules
 from sixtysix.game.cards import pack
-from sixtysix.game.deal import Deal, fill_pack
+from sixtysix.game.worlds import Deal, fill_pack
 
 CLASSIC, SCHNAPSEN = Rules.preset("classic"), Rules.preset("schnapsen")
 

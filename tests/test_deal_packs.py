@@ -1,4 +1,4 @@
-"""The hand's past behind a world (sixtysix.game.deal.Packs): a pack whose deal, with the
+"""The hand's past behind a world (sixtysix.game.worlds.Packs): a pack whose deal, with the
 actions a seat saw, gives that seat's view with a chosen layout of the hidden cards.
 The oracle is the real hand: its true layout must replay to its own state, under every
 preset, from both seats, at every point of hands played by several bots."""
@@ -14,7 +14,7 @@ from sixtysix import Action, Hand, Rules
 from sixtysix.bots import make_bot
 from sixtysix.game.actions import DRAW
 from sixtysix.game.cards import CARDS
-from sixtysix.game.deal import Deal, Packs, shown_cards
+from sixtysix.game.worlds import Deal, Packs, shown_cards
 from sixtysix.rules import PRESETS
 
 

@@ -90,8 +90,8 @@ def test_inline_markup_becomes_markdown_code_and_package_roles_become_optional_l
         f"{link.format('sixtysix.analyse', 'sixtysix.analyse')}.")
     assert convert("with :meth:`Hand.from_view\n<sixtysix.game.hand.Hand.from_view>`") == (
         "with " + link.format("sixtysix.game.hand.Hand.from_view", "Hand.from_view"))
-    assert convert("See :class:`Constraints`.", "sixtysix.search.sampling") == (
-        f"See {link.format('sixtysix.search.sampling.Constraints', 'Constraints')}.")
+    assert convert("See :class:`Constraints`.", "sixtysix.game.worlds") == (
+        f"See {link.format('sixtysix.game.worlds.Constraints', 'Constraints')}.")
 
 
 def test_doctests_literal_blocks_and_tables_are_fenced() -> None:

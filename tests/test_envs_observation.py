@@ -18,7 +18,7 @@ from sixtysix.envs.observation import (  # noqa: E402
     block,
     encode,
 )
-from sixtysix.search.sampling import sample_worlds  # noqa: E402
+from sixtysix.game.worlds import sample_worlds  # noqa: E402
 
 
 def _random_positions(count: int, seed: int) -> list[Hand]:

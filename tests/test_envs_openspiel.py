@@ -31,7 +31,7 @@ from sixtysix.envs.openspiel import (  # noqa: E402
 )
 from sixtysix.errors import IllegalActionError, ParseError  # noqa: E402
 from sixtysix.game.cards import pack  # noqa: E402
-from sixtysix.game.deal import shown_cards  # noqa: E402
+from sixtysix.game.worlds import shown_cards  # noqa: E402
 
 RULE_SETS = ["classic", "pagat", "santase", "classic;close_before_draw:false",
              "classic;auto_declare:true", "pagat;enforce_follow:false;marriages_in_phase2:true"]

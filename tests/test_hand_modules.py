@@ -11,7 +11,7 @@ import pytest
 
 import sixtysix.game.hand
 from sixtysix import Hand, Rules, kernel
-from sixtysix.game import deck, result, worlds
+from sixtysix.game import deck, result, views
 from sixtysix.game.actions import ACTIONS, actions_of_mask
 from test_import_graph import import_graph
 
@@ -54,13 +54,13 @@ def test_the_world_of_a_view_and_the_hidden_cards_is_the_hand(rules: Rules) -> N
             seat = hand.to_act
             assert seat is not None
             view = hand.view(seat)
-            key = worlds.world_key(view, hand.cards(1 - seat), hand.stock)
+            key = views.world_key(view, hand.cards(1 - seat), hand.stock)
             assert key == hand.key()
             world = Hand.from_view(view, hand.cards(1 - seat), hand.stock)
             assert world.key() == hand.key() and world.view(seat) == view
             hand.push(rng.choice(hand.legal_actions()))
         with pytest.raises(ValueError, match="the hand is over"):
-            worlds.world_key(hand.view(0), (), ())
+            views.world_key(hand.view(0), (), ())
 
 
 def test_a_world_that_does_not_fit_the_view_is_an_error() -> None:
@@ -70,16 +70,16 @@ def test_a_world_that_does_not_fit_the_view_is_an_error() -> None:
     view = hand.view(seat)
     opponent, stock = sorted(hand.cards(1 - seat)), hand.stock
     with pytest.raises(ValueError, match="exactly once"):
-        worlds.world_key(view, opponent[1:], stock)
+        views.world_key(view, opponent[1:], stock)
     with pytest.raises(ValueError, match="turned-up"):
-        worlds.world_key(view, opponent[:-1] + [stock[-1]], stock[:-1] + [opponent[-1]])
+        views.world_key(view, opponent[:-1] + [stock[-1]], stock[:-1] + [opponent[-1]])
 
 
 def test_the_split_modules_stand_below_the_hand() -> None:
-    # The deck, the result, the worlds and the actions do not need the state machine
-    # (Hand.from_view delegates to the worlds, not the other way round).
+    # The deck, the result, the views (with the key of a world) and the actions do not need
+    # the state machine (Hand.from_view delegates to the views, not the other way round).
     graph = import_graph()
-    for module in ("sixtysix.game.deck", "sixtysix.game.result", "sixtysix.game.worlds",
+    for module in ("sixtysix.game.deck", "sixtysix.game.result", "sixtysix.game.views",
                    "sixtysix.game.actions"):
         seen, todo = set(), [module]
         while todo:
@@ -89,4 +89,4 @@ def test_the_split_modules_stand_below_the_hand() -> None:
                 todo.extend(graph[name])
         assert "sixtysix.game.hand" not in seen, module
     hand_imports = graph["sixtysix.game.hand"]
-    assert {"sixtysix.game.deck", "sixtysix.game.result", "sixtysix.game.worlds"} <= hand_imports
+    assert {"sixtysix.game.deck", "sixtysix.game.result", "sixtysix.game.views"} <= hand_imports

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from sixtysix import CARDS, Action, ActionKind, Card, Hand, Rules
 from sixtysix.bots import BOTS, BaseBot, RandomBot, make_bot
-from sixtysix.bots.base import Bot
 from sixtysix.bots.heuristic import HeuristicBot, counted_total, sure_winners
 from sixtysix.game.cards import mask_of
+from sixtysix.game.player import Bot
 from sixtysix.play.runner import play_hand, play_match
 
 RULE_SETS = [

@@ -8,6 +8,7 @@ core's types only offer them."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "sixtysix"
@@ -183,3 +184,93 @@ def test_the_architecture_page_names_every_layer() -> None:
             package, _, short = module.rpartition(".")
             assert short in line and package in line, \
                 f"docs/architecture.md puts {module} elsewhere than {name}"
+
+
+def _top_level_imports(path: Path) -> tuple[set[str], set[str]]:
+    """What ``path`` imports at its top level (not inside a function or only for type
+    checkers): the ``sixtysix`` modules and the other packages, by their first name."""
+    own: set[str] = set()
+    other: set[str] = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if path.name == "__init__.py":
+        package = package.rpartition(".")[0] + "." + "__init__"
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if isinstance(node, ast.ClassDef):
+                stack.extend(node.body)
+            continue
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                (own if alias.name.startswith("sixtysix") else other).add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            source = node.module or ""
+            if node.level:
+                base = package.split(".")[:-node.level]
+                source = ".".join(base + ([source] if source else []))
+            if source.startswith("sixtysix"):
+                own.update(f"{source}.{alias.name}" for alias in node.names)
+                own.add(source)
+            else:
+                other.add(source)
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+    return own, {name.split(".")[0] for name in other}
+
+
+def _deferred_imports() -> list[tuple[str, str]]:
+    """``(module, the sixtysix module it imports inside a function)``, display hooks aside."""
+    known = modules()
+    found = []
+    for name, path in known.items():
+        for function in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or \
+                    function.name.startswith("_repr_"):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sixtysix"):
+                    found.append((name, node.module or ""))
+                elif isinstance(node, ast.Import):
+                    found += [(name, a.name) for a in node.names if a.name.startswith("sixtysix")]
+    return found
+
+
+def _needs_a_third_party_package(module: str) -> bool:
+    """Whether importing ``module`` imports, at some top level, a package outside the
+    standard library (an optional extra: the core is standard library only)."""
+    known = modules()
+    seen, todo = set(), [module]
+    while todo:
+        name = todo.pop()
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        if not name or name in seen:
+            continue
+        seen.add(name)
+        todo.append(name.rpartition(".")[0])  # a module's package is imported first
+        own, other = _top_level_imports(known[name])
+        if other - set(sys.stdlib_module_names) - {"__future__", "_typeshed"}:
+            return True
+        todo.extend(own)
+    return False
+
+
+def test_the_rule_finds_a_third_party_package_behind_a_module() -> None:
+    assert _needs_a_third_party_package("sixtysix.server")  # FastAPI
+    assert _needs_a_third_party_package("sixtysix.search.net")  # numpy
+    assert not _needs_a_third_party_package("sixtysix.game.hand")
+    assert not _needs_a_third_party_package("sixtysix.tui")  # only says whether Textual is there
+
+
+def test_a_module_is_imported_inside_a_function_only_for_an_optional_extra() -> None:
+    """Imports sit at the top of modules; inside a function only a display hook's picture
+    (see the module) or a module that needs an optional package (Textual, FastAPI, numpy,
+    the course platform's ``schnapsen``), so that the core imports without them."""
+    wrong = [f"{module} imports {target} inside a function"
+             for module, target in _deferred_imports() if not _needs_a_third_party_package(target)]
+    assert not wrong, "\n".join(wrong)

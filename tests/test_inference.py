@@ -20,16 +20,16 @@ import pytest
 from helpers import need_module
 from sixtysix import Hand, Rules
 from sixtysix.bots import make_bot
+from sixtysix.bots.analysis import Budget, sample_values
 from sixtysix.bots.inference import Inference
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.worlds import Worlds
 from sixtysix.game.cards import CARDS
-from sixtysix.game.deal import Packs
 from sixtysix.game.views import View
+from sixtysix.game.worlds import Packs
 from sixtysix.kernel import _pure, _pure_net
 from sixtysix.kernel.tables import config
-from sixtysix.search.analysis import Budget, sample_values
 from test_kernel_diff import compiled
 
 np = need_module("numpy", "pip install -e '.[net]'")

@@ -17,8 +17,8 @@ from sixtysix.bots.rollout import outcome_value, playout, policy_code
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot, fixed_action, should_close
 from sixtysix.errors import ParseError
 from sixtysix.game.actions import ACTIONS, DECLARE, DECLARE_MARRIAGE
+from sixtysix.game.worlds import Constraints, count_layouts
 from sixtysix.play.runner import play_hand
-from sixtysix.search.sampling import Constraints, count_layouts
 
 RULE_SETS = {
     "classic": Rules(),

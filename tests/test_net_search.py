@@ -108,9 +108,9 @@ def test_helper_processes_search_with_the_network_too() -> None:
 
 
 def test_a_hint_shows_the_networks_opinion_beside_the_analysis() -> None:
+    from sixtysix.bots.analysis import Budget, analyse
     from sixtysix.present.text.screen import render_hint
     from sixtysix.present.text.style import AnsiStyle
-    from sixtysix.search.analysis import Budget, analyse
 
     net = Network.random([16], seed=8)
     view = _midgame(seed=6, plies=3)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sixtysix.bots import make_bot
-from sixtysix.bots.base import Event
 from sixtysix.game.actions import Action
+from sixtysix.game.player import Event
 from sixtysix.game.views import View
 from sixtysix.play.session import Acted, PlaySession, UndoError
 

@@ -14,6 +14,7 @@ import pytest
 
 from sixtysix import Action, Hand
 from sixtysix.cli import main
+from sixtysix.game.worlds import enumerate_worlds
 from sixtysix.puzzles import (
     InvalidPuzzleError,
     Kind,
@@ -26,7 +27,6 @@ from sixtysix.puzzles import (
 )
 from sixtysix.puzzles.mine import Miner, mine
 from sixtysix.puzzles.verify import principal_line
-from sixtysix.search.sampling import enumerate_worlds
 from sixtysix.search.solver import Solver
 
 SAMPLE = Path(__file__).parent / "puzzles" / "sample.jsonl"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from sixtysix.bots.analysis import Budget
 from sixtysix.game.actions import Action
 from sixtysix.game.hand import Hand
 from sixtysix.game.record import load
 from sixtysix.present.review import SOLVE_STOCK, Review, Verdict, judge
-from sixtysix.search.analysis import Budget
 from sixtysix.search.solver import solve
 
 EXAMPLE = Path(__file__).parent / "examples" / "0000.json"

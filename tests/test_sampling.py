@@ -1,4 +1,4 @@
-"""Determinization (sixtysix.search.sampling): constraints from a view, counting,
+"""Determinization (sixtysix.game.worlds): constraints from a view, counting,
 enumerating and sampling the hidden layouts.
 
 Properties over random hands (classic, santase, table rules): every sampled
@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from helpers import RUN_5, cards, choose, deal, phase2_follow, play, revealed, run_hand, seeds, styles
 from sixtysix import CARDS, Card, Hand, Rules, Suit
 from sixtysix.game.views import Marriage
-from sixtysix.search.sampling import (
+from sixtysix.game.worlds import (
     Constraints,
     InconsistentViewError,
     Layout,

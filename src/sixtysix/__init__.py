@@ -8,6 +8,7 @@
 True
 """
 
+from sixtysix.bots.analysis import ActionValue, Budget, analyse
 from sixtysix.errors import (
     BotError,
     Forfeit,
@@ -21,7 +22,6 @@ from sixtysix.game.cards import CARDS, Card, Rank, Suit
 from sixtysix.game.hand import REASONS, Hand, HandResult
 from sixtysix.moved import install as _install_moved
 from sixtysix.rules import CLASSIC, PRESETS, Rules
-from sixtysix.search.analysis import ActionValue, Budget, analyse
 from sixtysix.version import __version__
 
 __all__ = [

@@ -28,9 +28,13 @@ from collections.abc import Sequence
 #: ``old address -> new address``; a module below an old package moves with it.
 MOVED: dict[str, str] = {
     **{f"sixtysix.{name}": f"sixtysix.game.{name}" for name in (
-        "actions", "cards", "deck", "result", "hand", "refusal", "views", "worlds", "deal", "match",
+        "actions", "cards", "deck", "result", "hand", "refusal", "views", "worlds", "match",
         "record", "observation", "player", "table")},
-    **{f"sixtysix.{name}": f"sixtysix.search.{name}" for name in ("solver", "sampling", "analysis", "net")},
+    **{f"sixtysix.{name}": f"sixtysix.search.{name}" for name in ("solver", "net")},
+    "sixtysix.sampling": "sixtysix.game.worlds",
+    "sixtysix.deal": "sixtysix.game.worlds",
+    "sixtysix.analysis": "sixtysix.bots.analysis",
+    "sixtysix.bots.base": "sixtysix.game.player",
     **{f"sixtysix.{name}": f"sixtysix.play.{name}" for name in ("runner", "session", "clock", "userdata")},
     **{f"sixtysix.{name}": f"sixtysix.measure.{name}" for name in ("stats", "glicko")},
     **{f"sixtysix.{name}": f"sixtysix.present.{name}" for name in (

@@ -12,10 +12,10 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
+from sixtysix.bots.analysis import Budget
 from sixtysix.game.actions import Action, ActionKind
 from sixtysix.game.hand import HandResult
 from sixtysix.present.text.screen import ordered_legal, sorted_cards
-from sixtysix.search.analysis import Budget
 from sixtysix.tui.app import SixtySixApp
 from sixtysix.tui.game import GameScreen, action_button_id
 from sixtysix.tui.storage import Settings

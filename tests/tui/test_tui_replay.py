@@ -11,10 +11,10 @@ need_tui()
 from support import settle, synchronous, text  # noqa: E402
 
 from sixtysix.bots import make_bot  # noqa: E402
+from sixtysix.bots.analysis import Budget  # noqa: E402
 from sixtysix.game.record import load  # noqa: E402
 from sixtysix.play.session import PlaySession  # noqa: E402
 from sixtysix.present.text.screen import sorted_cards  # noqa: E402
-from sixtysix.search.analysis import Budget  # noqa: E402
 from sixtysix.tui.app import SixtySixApp  # noqa: E402
 from sixtysix.tui.replay import ReplayScreen  # noqa: E402
 from sixtysix.tui.widgets import CardRow  # noqa: E402

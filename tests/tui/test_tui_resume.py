@@ -12,8 +12,8 @@ need_tui()
 
 from support import game, make_app, play_one_hand, play_one_hand_step, settle, synchronous, text  # noqa: E402
 
+from sixtysix.bots.analysis import Budget  # noqa: E402
 from sixtysix.game.record import MatchRecord, load, replay  # noqa: E402
-from sixtysix.search.analysis import Budget  # noqa: E402
 from sixtysix.tui.app import SixtySixApp  # noqa: E402
 from sixtysix.tui.screens import ConfirmScreen, StartScreen  # noqa: E402
 from sixtysix.tui.statistics import Statistics  # noqa: E402

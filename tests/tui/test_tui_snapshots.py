@@ -82,7 +82,7 @@ def test_statistics(snap_compare: Any, data_dir: Path) -> None:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_replay_viewer(snap_compare: Any, size: tuple[int, int]) -> None:
-    from sixtysix.search.analysis import Budget
+    from sixtysix.bots.analysis import Budget
 
     app = SixtySixApp(replay=(load(str(EXAMPLE)), EXAMPLE.name), replay_budget=Budget(worlds=4))
     # Step to the 21st action: the stock is exhausted, the verdict is exact.

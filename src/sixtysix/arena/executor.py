@@ -45,6 +45,7 @@ from sixtysix.arena.schedule import Game
 from sixtysix.bots import Bot, make_bot
 from sixtysix.game.hand import FORFEIT_POINTS, Hand, HandResult
 from sixtysix.play.runner import play_hand, play_match
+from sixtysix.protocol.client import kill_all
 from sixtysix.rules import Rules
 
 __all__ = [
@@ -312,8 +313,6 @@ def _worker_signals() -> None:
 
 
 def _worker_stop(signum: int, frame: FrameType | None) -> None:
-    from sixtysix.protocol.client import kill_all  # the protocol imports the bots, these the arena
-
     kill_all()
     os._exit(128 + signum)
 

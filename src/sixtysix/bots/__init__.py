@@ -10,9 +10,7 @@ quoting rules. A learned network without search is ``net:weights=FILE.npz``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from sixtysix.bots.base import BaseBot, Bot, Event
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.levels import LEVELS
@@ -23,14 +21,10 @@ from sixtysix.bots.random_bot import RandomBot
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot
 from sixtysix.bots.spec import parse_spec
 from sixtysix.errors import ParseError
+from sixtysix.game.player import BaseBot, Bot, Event
+from sixtysix.protocol.bot import EngineBot
 
 __all__ = ["BOTS", "BaseBot", "Bot", "Event", "RandomBot", "make_bot", "parse_spec"]
-
-def _engine(**options: Any) -> Bot:
-    from sixtysix.protocol.bot import EngineBot  # the protocol imports the bots
-
-    return EngineBot(**options)
-
 
 #: Bot factories by name; each takes ``seed`` and keyword options.
 BOTS: dict[str, Callable[..., Bot]] = {
@@ -42,7 +36,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "santase-ismcts": SantaseISMCTSBot,
     "net": NetBot,
     **LEVELS,
-    "engine": _engine,
+    "engine": EngineBot,
 }
 
 

@@ -39,7 +39,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from sixtysix.bots.base import BaseBot
 from sixtysix.game.actions import (
     CLOSE,
     DECLARE,
@@ -51,6 +50,7 @@ from sixtysix.game.actions import (
 )
 from sixtysix.game.cards import cards_of, mask_of, pack
 from sixtysix.game.hand import Hand
+from sixtysix.game.player import BaseBot
 from sixtysix.game.views import View
 from sixtysix.kernel import (
     ABOVE,

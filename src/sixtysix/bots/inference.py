@@ -9,7 +9,7 @@ cards), gets a chance, and the world's weight is the product of those chances ov
 hand, raised to a power ``T`` below 1 (tempered) so that one surprising action does not
 rule a world out. His hand *then* is not part of a world: which of his cards he was
 dealt and which he drew when is drawn for each world, every way equally likely
-(:class:`sixtysix.game.deal.Packs`), and the hand is replayed from that deal in the rules
+(:class:`sixtysix.game.worlds.Packs`), and the hand is replayed from that deal in the rules
 kernel (:meth:`State.likelihood <sixtysix.kernel.State.likelihood>`, the same values in
 both kernels). The models: the learned network's policy, or the fast playout policy
 with a share ``epsilon`` of the chance spread evenly over the legal actions (the
@@ -38,8 +38,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from sixtysix import kernel
-from sixtysix.game.deal import Packs
 from sixtysix.game.views import View
+from sixtysix.game.worlds import Packs
 from sixtysix.kernel.tables import config
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ were drawn).
 Each iteration
 
 1. takes one world that agrees with the root view (a uniform sample of the
-   hidden layouts, :mod:`sixtysix.search.sampling`; or, when few layouts remain, the
+   hidden layouts, :mod:`sixtysix.game.worlds`; or, when few layouts remain, the
    next one of all of them in a shuffled round robin);
 2. descends the tree from the root, choosing among the children whose action
    is legal *in that world* by UCB1 with availability counts (the
@@ -126,7 +126,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from sixtysix import kernel
-from sixtysix.bots.base import BaseBot
 from sixtysix.bots.endgame import AlphaMu, NodeLimitError
 from sixtysix.bots.equity import hand_utility
 from sixtysix.bots.inference import Inference
@@ -134,6 +133,7 @@ from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.search_config import SearchConfig, check_names
 from sixtysix.bots.worlds import Worlds
 from sixtysix.game.actions import DECLARE, Action
+from sixtysix.game.player import BaseBot
 from sixtysix.game.views import View, match_of, past_of
 from sixtysix.kernel import (
     CLOSE,

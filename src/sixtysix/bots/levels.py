@@ -32,12 +32,12 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sixtysix.bots.base import BaseBot, Bot, Event
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.net_bot import SHIPPED, load_network
 from sixtysix.bots.search_config import SearchConfig
 from sixtysix.game.actions import Action
+from sixtysix.game.player import BaseBot, Bot, Event
 from sixtysix.game.views import View
 from sixtysix.kernel.tables import WINNING_TOTAL
 

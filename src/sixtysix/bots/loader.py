@@ -27,9 +27,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from sixtysix.bots.base import Bot
 from sixtysix.bots.spec import parse_spec
 from sixtysix.errors import ParseError
+from sixtysix.game.player import Bot
 
 __all__ = ["is_class_spec", "load_bot"]
 

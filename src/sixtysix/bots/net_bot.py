@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sixtysix.bots.base import BaseBot
 from sixtysix.errors import ParseError
 from sixtysix.game.actions import Action
+from sixtysix.game.player import BaseBot
 from sixtysix.game.views import View, match_of
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 play the action with the best average game points.
 
 Closing, declaring, the exchange and marriages are searched like any other
-action. See :mod:`sixtysix.search.analysis` for how worlds are evaluated.
+action. See :mod:`sixtysix.bots.analysis` for how worlds are evaluated.
 
 With ``infer`` T (off at 0) the worlds are weighed by how likely the opponent's
 actions this hand were in each, under the playout policy as his model, the product
@@ -28,13 +28,13 @@ import math
 import random
 from collections.abc import Sequence
 
-from sixtysix.bots.base import BaseBot, Event
+from sixtysix.bots.analysis import DEFAULT_SOLVE_STOCK, ENUMERATE_UP_TO, Budget, sample_values
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.inference import Inference
 from sixtysix.bots.worlds import Worlds
 from sixtysix.game.actions import Action
+from sixtysix.game.player import BaseBot, Event
 from sixtysix.game.views import View
-from sixtysix.search.analysis import DEFAULT_SOLVE_STOCK, ENUMERATE_UP_TO, Budget, sample_values
 
 __all__ = ["PIMCBot"]
 
@@ -44,7 +44,7 @@ class PIMCBot(BaseBot):
 
     ``worlds`` and ``time`` (seconds per decision) bound the search; with
     ``worlds`` only, the same seed gives the same move. ``playout`` is
-    ``heuristic`` or ``fast`` (see :func:`sixtysix.search.analysis.evaluate_world`);
+    ``heuristic`` or ``fast`` (see :func:`sixtysix.bots.analysis.evaluate_world`);
     ``prior`` is ``none`` or ``heuristic`` with confidence ``z``; ``infer``: see the
     module documentation.
     """

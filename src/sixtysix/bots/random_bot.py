@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from sixtysix.bots.base import BaseBot
 from sixtysix.game.actions import Action
+from sixtysix.game.player import BaseBot
 from sixtysix.game.views import View
 from sixtysix.kernel.tables import WINNING_TOTAL
 

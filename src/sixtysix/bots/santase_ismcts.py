@@ -60,7 +60,6 @@ import random
 import time as _time
 from collections.abc import Sequence
 
-from sixtysix.bots.base import BaseBot
 from sixtysix.bots.ismcts import Node
 from sixtysix.bots.rollout import random_card
 from sixtysix.bots.search_config import DEFAULT_ITERATIONS
@@ -77,6 +76,7 @@ from sixtysix.game.actions import (
     action_of,
 )
 from sixtysix.game.hand import Hand
+from sixtysix.game.player import BaseBot
 from sixtysix.game.views import View
 from sixtysix.kernel import (
     CARD_BITS,

@@ -24,8 +24,8 @@ from sixtysix.bots.inference import Inference
 from sixtysix.game.cards import CARDS
 from sixtysix.game.hand import Hand
 from sixtysix.game.views import View
+from sixtysix.game.worlds import Constraints
 from sixtysix.kernel import STOCK_CARDS
-from sixtysix.search.sampling import Constraints
 
 __all__ = ["Worlds"]
 
@@ -40,7 +40,7 @@ class Worlds:
     opponent's hand and the stock filled in from a layout. Layouts are
     enumerated (and dealt out in a shuffled round robin) when there are at
     most ``enumerate_below`` of them, else sampled uniformly as
-    :meth:`Constraints.sample <sixtysix.search.sampling.Constraints.sample>` does,
+    :meth:`Constraints.sample <sixtysix.game.worlds.Constraints.sample>` does,
     on card indices.
 
     ``weigh`` (inference from the opponent's actions, an

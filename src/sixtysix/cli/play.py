@@ -23,6 +23,7 @@ from typing import Protocol, TextIO
 
 from sixtysix import i18n
 from sixtysix.bots import make_bot
+from sixtysix.bots.analysis import ActionValue, Budget, analyse
 from sixtysix.bots.net_bot import shipped_network
 from sixtysix.errors import ParseError
 from sixtysix.game.actions import Action
@@ -53,7 +54,8 @@ from sixtysix.present.text.screen import describe_score, render_choices, render_
 from sixtysix.present.text.style import AnsiStyle, Style
 from sixtysix.present.text.words import Seats, level_name
 from sixtysix.rules import Rules
-from sixtysix.search.analysis import ActionValue, Budget, analyse
+from sixtysix.tui import available
+from sixtysix.tui.options import GameOptions
 from sixtysix.tui.storage import find_resumable, load_settings
 
 __all__ = [
@@ -318,11 +320,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if not args.plain and _isatty(sys.stdin) and _isatty(sys.stdout):
-        from sixtysix.tui import available
-
         if available():
-            from sixtysix.tui.options import GameOptions
-            from sixtysix.tui.run import run_game
+            from sixtysix.tui.run import run_game  # Textual: the tui extra
 
             return run_game(GameOptions.from_args(args))
         print(_("sixtysix: the full-screen game needs Textual (pip install 'sixtysix[tui]'); "

@@ -14,6 +14,7 @@ import sys
 from sixtysix.cli.errors import read_error
 from sixtysix.cli.play import _isatty
 from sixtysix.game.record import load
+from sixtysix.tui import available
 
 __all__ = ["register", "run"]
 
@@ -31,8 +32,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from sixtysix.tui import available
-
     try:  # a file that cannot be read is said first, as replay says it
         load(args.file)
     except OSError as exc:
@@ -41,6 +40,6 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("the replay viewer needs a terminal; 'sixtysix replay FILE' prints a summary")
     if not available():
         raise ValueError("the replay viewer needs Textual: pip install 'sixtysix[tui]'")
-    from sixtysix.tui.run import run_view
+    from sixtysix.tui.run import run_view  # Textual: the tui extra
 
     return run_view(args.file)

@@ -37,15 +37,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sixtysix.bots import make_bot
 from sixtysix.errors import BotError, Forfeit
 from sixtysix.game.actions import ACTIONS, EXCHANGE, MARRIAGE, Action, action_of
 from sixtysix.game.cards import Card, Rank, Suit
-from sixtysix.game.deal import Deal, fill_pack, shown_cards
 from sixtysix.game.hand import Hand
 from sixtysix.game.player import Bot as SixtySixBotProtocol
 from sixtysix.game.player import Event, Hooks
 from sixtysix.game.table import Table
 from sixtysix.game.views import View
+from sixtysix.game.worlds import Deal, fill_pack, shown_cards
 from sixtysix.rules import Rules
 
 try:
@@ -81,7 +82,7 @@ __all__ = [
 #: The rules of the platform's engine (the preset ``course``).
 COURSE = Rules.preset("course")
 
-#: Deck positions of the 20-card deal (S2.1, :class:`~sixtysix.game.deal.Deal`): the first
+#: Deck positions of the 20-card deal (S2.1, :class:`~sixtysix.game.worlds.Deal`): the first
 #: leader (seat 0, the non-dealer) gets these, the dealer (seat 1) the next, the trump
 #: is turned at 6, and the stock is drawn from 11 on, a pair per trick, winner first.
 _DEAL = Deal.of(COURSE)
@@ -270,8 +271,6 @@ class SixtySixBot(_game.Bot):
     def __init__(self, bot: SixtySixBotProtocol | str, *, seed: int | None = None,
                  rules: Rules = COURSE, name: str | None = None) -> None:
         if isinstance(bot, str):
-            from sixtysix.bots import make_bot
-
             bot = make_bot(bot, seed=seed)
         super().__init__(name or f"sixtysix:{bot.name}")
         self.bot = bot

@@ -45,7 +45,7 @@ OpenSpiel's algorithms key information sets by them, and an observer chooses the
 public and private lines, so they are not the people's text of :mod:`sixtysix.present.text`
 (translated, styled, with no such parts). :meth:`SixtySixState.resample_from_infostate`
 deals the hidden cards anew, uniformly among the deals that agree with what the
-seat has seen (:mod:`sixtysix.search.sampling`), so OpenSpiel's information-set Monte
+seat has seen (:mod:`sixtysix.game.worlds`), so OpenSpiel's information-set Monte
 Carlo tree search can play the game::
 
     from open_spiel.python.algorithms import ismcts, mcts
@@ -100,11 +100,10 @@ import pyspiel
 from sixtysix.envs.observation import LAYOUT, OBSERVATION_SIZE, encode
 from sixtysix.game.actions import ACTIONS, EXCHANGE, NUM_CODES
 from sixtysix.game.cards import CARDS, Card, Rank, iter_mask
-from sixtysix.game.deal import DEALS, Deal, fill_pack, shown_cards
 from sixtysix.game.hand import Hand
 from sixtysix.game.views import View
+from sixtysix.game.worlds import DEALS, Constraints, Deal, fill_pack, shown_cards
 from sixtysix.rules import CLASSIC, Rules
-from sixtysix.search.sampling import Constraints
 
 __all__ = [
     "GAME_INFO",
@@ -224,7 +223,7 @@ class _Table:
 
     def __init__(self, rules: Rules, dealer: int) -> None:
         self.rules = rules
-        #: Where the pack's cards go (:class:`~sixtysix.game.deal.Deal`): for 24 cards the stock is
+        #: Where the pack's cards go (:class:`~sixtysix.game.worlds.Deal`): for 24 cards the stock is
         #: drawn from position 13 on, the turned-up trump (12) last (R2.3, R3.4); for 20, from
         #: position 11 on, the trump (6) last (S2.1, S2.2).
         self.pack: Deal = Deal.of(rules)
@@ -479,10 +478,10 @@ def _resample_deal(table: _Table, seat: int, rng: random.Random) -> list[int]:
 def _resample_hand(table: _Table, seat: int, rng: random.Random) -> list[int]:
     """A whole pack that agrees with everything ``seat`` has seen of the hand.
 
-    The opponent's hand now and the stock come from :class:`~sixtysix.search.sampling.Constraints`
+    The opponent's hand now and the stock come from :class:`~sixtysix.game.worlds.Constraints`
     (uniform among the layouts the view allows); the opponent's cards then go to the places
     in the pack it received cards from, each card it used (played, exchanged, showed in a
-    marriage) to a place it had received by then (:func:`sixtysix.game.deal.fill_pack`, which
+    marriage) to a place it had received by then (:func:`sixtysix.game.worlds.fill_pack`, which
     chooses uniformly among the places still free, the earliest used card first, so every
     such assignment is equally likely); the number of assignments does not depend on the
     layout, so the whole pack is uniform among those that agree with the seat's information.

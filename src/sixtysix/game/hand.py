@@ -44,9 +44,8 @@ from sixtysix.game.cards import CARDS, Card, Suit
 from sixtysix.game.deck import deck_from, random_deck
 from sixtysix.game.refusal import Refusal, refusal
 from sixtysix.game.result import HandResult, result_of
-from sixtysix.game.views import View
+from sixtysix.game.views import View, world_key
 from sixtysix.game.views import view as _view
-from sixtysix.game.worlds import world_key
 from sixtysix.kernel import DEAL_LAYOUTS, REASONS, Phase, State, conceded, config
 from sixtysix.rules import CLASSIC, Rules
 from sixtysix.states import HandState
@@ -218,7 +217,7 @@ class Hand:
         with everything in the view, and ``hand.view(view.seat)`` equals it.
         History before this state cannot be popped. The checks (a
         :class:`ValueError` if the cards do not fit the view) and the state are
-        :func:`sixtysix.game.worlds.world_key`'s; this adds the hand around them.
+        :func:`sixtysix.game.views.world_key`'s; this adds the hand around them.
 
         >>> hand = Hand.random(seed=2)
         >>> seat = hand.to_act

@@ -9,6 +9,7 @@ calls the optional hooks a player has, found once by :meth:`Hooks.of`.
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -130,3 +131,19 @@ def _through(hook: Callable[[T], None],
     def queued(arg: T) -> None:
         call(hook, arg)
     return queued
+
+
+class BaseBot(abc.ABC):
+    """A convenient base: the optional hooks do nothing; subclasses define :meth:`choose`."""
+
+    name = "bot"
+
+    def new_hand(self, view: View) -> None:  # noqa: B027  (an optional hook)
+        """Called at the start of every hand with the bot's first view."""
+
+    def observe(self, event: Event) -> None:  # noqa: B027  (an optional hook)
+        """Called after every action, by either seat."""
+
+    @abc.abstractmethod
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """Pick one of ``legal`` for the seat of ``view``."""

@@ -53,7 +53,7 @@ class Forfeited:
     why: str
 
 
-#: What happened at the table: an action (:class:`~sixtysix.bots.base.Event`) or a forfeit.
+#: What happened at the table: an action (:class:`~sixtysix.game.player.Event`) or a forfeit.
 TableEvent = Event | Forfeited
 
 

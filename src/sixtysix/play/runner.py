@@ -27,7 +27,7 @@ def call_hook(bot: object, name: str, arg: object) -> None:
     ``match_over``) with ``arg``, if the bot has it.
 
     Kept for code written against it; the game loop (:class:`sixtysix.game.table.Table`)
-    uses the typed :class:`~sixtysix.bots.base.Hooks` instead.
+    uses the typed :class:`~sixtysix.game.player.Hooks` instead.
     """
     if name not in _HOOKS:
         raise ValueError(f"no hook {name!r}: the hooks are {', '.join(_HOOKS)}")

@@ -7,7 +7,7 @@ viewer shows both hands. :func:`judge` rates an action against the best one:
 - when the stock is closed, exhausted or down to a few cards, with the exact
   solver on the full state (what perfect play by both would have given);
 - otherwise (an open stock is too large to solve in a moment) with
-  :func:`sixtysix.search.analysis.analyse` from the actor's own view: an average
+  :func:`sixtysix.bots.analysis.analyse` from the actor's own view: an average
   over the layouts of the cards he could not see, as he had to decide.
 
 >>> from sixtysix.game.record import loads
@@ -26,11 +26,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from sixtysix.bots.analysis import Budget, analyse
 from sixtysix.game.actions import Action
 from sixtysix.game.hand import Hand, HandResult
 from sixtysix.game.record import HandRecord, HandReplay, MatchReplay, Record, replay
 from sixtysix.i18n import _
-from sixtysix.search.analysis import Budget, analyse
 from sixtysix.search.solver import Solver
 
 __all__ = ["Review", "Verdict", "judge"]

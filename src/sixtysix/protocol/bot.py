@@ -22,10 +22,10 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from sixtysix.bots.base import BaseBot, Event
 from sixtysix.errors import Forfeit
 from sixtysix.game.actions import Action
 from sixtysix.game.cards import Card
+from sixtysix.game.player import BaseBot, Event
 from sixtysix.game.views import View
 from sixtysix.protocol.client import (
     SEND_TIMEOUT,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 from typing import IO
 
-from sixtysix.bots import make_bot
+import sixtysix.bots as bots  # the module, not its names: the registry also makes engines (EngineBot)
 from sixtysix.errors import ParseError
 from sixtysix.game.player import Bot, Event, Hooks
 from sixtysix.game.views import View, view_from_json
@@ -58,6 +58,12 @@ from sixtysix.version import __version__
 __all__ = ["EngineSession", "serve"]
 
 log = logging.getLogger("sixtysix.protocol")
+
+
+def make_bot(spec: str, *, seed: int | None = None) -> Bot:
+    """The bot ``spec`` names, from the bots' registry, looked up when it is needed: the
+    registry imports this package for its engines, so it may not be ready when this is."""
+    return bots.make_bot(spec, seed=seed)
 
 
 class EngineSession:

@@ -32,6 +32,7 @@ from sixtysix.game.actions import Action
 from sixtysix.game.hand import Hand
 from sixtysix.game.player import Bot
 from sixtysix.game.record import HandRecord
+from sixtysix.game.worlds import count_layouts, sample_worlds
 from sixtysix.play.runner import play_hand
 from sixtysix.puzzles.puzzle import Kind, Puzzle, position_id
 from sixtysix.puzzles.themes import classify
@@ -44,7 +45,6 @@ from sixtysix.puzzles.verify import (
     solve_worlds,
 )
 from sixtysix.rules import CLASSIC, Rules
-from sixtysix.search.sampling import count_layouts, sample_worlds
 from sixtysix.search.solver import Solver
 
 __all__ = ["PLAYERS", "PROBES", "Miner", "mine", "mine_seed"]

@@ -2,7 +2,7 @@
 a puzzle's claims against that.
 
 The player to act sees his own cards and what is public (R11); a *world* fills in the
-rest (:mod:`sixtysix.search.sampling`: the opponent's hand, and the order of the stock while
+rest (:mod:`sixtysix.game.worlds`: the opponent's hand, and the order of the stock while
 it is open). :func:`assess` builds every world the view allows and solves every legal
 action in each exactly (:class:`sixtysix.search.solver.Solver`, the kernel's search): a table
 of game points, one row per world. An action *solves* the position by a margin ``m``
@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from sixtysix.errors import InvalidRecordError
 from sixtysix.game.actions import Action
 from sixtysix.game.hand import Hand
+from sixtysix.game.worlds import count_layouts, enumerate_worlds
 from sixtysix.kernel import CLOSE, Phase
 from sixtysix.puzzles.puzzle import Kind, Puzzle, position_id
 from sixtysix.puzzles.themes import classify
-from sixtysix.search.sampling import count_layouts, enumerate_worlds
 from sixtysix.search.solver import Solver
 
 __all__ = ["DEFAULT_WORLDS", "Assessment", "TooManyWorldsError", "assess", "check", "close_line",

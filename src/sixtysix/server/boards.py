@@ -9,11 +9,11 @@ import json
 import random
 from typing import Any
 
+from sixtysix.bots.analysis import Budget
 from sixtysix.game.hand import Hand
 from sixtysix.game.record import MatchRecord, MatchReplay, dumps, replay
 from sixtysix.present.review import judge
 from sixtysix.present.wire import public_view_json
-from sixtysix.search.analysis import Budget
 
 __all__ = ["ANALYSES_KEPT", "ANALYSIS_BUDGET", "Analyses", "analyse_hand", "frames"]
 

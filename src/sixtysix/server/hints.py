@@ -1,5 +1,5 @@
 """Hints: the analysis the terminal game gives (every legal action with the game points
-it is worth, from the seat's own view: :func:`sixtysix.search.analysis.analyse`), worked out
+it is worth, from the seat's own view: :func:`sixtysix.bots.analysis.analyse`), worked out
 in a worker thread and sent to the connection that asked. Only against the computer
 (against a person it would be help from outside), only at the seat's turn, one at a
 time per game."""
@@ -11,9 +11,9 @@ import logging
 import random
 from typing import TYPE_CHECKING
 
+from sixtysix.bots.analysis import Budget, analyse
 from sixtysix.bots.net_bot import shipped_network
 from sixtysix.game.views import View
-from sixtysix.search.analysis import Budget, analyse
 from sixtysix.server.connection import Connection
 from sixtysix.server.messages import ErrorMessage, HintLine, HintMessage
 from sixtysix.server.protocol import error

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from textual.app import App
 
+from sixtysix.bots.analysis import Budget
 from sixtysix.game.record import Record
 from sixtysix.i18n import _
 from sixtysix.present.text.questions import leave_question
-from sixtysix.search.analysis import Budget
 from sixtysix.tui.game import GameScreen, MatchSetup
 from sixtysix.tui.replay import ReplayScreen
 from sixtysix.tui.screens import (

@@ -31,6 +31,7 @@ from textual.widgets import Button, Footer, Static
 
 from sixtysix import i18n
 from sixtysix.bots import make_bot
+from sixtysix.bots.analysis import ActionValue, Budget, analyse
 from sixtysix.bots.net_bot import shipped_network
 from sixtysix.errors import ParseError
 from sixtysix.game.actions import Action, ActionKind
@@ -61,7 +62,6 @@ from sixtysix.present.text.questions import risk_question
 from sixtysix.present.text.screen import MatchInfo, describe_score, ordered_legal, sorted_cards
 from sixtysix.present.text.words import Seats, level_name
 from sixtysix.rules import Rules
-from sixtysix.search.analysis import ActionValue, Budget, analyse
 from sixtysix.tui.bookkeeping import MatchBook
 from sixtysix.tui.screens import ConfirmScreen
 from sixtysix.tui.statistics import Statistics
@@ -72,7 +72,7 @@ from sixtysix.tui.widgets import CardRow, CardView, MessageLog, translate_bindin
 from sixtysix.tui.words import hand_summary, hint_text, info_text, opponent_cards, tricks, your_turn
 
 if TYPE_CHECKING:
-    from sixtysix.bots.base import Bot
+    from sixtysix.game.player import Bot
 
 __all__ = ["GameScreen", "MatchSetup", "action_button_id"]
 

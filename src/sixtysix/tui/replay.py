@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from sixtysix import i18n
+from sixtysix.bots.analysis import Budget
 from sixtysix.game.actions import Action, ActionKind
 from sixtysix.game.cards import Rank
 from sixtysix.game.hand import Hand
@@ -29,7 +30,6 @@ from sixtysix.kernel.tables import marriage_value
 from sixtysix.present.review import Review, Verdict, judge
 from sixtysix.present.text.screen import sorted_cards
 from sixtysix.present.text.words import rank_word, tricks_text
-from sixtysix.search.analysis import Budget
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
 from sixtysix.tui.widgets import CardRow, translate_bindings

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from sixtysix import i18n
 from sixtysix.bots import make_bot
+from sixtysix.bots.analysis import Budget
 from sixtysix.game.record import load
 from sixtysix.i18n import _
 from sixtysix.rules import Rules
-from sixtysix.search.analysis import Budget
 from sixtysix.tui.app import SixtySixApp
 from sixtysix.tui.options import GameOptions
 from sixtysix.tui.storage import Settings, find_resumable, load_settings

@@ -15,6 +15,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Label, MarkdownVie
 from sixtysix.i18n import LANGUAGES, N_, _, ngettext
 from sixtysix.present.text.questions import Question
 from sixtysix.present.text.words import level_name
+from sixtysix.tui.replay import ReplayScreen
 from sixtysix.tui.rules import rules_markdown
 from sixtysix.tui.statistics import Statistics
 from sixtysix.tui.storage import LEVELS, PRESETS, SPEEDS, RecordInfo, Settings, export_record, list_records
@@ -389,8 +390,6 @@ class RecordsScreen(Screen[None]):
             self.notify(_("This record cannot be opened: {problem}").format(problem=info.error),
                         severity="error")
             return
-        from sixtysix.tui.replay import ReplayScreen
-
         self.app.push_screen(ReplayScreen(info.record, info.path.name))
 
     def action_export(self) -> None:

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sixtysix.bots.analysis import ActionValue
 from sixtysix.game.hand import HandResult
 from sixtysix.game.views import View
 from sixtysix.i18n import _, ngettext
 from sixtysix.present.text.screen import sorted_cards
 from sixtysix.present.text.words import Seats, rank_word, tricks_text
-from sixtysix.search.analysis import ActionValue
 from sixtysix.tui.style import MarkupStyle
 
 __all__ = ["hand_summary", "hint_text", "info_text", "opponent_cards", "trick_text", "tricks",

@@ -31,11 +31,11 @@ from sixtysix.errors import IllegalActionError, ParseError
 from sixtysix.game.actions import Action, ActionKind
 from sixtysix.game.cards import Card
 from sixtysix.game.refusal import MUST_FOLLOW, NOT_HELD, OVER, REASONS
+from sixtysix.game.worlds import sample_worlds
 from sixtysix.i18n import N_, _
 from sixtysix.present.text.screen import ordered_legal
 from sixtysix.present.text.style import Style
 from sixtysix.present.text.words import card_text
-from sixtysix.search.sampling import sample_worlds
 
 if TYPE_CHECKING:
     from sixtysix.game.views import View
@@ -77,7 +77,7 @@ def why_illegal(action: Action, view: View, style: Style | None = None) -> str:
     as ``style`` writes them on the screen beside it).
 
     The engine judges whole hands, so it is asked about one that the view allows
-    (:func:`sixtysix.search.sampling.sample_worlds`); its reason depends only on what the
+    (:func:`sixtysix.game.worlds.sample_worlds`); its reason depends only on what the
     seat knows (its own cards and the public facts), never on the hidden cards
     filled in. Raises :class:`ValueError` if the action is legal.
     """

@@ -38,8 +38,8 @@ from sixtysix.present.text.style import AnsiStyle, Style
 from sixtysix.present.text.words import Seats, rank_word, suit_name, tricks_text
 
 if TYPE_CHECKING:
+    from sixtysix.bots.analysis import ActionValue
     from sixtysix.game.views import View
-    from sixtysix.search.analysis import ActionValue
 
 __all__ = [
     "MatchInfo",

@@ -2,7 +2,7 @@
 
 Every legal action gets an estimate of the game points it is worth to the
 seat (−3..3), with a 95% error bar. The estimate averages over the hidden
-layouts the view allows (:mod:`sixtysix.search.sampling`): each world is solved
+layouts the view allows (:mod:`sixtysix.game.worlds`): each world is solved
 exactly (:mod:`sixtysix.search.solver`) when it is small enough — the stock closed,
 exhausted, or down to ``solve_stock`` cards — and otherwise played out by the
 heuristic bot on both sides until the stock is closed or exhausted, the rest
@@ -32,12 +32,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from sixtysix.bots.heuristic import HeuristicBot
+from sixtysix.bots.rollout import playout as fast_playout
 from sixtysix.game.actions import CLOSE, Action
 from sixtysix.game.hand import Hand
 from sixtysix.game.player import Hooks
 from sixtysix.game.table import Table
 from sixtysix.game.views import View, match_of
-from sixtysix.search.sampling import Constraints, worlds
+from sixtysix.game.worlds import Constraints, worlds
 from sixtysix.search.solver import Solver
 
 if TYPE_CHECKING:
@@ -104,8 +106,6 @@ def _playout_value(
 ) -> int:
     """Play heuristic against heuristic until the stock is closed or gone, then
     solve (or, with ``solve`` false, play on to the end)."""
-    from sixtysix.bots.heuristic import HeuristicBot
-
     # A sampled world in play: nobody is told a new hand, and the playout's bots,
     # which judge from their views alone, need no hooks (none looked up per playout).
     table = Table([HeuristicBot(rng=rng), HeuristicBot(rng=rng)], hooks=(Hooks(), Hooks()))
@@ -128,10 +128,8 @@ def _fast_playout_value(world: Hand, seat: int, solver: Solver, rng: random.Rand
                         solve: bool = True) -> int:
     """The fast policy of :mod:`sixtysix.bots.rollout` until the stock is closed or
     gone, then solve (or, with ``solve`` false, play on to the end)."""
-    from sixtysix.bots.rollout import playout
-
     depth = world.kernel.depth()
-    playout(world, rng, stop_cards=6 if solve else -1)
+    fast_playout(world, rng, stop_cards=6 if solve else -1)
     if world.is_over():
         value = _seat_value(world, seat)
     else:
