@@ -19,12 +19,13 @@ import pytest
 
 from sixtysix.bots import make_bot
 from sixtysix.cli import main
-from sixtysix.cli.play import LineUI, PlaySession, pick_style
+from sixtysix.cli.play import LineUI, pick_style
 from sixtysix.errors import ParseError
 from sixtysix.game.actions import Action
 from sixtysix.game.cards import CARDS, Card, Rank
 from sixtysix.game.hand import Hand
 from sixtysix.game.record import MatchReplay, load, replay
+from sixtysix.play.session import PlaySession
 from sixtysix.present.text.prompt import parse_choice
 from sixtysix.present.text.screen import render_screen
 from sixtysix.present.text.style import AnsiStyle, Style

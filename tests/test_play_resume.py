@@ -12,9 +12,10 @@ import pytest
 
 from sixtysix.bots import make_bot
 from sixtysix.cli import main
-from sixtysix.cli.play import LineUI, PlaySession
+from sixtysix.cli.play import LineUI
 from sixtysix.game.actions import Action
 from sixtysix.game.record import MatchRecord, MatchReplay, load, replay
+from sixtysix.play.session import PlaySession
 from sixtysix.present.text.style import Style
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from helpers import QUICK_DECK, finish_quickly, hand_cards, load, make_deck, play, toks
 from sixtysix import CARDS, Card, Hand, InvalidDeckError, Rules, Suit
-from sixtysix.game.hand import random_deck
+from sixtysix.game.deck import random_deck
 from sixtysix.game.match import Match
 
 TIE = load("r13_6_tie_bonus_match.json")["hands"][0]

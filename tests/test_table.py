@@ -217,7 +217,3 @@ def test_hooks_are_found_by_type_once() -> None:
     through.observe(Event(1, Action.parse("TS")))
     assert queued == ["TS"] and heard[-1] == Event(1, Action.parse("TS"))
     assert not through.has_seen
-
-    from sixtysix.play.runner import call_hook
-    with pytest.raises(ValueError, match="no hook 'observes'"):
-        call_hook(Listener(), "observes", None)

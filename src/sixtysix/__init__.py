@@ -19,7 +19,9 @@ from sixtysix.errors import (
 )
 from sixtysix.game.actions import Action, ActionKind
 from sixtysix.game.cards import CARDS, Card, Rank, Suit
-from sixtysix.game.hand import REASONS, Hand, HandResult
+from sixtysix.game.hand import Hand
+from sixtysix.game.result import HandResult
+from sixtysix.kernel import REASONS
 from sixtysix.moved import install as _install_moved
 from sixtysix.rules import CLASSIC, PRESETS, Rules
 from sixtysix.version import __version__

@@ -14,7 +14,7 @@ from textual.widgets import Button, Static
 
 from sixtysix.bots.analysis import Budget
 from sixtysix.game.actions import Action, ActionKind
-from sixtysix.game.hand import HandResult
+from sixtysix.game.result import HandResult
 from sixtysix.present.text.screen import ordered_legal, sorted_cards
 from sixtysix.tui.app import SixtySixApp
 from sixtysix.tui.game import GameScreen, action_button_id

@@ -43,7 +43,8 @@ from urllib.parse import urlsplit
 
 from sixtysix.arena.schedule import Game
 from sixtysix.bots import Bot, make_bot
-from sixtysix.game.hand import FORFEIT_POINTS, Hand, HandResult
+from sixtysix.game.hand import FORFEIT_POINTS, Hand
+from sixtysix.game.result import HandResult
 from sixtysix.play.runner import play_hand, play_match
 from sixtysix.protocol.client import kill_all
 from sixtysix.rules import Rules

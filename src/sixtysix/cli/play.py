@@ -30,15 +30,13 @@ from sixtysix.game.actions import Action
 from sixtysix.game.record import MatchRecord, dumps
 from sixtysix.game.views import View
 from sixtysix.i18n import _
-from sixtysix.play.session import (  # the session moved to the core; kept here for old imports
+from sixtysix.play.session import (
     Acted,
     HandOver,
     HandStarted,
-    MatchOver,
     MatchStarted,
     PlayEvent,
     PlaySession,
-    UndoError,
 )
 from sixtysix.present.text.narration import (
     describe_action,
@@ -59,16 +57,8 @@ from sixtysix.tui.options import GameOptions
 from sixtysix.tui.storage import find_resumable, load_settings
 
 __all__ = [
-    "Acted",
-    "HandOver",
-    "HandStarted",
     "LineSource",
     "LineUI",
-    "MatchOver",
-    "MatchStarted",
-    "PlayEvent",
-    "PlaySession",
-    "UndoError",
     "match_line",
     "pick_style",
     "register",

@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from sixtysix.game.hand import Hand, HandResult
+from sixtysix.game.hand import Hand
 from sixtysix.game.match import Match
+from sixtysix.game.result import HandResult
 from sixtysix.rules import Rules
 
 __all__ = ["EPISODES", "Episode", "parse_rules"]

@@ -50,9 +50,10 @@ from sixtysix.envs.observation import (
 )
 from sixtysix.errors import IllegalActionError
 from sixtysix.game.actions import Action
-from sixtysix.game.hand import Hand, HandResult, result_of
+from sixtysix.game.hand import Hand
 from sixtysix.game.match import Match
 from sixtysix.game.observation import kernel_offsets
+from sixtysix.game.result import HandResult, result_of
 from sixtysix.game.table import Table
 from sixtysix.game.views import View
 from sixtysix.present.text.screen import render_choices, render_screen

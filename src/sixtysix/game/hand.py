@@ -46,11 +46,11 @@ from sixtysix.game.refusal import Refusal, refusal
 from sixtysix.game.result import HandResult, result_of
 from sixtysix.game.views import View, world_key
 from sixtysix.game.views import view as _view
-from sixtysix.kernel import DEAL_LAYOUTS, REASONS, Phase, State, conceded, config
+from sixtysix.kernel import DEAL_LAYOUTS, Phase, State, config
 from sixtysix.rules import CLASSIC, Rules
 from sixtysix.states import HandState
 
-__all__ = ["Hand", "HandResult", "REASONS", "conceded", "deck_from", "random_deck", "result_of"]
+__all__ = ["FORFEIT_POINTS", "Hand", "STATE_NAMES", "replay_actions"]
 
 #: The states by the kernel's phase numbers (tables.Phase).
 STATE_NAMES = (HandState.LEAD, HandState.FOLLOW, HandState.DRAW, HandState.OVER)

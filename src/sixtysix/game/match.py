@@ -18,7 +18,8 @@ from collections.abc import Iterable
 
 from sixtysix.game.cards import CARDS, Card
 from sixtysix.game.deck import random_deck
-from sixtysix.game.hand import Hand, HandResult
+from sixtysix.game.hand import Hand
+from sixtysix.game.result import HandResult
 from sixtysix.rules import CLASSIC, FirstDealer, NextDealer, Rules
 
 __all__ = ["Match", "MatchInfo", "MatchOverError", "cut_for_deal"]

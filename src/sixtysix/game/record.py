@@ -49,8 +49,9 @@ from sixtysix.errors import IllegalActionError, InvalidDeckError, InvalidRecordE
 from sixtysix.game.actions import ACTIONS, Action, ActionKind
 from sixtysix.game.cards import CARDS, Card
 from sixtysix.game.deck import deck_from
-from sixtysix.game.hand import Hand, HandResult
+from sixtysix.game.hand import Hand
 from sixtysix.game.match import Match, MatchOverError
+from sixtysix.game.result import HandResult
 from sixtysix.kernel.tables import marriage_value
 from sixtysix.rules import CLASSIC, Rules
 

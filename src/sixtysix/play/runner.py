@@ -17,24 +17,7 @@ from sixtysix.game.player import Bot
 from sixtysix.game.table import Table
 from sixtysix.rules import CLASSIC, Rules
 
-__all__ = ["BotError", "Forfeit", "call_hook", "play_hand", "play_match"]
-
-_HOOKS = ("new_hand", "observe", "seen", "match_over")
-
-
-def call_hook(bot: object, name: str, arg: object) -> None:
-    """Call the bot's optional hook ``name`` (``new_hand``, ``observe``, ``seen``,
-    ``match_over``) with ``arg``, if the bot has it.
-
-    Kept for code written against it; the game loop (:class:`sixtysix.game.table.Table`)
-    uses the typed :class:`~sixtysix.game.player.Hooks` instead.
-    """
-    if name not in _HOOKS:
-        raise ValueError(f"no hook {name!r}: the hooks are {', '.join(_HOOKS)}")
-    hook = getattr(bot, name, None)
-    if hook is not None:
-        hook(arg)
-
+__all__ = ["BotError", "Forfeit", "play_hand", "play_match"]
 
 def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:
     """Play ``hand`` to its end, seat ``i`` being ``bots[i]``; each bot sees only its view.

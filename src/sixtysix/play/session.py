@@ -17,10 +17,11 @@ from sixtysix.errors import BotError, IllegalActionError, InvalidRecordError
 from sixtysix.game.actions import Action, ActionKind
 from sixtysix.game.cards import Card
 from sixtysix.game.deck import random_deck
-from sixtysix.game.hand import Hand, HandResult
+from sixtysix.game.hand import Hand
 from sixtysix.game.match import Match, MatchInfo
 from sixtysix.game.player import Bot
 from sixtysix.game.record import MatchRecord, MatchReplay, record_from_match, replay
+from sixtysix.game.result import HandResult
 from sixtysix.game.table import Forfeited, Table
 from sixtysix.game.views import View
 from sixtysix.rules import Rules

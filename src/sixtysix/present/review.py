@@ -28,8 +28,9 @@ from dataclasses import dataclass
 
 from sixtysix.bots.analysis import Budget, analyse
 from sixtysix.game.actions import Action
-from sixtysix.game.hand import Hand, HandResult
+from sixtysix.game.hand import Hand
 from sixtysix.game.record import HandRecord, HandReplay, MatchReplay, Record, replay
+from sixtysix.game.result import HandResult
 from sixtysix.i18n import _
 from sixtysix.search.solver import Solver
 

@@ -37,9 +37,10 @@ from typing import Any
 from sixtysix.errors import ParseError
 from sixtysix.game.actions import Action
 from sixtysix.game.cards import Card
-from sixtysix.game.hand import Hand, HandResult
+from sixtysix.game.hand import Hand
 from sixtysix.game.match import Match
 from sixtysix.game.record import MatchHand, MatchRecord, MatchReplay, record_from_match, replay
+from sixtysix.game.result import HandResult
 from sixtysix.game.table import Table
 from sixtysix.play.clock import Clock, ClockError, TimeControl
 from sixtysix.present.wire import finished_hand_json, public_view_json, seat_view_json

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from sixtysix.game.hand import HandResult
+from sixtysix.game.result import HandResult
 from sixtysix.i18n import _
 from sixtysix.kernel.tables import SCHNEIDER
 

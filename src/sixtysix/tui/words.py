@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sixtysix.bots.analysis import ActionValue
-from sixtysix.game.hand import HandResult
+from sixtysix.game.result import HandResult
 from sixtysix.game.views import View
 from sixtysix.i18n import _, ngettext
 from sixtysix.present.text.screen import sorted_cards
