@@ -2,6 +2,7 @@
 
 Run:  python benchmarks/soak.py [--games 50] [--minutes 5] [--warmup 30] [--cooldown 30] [--no-attack]
                                 [--attacks forged,bodies,junk,churn,slow,farming,tournaments,lockout]
+                                [--attacker-nice N]
 
 Starts ``sixtysix serve`` (its default limits, a SQLite file in a temporary
 folder) with an engine opponent ``junkbot`` that floods its host at every first
@@ -549,7 +550,14 @@ async def lockout(base: str, stop: asyncio.Event, counts: dict[str, int]) -> Non
 ATTACKS = ("forged", "bodies", "junk", "churn", "slow", "farming", "tournaments", "lockout")
 
 
-def attack(base: str, seconds: float, queue: Any, watched: str, attacks: tuple[str, ...] = ATTACKS) -> None:
+def attack(base: str, seconds: float, queue: Any, watched: str, attacks: tuple[str, ...] = ATTACKS,
+           niceness: int = 0) -> None:
+    """Run ``attacks`` for ``seconds`` and put their counts on ``queue``. With ``niceness``
+    the attacking process yields the processor to the server and the players (the attackers
+    of a real server run on machines of their own: their work is not the server's)."""
+    if niceness:
+        os.nice(niceness)
+
     async def main() -> dict[str, int]:
         import httpx
 
@@ -622,7 +630,8 @@ async def run(base: str, server: subprocess.Popen[bytes], args: argparse.Namespa
     before = rss(server.pid)
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    attacker = context.Process(target=attack, args=(base, args.minutes * 60, queue, watched, args.attacks))
+    attacker = context.Process(target=attack, args=(base, args.minutes * 60, queue, watched, args.attacks,
+                                                    args.attacker_nice))
     stats.recording = seated.recording = rest.recording = True
     began = time.perf_counter()
     if args.attack:
@@ -655,7 +664,12 @@ def main() -> int:
                         help="the normal players alone, as long (the control for the memory figure)")
     parser.add_argument("--attacks", default=",".join(ATTACKS),
                         help=f"the attacks run, comma-separated (default all: {','.join(ATTACKS)})")
+    parser.add_argument("--attacker-nice", type=int, default=0, metavar="N",
+                        help="run the attacking process at niceness N (0 to 19): on a machine of two "
+                             "cores the attackers' own work otherwise competes with the server's")
     args = parser.parse_args()
+    if not 0 <= args.attacker_nice <= 19:
+        parser.error("--attacker-nice takes 0 to 19")
     args.attacks = tuple(name.strip() for name in args.attacks.split(",") if name.strip())
     if not args.attacks or set(args.attacks) - set(ATTACKS):
         parser.error(f"--attacks takes names among {', '.join(ATTACKS)}")
@@ -694,7 +708,7 @@ def main() -> int:
     print(f"{args.games} normal players against the easy level; "
           f"{'attack (' + ', '.join(args.attacks) + ')' if args.attack else 'no attack (the control)'} "
           f"for {result['attacked']:.0f} s after {args.warmup:.0f} s of warm-up, then {args.cooldown:.0f} s "
-          "of cool-down")
+          "of cool-down" + (f"; the attacker at niceness {args.attacker_nice}" if args.attacker_nice else ""))
     for name, values in (("normal players' action", stats.acts), ("normal players' ping", stats.pings),
                          ("seated players' action", seated.acts), ("seated players' ping", seated.pings),
                          ("a REST request's", result["rest"].acts)):
