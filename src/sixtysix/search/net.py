@@ -64,7 +64,7 @@ Array = npt.NDArray[np.float32]
 
 def shipped_weights() -> Path:
     """The weights file that ships with the package (its model card lies beside it)."""
-    return Path(__file__).with_name("nets") / "sixtysix-net.npz"
+    return Path(__file__).parent.parent / "nets" / "sixtysix-net.npz"
 
 
 class NetworkError(ValueError):
