@@ -42,7 +42,7 @@ MATCHUPS: dict[str, tuple[list[str], int, str]] = {
     # The Santase-style search at the Santase engine's own 0.1 s against our heuristic
     # player: what the engine's 86.8% against its own heuristic player compares with.
     "santase-heuristic": (["santase-ismcts:iterations=2000", "heuristic"], 2050, "classic"),
-    # On the schnapsen course platform's engine (needs sixtysix[schnapsen]): single deals
+    # On the schnapsen course platform's engine (needs the schnapsen extra): single deals
     # against its strongest general bot at the course's settings (16 samples, depth 4);
     # the level itself (1 s a decision, so it depends on the load), and its iterations.
     "expert-level-rdeep": (["expert", "schnapsen:rdeep"], 5001, "course"),

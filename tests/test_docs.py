@@ -10,12 +10,14 @@ import importlib.util
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from helpers import need_module
+from sixtysix.extras import install_command
 from sixtysix.record import load, replay
 
 ROOT = Path(__file__).parent.parent
@@ -184,3 +186,48 @@ def test_the_design_page_replay_example_is_what_replay_prints() -> None:
     ((_, as_json),) = [(lang, body) for lang, body in blocks if lang == "json"]
     expected = (path.parent / f"{path.stem}.expected.json").read_text(encoding="utf-8")
     assert as_json.strip() == expected.strip()
+
+
+# Install lines and hints (issue 37, item 12) -----------------------------------------
+
+#: Where people read how to install something: the pages, the READMEs, the code's messages.
+INSTALL_TEXTS = ["README.md", "training/README.md", "benchmarks/results/README.md", "docs/*.md",
+                 "src/sixtysix/**/*.py", "benchmarks/*.py", "training/*.py", "examples/*", "fuzz/*.py"]
+#: ``pip install`` of the package, published or not, with its extras.
+PACKAGE_INSTALL = re.compile(r"pip install (-e )?['\"]?(sixtysix|\.)\[([\w,]*)\]")
+
+
+def extras() -> set[str]:
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        return set(tomllib.load(file)["project"]["optional-dependencies"])
+
+
+def install_lines() -> list[tuple[str, str, str, str]]:
+    """(file, editable flag, package, extras) of every install line of the package."""
+    found = []
+    for pattern in INSTALL_TEXTS:
+        for path in sorted(ROOT.glob(pattern)):
+            for editable, package, names in PACKAGE_INSTALL.findall(path.read_text(encoding="utf-8")):
+                found.append((str(path.relative_to(ROOT)), editable, package, names))
+    return found
+
+
+def test_every_install_line_installs_from_a_copy_of_the_repository() -> None:
+    """The package is not published: ``pip install 'sixtysix[rl]'`` finds nothing, while
+    ``pip install -e '.[rl]'`` works in a copy of the repository. Every page and hint says that."""
+    lines = install_lines()
+    assert len(lines) >= 20
+    assert [line for line in lines if line[2] == "sixtysix"] == []
+    unknown = [line for line in lines if not set(line[3].split(",")) <= extras()]
+    assert unknown == []
+
+
+def test_the_hints_of_the_code_name_extras_that_exist_through_one_function() -> None:
+    assert install_command("rl") == "pip install -e '.[rl]'"
+    assert PACKAGE_INSTALL.match(install_command("cluster", "net"))
+    named = set()
+    for path in sorted((ROOT / "src" / "sixtysix").rglob("*.py")):
+        named |= set(re.findall(r"install_command\(((?:['\"]\w+['\"](?:, )?)+)\)", path.read_text()))
+    assert named, "no hint calls install_command"
+    for call in named:
+        assert set(re.findall(r"\w+", call)) <= extras(), call

@@ -27,6 +27,7 @@ from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
 from sixtysix.bots.net_bot import shipped_network
 from sixtysix.errors import ParseError
+from sixtysix.extras import install_command
 from sixtysix.i18n import _
 from sixtysix.record import MatchRecord, dumps
 from sixtysix.rules import Rules
@@ -325,8 +326,8 @@ def _run(args: argparse.Namespace) -> int:
             from sixtysix.tui.run import run_game
 
             return run_game(GameOptions.from_args(args))
-        print(_("sixtysix: the full-screen game needs Textual (pip install 'sixtysix[tui]'); "
-                "playing in plain lines."), file=sys.stderr)
+        print(_("sixtysix: the full-screen game needs Textual ({command}); playing in plain lines.").format(
+            command=install_command("tui")), file=sys.stderr)
     return run_plain(args)
 
 

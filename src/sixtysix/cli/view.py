@@ -13,6 +13,7 @@ import sys
 
 from sixtysix.cli.errors import read_error
 from sixtysix.cli.play import _isatty
+from sixtysix.extras import install_command
 from sixtysix.record import load
 
 __all__ = ["register", "run"]
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     if not (_isatty(sys.stdin) and _isatty(sys.stdout)):
         raise ValueError("the replay viewer needs a terminal; 'sixtysix replay FILE' prints a summary")
     if not available():
-        raise ValueError("the replay viewer needs Textual: pip install 'sixtysix[tui]'")
+        raise ValueError(f"the replay viewer needs Textual: {install_command('tui')}")
     from sixtysix.tui.run import run_view
 
     return run_view(args.file)

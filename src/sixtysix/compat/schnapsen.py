@@ -1,6 +1,6 @@
 """Our bots on the ``schnapsen`` course platform, and its bots in our arena.
 
-The ``schnapsen`` package (installed by the extra ``sixtysix[schnapsen]``) is
+The ``schnapsen`` package (installed by the ``schnapsen`` extra) is
 the game engine of a university course: students write bots against its
 ``Bot`` interface, and its engine plays them. This module is the bridge:
 
@@ -41,6 +41,7 @@ from sixtysix.actions import ACTIONS, EXCHANGE, MARRIAGE, Action, action_of
 from sixtysix.cards import Card, Rank, Suit
 from sixtysix.deal import Deal, fill_pack, shown_cards
 from sixtysix.errors import BotError, Forfeit
+from sixtysix.extras import install_command
 from sixtysix.hand import Hand
 from sixtysix.player import Bot as SixtySixBotProtocol
 from sixtysix.player import Event, Hooks
@@ -55,7 +56,7 @@ try:
     from schnapsen.deck import Suit as _TheirSuit
 except ImportError as exc:  # pragma: no cover - checked by the import itself
     raise ImportError(
-        "sixtysix.compat.schnapsen needs the schnapsen package: pip install 'sixtysix[schnapsen]'"
+        "sixtysix.compat.schnapsen needs the schnapsen package: " + install_command("schnapsen")
     ) from exc
 
 if TYPE_CHECKING:

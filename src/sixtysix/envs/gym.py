@@ -55,7 +55,7 @@ from sixtysix.match import Match
 from sixtysix.observation import kernel_offsets
 from sixtysix.rules import Rules
 from sixtysix.table import Table
-from sixtysix.text.screen import render_choices, render_screen
+from sixtysix.text.screen import render_codes, render_screen
 from sixtysix.text.style import Style
 from sixtysix.text.words import Seats
 from sixtysix.views import View
@@ -203,7 +203,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         seats = Seats(seat=self.seat, you="Agent", opponent="Opponent")
         text = render_screen(view, Style(), seats)
         if view.legal:
-            text += "\n" + render_choices(view, Style(), seats)
+            text += "\n" + render_codes(view, Style(), seats)
         return text + "\n"
 
     def close(self) -> None:
