@@ -231,3 +231,42 @@ def test_the_hints_of_the_code_name_extras_that_exist_through_one_function() -> 
     assert named, "no hint calls install_command"
     for call in named:
         assert set(re.findall(r"\w+", call)) <= extras(), call
+
+
+# The training pipeline's README (issue 37, item 15) -----------------------------------
+
+def third_party_imports(folder: Path) -> set[str]:
+    """The top-level modules the folder's code imports outside the standard library and ours."""
+    found = set()
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+    return found - set(sys.stdlib_module_names) - {"sixtysix", "training"}
+
+
+def extra_requirements(extra: str) -> set[str]:
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        wanted = tomllib.load(file)["project"]["optional-dependencies"][extra]
+    return {re.split(r"[\[<>=!~ ]", requirement)[0].lower() for requirement in wanted}
+
+
+def test_the_training_setup_installs_what_training_needs_and_no_more() -> None:
+    page = (ROOT / "training" / "README.md").read_text(encoding="utf-8")
+    setup = fenced(page)[0][1]
+    installed = re.findall(r"pip install -e '\.\[([\w,]+)\]' (\S+)", setup)
+    assert installed == [("rl", "torch==2.13.0")]  # not the test extra's browsers, servers and Dask
+    # The package's RL encoding imports gymnasium (sixtysix.envs); numpy and torch are training's own.
+    assert third_party_imports(ROOT / "training") == {"numpy", "torch"}
+    assert {"numpy", "gymnasium"} <= extra_requirements("rl")
+    assert "import gymnasium" in (ROOT / "src" / "sixtysix" / "envs" / "gym.py").read_text(encoding="utf-8")
+
+
+def test_the_training_commands_all_run_in_the_activated_environment() -> None:
+    page = (ROOT / "training" / "README.md").read_text(encoding="utf-8")
+    lines = [line for lang, body in fenced(page) if lang == "sh" for line in body.splitlines() if line]
+    assert ". .venv/bin/activate" in lines[0]
+    assert [line for line in lines[1:] if ".venv/bin/" in line] == []
+    assert all(line.startswith(("pip install ", "python -m training ")) for line in lines[1:]), lines
