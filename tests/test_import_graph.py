@@ -123,7 +123,8 @@ def test_no_new_import_cycle() -> None:
 #: The layers of docs/architecture.md, lowest first: a module imports only from its own
 #: layer and the ones below. A module must be placed here (a new one fails until it is).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("options", ("rules", "states", "errors", "i18n", "version", "stats", "userdata", "glicko", "clock", "extras")),
+    ("options", ("rules", "states", "errors", "i18n", "version", "stats", "userdata", "glicko", "clock",
+                 "extras")),
     ("kernel", ("kernel",)),
     ("values", ("cards", "deck", "actions", "result")),
     ("game", ("hand", "refusal", "worlds", "views", "deal", "match", "record", "observation")),
