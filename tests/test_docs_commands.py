@@ -8,6 +8,7 @@ measurements themselves are not played here."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -133,3 +134,22 @@ def test_the_readme_keeps_the_two_set_up_commands_and_ci_runs_the_test_one() -> 
     assert test == "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/pytest"
     assert test in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert len(readme.splitlines()) <= 250
+
+
+@pytest.mark.slow
+def test_the_readmes_simulation_gives_the_figures_it_states() -> None:
+    """The one measurement the README states in words is quick to play again: its
+    command, seeded, gives the same matches, hands and game points."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("[start:simulate] -->", 1)[1].split("<!-- --8<-- [end:simulate]")[0]
+    (command,) = [line for line in commands("README.md")
+                  if line in section and line.startswith("sixtysix simulate")]
+    run = subprocess.run([sys.executable, "-m", "sixtysix", *words(command)[1:], "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    said = " ".join(section.split())
+    assert f"{result['games']:,} matches, {result['hands']:,} hands" in said
+    assert f"wins **{result['wins'][0]:,} of {result['games']:,} matches**" in said
+    points = [f"{value:.2f}" for value in result["game_points_per_hand"]]
+    assert f"{points[0]} game points per hand against {points[1]}" in said
