@@ -259,8 +259,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--platform", choices=PLATFORMS, default="sixtysix",
                         help="whose game engine plays: ours, or the schnapsen course platform's (single "
                              "deals under its rules, the preset course; its bots are schnapsen:rand, "
-                             "schnapsen:bully, schnapsen:rdeep, schnapsen:alphabeta; needs "
-                             f"{install_command('schnapsen')})")
+                             "schnapsen:bully, schnapsen:rdeep, schnapsen:alphabeta; needs the "
+                             f"schnapsen extra: {install_command('schnapsen')})")
     # The old name: --engine names an external program everywhere else (serve, engine:COMMAND).
     parser.add_argument("--engine", action=Renamed, new="--platform", dest="platform", choices=PLATFORMS)
     parser.add_argument("--quiet", action="store_true", help="no progress display")
