@@ -7,6 +7,8 @@ it has spent ``--seconds`` thinking; only its own calls (``choose`` and the
 ``new_hand``/``observe`` hooks) are timed. Without ``--bot``, every name in
 ``sixtysix.bots.BOTS`` at run time is measured; a bot that takes a search
 budget gets a small one (see ``SMALL_BUDGETS``) and the spec used is printed.
+A bot that cannot be made from its name alone (``engine`` needs the program to
+run: ``--bot engine:CMD``) is listed as skipped, with the reason.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from machine import machine  # benchmarks/machine.py
 
 from sixtysix.bots import BOTS, Event, make_bot
+from sixtysix.errors import ParseError
 from sixtysix.game.actions import Action
 from sixtysix.game.hand import Hand
 from sixtysix.game.player import Bot
@@ -54,6 +57,18 @@ def default_spec(name: str) -> str:
     if not options:
         options = [f"{key}={SMALL_TIME}" for key in TIME_BUDGETS if key in parameters][:1]
     return f"{name}:{','.join(options)}" if options else name
+
+
+def unmakeable(spec: str) -> str | None:
+    """Why a default spec makes no bot (``engine`` without a program), or None."""
+    try:
+        bot = make_bot(spec, seed=0)
+    except ParseError as exc:
+        return f"{exc} (give it with --bot)"
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
+    return None
 
 
 class Timed:
@@ -115,6 +130,9 @@ def main() -> int:
     width = max(len(s) for s in specs)
     print(f"{'bot':<{width}}  {'decisions':>9}  {'hands':>6}  {'decisions/s':>11}  {'ms/decision':>11}")
     for spec in specs:
+        if not args.bot and (reason := unmakeable(spec)):
+            print(f"{spec:<{width}}  skipped: {reason}", flush=True)
+            continue
         decisions, spent, hands = bench(spec, args.seconds, rules, args.seed)
         rate = decisions / spent if spent > 0 else float("inf")
         print(f"{spec:<{width}}  {decisions:>9,}  {hands:>6,}  {rate:>11,.0f}  {1000 / rate:>11.3f}",

@@ -25,7 +25,7 @@ is the order of the stock, which no player can know (luck of the draw); and
 
 Prints each player's deals won with the 95% interval (Wilson) and the
 machine; ``--json FILE`` keeps the per-game results. Needs
-``sixtysix[schnapsen]``.
+the ``schnapsen`` extra.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ try:
 
     from sixtysix.compat.schnapsen import SixtySixBot, make_player, play_deal, to_card, to_move, view_of
 except ImportError:  # pragma: no cover - a message instead of a traceback
-    print("needs the schnapsen package: pip install 'sixtysix[schnapsen]'", file=sys.stderr)
+    print("needs the schnapsen package: pip install -e '.[schnapsen]'", file=sys.stderr)
     sys.exit(2)
 
 PLAYERS = ("honest", "hand", "all", "exact")

@@ -13,7 +13,7 @@ Both sides play whole deals between two random players under the same rules
 
 One core; the two engines take turns for ``--rounds`` rounds of ``--seconds``
 each, so that a busy machine slows both alike. Prints games per second for
-each, the ratio (ours over theirs) and the machine. Needs ``sixtysix[schnapsen]``.
+each, the ratio (ours over theirs) and the machine. Needs the ``schnapsen`` extra.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         from schnapsen.bots import RandBot
         from schnapsen.game import SchnapsenGamePlayEngine
     except ImportError:
-        print("needs the schnapsen package: pip install 'sixtysix[schnapsen]'", file=sys.stderr)
+        print("needs the schnapsen package: pip install -e '.[schnapsen]'", file=sys.stderr)
         return 2
     from importlib.metadata import version
 

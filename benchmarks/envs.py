@@ -93,7 +93,7 @@ def main() -> int:
     try:
         print(f"OpenSpiel game:              {openspiel(args.steps):>12,.0f} actions/s")
     except ImportError:
-        print("OpenSpiel game: not installed (pip install 'sixtysix[openspiel]')")
+        print("OpenSpiel game: not installed (pip install -e '.[openspiel]')")
     return 0
 
 

@@ -3,10 +3,13 @@
 Run:  python benchmarks/strength.py NAME [--deals 20] [--list]
 
 Each NAME is a fixed match-up (below). Every call plays the next run of it:
-``--deals`` deals, each from both seats, with the first seed not yet used,
-and saves it as ``benchmarks/results/NAME-SEED.json``; then it prints the
-report of all the runs of NAME so far (``sixtysix report``). Commit the new
-file: the measurement grows from session to session, or from machine to
+``--deals`` deals, each from both seats, with the first seed used neither in
+``benchmarks/results`` (the runs recorded in the repository) nor in ``--out``,
+and saves it as ``NAME-SEED.json`` in ``--out`` (by default ``sixtysix-strength``
+in the system's temporary directory, so the repository gets no stray files); then
+it prints the report of all the runs of NAME in both (``sixtysix report``). To
+record a run in the repository, give ``--out benchmarks/results`` and commit the
+new file: the measurement grows from session to session, or from machine to
 machine, and nothing played is lost when a session ends.
 
 The search bots get the iterations their time buys on a quiet two-core
@@ -25,6 +28,7 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from machine import machine  # benchmarks/machine.py
@@ -42,7 +46,7 @@ MATCHUPS: dict[str, tuple[list[str], int, str]] = {
     # The Santase-style search at the Santase engine's own 0.1 s against our heuristic
     # player: what the engine's 86.8% against its own heuristic player compares with.
     "santase-heuristic": (["santase-ismcts:iterations=2000", "heuristic"], 2050, "classic"),
-    # On the schnapsen course platform's engine (needs sixtysix[schnapsen]): single deals
+    # On the schnapsen course platform's engine (needs the schnapsen extra): single deals
     # against its strongest general bot at the course's settings (16 samples, depth 4);
     # the level itself (1 s a decision, so it depends on the load), and its iterations.
     "expert-level-rdeep": (["expert", "schnapsen:rdeep"], 5001, "course"),
@@ -66,8 +70,14 @@ MATCHUPS: dict[str, tuple[list[str], int, str]] = {
 PLATFORMS = {name: "schnapsen" for name, (_, _, rules) in MATCHUPS.items() if rules == "course"}
 
 
-def runs(name: str) -> list[Path]:
-    return sorted(RESULTS.glob(f"{name}-*.json"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+def runs(name: str, folders: list[Path]) -> list[Path]:
+    """The runs of ``name`` in the folders (a file name once), by seed."""
+    found: dict[str, Path] = {}
+    for folder in folders:
+        for path in folder.glob(f"{name}-*.json"):
+            if path.stem.rsplit("-", 1)[1].isdigit():
+                found.setdefault(path.name, path)
+    return sorted(found.values(), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
 
 
 def main() -> int:
@@ -77,13 +87,18 @@ def main() -> int:
     parser.add_argument("--list", action="store_true", help="only report the runs so far")
     parser.add_argument("--jobs", type=int, default=1,
                         help="matches played at once (default 1: the search levels use both cores)")
+    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "sixtysix-strength",
+                        help="the folder this run is saved in (default: sixtysix-strength in the temporary "
+                             "directory; benchmarks/results to record it in the repository)")
     args = parser.parse_args()
     bots, first, rules = MATCHUPS[args.name]
-    done = runs(args.name)
+    folders = [RESULTS, args.out]
+    done = runs(args.name, folders)
     if not args.list:
         used = {int(p.stem.rsplit("-", 1)[1]) for p in done}
         seed = next(s for s in range(first, first + 10_000) if s not in used)
-        out = RESULTS / f"{args.name}-{seed}.json"
+        args.out.mkdir(parents=True, exist_ok=True)
+        out = args.out / f"{args.name}-{seed}.json"
         print(f"{machine()}\nplaying {args.name}, seed {seed}, {args.deals} deals -> {out.name}", flush=True)
         command = [sys.executable, "-m", "sixtysix", "arena", *bots, "--matches", str(args.deals),
                    "--seed", str(seed), "--rules", rules, "--jobs", str(args.jobs), "--save", str(out),
@@ -91,11 +106,12 @@ def main() -> int:
         status = subprocess.call(command)
         if status:
             return status
-        done = runs(args.name)
+        done = runs(args.name, folders)
     if not done:
         print(f"no runs of {args.name} yet")
         return 0
-    return subprocess.call([sys.executable, "-m", "sixtysix", "report", *(os.path.relpath(p) for p in done)])
+    shown = [os.path.relpath(p) if p.resolve().is_relative_to(Path.cwd()) else str(p) for p in done]
+    return subprocess.call([sys.executable, "-m", "sixtysix", "report", *shown])
 
 
 if __name__ == "__main__":

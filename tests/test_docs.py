@@ -6,17 +6,21 @@ extension turns our docstrings into Markdown (CI builds the site itself with
 from __future__ import annotations
 
 import ast
+import html
 import importlib.util
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from helpers import need_module
+from sixtysix.extras import install_command
 from sixtysix.game.record import load, replay
+from sixtysix.rules import PRESETS
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
@@ -184,3 +188,172 @@ def test_the_design_page_replay_example_is_what_replay_prints() -> None:
     ((_, as_json),) = [(lang, body) for lang, body in blocks if lang == "json"]
     expected = (path.parent / f"{path.stem}.expected.json").read_text(encoding="utf-8")
     assert as_json.strip() == expected.strip()
+
+
+# Install lines and hints (issue 37, item 12) -----------------------------------------
+
+#: Where people read how to install something: the pages, the READMEs, the code's messages.
+INSTALL_TEXTS = ["README.md", "training/README.md", "benchmarks/results/README.md", "docs/*.md",
+                 "src/sixtysix/**/*.py", "benchmarks/*.py", "training/*.py", "examples/*", "fuzz/*.py"]
+#: ``pip install`` of the package, published or not, with its extras.
+PACKAGE_INSTALL = re.compile(r"pip install (-e )?['\"]?(sixtysix|\.)\[([\w,]*)\]")
+
+
+def extras() -> set[str]:
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        return set(tomllib.load(file)["project"]["optional-dependencies"])
+
+
+def install_lines() -> list[tuple[str, str, str, str]]:
+    """(file, editable flag, package, extras) of every install line of the package."""
+    found = []
+    for pattern in INSTALL_TEXTS:
+        for path in sorted(ROOT.glob(pattern)):
+            for editable, package, names in PACKAGE_INSTALL.findall(path.read_text(encoding="utf-8")):
+                found.append((str(path.relative_to(ROOT)), editable, package, names))
+    return found
+
+
+def test_every_install_line_installs_from_a_copy_of_the_repository() -> None:
+    """The package is not published: ``pip install 'sixtysix[rl]'`` finds nothing, while
+    ``pip install -e '.[rl]'`` works in a copy of the repository. Every page and hint says that."""
+    lines = install_lines()
+    assert len(lines) >= 20
+    assert [line for line in lines if line[2] == "sixtysix"] == []
+    unknown = [line for line in lines if not set(line[3].split(",")) <= extras()]
+    assert unknown == []
+
+
+def test_the_hints_of_the_code_name_extras_that_exist_through_one_function() -> None:
+    assert install_command("rl") == "pip install -e '.[rl]'"
+    assert PACKAGE_INSTALL.match(install_command("cluster", "net"))
+    named = set()
+    for path in sorted((ROOT / "src" / "sixtysix").rglob("*.py")):
+        named |= set(re.findall(r"install_command\(((?:['\"]\w+['\"](?:, )?)+)\)", path.read_text()))
+    assert named, "no hint calls install_command"
+    for call in named:
+        assert set(re.findall(r"\w+", call)) <= extras(), call
+
+
+# The training pipeline's README (issue 37, item 15) -----------------------------------
+
+def third_party_imports(folder: Path) -> set[str]:
+    """The top-level modules the folder's code imports outside the standard library and ours."""
+    found = set()
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+    return found - set(sys.stdlib_module_names) - {"sixtysix", "training"}
+
+
+def extra_requirements(extra: str) -> set[str]:
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        wanted = tomllib.load(file)["project"]["optional-dependencies"][extra]
+    return {re.split(r"[\[<>=!~ ]", requirement)[0].lower() for requirement in wanted}
+
+
+def test_the_training_setup_installs_what_training_needs_and_no_more() -> None:
+    page = (ROOT / "training" / "README.md").read_text(encoding="utf-8")
+    setup = fenced(page)[0][1]
+    installed = re.findall(r"pip install -e '\.\[([\w,]+)\]' (\S+)", setup)
+    assert installed == [("rl", "torch==2.13.0")]  # not the test extra's browsers, servers and Dask
+    # The package's RL encoding imports gymnasium (sixtysix.envs); numpy and torch are training's own.
+    assert third_party_imports(ROOT / "training") == {"numpy", "torch"}
+    assert {"numpy", "gymnasium"} <= extra_requirements("rl")
+    assert "import gymnasium" in (ROOT / "src" / "sixtysix" / "envs" / "gym.py").read_text(encoding="utf-8")
+
+
+def test_the_training_commands_all_run_in_the_activated_environment() -> None:
+    page = (ROOT / "training" / "README.md").read_text(encoding="utf-8")
+    lines = [line for lang, body in fenced(page) if lang == "sh" for line in body.splitlines() if line]
+    assert ". .venv/bin/activate" in lines[0]
+    assert [line for line in lines[1:] if ".venv/bin/" in line] == []
+    assert all(line.startswith(("pip install ", "python -m training ")) for line in lines[1:]), lines
+
+
+# The home page, the figures' pages and the terminal's picture (issue 37, items 16-17) --
+
+def test_the_home_page_names_every_preset_extra_and_rl_interface() -> None:
+    page = (DOCS / "index.md").read_text(encoding="utf-8")
+    presets = page.split("**presets**", 1)[1].split(";", 1)[0]
+    assert set(re.findall(r"`(\w+)`", presets)) == set(PRESETS)
+    assert f"- {NUMBERS[len(PRESETS)]} **presets**" in page
+    table = page.split("| extra | what it adds |", 1)[1].split("\n\n", 1)[0]
+    assert sorted(re.findall(r"^\| `(\w+)` \|", table, flags=re.MULTILINE)) == sorted(extras())
+    interfaces = {"Gymnasium": "gym.py", "PettingZoo": "pettingzoo.py", "OpenSpiel": "openspiel.py"}
+    assert all((ROOT / "src" / "sixtysix" / "envs" / module).is_file() for module in interfaces.values())
+    named = f"{NUMBERS[len(interfaces)]} reinforcement-learning interfaces\n  ({', '.join(interfaces)})"
+    assert named.replace(", OpenSpiel", " and OpenSpiel") in page
+
+
+NUMBERS = {3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def svg_text(path: Path) -> list[str]:
+    """The characters of each line of a terminal screenshot, as drawn."""
+    drawn = re.findall(r"<text[^>]*>([^<]*)</text>", path.read_text(encoding="utf-8"))
+    return [html.unescape(text).replace("\xa0", " ") for text in drawn]
+
+
+def test_the_terminal_games_picture_is_what_the_game_draws_today(tmp_path: Path) -> None:
+    """The README and the home page show the terminal game as tools/screenshot.py draws it
+    with Textual now: after a change to the game's screen, run the tool again."""
+    need_module("textual", "pip install -e '.[tui]'")
+    picture = DOCS / "images" / "terminal-game.svg"
+    assert "(docs/images/terminal-game.svg)" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(images/terminal-game.svg)" in (DOCS / "index.md").read_text(encoding="utf-8")
+    run = subprocess.run([sys.executable, "tools/screenshot.py", "--out", str(tmp_path / "now.svg")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    now = svg_text(tmp_path / "now.svg")
+    assert any("Your lead" in line for line in now) and any("Marry" in line for line in now)
+    assert svg_text(picture) == now, "the picture is out of date: python tools/screenshot.py"
+
+
+def test_the_figures_pages_are_in_the_site_and_take_the_readmes_tables() -> None:
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "  - Strength: strength.md\n" in nav and "  - Speed: speed.md\n" in nav
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    markers = re.findall(r"<!-- --8<-- \[start:(\w+)\] -->", readme)
+    assert sorted(markers) == sorted(re.findall(r"<!-- --8<-- \[end:(\w+)\] -->", readme))
+    included = {name for page in DOCS.glob("*.md") for name in
+                re.findall(r'^--8<-- "README\.md:(\w+)"$', page.read_text("utf-8"), flags=re.MULTILINE)}
+    assert included == set(markers)  # every section the pages take exists, and every marker is used
+    for page, name in (("strength.md", "strength"), ("speed.md", "speed")):
+        assert f'--8<-- "README.md:{name}"' in (DOCS / page).read_text(encoding="utf-8")
+
+
+def dates(row: str) -> list[int]:
+    """The days of December 2026 a table row names ("2026-12-06 and 07" is two)."""
+    days = []
+    for first, second in re.findall(r"2026-12-(\d\d)(?: and (\d\d))?", row):
+        days += [int(first)] + ([int(second)] if second else [])
+    return days
+
+
+def test_the_strength_page_gives_the_latest_first() -> None:
+    page = (DOCS / "strength.md").read_text(encoding="utf-8")
+    assert page.index("## The levels today") < page.index("## History")
+    for heading in ("### Whole matches", "### On the schnapsen course platform"):
+        section = page.split(heading, 1)[1]
+        table = [line for line in section.split("\n\n| ", 1)[1].split("\n\n", 1)[0].splitlines()[2:]]
+        latest = [max(dates(row), default=0) for row in table]
+        assert latest == sorted(latest, reverse=True), heading
+    today = page.split("## The levels today", 1)[1].split("## History", 1)[0]
+    history = page.split("## History", 1)[1]
+    for won in re.findall(r"\*\*(\d[\d,]* of [\d,]+ \([^)]*\))\*\*", today):
+        assert won in history, won  # each latest figure is one of the runs below
+
+
+def test_the_schnapsen_page_gives_the_ratio_measured_last() -> None:
+    speed = (DOCS / "speed.md").read_text(encoding="utf-8")
+    head = "| machine | schnapsen 0.0.5 games/s | sixtysix games/s | ratio |"
+    rows = speed.split(head, 1)[1].splitlines()[2:]
+    theirs, ours, ratio = (cell.strip(" *") for cell in rows[0].split("|")[2:5])
+    assert f"{int(ours.replace(',', '')) / int(theirs.replace(',', '')):.1f}×" == ratio
+    page = (DOCS / "schnapsen.md").read_text(encoding="utf-8")
+    assert f"{ours} against {theirs}, **{ratio[:-1]} times**" in page
+    assert "`python benchmarks/course_engines.py --seconds 3 --rounds 2`" in page

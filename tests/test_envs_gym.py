@@ -260,3 +260,28 @@ def test_a_forfeit_before_the_agents_first_turn_deals_again(tmp_path: Any) -> No
         finally:
             env.close()
     pytest.fail("the engine never had the first action")
+
+
+def listed_codes(text: str) -> list[int]:
+    """The action codes an ansi screen lists after its "Legal actions by code:" line."""
+    listing = text.split("Legal actions by code:\n", 1)[1]
+    return sorted(int(a or b) for a, b in re.findall(r"(\d+)=|^ +(\d+) ", listing, flags=re.MULTILINE))
+
+
+def test_ansi_rendering_lists_the_legal_codes_without_the_line_modes_prompt() -> None:
+    """An environment is no terminal: its screen offers the action codes the agent steps
+    with (those of the mask), and no prompt to type a card or a number."""
+    env = SixtySixEnv("random", render_mode="ansi")
+    env.action_space.seed(0)
+    seen = set()
+    for seed in range(6):
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            text = env.render()
+            assert text is not None
+            assert "Choose" not in text and "? for help" not in text
+            assert listed_codes(text) == sorted(np.flatnonzero(info["action_mask"]).tolist())
+            seen.update(listed_codes(text))
+            _, _, done, _, info = env.step(env.action_space.sample(mask=info["action_mask"]))
+    assert {49, 50} <= seen and any(code < 24 for code in seen)  # a close, a draw, cards

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -114,3 +115,16 @@ def test_ansi_rendering_is_the_view_of_the_agent_to_act() -> None:
     assert text is not None and "Your hand:" in text
     for card in aec._game.hand.cards(seat):  # type: ignore[union-attr]
         assert str(card) in text
+
+
+def test_ansi_rendering_offers_the_agents_codes_and_no_prompt() -> None:
+    aec = env(render_mode="ansi")
+    aec.reset(seed=6)
+    for _ in range(12):
+        text = aec.render()
+        assert text is not None and "Choose" not in text and "? for help" not in text
+        mask = aec.observe(aec.agent_selection)["action_mask"]
+        listing = text.split("Legal actions by code:\n", 1)[1]
+        codes = sorted(int(a or b) for a, b in re.findall(r"(\d+)=|^ +(\d+) ", listing, flags=re.MULTILINE))
+        assert codes == sorted(np.flatnonzero(mask).tolist())
+        aec.step(int(np.flatnonzero(mask)[0]))

@@ -75,7 +75,7 @@ def test_without_textual_the_line_mode_with_a_notice(monkeypatch: pytest.MonkeyP
     out = on_terminal(monkeypatch)
     assert main(["play", "--seed", "4"]) == 0
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "needs Textual" in err and "pip install 'sixtysix[tui]'" in err
+    assert err.count("\n") == 1 and "needs Textual" in err and "pip install -e '.[tui]'" in err
     assert "You stopped the game" in out.getvalue()
 
 

@@ -43,6 +43,7 @@ from urllib.parse import urlsplit
 
 from sixtysix.arena.schedule import Game
 from sixtysix.bots import Bot, make_bot
+from sixtysix.extras import install_command
 from sixtysix.game.hand import FORFEIT_POINTS, Hand
 from sixtysix.game.result import HandResult
 from sixtysix.play.runner import play_hand, play_match
@@ -256,7 +257,7 @@ def _dask_executor(address: str, jobs: int) -> Iterator[concurrent.futures.Execu
         # Imported by name: an optional dependency whose constructors carry no annotations.
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
-        raise ValueError("--cluster needs Dask: pip install 'sixtysix[cluster]'") from None
+        raise ValueError(f"--cluster needs Dask: {install_command('cluster')}") from None
     with contextlib.ExitStack() as stack:
         if address == "local":
             # ":0": the scheduler serves HTTP even without a dashboard; any free port will do.

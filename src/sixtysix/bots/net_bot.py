@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sixtysix.errors import ParseError
+from sixtysix.extras import install_command
 from sixtysix.game.actions import Action
 from sixtysix.game.player import BaseBot
 from sixtysix.game.views import View, match_of
@@ -35,7 +36,7 @@ def load_network(weights: str | Path | Network) -> Network:
     try:
         from sixtysix.search.net import Network, shipped_weights  # numpy: the net extra, not the core's
     except ImportError as exc:
-        raise ParseError(f"a learned network needs numpy: pip install 'sixtysix[net]' ({exc})") from None
+        raise ParseError(f"a learned network needs numpy: {install_command('net')} ({exc})") from None
     if isinstance(weights, Network):
         return weights
     path = shipped_weights() if str(weights) == SHIPPED else Path(weights)

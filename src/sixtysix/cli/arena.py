@@ -31,6 +31,7 @@ from sixtysix.arena import (
 )
 from sixtysix.bots import make_bot
 from sixtysix.cli.options import HelpFormatter, Renamed, deprecated
+from sixtysix.extras import install_command
 from sixtysix.rules import Rules
 
 __all__ = ["emit", "register", "run"]
@@ -258,8 +259,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--platform", choices=PLATFORMS, default="sixtysix",
                         help="whose game engine plays: ours, or the schnapsen course platform's (single "
                              "deals under its rules, the preset course; its bots are schnapsen:rand, "
-                             "schnapsen:bully, schnapsen:rdeep, schnapsen:alphabeta; needs "
-                             "sixtysix[schnapsen])")
+                             "schnapsen:bully, schnapsen:rdeep, schnapsen:alphabeta; needs the "
+                             f"schnapsen extra: {install_command('schnapsen')})")
     # The old name: --engine names an external program everywhere else (serve, engine:COMMAND).
     parser.add_argument("--engine", action=Renamed, new="--platform", dest="platform", choices=PLATFORMS)
     parser.add_argument("--quiet", action="store_true", help="no progress display")
@@ -330,7 +331,7 @@ def run(args: argparse.Namespace) -> int:
         # Bots that search on several cores get them: fewer games at once.
         jobs = max(1, (os.cpu_count() or 1) // processes)
     if args.plot is not None and not _has("matplotlib"):
-        raise ValueError("--plot needs matplotlib: pip install 'sixtysix[arena]'")
+        raise ValueError(f"--plot needs matplotlib: {install_command('arena')}")
     _check_output(args.save, "--save")
     _check_output(args.plot, "--plot")
     cluster: str | None = args.cluster
@@ -367,7 +368,7 @@ def _course_setup(specs: list[str], rules_text: str) -> tuple[Rules, bool, int]:
     Returns the rules, single hands, and the most processes one bot uses."""
     if not _has("schnapsen"):
         raise ValueError("--platform schnapsen needs the schnapsen package: "
-                         "pip install 'sixtysix[schnapsen]'")
+                         + install_command("schnapsen"))
     from sixtysix.compat.schnapsen import course_bot, is_course_spec
 
     rules = Rules.parse(rules_text)

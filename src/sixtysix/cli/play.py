@@ -21,11 +21,12 @@ import sys
 from collections.abc import Callable
 from typing import Protocol, TextIO
 
-from sixtysix import i18n
+from sixtysix import i18n, tui
 from sixtysix.bots import make_bot
 from sixtysix.bots.analysis import ActionValue, Budget, analyse
 from sixtysix.bots.net_bot import shipped_network
 from sixtysix.errors import ParseError
+from sixtysix.extras import install_command
 from sixtysix.game.actions import Action
 from sixtysix.game.record import MatchRecord, dumps
 from sixtysix.game.views import View
@@ -52,7 +53,6 @@ from sixtysix.present.text.screen import describe_score, render_choices, render_
 from sixtysix.present.text.style import AnsiStyle, Style
 from sixtysix.present.text.words import Seats, level_name
 from sixtysix.rules import Rules
-from sixtysix.tui import available
 from sixtysix.tui.options import GameOptions
 from sixtysix.tui.storage import find_resumable, load_settings
 
@@ -310,12 +310,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if not args.plain and _isatty(sys.stdin) and _isatty(sys.stdout):
-        if available():
+        if tui.available():
             from sixtysix.tui.run import run_game  # Textual: the tui extra
 
             return run_game(GameOptions.from_args(args))
-        print(_("sixtysix: the full-screen game needs Textual (pip install 'sixtysix[tui]'); "
-                "playing in plain lines."), file=sys.stderr)
+        print(_("sixtysix: the full-screen game needs Textual ({command}); playing in plain lines.").format(
+            command=install_command("tui")), file=sys.stderr)
     return run_plain(args)
 
 

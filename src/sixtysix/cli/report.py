@@ -15,6 +15,7 @@ from typing import Any
 from sixtysix.arena import load_run, merge_runs, summarize
 from sixtysix.cli.arena import _at_least, _check_output, _has, _json_options, emit
 from sixtysix.cli.options import HelpFormatter
+from sixtysix.extras import install_command
 
 __all__ = ["register", "run"]
 
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the subcommand; bad input raises :class:`ValueError` or :class:`OSError` (exit status 2)."""
     resamples = _at_least(args.bootstrap, "--bootstrap", 0)
     if args.plot is not None and not _has("matplotlib"):
-        raise ValueError("--plot needs matplotlib: pip install 'sixtysix[arena]'")
+        raise ValueError(f"--plot needs matplotlib: {install_command('arena')}")
     _check_output(args.save, "--save")
     _check_output(args.plot, "--plot")
     runs = []

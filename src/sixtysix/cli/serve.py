@@ -16,6 +16,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from sixtysix.extras import install_command
+
 if TYPE_CHECKING:
     import uvicorn
 
@@ -101,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         from sixtysix.server.guard import Guard, protocols
         from sixtysix.server.opponents import Opponents, parse_engine
     except ImportError as exc:
-        raise OSError(f"the web server needs the web extra (pip install 'sixtysix[web]'): {exc}") from None
+        raise OSError(f"the web server needs the web extra ({install_command('web')}): {exc}") from None
     if not 0 < args.port < 65536:
         raise ValueError(f"--port must be from 1 to 65535, not {args.port}")
     if args.shard is not None and not 0 <= args.shard < 1000:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sixtysix import tui
 from sixtysix.cli.errors import read_error
 from sixtysix.cli.play import _isatty
+from sixtysix.extras import install_command
 from sixtysix.game.record import load
-from sixtysix.tui import available
 
 __all__ = ["register", "run"]
 
@@ -38,8 +39,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(read_error(args.file, exc)) from None
     if not (_isatty(sys.stdin) and _isatty(sys.stdout)):
         raise ValueError("the replay viewer needs a terminal; 'sixtysix replay FILE' prints a summary")
-    if not available():
-        raise ValueError("the replay viewer needs Textual: pip install 'sixtysix[tui]'")
+    if not tui.available():
+        raise ValueError(f"the replay viewer needs Textual: {install_command('tui')}")
     from sixtysix.tui.run import run_view  # Textual: the tui extra
 
     return run_view(args.file)

@@ -1,6 +1,6 @@
 """Our bots on the ``schnapsen`` course platform, and its bots in our arena.
 
-The ``schnapsen`` package (installed by the extra ``sixtysix[schnapsen]``) is
+The ``schnapsen`` package (installed by the ``schnapsen`` extra) is
 the game engine of a university course: students write bots against its
 ``Bot`` interface, and its engine plays them. This module is the bridge:
 
@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from sixtysix.bots import make_bot
 from sixtysix.errors import BotError, Forfeit
+from sixtysix.extras import install_command
 from sixtysix.game.actions import ACTIONS, EXCHANGE, MARRIAGE, Action, action_of
 from sixtysix.game.cards import Card, Rank, Suit
 from sixtysix.game.hand import Hand
@@ -56,7 +57,7 @@ try:
     from schnapsen.deck import Suit as _TheirSuit
 except ImportError as exc:  # pragma: no cover - checked by the import itself
     raise ImportError(
-        "sixtysix.compat.schnapsen needs the schnapsen package: pip install 'sixtysix[schnapsen]'"
+        "sixtysix.compat.schnapsen needs the schnapsen package: " + install_command("schnapsen")
     ) from exc
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Reinforcement-learning adapters: Gymnasium and PettingZoo (the ``rl`` extra).
 
-``pip install 'sixtysix[rl]'``. Importing this package registers the
+``pip install -e '.[rl]'``. Importing this package registers the
 Gymnasium environment ``sixtysix/SixtySix-v0``::
 
     import gymnasium as gym

@@ -56,7 +56,7 @@ from sixtysix.game.observation import kernel_offsets
 from sixtysix.game.result import HandResult, result_of
 from sixtysix.game.table import Table
 from sixtysix.game.views import View
-from sixtysix.present.text.screen import render_choices, render_screen
+from sixtysix.present.text.screen import render_codes, render_screen
 from sixtysix.present.text.style import Style
 from sixtysix.present.text.words import Seats
 from sixtysix.rules import Rules
@@ -204,7 +204,7 @@ class SixtySixEnv(gymnasium.Env[Observation, np.int64]):
         seats = Seats(seat=self.seat, you="Agent", opponent="Opponent")
         text = render_screen(view, Style(), seats)
         if view.legal:
-            text += "\n" + render_choices(view, Style(), seats)
+            text += "\n" + render_codes(view, Style(), seats)
         return text + "\n"
 
     def close(self) -> None:

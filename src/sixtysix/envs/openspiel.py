@@ -1,6 +1,6 @@
 """OpenSpiel: one hand of Sixty-six as the Python game ``python_sixty_six`` (the ``openspiel`` extra).
 
-``pip install 'sixtysix[openspiel]'``. Importing this module registers the
+``pip install -e '.[openspiel]'``. Importing this module registers the
 game with ``pyspiel.register_game``; the core library never imports pyspiel::
 
     import pyspiel

@@ -35,7 +35,7 @@ from sixtysix.envs.game import Episode, parse_rules
 from sixtysix.envs.gym import ILLEGAL_ACTIONS
 from sixtysix.envs.observation import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, decode, encode
 from sixtysix.errors import IllegalActionError
-from sixtysix.present.text.screen import render_choices, render_screen
+from sixtysix.present.text.screen import render_codes, render_screen
 from sixtysix.present.text.style import Style
 from sixtysix.present.text.words import Seats
 from sixtysix.rules import Rules
@@ -158,7 +158,7 @@ class SixtySixAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         seats = Seats(seat=seat, you=AGENTS[seat], opponent=AGENTS[1 - seat])
         text = render_screen(view, Style(), seats)
         if view.legal:
-            text += "\n" + render_choices(view, Style(), seats)
+            text += "\n" + render_codes(view, Style(), seats)
         return text + "\n"
 
     def close(self) -> None:

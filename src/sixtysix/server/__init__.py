@@ -1,6 +1,6 @@
 """The game server: ``sixtysix serve`` (FastAPI, uvicorn, WebSockets, SQLAlchemy).
 
-Needs the ``web`` extra: ``pip install 'sixtysix[web]'``. The server holds the
+Needs the ``web`` extra: ``pip install -e '.[web]'``. The server holds the
 games in memory and writes every action to the database as it is applied;
 clients get only their seat's view (docs/design.md §6). See ``docs/web.md``.
 """

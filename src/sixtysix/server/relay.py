@@ -52,6 +52,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from sixtysix.extras import install_command
 from sixtysix.server.connection import Sendable, close_code
 from sixtysix.server.games import Connection, Game, GameError, GameManager, encode
 from sixtysix.server.limits import TokenBucket
@@ -89,7 +90,7 @@ class Relay:
                  exists: Callable[[str], bool] | None = None) -> None:
         if aioredis is None:
             raise RuntimeError("relaying between server processes needs the redis package: "
-                               "pip install 'sixtysix[scale]'")
+                               + install_command("scale"))
         # Callers wait for a free connection rather than fail when many publish at once.
         pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=30)
         self.redis = aioredis.Redis(connection_pool=pool)

@@ -1,7 +1,7 @@
 """The full-screen terminal game (Textual): ``sixtysix play`` on a terminal.
 
 Textual, Rich and platformdirs come with the ``tui`` extra
-(``pip install 'sixtysix[tui]'``); nothing else in the package needs them.
+(``pip install -e '.[tui]'``); nothing else in the package needs them.
 :func:`available` tells whether they are installed, without importing the app.
 """
 

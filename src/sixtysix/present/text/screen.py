@@ -277,6 +277,25 @@ def render_choices(view: View, style: Style, seats: Seats | None = None) -> str:
     return "\n".join(lines)
 
 
+def render_codes(view: View, style: Style, seats: Seats | None = None) -> str:
+    """The situation and the legal actions by their action codes (the environments'
+    ``Discrete(56)``), without the line mode's prompt: what an environment's ``render`` shows."""
+    seats = seats or Seats(view.seat)
+    cards: list[str] = []
+    others: list[str] = []
+    for action in ordered_legal(view):
+        if action.kind is ActionKind.PLAY:
+            cards.append(f"{action.code}={style.action(action)}")
+        else:
+            meaning = _("draw") if action.kind is ActionKind.DRAW else action_meaning(action, view, style)
+            others.append(f"  {action.code:>2}  {style.action(action):<6} {meaning}")
+    lines = [_situation(view, seats, style), _("Legal actions by code:")]
+    if cards:
+        lines.append("  " + "  ".join(cards))
+    lines.extend(others)
+    return "\n".join(lines)
+
+
 # Hints -------------------------------------------------------------------------
 
 def render_hint(lines: Sequence[ActionValue], style: Style) -> str:
