@@ -609,7 +609,7 @@ def test_the_game_installs_as_an_app_and_its_pages_open_offline(browser: Any, se
     page.reload()
     assert page.locator("h1").inner_text() == "Sixty-six"
     page.goto(server.base + "/game/some-game")
-    page.wait_for_selector("#toast:not([hidden])")
+    page.wait_for_selector("#offline-banner:not([hidden])")  # and it tries again (test_web_offline)
     context.set_offline(False)
     assert errors == []
     context.close()
@@ -706,8 +706,10 @@ def test_every_screen_passes_an_automated_accessibility_check(browser: Any, serv
 
 def test_a_hand_played_with_the_keyboard_only(browser: Any, server: Server) -> None:
     """Issue 18, item 5: keys as in the terminal game: a number plays that card of the hand
-    as shown, d draws, m takes the marriage; no click at all until the hand is over."""
+    as shown, d draws, m takes the marriage; no click at all until the hand is over. (The
+    page's automatic drawing is turned off: the player draws himself.)"""
     page = new_page(browser, viewport={"width": 1280, "height": 800})
+    page.add_init_script("localStorage.setItem('sixtysix-auto-draw', 'off')")
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.base + "/")
