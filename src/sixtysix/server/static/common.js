@@ -188,63 +188,102 @@ function describeAction(action, view) {
 }
 
 // Why a hand scored what it did (sixtysix.explain: ``why``), in a sentence: who did what,
-// then the rule that set the game points. ``names`` are as the reader calls the seats.
-function explainResult(why, names) {
+// then the rule that set the game points. ``names`` are as the reader calls the seats;
+// ``you`` is the reader's seat (null for a spectator or a replay): the page then says
+// "you" of him, never his name (issue 36, item 12).
+function explainResult(why, names, you = null) {
   if (why.winner === null) return t("Tied hand: all cards are played and the totals are equal. Nobody scores.");
   const winner = names[why.winner];
   const loser = names[1 - why.winner];
-  const closer = why.closer === null ? loser : names[why.closer];
+  const loserSeat = 1 - why.winner;
+  const closerSeat = why.closer === null ? loserSeat : why.closer;
+  const closer = names[closerSeat];
+  const mine = (seat) => you !== null && seat === you;
   let what;
   switch (why.reason) {
     case "declared":
-      what = why.declarer === null ? t("{winner} reached 66.", { winner }) : t("{winner} declared 66 correctly.", { winner });
+      if (why.declarer === null) what = mine(why.winner) ? t("You reached 66") + "." : t("{winner} reached 66.", { winner });
+      else what = mine(why.winner) ? t("You declared 66 correctly") + "." : t("{winner} declared 66 correctly.", { winner });
       break;
     case "played_out":
-      what = t("All cards are played and {winner} has the higher total.", { winner });
+      what = mine(why.winner) ? t("All cards are played and you have the higher total") + "."
+        : t("All cards are played and {winner} has the higher total.", { winner });
       break;
     case "closed_succeeded":
-      what = t("{winner} closed the stock and made 66.", { winner });
+      what = mine(why.winner) ? t("You closed the stock and made 66") + "." : t("{winner} closed the stock and made 66.", { winner });
       break;
     case "closed_failed":
-      if (why.declarer === why.winner) what = t("{winner} reached 66 after {closer} closed the stock.", { winner, closer });
-      else if (why.declarer !== null) what = t("{loser} closed the stock and declared 66 falsely.", { loser });
-      else what = t("{loser} closed the stock but did not make 66.", { loser });
+      if (why.declarer === why.winner) {
+        if (mine(why.winner)) what = t("You reached 66 after {name} closed", { name: closer }) + ".";
+        else if (mine(closerSeat)) what = t("{name} reached 66 after you closed", { name: winner }) + ".";
+        else what = t("{winner} reached 66 after {closer} closed the stock.", { winner, closer });
+      } else if (why.declarer !== null) {
+        what = mine(loserSeat) ? t("You closed and declared 66 falsely") + "." : t("{loser} closed the stock and declared 66 falsely.", { loser });
+      } else {
+        what = mine(loserSeat) ? t("You closed but did not make 66") + "." : t("{loser} closed the stock but did not make 66.", { loser });
+      }
       break;
     case "false_declaration":
-      what = t("{loser} declared 66 with only {points}.", { loser, points: why.loser_points });
+      what = mine(loserSeat) ? t("You declared 66 with only {points}", { points: why.loser_points }) + "."
+        : t("{loser} declared 66 with only {points}.", { loser, points: why.loser_points });
       break;
     case "revoke":
-      what = t("{loser} did not follow suit when the rules required it (revoke).", { loser });
+      what = mine(loserSeat) ? t("You revoked (broke the follow rule, R10.2)") + "."
+        : t("{loser} did not follow suit when the rules required it (revoke).", { loser });
       break;
     default:
-      what = t("{loser} forfeited: the program failed.", { loser });
+      what = mine(loserSeat) ? t("You forfeited (the program failed)") + "." : t("{loser} forfeited: the program failed.", { loser });
   }
+  const facts = { loser, winner, closer, points: why.loser_points, threshold: why.threshold };
   let scale = "";
   switch (why.scale) {
-    case "no_trick": scale = why.at_close ? t("{loser} had taken no trick when the stock was closed.", { loser })
-      : t("{loser} took no trick.", { loser }); break;
-    case "under_33": scale = why.at_close
-      ? t("{loser} had {points}, under {threshold}, when the stock was closed.", { loser, points: why.loser_points, threshold: why.threshold })
-      : t("{loser} has {points}, under {threshold}.", { loser, points: why.loser_points, threshold: why.threshold }); break;
-    case "33_or_more": scale = t("{loser} has {points}, {threshold} or more.", { loser, points: why.loser_points, threshold: why.threshold }); break;
-    case "no_trick_at_close": scale = t("{winner} had taken no trick when {closer} closed the stock.", { winner, closer }); break;
-    case "trick_at_close": scale = t("{winner} had taken a trick when {closer} closed the stock.", { winner, closer }); break;
-    case "no_trick_false": scale = t("{winner} had taken no trick.", { winner }); break;
+    case "no_trick":
+      if (why.at_close) scale = mine(loserSeat) ? t("You had taken no trick when the stock was closed.")
+        : t("{loser} had taken no trick when the stock was closed.", facts);
+      else scale = mine(loserSeat) ? t("You took no trick.") : t("{loser} took no trick.", facts);
+      break;
+    case "under_33":
+      if (why.at_close) scale = mine(loserSeat) ? t("You had {points}, under {threshold}, when the stock was closed.", facts)
+        : t("{loser} had {points}, under {threshold}, when the stock was closed.", facts);
+      else scale = mine(loserSeat) ? t("You have {points}, under {threshold}.", facts)
+        : t("{loser} has {points}, under {threshold}.", facts);
+      break;
+    case "33_or_more":
+      scale = mine(loserSeat) ? t("You have {points}, {threshold} or more.", facts)
+        : t("{loser} has {points}, {threshold} or more.", facts);
+      break;
+    case "no_trick_at_close":
+      scale = mine(why.winner) ? t("You had taken no trick when {closer} closed the stock.", facts)
+        : mine(closerSeat) ? t("{winner} had taken no trick when you closed the stock.", facts)
+        : t("{winner} had taken no trick when {closer} closed the stock.", facts);
+      break;
+    case "trick_at_close":
+      scale = mine(why.winner) ? t("You had taken a trick when {closer} closed the stock.", facts)
+        : mine(closerSeat) ? t("{winner} had taken a trick when you closed the stock.", facts)
+        : t("{winner} had taken a trick when {closer} closed the stock.", facts);
+      break;
+    case "no_trick_false":
+      scale = mine(why.winner) ? t("You had taken no trick.") : t("{winner} had taken no trick.", facts);
+      break;
     default: scale = "";
   }
-  const gp = why.game_points;
-  let score = nt("{winner} wins {n} game point.", "{winner} wins {n} game points.", gp, { winner });
+  let score = winsText(why.winner, why.game_points, names, you);
   if (why.bonus) score += " " + nt("Plus {n} for the tied hand before.", "Plus {n} for the tied hands before.", why.bonus);
   return [what, scale, score].filter((part) => part).join(" ");
 }
 
+// "You win 2 game points." or "Anna wins 2 game points."
+function winsText(seat, points, names, you) {
+  return you !== null && seat === you ? nt("You win {n} game point.", "You win {n} game points.", points)
+    : nt("{winner} wins {n} game point.", "{winner} wins {n} game points.", points, { winner: names[seat] });
+}
+
 // A hand's result without its explanation (the replay page): who won and how many.
-function resultSentence(result, names) {
+function resultSentence(result, names, you = null) {
   if (result.winner === null || result.winner === undefined) {
     return t("Tied hand ({points}): nobody scores.", { points: `${result.points[0]}\u2013${result.points[1]}` });
   }
-  const gp = result.game_points + (result.bonus || 0);
-  return nt("{winner} wins {n} game point.", "{winner} wins {n} game points.", gp, { winner: names[result.winner] });
+  return winsText(result.winner, result.game_points + (result.bonus || 0), names, you);
 }
 
 function showToast(text) {

@@ -628,9 +628,9 @@ function showResult(game, you, n, count) {
     : t("Hand {n}: {name} wins", { n: count, name: n[result.winner] });
   // Why, from the hand's explanation when this page saw the hand end (else the plain result).
   const why = ended && ended.number === count && ended.why ? ended.why : null;
-  document.getElementById("result-text").textContent = (why ? explainResult(why, n) : resultSentence(result, n)) +
-    (finished ? ratingText(game, n) : "");
-  const rows = [["", n[0], n[1]], [t("Points"), ...result.points], [t("Tricks"), ...result.tricks],
+  document.getElementById("result-text").textContent = (why ? explainResult(why, n, you) : resultSentence(result, n, you)) +
+    (finished ? ratingText(game, n, you) : "");
+  const rows = [["", ...[0, 1].map((seat) => (seat === you ? t("You") : n[seat]))], [t("Points"), ...result.points], [t("Tricks"), ...result.tricks],
                 [t("Match score"), ...game.score]];
   document.getElementById("result-table").replaceChildren(...rows.map((row, i) =>
     el("tr", {}, ...row.map((cell) => el(i === 0 ? "th" : "td", { text: String(cell) })))));
@@ -795,23 +795,27 @@ function renderMatchActions(game, you) {
   box.replaceChildren(...buttons);
 }
 
-function endingText(game, n) {
-  const loser = game.winner === null ? null : n[1 - game.winner];
+function endingText(game, n, you) {
+  const loserSeat = game.winner === null ? null : 1 - game.winner;
+  const loser = loserSeat === null ? null : n[loserSeat];
+  const mine = you !== null && loserSeat === you;
   switch (game.ended) {
-    case "resigned": return t("{name} resigned.", { name: loser });
-    case "time": return t("{name} ran out of time.", { name: loser });
-    case "left": return t("{name} left the table and did not come back in time.", { name: loser });
+    case "resigned": return mine ? t("You resigned.") : t("{name} resigned.", { name: loser });
+    case "time": return mine ? t("You ran out of time.") : t("{name} ran out of time.", { name: loser });
+    case "left": return mine ? t("You left the table and did not come back in time.")
+      : t("{name} left the table and did not come back in time.", { name: loser });
     case "aborted": return t("The match was called off before its first trick was complete.");
     default: return "";
   }
 }
 
 // How a rated match moved the players' ratings, in words (" Anna: 1500 → 1662.").
-function ratingText(game, n) {
+function ratingText(game, n, you) {
   if (game.unrated === "short") return " " + t("Not rated: the match ended before its first trick was complete.");
   const changes = game.rating_changes || {};
-  return Object.entries(changes).map(([seat, [before, after]]) =>
-    " " + t("{name}'s rating: {before} \u2192 {after}.", { name: n[Number(seat)], before, after })).join("");
+  return Object.entries(changes).map(([seat, [before, after]]) => " " + (Number(seat) === you
+    ? t("Your rating: {before} \u2192 {after}.", { before, after })
+    : t("{name}'s rating: {before} \u2192 {after}.", { name: n[Number(seat)], before, after }))).join("");
 }
 
 function renderEnding(game, you, n) {
@@ -819,9 +823,9 @@ function renderEnding(game, you, n) {
   endingShown = true;
   document.getElementById("result-title").textContent = game.winner === null ? t("The match was called off")
     : matchWinner(game.winner, you, n);
-  document.getElementById("result-text").textContent = endingText(game, n) + ratingText(game, n);
+  document.getElementById("result-text").textContent = endingText(game, n, you) + ratingText(game, n, you);
   document.getElementById("result-table").replaceChildren(
-    el("tr", {}, ...["", n[0], n[1]].map((cell) => el("th", { text: cell }))),
+    el("tr", {}, ...["", ...[0, 1].map((seat) => (seat === you ? t("You") : n[seat]))].map((cell) => el("th", { text: cell }))),
     el("tr", {}, ...[t("Match score"), ...game.score].map((cell) => el("td", { text: String(cell) }))));
   const buttons = document.getElementById("result-buttons");
   buttons.replaceChildren();
