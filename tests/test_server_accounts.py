@@ -13,8 +13,8 @@ import datetime
 import json
 import random
 import re
-from contextlib import ExitStack, contextmanager
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -205,7 +205,8 @@ def test_names_compare_by_case_folding() -> None:
     ("Adm1n_x", "name_reserved", "kept", {"start": "Admin"}),
     ("m0derator", "name_reserved", "kept", {"start": "Moderator"}),
 ])
-def test_each_broken_name_rule_has_its_own_code_and_facts(client: TestClient, name: str, code: str, words: str,
+def test_each_broken_name_rule_has_its_own_code_and_facts(client: TestClient, name: str, code: str,
+                                                           words: str,
                                                            facts: dict[str, Any]) -> None:
     """Issue 36, item 9: the page words each rule on its own (from the code and its facts),
     not one long message for every bad name."""
@@ -738,7 +739,8 @@ def test_deleting_an_account_keeps_its_games_anonymised(database_url: str) -> No
                         headers={CSRF_HEADER: csrf}).json()
         game_id = game["id"]
         joined = bob.post(f"/api/games/{game_id}/join", json={}, headers={CSRF_HEADER: bob_csrf}).json()
-        refused(post(ann, "/api/account/delete", {"password": PASSWORD}, {CSRF_HEADER: csrf}), 409, "live_games")
+        farewell = post(ann, "/api/account/delete", {"password": PASSWORD}, {CSRF_HEADER: csrf})
+        refused(farewell, 409, "live_games")
         with ExitStack() as stack:
             players = [stack.enter_context(contextmanager(connect)(ann, game_id, game["token"], 0)),
                        stack.enter_context(contextmanager(connect)(bob, game_id, joined["token"], 1))]

@@ -65,7 +65,8 @@ from sixtysix.server.accounts import (
     throttled,
 )
 
-__all__ = ["CSRF_HEADER", "DEVICE_COOKIE", "SESSION_COOKIE", "ActingUser", "CurrentUser", "Keepers", "account_error",
+__all__ = ["CSRF_HEADER", "DEVICE_COOKIE", "SESSION_COOKIE", "ActingUser", "CurrentUser", "Keepers",
+           "account_error",
            "account_router", "acting_user", "current_user", "session_of", "socket_user"]
 
 #: The session cookie's name; its value is the session's token.
@@ -321,7 +322,8 @@ def account_router(accounts: Accounts, keepers: Keepers | None = None) -> APIRou
             raise AccountError("not logged in: log in to delete your account", "not_logged_in", 401)
         live = keepers.live_games(user.id)
         if live:
-            raise AccountError(f"the account sits in {live} game(s) not finished: finish or resign them first",
+            raise AccountError(f"the account sits in {live} game(s) not finished: finish or resign them "
+                               "first",
                                "live_games", 409, args={"n": live})
         tried = _attempt(accounts, request, user.name)
         wait = accounts.throttle.login(tried)

@@ -82,10 +82,10 @@ from zxcvbn import zxcvbn
 from sixtysix.server.limits import BucketsByKey
 from sixtysix.server.storage import add_columns, create_tables
 
-__all__ = ["DELETED_NAME", "INVISIBLE", "NAME_MAX", "NAME_MIN", "PASSWORD_MAX", "PASSWORD_MIN", "PASSWORD_SCORE",
-           "RESERVED", "RESET_LIFETIME", "SESSION_LIFETIME", "AccountError", "Accounts", "Attempt", "Login",
-           "ResetCode", "Throttle", "User", "bad_code", "check_name", "check_password", "csrf_token", "name_key",
-           "name_skeleton", "new_code"]
+__all__ = ["DELETED_NAME", "INVISIBLE", "NAME_MAX", "NAME_MIN", "PASSWORD_MAX", "PASSWORD_MIN",
+           "PASSWORD_SCORE", "RESERVED", "RESET_LIFETIME", "SESSION_LIFETIME", "AccountError", "Accounts",
+           "Attempt", "Login", "ResetCode", "Throttle", "User", "bad_code", "check_name", "check_password",
+           "csrf_token", "name_key", "name_skeleton", "new_code"]
 
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
@@ -213,8 +213,8 @@ def check_name(name: str) -> str:
     key, looks = name_key(shown), name_skeleton(shown)
     for reserved, skeletons in _RESERVED_LOOKS.items():
         if key.startswith(reserved) or looks.startswith(skeletons):
-            raise AccountError(f"names starting with {reserved!r} are kept for the server", "name_reserved", 422,
-                               args={"start": reserved.title()})
+            raise AccountError(f"names starting with {reserved!r} are kept for the server", "name_reserved",
+                               422, args={"start": reserved.title()})
     return shown
 
 
@@ -667,7 +667,8 @@ class Accounts:
         secret = check_password(new, shown)
         digest = await asyncio.to_thread(self._hash, secret)
         with self.engine.begin() as db:
-            used = db.execute(delete(ResetRow).where(ResetRow.user_id == user_id, ResetRow.code_hash == stored))
+            mine = (ResetRow.user_id == user_id) & (ResetRow.code_hash == stored)
+            used = db.execute(delete(ResetRow).where(mine))
             if used.rowcount != 1:  # used meanwhile
                 raise bad_code()
             db.execute(update(UserRow).where(UserRow.id == user_id).values(password_hash=digest))

@@ -101,7 +101,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.accounts, app.state.tournaments, app.state.pairing = accounts, tournaments, services.pairing
     keepers = Keepers(live_games=storage.unfinished_of,
                       forget=(storage.forget_user, ratings.forget, tournaments.forget))
-    for router in (pages.router, account_router(accounts, keepers), profile_router(accounts, ratings, storage),
+    for router in (pages.router, account_router(accounts, keepers),
+                   profile_router(accounts, ratings, storage),
                    tournament_router(tournaments), game_api.router, lobby.router, lesson_api.router,
                    play.router):
         app.include_router(router)
