@@ -272,7 +272,7 @@ function explainResult(why, names, you = null) {
   return [what, scale, score].filter((part) => part).join(" ");
 }
 
-// "You win 2 game points." or "Anna wins 2 game points."
+// Who wins the hand and how many game points, "you" for the reader.
 function winsText(seat, points, names, you) {
   return you !== null && seat === you ? nt("You win {n} game point.", "You win {n} game points.", points)
     : nt("{winner} wins {n} game point.", "{winner} wins {n} game points.", points, { winner: names[seat] });

@@ -11,8 +11,9 @@ const PAGES = { "/": "/static/index.html", "/rules": "/static/rules.html", "/lea
                 "/tournaments": "/static/tournaments.html", "/account": "/static/account.html" };
 const PAGES_UNDER = { "/game/": "/static/game.html", "/replay/": "/static/replay.html",
                       "/player/": "/static/player.html", "/tournament/": "/static/tournament.html" };
-const SCRIPTS = ["common", "lobby", "game", "replay", "rules", "lesson", "player", "tournaments", "tournament",
-                 "account"].map((name) => `/static/${name}.js`);
+const SCRIPTS = ["/static/common.js", "/static/lobby.js", "/static/game.js", "/static/replay.js", "/static/rules.js",
+                 "/static/lesson.js", "/static/player.js", "/static/tournaments.js", "/static/tournament.js",
+                 "/static/account.js"];
 const FILES = [...Object.keys(PAGES), ...Object.values(PAGES), ...Object.values(PAGES_UNDER), ...SCRIPTS,
                "/static/style.css", "/static/icon.svg", "/cards/back.svg"];
 
