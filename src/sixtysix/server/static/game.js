@@ -389,7 +389,10 @@ function render() {
 // Automatic drawing (Settings): after a won trick, once it left the table, the page asks
 // for the draw the player would click (the server's legal actions say it is one).
 // Whether the page draws now: the table then offers nothing until the draw is answered.
+// A later state at the same position (the draw taken back) leaves the choice to the
+// player: drawing, or closing before the draw.
 let drawnAt = null;
+let drawnIn = null;  // the state the page drew in
 let drawing = false;
 function drawByItself(view, you) {
   if (!playOptions.autoDraw || you === null || held || ended || !view || view.to_act !== you) return false;
@@ -397,9 +400,10 @@ function drawByItself(view, you) {
   const position = `${state.game.hand_number}:${state.game.actions}`;
   if (drawnAt !== position) {
     drawnAt = position;
+    drawnIn = state;
     act("D");
   }
-  return true;
+  return drawnIn === state;
 }
 
 function renderHand(view, you) {
