@@ -1,5 +1,5 @@
 """The ``sixtysix`` command: ``play``, ``view``, ``replay``, ``simulate``, ``arena``,
-``report``, ``serve``, ``engine``, ``puzzles``.
+``report``, ``serve``, ``engine``, ``puzzles``, ``accounts``.
 
 Each subcommand lives in its own module of this package, which provides
 ``register(subparsers)``; the parser's ``func`` default runs it and returns
@@ -34,7 +34,7 @@ class Terminated(KeyboardInterrupt):
 def _terminate(signum: int, frame: FrameType | None) -> None:
     raise Terminated()
 
-COMMANDS = ("play", "view", "replay", "simulate", "arena", "report", "serve", "engine", "puzzles")
+COMMANDS = ("play", "view", "replay", "simulate", "arena", "report", "serve", "engine", "puzzles", "accounts")
 
 
 def build_parser() -> argparse.ArgumentParser:

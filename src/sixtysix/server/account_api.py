@@ -9,6 +9,18 @@
   ``{"name": null}`` for a guest.
 - ``POST /api/account/password`` ``{"old", "new"}``: a new password; every session of the
   account ends, and the answer brings a new one (``{"name", "csrf"}`` and the cookie).
+- ``POST /api/account/reset`` ``{"name", "code", "new"}``: a new password set with a
+  recovery code an operator issued (``sixtysix accounts reset NAME``); the code is used
+  up, every session ends and the answer logs in (``bad_code``, 401, for a wrong name,
+  code or an expired code, all alike). Throttled as a login.
+- ``POST /api/account/delete`` ``{"password"}``: deletes the account (its password asked
+  again, throttled as a login); refused (``live_games``, 409) while it sits in a game
+  not finished. Its finished games stay, each of its seats showing
+  :data:`~sixtysix.server.accounts.DELETED_NAME` and no account; its ratings leave the
+  leaderboards; its chat lines go. The answer logs out.
+
+A refusal is ``{"error", "code", "args"}``: ``args`` holds the facts a page words the
+code with (``{"min": 3, "max": 20, "length": 2}`` for ``name_length``).
 
 A login or registration also sets the device cookie (:data:`DEVICE_COOKIE`, a
 random token the server keeps the SHA-256 of, for a year, ``Path=/api/account``):
@@ -31,6 +43,8 @@ for changing something); both are ``None`` for a guest.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -40,6 +54,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from sixtysix.server.accounts import (
+    DELETED_NAME,
     AccountError,
     Accounts,
     Attempt,
@@ -50,7 +65,8 @@ from sixtysix.server.accounts import (
     throttled,
 )
 
-__all__ = ["CSRF_HEADER", "DEVICE_COOKIE", "SESSION_COOKIE", "ActingUser", "CurrentUser", "account_error",
+__all__ = ["CSRF_HEADER", "DEVICE_COOKIE", "SESSION_COOKIE", "ActingUser", "CurrentUser", "Keepers",
+           "account_error",
            "account_router", "acting_user", "current_user", "session_of", "socket_user"]
 
 #: The session cookie's name; its value is the session's token.
@@ -81,13 +97,39 @@ class NewPassword(BaseModel):
     new: str = Field(max_length=1000)
 
 
+class Recovery(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    name: str = Field(max_length=100)
+    code: str = Field(max_length=100)
+    new: str = Field(max_length=1000)
+
+
+class Farewell(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    password: str = Field(max_length=1000)
+
+
+@dataclass(frozen=True)
+class Keepers:
+    """What else keeps an account's traces, for deleting it: how many games not finished
+    it sits in (``live_games``, by its id), and the services that anonymise what it
+    played (``forget``, each called with its id and :data:`DELETED_NAME`)."""
+
+    live_games: Callable[[int], int]
+    forget: Sequence[Callable[[int, str], object]] = ()
+
+
 async def account_error(request: Request, exc: AccountError) -> JSONResponse:
-    """The server's error form, ``{"error": reason, "code": code}``, for an :class:`AccountError`
-    (with ``Retry-After`` when throttled); the app registers it as an exception handler."""
+    """The server's error form, ``{"error": reason, "code": code, "args": facts}``, for an
+    :class:`AccountError` (with ``Retry-After`` when throttled); the app registers it as an
+    exception handler."""
     headers = dict(NO_STORE)
     if exc.retry_after is not None:
         headers["Retry-After"] = str(exc.retry_after)
-    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status, headers=headers)
+    return JSONResponse({"error": str(exc), "code": exc.code, "args": exc.facts}, status_code=exc.status,
+                        headers=headers)
 
 
 def _accounts(request: Request) -> Accounts:
@@ -203,10 +245,12 @@ def _replace_session(accounts: Accounts, request: Request) -> None:
         accounts.close_session(old.token)
 
 
-def account_router(accounts: Accounts) -> APIRouter:
+def account_router(accounts: Accounts, keepers: Keepers | None = None) -> APIRouter:
     """The routes above for ``accounts``; the app keeps ``accounts`` as ``app.state.accounts``
     (where :func:`current_user` finds it) and registers :func:`account_error`. The cookie
-    lasts as long as the session (``accounts.session_lifetime``)."""
+    lasts as long as the session (``accounts.session_lifetime``). ``keepers`` are told when
+    an account is deleted (none: nothing else keeps a trace)."""
+    keepers = keepers or Keepers(live_games=lambda user_id: 0)
     router = APIRouter(prefix="/api/account", dependencies=[Depends(_check_origin)])
 
     @router.get("")
@@ -259,5 +303,37 @@ def account_router(accounts: Accounts) -> APIRouter:
         await accounts.change_password(user, body.old, body.new)
         accounts.throttle.succeeded(tried)
         return signed_in(accounts, request, accounts.open_session(user))
+
+    @router.post("/reset")
+    async def reset(body: Recovery, request: Request) -> JSONResponse:
+        tried = _attempt(accounts, request, body.name)
+        wait = accounts.throttle.login(tried)
+        if wait:
+            raise throttled(wait)
+        user = await accounts.reset_password(body.name, body.code, body.new)
+        accounts.throttle.succeeded(tried)
+        _replace_session(accounts, request)
+        return signed_in(accounts, request, accounts.open_session(user))
+
+    @router.post("/delete")
+    async def delete_account(body: Farewell, request: Request) -> JSONResponse:
+        user = acting_user(request)
+        if user is None:
+            raise AccountError("not logged in: log in to delete your account", "not_logged_in", 401)
+        live = keepers.live_games(user.id)
+        if live:
+            raise AccountError(f"the account sits in {live} game(s) not finished: finish or resign them "
+                               "first",
+                               "live_games", 409, args={"n": live})
+        tried = _attempt(accounts, request, user.name)
+        wait = accounts.throttle.login(tried)
+        if wait:
+            raise throttled(wait)
+        await accounts.check_owner(user, body.password)
+        accounts.throttle.succeeded(tried)
+        for forget in keepers.forget:
+            forget(user.id, DELETED_NAME)
+        accounts.delete(user)
+        return signed_out(request)
 
     return router

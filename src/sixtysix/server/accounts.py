@@ -26,7 +26,14 @@ metadata, next to the games' tables in the same database):
 
 Names and passwords are checked by :func:`check_name` and
 :func:`check_password`; every refusal is an :class:`AccountError` with a
-reason in words and a machine code. A name holds no invisible character
+reason in words, a machine code naming the rule broken (``name_length``,
+``name_start``, ``name_characters``, ``name_reserved``, ``invisible_name``;
+``password_length``, ``password_is_name``, ``common_password``, ``weak_password``)
+and the facts the page words it with (``args``). A password is checked against
+zxcvbn's lists of common passwords, words and names (the maintained port of
+Dropbox's estimator): one that is a common password as a whole (in any case,
+reversed or with letters swapped for digits) is refused, and so is any other it
+guesses in fewer than 10⁶ tries (its score under :data:`PASSWORD_SCORE`). A name holds no invisible character
 (:data:`INVISIBLE`: variation selectors, the combining grapheme joiner, Mongolian
 free variation selectors, Hangul fillers and every other default-ignorable or format
 character), so that no name looks blank or like another name with something invisible
@@ -40,6 +47,12 @@ True
 Traceback (most recent call last):
 ...
 sixtysix.server.accounts.AccountError: names starting with 'guest' are kept for the server
+
+An account can be deleted (:meth:`Accounts.delete`; its games stay, under
+:data:`DELETED_NAME`), and an operator can give its owner a one-time code that sets a
+new password (:meth:`Accounts.issue_reset`, ``sixtysix accounts reset NAME``): the
+server sends no mail. The table ``reset_codes`` holds the code's SHA-256 and when it
+expires; using it deletes it.
 """
 
 from __future__ import annotations
@@ -64,16 +77,31 @@ from sqlalchemy import DateTime, ForeignKey, Integer, String, delete, select, up
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from zxcvbn import zxcvbn
 
 from sixtysix.server.limits import BucketsByKey
 from sixtysix.server.storage import add_columns, create_tables
 
-__all__ = ["INVISIBLE", "NAME_MAX", "NAME_MIN", "PASSWORD_MAX", "PASSWORD_MIN", "RESERVED",
-           "SESSION_LIFETIME", "AccountError", "Accounts", "Attempt", "Login", "Throttle", "User",
-           "check_name", "check_password", "csrf_token", "name_key", "name_skeleton"]
+__all__ = ["DELETED_NAME", "INVISIBLE", "NAME_MAX", "NAME_MIN", "PASSWORD_MAX", "PASSWORD_MIN",
+           "PASSWORD_SCORE", "RESERVED", "RESET_LIFETIME", "SESSION_LIFETIME", "AccountError", "Accounts",
+           "Attempt", "Login", "ResetCode", "Throttle", "User", "bad_code", "check_name", "check_password",
+           "csrf_token", "name_key", "name_skeleton", "new_code"]
 
 NAME_MIN, NAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
+#: The least zxcvbn score a password needs: 2, at least 10⁶ guesses ("somewhat guessable",
+#: enough where logins are throttled as here).
+PASSWORD_SCORE = 2
+#: The characters of a password zxcvbn looks at (its own limit): a longer password is
+#: judged by its beginning.
+PASSWORD_CHECKED = 72
+#: Seconds a recovery code lasts (``sixtysix accounts reset --hours``): a day.
+RESET_LIFETIME = 24 * 3600.0
+#: The name a deleted account's games show in its seats: no account can have it (it is
+#: no valid name), so it never points to anybody.
+DELETED_NAME = "(deleted)"
+#: What a recovery code is written with: no 0/O, 1/I/L to misread.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: Names starting with these (compared by :func:`name_key`) are the server's own.
 RESERVED = ("computer", "guest", "admin", "sixtysix", "moderator", "system")
 #: Seconds a session lasts from its login (``Settings.session_lifetime``): 30 days.
@@ -89,14 +117,17 @@ INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]")
 
 
 class AccountError(Exception):
-    """A refused account request: ``reason`` for people, ``code`` for programs, the
-    HTTP ``status``, and for ``throttled`` the seconds to wait (``retry_after``)."""
+    """A refused account request: ``reason`` for people reading logs, ``code`` for programs
+    (the page words it from its catalog), ``args`` the facts that wording needs, the HTTP
+    ``status``, and for ``throttled`` the seconds to wait (``retry_after``)."""
 
-    def __init__(self, reason: str, code: str, status: int = 400, retry_after: int | None = None) -> None:
+    def __init__(self, reason: str, code: str, status: int = 400, retry_after: int | None = None,
+                 args: dict[str, str | int] | None = None) -> None:
         super().__init__(reason)
         self.code = code
         self.status = status
         self.retry_after = retry_after
+        self.facts: dict[str, str | int] = dict(args or {})
 
 
 @dataclass(frozen=True)
@@ -149,10 +180,11 @@ _RESERVED_LOOKS = {reserved: tuple({name_skeleton(form)
 
 
 def check_name(name: str) -> str:
-    """The name as it will be shown (its NFKC form), or :class:`AccountError` ``bad_name``:
-    3 to 20 characters, letters of any script, combining marks, digits, ``_`` and ``-``,
-    starting with a letter, and not one of the :data:`RESERVED` beginnings; no
-    :data:`INVISIBLE` character (``invisible_name``).
+    """The name as it will be shown (its NFKC form), or :class:`AccountError` naming the
+    rule it breaks: 3 to 20 characters (``name_length``), starting with a letter
+    (``name_start``), letters of any script, combining marks, digits, ``_`` and ``-``
+    (``name_characters``), no :data:`INVISIBLE` character (``invisible_name``), and not
+    one of the :data:`RESERVED` beginnings (``name_reserved``).
 
     >>> check_name("Ивана")
     'Ивана'
@@ -164,29 +196,34 @@ def check_name(name: str) -> str:
     shown = unicodedata.normalize("NFKC", name)
     if not NAME_MIN <= len(shown) <= NAME_MAX:
         raise AccountError(f"a name has {NAME_MIN} to {NAME_MAX} characters, not {len(shown)}",
-                           "bad_name", 422)
+                           "name_length", 422, args={"min": NAME_MIN, "max": NAME_MAX, "length": len(shown)})
     hidden = INVISIBLE.search(name) or INVISIBLE.search(shown)  # as typed first (NFKC changes fillers)
     if hidden is not None:
         char = hidden.group()
         raise AccountError(f"a name has no invisible characters, not U+{ord(char):04X} "
-                           f"({unicodedata.name(char, 'unnamed')})", "invisible_name", 422)
+                           f"({unicodedata.name(char, 'unnamed')})", "invisible_name", 422,
+                           args={"char": f"U+{ord(char):04X}"})
     if unicodedata.category(shown[0])[0] != "L":
-        raise AccountError("a name starts with a letter", "bad_name", 422)
+        raise AccountError("a name starts with a letter", "name_start", 422, args={"char": shown[0]})
     for char in shown:
         kind = unicodedata.category(char)
         if not (kind[0] == "L" or kind in ("Mn", "Mc", "Nd") or char in NAME_PUNCTUATION):
             raise AccountError(f"a name has only letters, digits, _ and -, not {char!r} "
-                               f"(U+{ord(char):04X})", "bad_name", 422)
+                               f"(U+{ord(char):04X})", "name_characters", 422, args={"char": char})
     key, looks = name_key(shown), name_skeleton(shown)
     for reserved, skeletons in _RESERVED_LOOKS.items():
         if key.startswith(reserved) or looks.startswith(skeletons):
-            raise AccountError(f"names starting with {reserved!r} are kept for the server", "bad_name", 422)
+            raise AccountError(f"names starting with {reserved!r} are kept for the server", "name_reserved",
+                               422, args={"start": reserved.title()})
     return shown
 
 
 def check_password(password: str, name: str) -> str:
-    """The password as it is hashed (its NFC form), or :class:`AccountError`
-    ``bad_password``: 8 to 128 characters, any Unicode, not the name.
+    """The password as it is hashed (its NFC form), or :class:`AccountError` naming the
+    rule it breaks: 8 to 128 characters of any Unicode (``password_length``), not the name
+    (``password_is_name``), not a common password (``common_password``) and not easily
+    guessed (``weak_password``: a zxcvbn score under :data:`PASSWORD_SCORE`, with the
+    name among the words it tries).
 
     >>> check_password("correct horse", "Ann")
     'correct horse'
@@ -194,15 +231,28 @@ def check_password(password: str, name: str) -> str:
     Traceback (most recent call last):
     ...
     sixtysix.server.accounts.AccountError: the password must not be the name
+    >>> check_password("12345678", "Ann")
+    Traceback (most recent call last):
+    ...
+    sixtysix.server.accounts.AccountError: the password is one of the most common passwords
     """
     if any(0xD800 <= ord(char) <= 0xDFFF for char in password):
         raise AccountError("the password has a lone surrogate (not a Unicode character)", "bad_password", 422)
     normal = unicodedata.normalize("NFC", password)
     if not PASSWORD_MIN <= len(normal) <= PASSWORD_MAX:
         raise AccountError(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters, not {len(normal)}",
-                           "bad_password", 422)
+                           "password_length", 422,
+                           args={"min": PASSWORD_MIN, "max": PASSWORD_MAX, "length": len(normal)})
     if name_key(normal) == name_key(name):
-        raise AccountError("the password must not be the name", "bad_password", 422)
+        raise AccountError("the password must not be the name", "password_is_name", 422)
+    checked = normal[:PASSWORD_CHECKED]
+    found = zxcvbn(checked, user_inputs=[name], max_length=PASSWORD_CHECKED)
+    matches = found["sequence"]
+    if len(matches) == 1 and matches[0].get("dictionary_name") == "passwords":
+        raise AccountError("the password is one of the most common passwords", "common_password", 422)
+    if found["score"] < PASSWORD_SCORE:
+        raise AccountError(f"the password is too easily guessed (about 10^{found['guesses_log10']:.0f} "
+                           "guesses): use more words, or less common ones", "weak_password", 422)
     return normal
 
 
@@ -352,6 +402,51 @@ class DeviceRow(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True,
                                          index=True)
     last_login: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+class ResetRow(Base):
+    """A recovery code an operator issued (``sixtysix accounts reset``): its SHA-256 and when
+    it expires. One per account: a new code replaces the one before; using it deletes it."""
+
+    __tablename__ = "reset_codes"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64))
+    expires: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+@dataclass(frozen=True)
+class ResetCode:
+    """A recovery code as issued: whose, the code (shown once, to the operator) and when it
+    expires (UTC, without a zone)."""
+
+    user: User
+    code: str
+    expires: dt.datetime
+
+
+def new_code() -> str:
+    """A recovery code: three groups of four characters of :data:`CODE_ALPHABET` (about 59
+    bits), easy to read out and type.
+
+    >>> code = new_code()
+    >>> len(code), code[4], code[9], set(code) - set(CODE_ALPHABET) - {"-"}
+    (14, '-', '-', set())
+    """
+    groups = ("".join(secrets.choice(CODE_ALPHABET) for _ in range(4)) for _ in range(3))
+    return "-".join(groups)
+
+
+def _code_digest(code: str) -> str:
+    """The digest a code is stored and compared by: read in any case, with or without its
+    dashes and spaces."""
+    plain = "".join(char for char in code.upper() if char not in "- ")
+    return _digest(plain)
+
+
+def bad_code() -> AccountError:
+    """The one answer to an unknown name, a wrong code and an expired one."""
+    return AccountError("wrong name or recovery code, or the code has expired", "bad_code", 401)
 
 
 #: Devices remembered per account (the ones used last).
@@ -542,6 +637,55 @@ class Accounts:
         with self._sessions.begin() as s:
             s.execute(update(UserRow).where(UserRow.id == user.id).values(password_hash=digest))
             s.execute(delete(SessionRow).where(SessionRow.user_id == user.id))
+
+    # Recovery and deletion -------------------------------------------------------------
+    def issue_reset(self, name: str, lifetime: float = RESET_LIFETIME) -> ResetCode:
+        """A new recovery code for the account ``name`` (replacing any earlier one), good
+        once for ``lifetime`` seconds; ``no_player`` if there is no such account."""
+        user = self.user_by_name(name)
+        if user is None:
+            raise AccountError(f"no account is called {name!r}", "no_player", 404, args={"name": name})
+        code = new_code()
+        expires = self.now() + dt.timedelta(seconds=lifetime)
+        with self._sessions.begin() as s:
+            s.execute(delete(ResetRow).where(ResetRow.user_id == user.id))
+            s.add(ResetRow(user_id=user.id, code_hash=_code_digest(code), expires=expires))
+        return ResetCode(user, code, expires)
+
+    async def reset_password(self, name: str, code: str, new: str) -> User:
+        """Set a new password with a recovery code, which is used up; every session of the
+        account ends. ``bad_code`` for an unknown name, a wrong or an expired code."""
+        with self._sessions() as s:
+            found = s.execute(select(UserRow.id, UserRow.name, ResetRow.code_hash, ResetRow.expires)
+                              .join(ResetRow, ResetRow.user_id == UserRow.id)
+                              .where(UserRow.name_key == name_key(name))).first()
+        if found is None or len(code) > 40:
+            raise bad_code()
+        user_id, shown, stored, expires = found
+        if expires <= self.now() or not hmac.compare_digest(stored, _code_digest(code)):
+            raise bad_code()
+        secret = check_password(new, shown)
+        digest = await asyncio.to_thread(self._hash, secret)
+        with self.engine.begin() as db:
+            mine = (ResetRow.user_id == user_id) & (ResetRow.code_hash == stored)
+            used = db.execute(delete(ResetRow).where(mine))
+            if used.rowcount != 1:  # used meanwhile
+                raise bad_code()
+            db.execute(update(UserRow).where(UserRow.id == user_id).values(password_hash=digest))
+            db.execute(delete(SessionRow).where(SessionRow.user_id == user_id))
+        return User(user_id, shown)
+
+    async def check_owner(self, user: User, password: str) -> None:
+        """``wrong_password`` unless ``password`` is ``user``'s (before deleting the account)."""
+        await self.authenticate(user.name, password)
+
+    def delete(self, user: User) -> None:
+        """Delete ``user``'s account: its row, sessions, devices and recovery code. What it
+        played is anonymised by the services that keep it (see ``account_api``)."""
+        with self._sessions.begin() as s:
+            for table in (SessionRow, DeviceRow, ResetRow):
+                s.execute(delete(table).where(table.user_id == user.id))
+            s.execute(delete(UserRow).where(UserRow.id == user.id))
 
     def password_hash(self, name: str) -> str | None:
         """The stored hash of ``name``'s password (for the tests and the operator)."""

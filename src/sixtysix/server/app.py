@@ -20,7 +20,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from sixtysix.server import game_api, lesson_api, lobby, pages, play
-from sixtysix.server.account_api import account_router
+from sixtysix.server.account_api import Keepers, account_router
 from sixtysix.server.accounts import Accounts
 from sixtysix.server.boards import Analyses, analyse_hand
 from sixtysix.server.depends import Services
@@ -99,7 +99,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ``sixtysix serve`` when it stops (sixtysix.cli.serve).
     app.state.manager, app.state.settings, app.state.hand_over = manager, settings, life.hand_over
     app.state.accounts, app.state.tournaments, app.state.pairing = accounts, tournaments, services.pairing
-    for router in (pages.router, account_router(accounts), profile_router(accounts, ratings, storage),
+    keepers = Keepers(live_games=storage.unfinished_of,
+                      forget=(storage.forget_user, ratings.forget, tournaments.forget))
+    for router in (pages.router, account_router(accounts, keepers),
+                   profile_router(accounts, ratings, storage),
                    tournament_router(tournaments), game_api.router, lobby.router, lesson_api.router,
                    play.router):
         app.include_router(router)

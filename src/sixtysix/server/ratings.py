@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import DateTime, Float, Integer, String, func, select
+from sqlalchemy import DateTime, Float, Integer, String, delete, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -287,6 +287,17 @@ class Ratings:
             return [{"game": r.game_id, "pool": r.pool, "before": round(r.before), "after": round(r.after),
                      "opponent": r.opponent, "opponent_rating": round(r.opponent_rating),
                      "score": r.score, "at": r.at.isoformat() + "Z"} for r in rows]
+
+    def forget(self, user_id: int, shown: str) -> None:
+        """A deleted account leaves the ratings: its ratings and history go (it leaves
+        every leaderboard), and its opponents' histories show it as ``shown``. Their
+        ratings stay as its matches made them."""
+        with self._sessions.begin() as s:
+            games = select(RatedGameRow.game_id).where(RatedGameRow.user_id == user_id).scalar_subquery()
+            s.execute(update(RatedGameRow).where(RatedGameRow.game_id.in_(games),
+                                                 RatedGameRow.user_id != user_id).values(opponent=shown))
+            s.execute(delete(RatedGameRow).where(RatedGameRow.user_id == user_id))
+            s.execute(delete(RatingRow).where(RatingRow.user_id == user_id))
 
     def count(self, pool: str) -> int:
         with self._sessions() as s:

@@ -453,6 +453,23 @@ class Storage:
             return int(s.scalar(select(func.count()).select_from(GameRow).where(
                 (GameRow.user0 == user_id) | (GameRow.user1 == user_id), GameRow.status.in_(LIVE))) or 0)
 
+    def forget_user(self, user_id: int, shown: str) -> list[str]:
+        """Anonymise what a deleted account played (lichess's way: the games stay, for the
+        other players' histories): each seat it held shows ``shown`` and no account, its
+        results too, and its lines in the players' chat are deleted. The ids of its games."""
+        with self._session() as s:
+            games: list[str] = []
+            for seat, user, name in ((0, GameRow.user0, GameRow.name0), (1, GameRow.user1, GameRow.name1)):
+                ids = list(s.scalars(select(GameRow.id).where(user == user_id)).all())
+                if not ids:
+                    continue
+                games += ids
+                s.execute(update(GameRow).where(GameRow.id.in_(ids)).values({user: None, name: shown}))
+                s.execute(update(ResultRow).where(ResultRow.game_id.in_(ids), ResultRow.seat == seat)
+                          .values(name=shown))
+                s.execute(delete(ChatRow).where(ChatRow.game_id.in_(ids), ChatRow.seat == seat))
+            return games
+
     def unfinished(self, prefix: str = "") -> list[StoredGame]:
         """Every live game (whose id starts with ``prefix``), to be resumed at start-up."""
         with self._session() as s:

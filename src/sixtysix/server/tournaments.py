@@ -37,7 +37,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Boolean, DateTime, Integer, String, Text, func, inspect, or_, select, text
+from sqlalchemy import Boolean, DateTime, Integer, String, Text, func, inspect, or_, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -250,6 +250,12 @@ class Tournaments:
         if row.finished or (row.ends is not None and at >= row.ends):
             return "finished"
         return "running"
+
+    def forget(self, user_id: int, shown: str) -> None:
+        """A deleted account's entries keep their points (the standings stay right) under
+        the name ``shown``."""
+        with self._sessions.begin() as s:
+            s.execute(update(EntrantRow).where(EntrantRow.key == f"u:{user_id}").values(name=shown))
 
     def join(self, tid: str, user: tuple[int, str]) -> None:
         with self._sessions.begin() as s:

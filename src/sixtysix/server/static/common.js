@@ -134,6 +134,22 @@ function cardWords(card) {
   return t("{rank} of {suit}", { rank: rankName(card[0]), suit: suitName(card[1]) });
 }
 
+// The beginner's options the terminal game has too (its settings ``memory`` and
+// ``auto_declare``), and drawing without a click, kept by the browser (Settings):
+// - autoDraw: after a won trick the page draws for the player (on unless turned off, as
+//   card apps do; closing is then done after the draw, which R6.1 allows);
+// - memory: running card points hidden, as in the real game (R11.3);
+// - autoDeclare: new games against the computer are made with the rules option
+//   auto_declare (R12: the kernel declares 66 for whoever reaches it).
+const playOptions = {
+  get autoDraw() { return localStorage.getItem("sixtysix-auto-draw") !== "off"; },
+  set autoDraw(on) { localStorage.setItem("sixtysix-auto-draw", on ? "on" : "off"); },
+  get memory() { return localStorage.getItem("sixtysix-memory") === "on"; },
+  set memory(on) { localStorage.setItem("sixtysix-memory", on ? "on" : "off"); },
+  get autoDeclare() { return localStorage.getItem("sixtysix-auto-declare") === "on"; },
+  set autoDeclare(on) { localStorage.setItem("sixtysix-auto-declare", on ? "on" : "off"); },
+};
+
 // The player's card options (Settings), kept by the browser: four colours, large cards.
 const cardLook = {
   get fourColours() { return localStorage.getItem("sixtysix-deck") === "four"; },
@@ -172,63 +188,102 @@ function describeAction(action, view) {
 }
 
 // Why a hand scored what it did (sixtysix.present.explain: ``why``), in a sentence: who did what,
-// then the rule that set the game points. ``names`` are as the reader calls the seats.
-function explainResult(why, names) {
+// then the rule that set the game points. ``names`` are as the reader calls the seats;
+// ``you`` is the reader's seat (null for a spectator or a replay): the page then says
+// "you" of him, never his name (issue 36, item 12).
+function explainResult(why, names, you = null) {
   if (why.winner === null) return t("Tied hand: all cards are played and the totals are equal. Nobody scores.");
   const winner = names[why.winner];
   const loser = names[1 - why.winner];
-  const closer = why.closer === null ? loser : names[why.closer];
+  const loserSeat = 1 - why.winner;
+  const closerSeat = why.closer === null ? loserSeat : why.closer;
+  const closer = names[closerSeat];
+  const mine = (seat) => you !== null && seat === you;
   let what;
   switch (why.reason) {
     case "declared":
-      what = why.declarer === null ? t("{winner} reached 66.", { winner }) : t("{winner} declared 66 correctly.", { winner });
+      if (why.declarer === null) what = mine(why.winner) ? t("You reached 66") + "." : t("{winner} reached 66.", { winner });
+      else what = mine(why.winner) ? t("You declared 66 correctly") + "." : t("{winner} declared 66 correctly.", { winner });
       break;
     case "played_out":
-      what = t("All cards are played and {winner} has the higher total.", { winner });
+      what = mine(why.winner) ? t("All cards are played and you have the higher total") + "."
+        : t("All cards are played and {winner} has the higher total.", { winner });
       break;
     case "closed_succeeded":
-      what = t("{winner} closed the stock and made 66.", { winner });
+      what = mine(why.winner) ? t("You closed the stock and made 66") + "." : t("{winner} closed the stock and made 66.", { winner });
       break;
     case "closed_failed":
-      if (why.declarer === why.winner) what = t("{winner} reached 66 after {closer} closed the stock.", { winner, closer });
-      else if (why.declarer !== null) what = t("{loser} closed the stock and declared 66 falsely.", { loser });
-      else what = t("{loser} closed the stock but did not make 66.", { loser });
+      if (why.declarer === why.winner) {
+        if (mine(why.winner)) what = t("You reached 66 after {name} closed", { name: closer }) + ".";
+        else if (mine(closerSeat)) what = t("{name} reached 66 after you closed", { name: winner }) + ".";
+        else what = t("{winner} reached 66 after {closer} closed the stock.", { winner, closer });
+      } else if (why.declarer !== null) {
+        what = mine(loserSeat) ? t("You closed and declared 66 falsely") + "." : t("{loser} closed the stock and declared 66 falsely.", { loser });
+      } else {
+        what = mine(loserSeat) ? t("You closed but did not make 66") + "." : t("{loser} closed the stock but did not make 66.", { loser });
+      }
       break;
     case "false_declaration":
-      what = t("{loser} declared 66 with only {points}.", { loser, points: why.loser_points });
+      what = mine(loserSeat) ? t("You declared 66 with only {points}", { points: why.loser_points }) + "."
+        : t("{loser} declared 66 with only {points}.", { loser, points: why.loser_points });
       break;
     case "revoke":
-      what = t("{loser} did not follow suit when the rules required it (revoke).", { loser });
+      what = mine(loserSeat) ? t("You revoked (broke the follow rule, R10.2)") + "."
+        : t("{loser} did not follow suit when the rules required it (revoke).", { loser });
       break;
     default:
-      what = t("{loser} forfeited: the program failed.", { loser });
+      what = mine(loserSeat) ? t("You forfeited (the program failed)") + "." : t("{loser} forfeited: the program failed.", { loser });
   }
+  const facts = { loser, winner, closer, points: why.loser_points, threshold: why.threshold };
   let scale = "";
   switch (why.scale) {
-    case "no_trick": scale = why.at_close ? t("{loser} had taken no trick when the stock was closed.", { loser })
-      : t("{loser} took no trick.", { loser }); break;
-    case "under_33": scale = why.at_close
-      ? t("{loser} had {points}, under {threshold}, when the stock was closed.", { loser, points: why.loser_points, threshold: why.threshold })
-      : t("{loser} has {points}, under {threshold}.", { loser, points: why.loser_points, threshold: why.threshold }); break;
-    case "33_or_more": scale = t("{loser} has {points}, {threshold} or more.", { loser, points: why.loser_points, threshold: why.threshold }); break;
-    case "no_trick_at_close": scale = t("{winner} had taken no trick when {closer} closed the stock.", { winner, closer }); break;
-    case "trick_at_close": scale = t("{winner} had taken a trick when {closer} closed the stock.", { winner, closer }); break;
-    case "no_trick_false": scale = t("{winner} had taken no trick.", { winner }); break;
+    case "no_trick":
+      if (why.at_close) scale = mine(loserSeat) ? t("You had taken no trick when the stock was closed.")
+        : t("{loser} had taken no trick when the stock was closed.", facts);
+      else scale = mine(loserSeat) ? t("You took no trick.") : t("{loser} took no trick.", facts);
+      break;
+    case "under_33":
+      if (why.at_close) scale = mine(loserSeat) ? t("You had {points}, under {threshold}, when the stock was closed.", facts)
+        : t("{loser} had {points}, under {threshold}, when the stock was closed.", facts);
+      else scale = mine(loserSeat) ? t("You have {points}, under {threshold}.", facts)
+        : t("{loser} has {points}, under {threshold}.", facts);
+      break;
+    case "33_or_more":
+      scale = mine(loserSeat) ? t("You have {points}, {threshold} or more.", facts)
+        : t("{loser} has {points}, {threshold} or more.", facts);
+      break;
+    case "no_trick_at_close":
+      scale = mine(why.winner) ? t("You had taken no trick when {closer} closed the stock.", facts)
+        : mine(closerSeat) ? t("{winner} had taken no trick when you closed the stock.", facts)
+        : t("{winner} had taken no trick when {closer} closed the stock.", facts);
+      break;
+    case "trick_at_close":
+      scale = mine(why.winner) ? t("You had taken a trick when {closer} closed the stock.", facts)
+        : mine(closerSeat) ? t("{winner} had taken a trick when you closed the stock.", facts)
+        : t("{winner} had taken a trick when {closer} closed the stock.", facts);
+      break;
+    case "no_trick_false":
+      scale = mine(why.winner) ? t("You had taken no trick.") : t("{winner} had taken no trick.", facts);
+      break;
     default: scale = "";
   }
-  const gp = why.game_points;
-  let score = nt("{winner} wins {n} game point.", "{winner} wins {n} game points.", gp, { winner });
+  let score = winsText(why.winner, why.game_points, names, you);
   if (why.bonus) score += " " + nt("Plus {n} for the tied hand before.", "Plus {n} for the tied hands before.", why.bonus);
   return [what, scale, score].filter((part) => part).join(" ");
 }
 
+// Who wins the hand and how many game points, "you" for the reader.
+function winsText(seat, points, names, you) {
+  return you !== null && seat === you ? nt("You win {n} game point.", "You win {n} game points.", points)
+    : nt("{winner} wins {n} game point.", "{winner} wins {n} game points.", points, { winner: names[seat] });
+}
+
 // A hand's result without its explanation (the replay page): who won and how many.
-function resultSentence(result, names) {
+function resultSentence(result, names, you = null) {
   if (result.winner === null || result.winner === undefined) {
     return t("Tied hand ({points}): nobody scores.", { points: `${result.points[0]}\u2013${result.points[1]}` });
   }
-  const gp = result.game_points + (result.bonus || 0);
-  return nt("{winner} wins {n} game point.", "{winner} wins {n} game points.", gp, { winner: names[result.winner] });
+  return winsText(result.winner, result.game_points + (result.bonus || 0), names, you);
 }
 
 function showToast(text) {
@@ -258,12 +313,13 @@ async function loadAccount() {
 async function api(method, path, body, signal) {
   const headers = body ? { "Content-Type": "application/json" } : {};
   if (method !== "GET" && account.csrf) headers["X-CSRF-Token"] = account.csrf;
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body ? JSON.stringify(body) : undefined,
-    signal,
-  });
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined, signal });
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw offlineError();  // the server could not be reached: no raw "Failed to fetch"
+  }
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
   if (!response.ok) {
@@ -272,11 +328,104 @@ async function api(method, path, body, signal) {
     const error = new Error(reason);
     // What the server's refusal says, for words of the page's own (accountError, serverError).
     error.code = data && data.code;
+    error.args = (data && data.args) || {};
     error.status = response.status;
     error.retryAfter = Number(response.headers.get("Retry-After")) || null;
     throw error;
   }
   return data;
+}
+
+// Reaching the server (issue 36, item 10) -------------------------------------------------
+// A request the server never answered (no network, the server down) is an error with the
+// code "offline"; a page's loads go through keepTrying, which shows the banner "The
+// server cannot be reached" and tries again, waiting longer each time.
+function offlineError() {
+  const error = new Error(t("The server cannot be reached."));
+  error.code = "offline";
+  error.args = {};
+  return error;
+}
+
+function offlineText(error) {
+  return error && error.code === "offline" ? t("The server cannot be reached: check your connection.") : "";
+}
+
+// Seconds between tries: 1, 2, 4, 8, 16, then every 30.
+const RETRY_WAITS = [1, 2, 4, 8, 16, 30];
+const offline = { failing: 0, wakers: new Set() };
+
+function offlineBanner() {
+  let banner = document.getElementById("offline-banner");
+  if (!banner) {
+    banner = el("div", { id: "offline-banner", class: "offline-banner", role: "status", hidden: true },
+      el("span", { id: "offline-text" }),
+      el("button", { type: "button", id: "offline-retry", text: t("Try now"), onclick: wakeRetries }));
+    document.body.prepend(banner);
+  }
+  return banner;
+}
+
+function showOffline(seconds) {
+  const banner = offlineBanner();
+  document.getElementById("offline-text").textContent = seconds
+    ? nt("The server cannot be reached: trying again in {n} second\u2026",
+         "The server cannot be reached: trying again in {n} seconds\u2026", seconds)
+    : t("The server cannot be reached: trying again\u2026");
+  banner.hidden = false;
+  document.body.dataset.offline = "yes";
+}
+
+function hideOffline() {
+  const banner = document.getElementById("offline-banner");
+  if (banner) banner.hidden = true;
+  document.body.dataset.offline = "no";
+}
+
+// Every wait for the next try ends now ("Try now", or the browser says it is online again).
+function wakeRetries() {
+  for (const wake of [...offline.wakers]) wake();
+}
+window.addEventListener("online", wakeRetries);
+window.addEventListener("offline", () => showOffline(0));
+
+// Wait ``seconds`` (counted down on the banner), or less if woken.
+function offlinePause(seconds) {
+  return new Promise((resolve) => {
+    let left = seconds;
+    const tick = setInterval(() => { left -= 1; if (left > 0) showOffline(left); }, 1000);
+    const done = () => { clearInterval(tick); clearTimeout(timer); offline.wakers.delete(done); resolve(); };
+    const timer = setTimeout(done, seconds * 1000);
+    offline.wakers.add(done);
+    showOffline(left);
+  });
+}
+
+// ``load()`` until the server answers it: while it cannot be reached the banner says so
+// and it is tried again after 1, 2, 4 ... 30 seconds. A refusal of the server is thrown.
+async function keepTrying(load) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const result = await load();
+      if (attempt > 0) offline.failing -= 1;
+      if (!offline.failing) hideOffline();
+      return result;
+    } catch (e) {
+      if (e.code !== "offline") {
+        if (attempt > 0) offline.failing -= 1;
+        throw e;
+      }
+      if (attempt === 0) offline.failing += 1;
+      await offlinePause(RETRY_WAITS[Math.min(attempt, RETRY_WAITS.length - 1)]);
+    }
+  }
+}
+
+// One load at a time: a call while one is under way shares it (a page's timer and its
+// feed may both ask, and while offline only one loop tries again).
+function oneAtATime(load) {
+  let running = null;
+  return () => running || (running = load().finally(() => { running = null; }));
 }
 
 // A request that waits for an opponent, asked again a second later while the server it
@@ -293,23 +442,45 @@ async function askAgainIfStopping(request) {
   }
 }
 
-// A refused account request in the page's words (the server's reason is for developers).
+// A character of a refused name as a person can see it: a space or an invisible control
+// character by its name or code point.
+function charText(char) {
+  if (/^\s$/u.test(char)) return t("a space");
+  const code = char.codePointAt(0);
+  if (code < 32 || (code >= 127 && code < 160)) return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  return `\u201c${char}\u201d`;
+}
+
+// A refused account request in the page's words (the server's reason is for developers):
+// each rule broken has its own code, and ``args`` the facts its sentence names.
 function accountError(error) {
+  const args = error.args || {};
   switch (error.code) {
-    case "bad_name": return t("A name has 3 to 20 characters: letters, digits, _ and -, starting with a letter. Names like Computer, Guest or Admin are kept for the server.");
+    case "name_length": return t("A name has {min} to {max} characters; this one has {length}.", args);
+    case "name_start": return t("A name starts with a letter, not with {char}.", { char: charText(args.char || "") });
+    case "name_characters": return t("A name has only letters, digits, _ and -: {char} is none of them.",
+                                     { char: charText(args.char || "") });
+    case "name_reserved": return t("Names starting with {start} are kept for the server: choose another.", args);
     case "name_taken": return t("This name is taken: choose another.");
     case "invisible_name": return t("A name has no invisible characters: use visible letters only.");
     case "name_look_alike": return t("This name looks like a name that is taken: choose another.");
+    case "password_length": return t("A password has {min} to {max} characters; this one has {length}.", args);
+    case "password_is_name": return t("The password must not be the name.");
+    case "common_password": return t("This password is one of the most common ones: choose another.");
+    case "weak_password": return t("This password is too easy to guess: use a few words that do not belong together.");
     case "bad_password": return t("A password has 8 to 128 characters and is not the name.");
     case "wrong_password": return t("Wrong name or password.");
+    case "bad_code": return t("Wrong name or recovery code, or the code has expired.");
+    case "live_games": return nt("You sit in {n} game that is not finished: finish or resign it first.",
+                                 "You sit in {n} games that are not finished: finish or resign them first.", args.n || 0);
     case "throttled": return error.retryAfter
       ? nt("Too many attempts: try again in {n} second.", "Too many attempts: try again in {n} seconds.", error.retryAfter)
       : t("Too many attempts: wait a little.");
     case "bad_csrf":
     case "bad_origin": return t("The page is out of date: reload it and try again.");
     case "not_logged_in": return t("You are not logged in.");
-    case "bad_request": return t("Fill in the name and the password.");
-    default: return error.message;
+    case "bad_request": return t("Fill in every field.");
+    default: return offlineText(error) || error.message;
   }
 }
 
@@ -368,6 +539,7 @@ function serverError(message) {
     case "no_game": return t("There is no such game.");
     case "moved": case "misdirected": case "unavailable": case "starting":
       return t("The game is moving to another server: reconnecting\u2026");
+    case "offline": return offlineText(message);
     default: return message.reason || message.error || "";
   }
 }

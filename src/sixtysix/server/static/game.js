@@ -115,7 +115,7 @@ function connect() {
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
     if (message.type === "state") {
-      if (!served) { served = true; retry = 0; setConnection(t("connected")); }
+      if (!served) { served = true; retry = 0; setConnection(t("connected")); hideOffline(); }
       hold(state, message); soundFor(state, message); notifyTurn(state, message);
       state = message; clockAt = performance.now(); render();
     }
@@ -138,7 +138,11 @@ function connect() {
     retry = Math.min(retry + 1, 6);
     const wait = 500 * 2 ** (retry - 1);
     setConnection(t("disconnected \u2014 reconnecting in {seconds} s", { seconds: Math.round(wait / 1000) }), true);
-    setTimeout(connect, wait);
+    // The banner says it too, and "Try now" (or the browser coming online) reconnects at once.
+    const again = () => { clearTimeout(timer); offline.wakers.delete(again); connect(); };
+    const timer = setTimeout(again, wait);
+    offline.wakers.add(again);
+    showOffline(Math.round(wait / 1000));
   });
 }
 
@@ -190,7 +194,7 @@ function risk(action, view, you) {
                       view.failed_close_points),
              yes: t("Close the stock") };
   }
-  if (action.startsWith("66") && isFalseDeclaration(action, view)) {
+  if (action.startsWith("66") && isFalseDeclaration(action, view) && !playOptions.memory) {
     const counted = declaredCount(action, view);
     return { title: t("Declare 66 with {points}?", { points: counted }),
              text: nt("You count {points}, under 66: declaring now loses the hand, and your opponent scores {n} game point. Play on to collect more points.",
@@ -302,7 +306,9 @@ function renderHeld(n, you) {
     cardImage(card), el("figcaption", { text: seat === you ? t("You") : n[seat] }));
   let label;
   if (winner === null) label = t("Nobody wins the trick");
-  else if (held.points === null) label = winner === you ? t("You win the trick") : t("{name} wins the trick", { name: n[winner] });
+  else if (held.points === null || playOptions.memory) {
+    label = winner === you ? t("You win the trick") : t("{name} wins the trick", { name: n[winner] });
+  }
   else if (winner === you) label = t("You win the trick (+{points})", { points: held.points });
   else label = t("{name} wins the trick (+{points})", { name: n[winner], points: held.points });
   document.getElementById("trick").replaceChildren(
@@ -353,7 +359,10 @@ function render() {
   if (!share.hidden) document.getElementById("share-link").value = location.href;
   renderOffer(game, you, n);
   if (!view) return;
-  const points = (seat) => pointsText(view.scores[seat], view.tricks_won[seat]);
+  // Memory mode: the tricks are counted, the points are for the player to remember (R11.3).
+  const points = (seat) => playOptions.memory
+    ? nt("{n} trick (points hidden)", "{n} tricks (points hidden)", view.tricks_won[seat])
+    : pointsText(view.scores[seat], view.tricks_won[seat]);
   document.getElementById("opponent-points").textContent = points(top);
   document.getElementById("my-points").textContent = points(bottom);
   // The opponent's cards: backs only (and for a spectator, both hands as backs).
@@ -364,6 +373,7 @@ function render() {
   // The last few actions, newest first: what the other player just did is never missed.
   document.getElementById("log").replaceChildren(...view.history.slice(-4).reverse().map(([seat, action]) =>
     el("li", { text: t("{name}: {action}", { name: seat === you ? t("You") : n[seat], action: describeAction(action) }) })));
+  drawing = drawByItself(view, you);
   renderHand(view, you);
   renderChoices(view, you);
   renderHint(view, you);
@@ -374,6 +384,26 @@ function render() {
   if (ended) renderEnd(n, you);
   renderEnding(state.game, you, n);
   document.body.dataset.held = ended ? "end" : held ? "yes" : "no";
+}
+
+// Automatic drawing (Settings): after a won trick, once it left the table, the page asks
+// for the draw the player would click (the server's legal actions say it is one).
+// Whether the page draws now: the table then offers nothing until the draw is answered.
+// A later state at the same position (the draw taken back) leaves the choice to the
+// player: drawing, or closing before the draw.
+let drawnAt = null;
+let drawnIn = null;  // the state the page drew in
+let drawing = false;
+function drawByItself(view, you) {
+  if (!playOptions.autoDraw || you === null || held || ended || !view || view.to_act !== you) return false;
+  if (view.state !== "draw" || !view.legal.includes("D") || state.game.status !== "playing") return false;
+  const position = `${state.game.hand_number}:${state.game.actions}`;
+  if (drawnAt !== position) {
+    drawnAt = position;
+    drawnIn = state;
+    act("D");
+  }
+  return drawnIn === state;
 }
 
 function renderHand(view, you) {
@@ -515,7 +545,7 @@ function takeBack() {
 function renderChoices(view, you) {
   const box = document.getElementById("choices");
   box.replaceChildren();
-  if (you === null || held) return;
+  if (you === null || held || drawing) return;
   const buttons = [];
   if (pendingCard) {
     buttons.push(el("button", { type: "button", class: "primary", "data-action": pendingCard + "+",
@@ -531,7 +561,8 @@ function renderChoices(view, you) {
     if (action.startsWith("66")) {
       // Declaring is always allowed (R8); below 66 it is a false declaration (R8.3): it
       // looks apart, and the player is asked first (actOrAsk).
-      const risky = isFalseDeclaration(action, view);
+      // In memory mode the button does not tell whether the player has 66 (R11.3).
+      const risky = isFalseDeclaration(action, view) && !playOptions.memory;
       cls = risky ? "declare risky" : "declare";
       if (risky) title = t("You count {points}: declaring now loses the hand.", { points: declaredCount(action, view) });
     }
@@ -558,12 +589,13 @@ function renderStatus(game, view, you, n) {
   else if (game.status === "finished") text = t("The match is over: {name} won.", { name: n[game.winner] });
   else if (view.to_act === null) text = t("The hand is over.");
   else if (held) text = settings.trickPause === "tap" ? t("Tap the trick or Go on to play on.") : t("The trick is taken\u2026");
+  else if (drawing) text = t("Drawing from the stock\u2026");
   else if (you !== null && view.to_act === you) {
     text = view.state === "draw" ? t("You won the trick: draw, close or declare.") :
       view.state === "follow" ? t("Your turn: follow the card led.") : t("Your turn: lead a card.");
   } else text = t("{name} is to play\u2026", { name: n[view.to_act] });
   status.textContent = you === null ? t("You are watching. {status}", { status: text }) : text;
-  status.classList.toggle("your-turn", you !== null && view.to_act === you && !held);
+  status.classList.toggle("your-turn", you !== null && view.to_act === you && !held && !drawing);
 }
 
 function renderResult(game, you, n) {
@@ -600,9 +632,9 @@ function showResult(game, you, n, count) {
     : t("Hand {n}: {name} wins", { n: count, name: n[result.winner] });
   // Why, from the hand's explanation when this page saw the hand end (else the plain result).
   const why = ended && ended.number === count && ended.why ? ended.why : null;
-  document.getElementById("result-text").textContent = (why ? explainResult(why, n) : resultSentence(result, n)) +
-    (finished ? ratingText(game, n) : "");
-  const rows = [["", n[0], n[1]], [t("Points"), ...result.points], [t("Tricks"), ...result.tricks],
+  document.getElementById("result-text").textContent = (why ? explainResult(why, n, you) : resultSentence(result, n, you)) +
+    (finished ? ratingText(game, n, you) : "");
+  const rows = [["", ...[0, 1].map((seat) => (seat === you ? t("You") : n[seat]))], [t("Points"), ...result.points], [t("Tricks"), ...result.tricks],
                 [t("Match score"), ...game.score]];
   document.getElementById("result-table").replaceChildren(...rows.map((row, i) =>
     el("tr", {}, ...row.map((cell) => el(i === 0 ? "th" : "td", { text: String(cell) })))));
@@ -767,23 +799,27 @@ function renderMatchActions(game, you) {
   box.replaceChildren(...buttons);
 }
 
-function endingText(game, n) {
-  const loser = game.winner === null ? null : n[1 - game.winner];
+function endingText(game, n, you) {
+  const loserSeat = game.winner === null ? null : 1 - game.winner;
+  const loser = loserSeat === null ? null : n[loserSeat];
+  const mine = you !== null && loserSeat === you;
   switch (game.ended) {
-    case "resigned": return t("{name} resigned.", { name: loser });
-    case "time": return t("{name} ran out of time.", { name: loser });
-    case "left": return t("{name} left the table and did not come back in time.", { name: loser });
+    case "resigned": return mine ? t("You resigned.") : t("{name} resigned.", { name: loser });
+    case "time": return mine ? t("You ran out of time.") : t("{name} ran out of time.", { name: loser });
+    case "left": return mine ? t("You left the table and did not come back in time.")
+      : t("{name} left the table and did not come back in time.", { name: loser });
     case "aborted": return t("The match was called off before its first trick was complete.");
     default: return "";
   }
 }
 
 // How a rated match moved the players' ratings, in words (" Anna: 1500 → 1662.").
-function ratingText(game, n) {
+function ratingText(game, n, you) {
   if (game.unrated === "short") return " " + t("Not rated: the match ended before its first trick was complete.");
   const changes = game.rating_changes || {};
-  return Object.entries(changes).map(([seat, [before, after]]) =>
-    " " + t("{name}'s rating: {before} \u2192 {after}.", { name: n[Number(seat)], before, after })).join("");
+  return Object.entries(changes).map(([seat, [before, after]]) => " " + (Number(seat) === you
+    ? t("Your rating: {before} \u2192 {after}.", { before, after })
+    : t("{name}'s rating: {before} \u2192 {after}.", { name: n[Number(seat)], before, after }))).join("");
 }
 
 function renderEnding(game, you, n) {
@@ -791,9 +827,9 @@ function renderEnding(game, you, n) {
   endingShown = true;
   document.getElementById("result-title").textContent = game.winner === null ? t("The match was called off")
     : matchWinner(game.winner, you, n);
-  document.getElementById("result-text").textContent = endingText(game, n) + ratingText(game, n);
+  document.getElementById("result-text").textContent = endingText(game, n, you) + ratingText(game, n, you);
   document.getElementById("result-table").replaceChildren(
-    el("tr", {}, ...["", n[0], n[1]].map((cell) => el("th", { text: cell }))),
+    el("tr", {}, ...["", ...[0, 1].map((seat) => (seat === you ? t("You") : n[seat]))].map((cell) => el("th", { text: cell }))),
     el("tr", {}, ...[t("Match score"), ...game.score].map((cell) => el("td", { text: String(cell) }))));
   const buttons = document.getElementById("result-buttons");
   buttons.replaceChildren();
@@ -884,7 +920,7 @@ async function start() {
   await loadAccount();  // a logged-in player takes a seat with his account (and its CSRF token)
   let info;
   try {
-    info = await api("GET", `/api/games/${encodeURIComponent(gameId)}`);
+    info = await keepTrying(() => api("GET", `/api/games/${encodeURIComponent(gameId)}`));
   } catch (e) {
     showToast(t("This game cannot be opened: {reason}", { reason: e.message }));
     return;
@@ -993,11 +1029,20 @@ notifyBox.addEventListener("change", async () => {
   }
   settings.notify = notifyBox.checked;
 });
+const autoDrawBox = document.getElementById("setting-auto-draw");
+autoDrawBox.addEventListener("change", () => { playOptions.autoDraw = autoDrawBox.checked; if (state) render(); });
+const memoryBox = document.getElementById("setting-memory");
+memoryBox.addEventListener("change", () => { playOptions.memory = memoryBox.checked; if (state) render(); });
+const autoDeclareBox = document.getElementById("setting-auto-declare");
+autoDeclareBox.addEventListener("change", () => { playOptions.autoDeclare = autoDeclareBox.checked; });
 const fourBox = document.getElementById("setting-four-colours");
 const largeBox = document.getElementById("setting-large-cards");
 document.getElementById("settings-button").addEventListener("click", () => {
   confirmBox.checked = settings.confirm;
   pauseBox.value = settings.trickPause;
+  autoDrawBox.checked = playOptions.autoDraw;
+  memoryBox.checked = playOptions.memory;
+  autoDeclareBox.checked = playOptions.autoDeclare;
   fourBox.checked = cardLook.fourColours;
   soundBox.checked = settings.sound;
   notifyBox.checked = settings.notify && "Notification" in window && Notification.permission === "granted";

@@ -33,7 +33,7 @@ function lessonUrl(path, query) {
 async function show(step) {
   let next;
   try {
-    next = await api("GET", lessonUrl("", { step }));
+    next = await keepTrying(() => api("GET", lessonUrl("", { step })));
   } catch (e) {
     showToast(t("The lesson cannot be loaded: {reason}", { reason: e.message }));
     return;

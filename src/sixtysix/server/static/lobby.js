@@ -15,6 +15,8 @@ async function createGame(event) {
   if (kind === "challenge") { challenge(form); return; }
   const data = new FormData(form);
   const body = { kind, rules: data.get("rules"), name: data.get("name") || "" };
+  // Automatic 66 (Settings) is a rule of the match: asked for against the computer only.
+  if (kind === "computer" && playOptions.autoDeclare && data.get("rated") !== "on") body.rules += ",auto_declare=true";
   if (kind === "computer") {
     body.level = data.get("level");
     body.takeback = data.get("takeback") === "on";
@@ -80,11 +82,11 @@ async function challenge(form) {
 }
 
 // The logged-in player's challenges: to him (take the seat or decline), and his own.
-async function refreshChallenges() {
+const refreshChallenges = oneAtATime(async () => {
   const box = document.getElementById("challenges");
   if (!account.name) { box.hidden = true; return; }
   try {
-    const mine = await api("GET", "/api/challenges");
+    const mine = await keepTrying(() => api("GET", "/api/challenges"));
     box.hidden = !mine.incoming.length && !mine.outgoing.length;
     const decline = (id) => async () => {
       try { await api("POST", `/api/games/${encodeURIComponent(id)}/decline`); } catch (e) { showToast(e.message); }
@@ -100,7 +102,7 @@ async function refreshChallenges() {
   } catch (e) {
     /* the next refresh tries again */
   }
-}
+});
 
 function gameItem(game, label, href) {
   const [first, second] = game.players;
@@ -111,9 +113,11 @@ function gameItem(game, label, href) {
             extras.length ? el("span", { class: "tag", text: ` ${extras.join(" \u00b7 ")}` }) : "");
 }
 
-async function refresh() {
+// The lists: while the server cannot be reached the banner says so, and they are asked
+// for again (keepTrying), never left empty without a word.
+const refresh = oneAtATime(async () => {
   try {
-    const lobby = await api("GET", "/api/games");
+    const lobby = await keepTrying(() => api("GET", "/api/games"));
     const fill = (id, items, empty) => {
       const list = document.getElementById(id);
       list.replaceChildren(...(items.length ? items : [el("li", { class: "empty", text: empty })]));
@@ -129,7 +133,7 @@ async function refresh() {
   } catch (e) {
     /* the next refresh tries again */
   }
-}
+});
 
 // The lobby live: the server says when its lists change (server-sent events, gathered
 // at most once a second), and the page reads them again. Without the stream (an old
@@ -157,10 +161,10 @@ function clockName(control) {
 }
 
 // The leaderboard of the rules chosen, and the computer levels' fixed ratings beside it.
-async function refreshLeaderboard() {
+const refreshLeaderboard = oneAtATime(async () => {
   const pool = document.getElementById("pool").value;
   try {
-    const board = await api("GET", `/api/leaderboard?pool=${encodeURIComponent(pool)}&limit=10`);
+    const board = await keepTrying(() => api("GET", `/api/leaderboard?pool=${encodeURIComponent(pool)}&limit=10`));
     const list = document.getElementById("leaderboard-players");
     list.replaceChildren(...(board.players.length ? board.players.map((p) => el("li", {},
       el("a", { href: `/player/${encodeURIComponent(p.name)}`, text: p.name }),
@@ -171,13 +175,13 @@ async function refreshLeaderboard() {
   } catch (e) {
     /* the next refresh tries again */
   }
-}
+});
 
 // The computer opponents come from the server: its levels and the engines its operator added.
 async function fillOpponents() {
   const select = document.querySelector("select[name=level]");
   try {
-    const offered = await api("GET", "/api/opponents");
+    const offered = await keepTrying(() => api("GET", "/api/opponents"));
     select.replaceChildren(...offered.opponents.map((o) => el("option", {
       value: o.name, text: o.kind === "engine" ? t("{name} (engine)", { name: o.name }) : levelName(o.name),
       selected: o.name === offered.default,
@@ -211,19 +215,30 @@ function showAccount() {
   showAccount.filled = account.name;
 }
 
+// The dialog's three forms: log in, register, and a new password with a recovery code
+// (an administrator issues it: ``sixtysix accounts reset NAME``).
 function openAccountDialog(mode) {
-  accountMode = mode;
-  const register = mode === "register";
-  const title = register ? t("Register") : t("Log in");
-  document.getElementById("account-title").textContent = title;
-  document.getElementById("account-submit").textContent = title;
-  document.getElementById("account-why").hidden = !register;
-  document.getElementById("account-rules").hidden = !register;
-  document.getElementById("account-password").setAttribute("autocomplete", register ? "new-password" : "current-password");
-  document.getElementById("account-error").textContent = "";
+  const name = document.getElementById("account-name-input").value;
   document.getElementById("account-form").reset();
-  accountDialog.showModal();
-  document.getElementById("account-name-input").focus();
+  setAccountMode(mode);
+  if (mode === "reset") document.getElementById("account-name-input").value = name;
+  if (!accountDialog.open) accountDialog.showModal();
+  document.getElementById(mode === "reset" && name ? "account-code" : "account-name-input").focus();
+}
+
+function setAccountMode(mode) {
+  accountMode = mode;
+  const titles = { register: t("Register"), login: t("Log in"), reset: t("Set a new password") };
+  document.getElementById("account-title").textContent = titles[mode];
+  document.getElementById("account-submit").textContent = titles[mode];
+  document.getElementById("account-why").hidden = mode !== "register";
+  document.getElementById("account-rules").hidden = mode === "login";
+  document.getElementById("account-reset-why").hidden = mode !== "reset";
+  document.getElementById("account-code-row").hidden = mode !== "reset";
+  document.getElementById("account-forgot-row").hidden = mode !== "login";
+  document.getElementById("account-password-label").textContent = mode === "reset" ? t("New password") : t("Password");
+  document.getElementById("account-password").setAttribute("autocomplete", mode === "login" ? "current-password" : "new-password");
+  document.getElementById("account-error").textContent = "";
 }
 
 async function submitAccount(event) {
@@ -233,9 +248,12 @@ async function submitAccount(event) {
   errorBox.textContent = "";
   const button = document.getElementById("account-submit");
   button.disabled = true;
+  const name = data.get("username") || "";
+  const password = data.get("password") || "";
   try {
-    const me = await api("POST", `/api/account/${accountMode === "register" ? "register" : "login"}`,
-                         { name: data.get("username") || "", password: data.get("password") || "" });
+    const me = accountMode === "reset"
+      ? await api("POST", "/api/account/reset", { name, code: data.get("code") || "", new: password })
+      : await api("POST", `/api/account/${accountMode === "register" ? "register" : "login"}`, { name, password });
     account.name = me.name;
     account.csrf = me.csrf;
     accountDialog.close();
@@ -262,6 +280,7 @@ async function logOut() {
 document.getElementById("show-login").addEventListener("click", () => openAccountDialog("login"));
 document.getElementById("show-register").addEventListener("click", () => openAccountDialog("register"));
 document.getElementById("account-cancel").addEventListener("click", () => accountDialog.close());
+document.getElementById("account-forgot").addEventListener("click", () => openAccountDialog("reset"));
 document.getElementById("account-form").addEventListener("submit", submitAccount);
 document.getElementById("logout").addEventListener("click", logOut);
 

@@ -33,7 +33,7 @@ function opponentName(key) {
 async function start() {
   let page;
   try {
-    page = await api("GET", `/api/players/${encodeURIComponent(playerName)}`);
+    page = await keepTrying(() => api("GET", `/api/players/${encodeURIComponent(playerName)}`));
   } catch (e) {
     document.getElementById("player-name").textContent = t("There is no such player.");
     return;

@@ -107,7 +107,7 @@ function go(to) {
 async function start() {
   document.getElementById("download").href = `/api/games/${encodeURIComponent(replayId)}/record`;
   try {
-    const data = await api("GET", `/api/games/${encodeURIComponent(replayId)}/replay`);
+    const data = await keepTrying(() => api("GET", `/api/games/${encodeURIComponent(replayId)}/replay`));
     frames = data.frames;
     info = data.game;
   } catch (e) {

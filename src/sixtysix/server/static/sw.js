@@ -1,13 +1,21 @@
-// The service worker: the page's own files are kept, so that the game can be installed as
-// an app and its pages open without a network; the network is always asked first, so a
-// new version of the server is seen at once. Games, the API and the WebSocket are never
-// cached: they need the server.
+// The service worker: the pages and their files are kept, so that the game can be
+// installed as an app and every page opens without a network: the real page, whose
+// banner then says that the server cannot be reached and which tries again (common.js,
+// keepTrying). The network is always asked first, so a new version of the server is seen
+// at once. Games, the API and the WebSocket are never cached: they need the server.
 "use strict";
 
-const CACHE = "sixtysix-pages-3";
-const FILES = ["/", "/static/style.css", "/static/common.js", "/static/lobby.js", "/static/game.js",
-               "/static/game.html", "/static/replay.js", "/static/replay.html", "/rules",
-               "/static/rules.html", "/static/rules.js", "/static/icon.svg", "/cards/back.svg"];
+const CACHE = "sixtysix-pages-4";
+// Each page by its file (a page of one game, player or tournament is the same file for all).
+const PAGES = { "/": "/static/index.html", "/rules": "/static/rules.html", "/learn": "/static/lesson.html",
+                "/tournaments": "/static/tournaments.html", "/account": "/static/account.html" };
+const PAGES_UNDER = { "/game/": "/static/game.html", "/replay/": "/static/replay.html",
+                      "/player/": "/static/player.html", "/tournament/": "/static/tournament.html" };
+const SCRIPTS = ["/static/common.js", "/static/lobby.js", "/static/game.js", "/static/replay.js", "/static/rules.js",
+                 "/static/lesson.js", "/static/player.js", "/static/tournaments.js", "/static/tournament.js",
+                 "/static/account.js"];
+const FILES = [...Object.keys(PAGES), ...Object.values(PAGES), ...Object.values(PAGES_UNDER), ...SCRIPTS,
+               "/static/style.css", "/static/icon.svg", "/cards/back.svg"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
@@ -20,8 +28,15 @@ self.addEventListener("activate", (event) => {
 });
 
 function kept(url) {
-  return url.pathname === "/" || url.pathname === "/rules" || url.pathname.startsWith("/static/") ||
-    url.pathname.startsWith("/cards/") || url.pathname.startsWith("/i18n/");
+  return url.pathname in PAGES || url.pathname.startsWith("/static/") || url.pathname.startsWith("/cards/") ||
+    url.pathname.startsWith("/i18n/");
+}
+
+// The kept file that serves a page's address offline.
+function pageFile(url) {
+  if (url.pathname in PAGES) return PAGES[url.pathname];
+  const prefix = Object.keys(PAGES_UNDER).find((p) => url.pathname.startsWith(p));
+  return prefix ? PAGES_UNDER[prefix] : null;
 }
 
 self.addEventListener("fetch", (event) => {
@@ -36,11 +51,9 @@ self.addEventListener("fetch", (event) => {
       caches.open(CACHE).then((cache) => cache.put(request, copy));
     }
     return response;
-  }).catch(() => caches.match(request).then((hit) => {
+  }).catch(() => caches.match(request, { ignoreSearch: page }).then((hit) => {
     if (hit) return hit;
-    // A game's or a replay's page, offline: the same file serves every game.
-    if (page && url.pathname.startsWith("/game/")) return caches.match("/static/game.html");
-    if (page && url.pathname.startsWith("/replay/")) return caches.match("/static/replay.html");
-    return Response.error();
+    const file = page ? pageFile(url) : null;
+    return file ? caches.match(file).then((found) => found || Response.error()) : Response.error();
   })));
 });

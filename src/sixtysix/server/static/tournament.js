@@ -39,14 +39,14 @@ function render() {
       : g.result === "aborted" ? t("called off") : t("being played") }))));
 }
 
-async function refreshTournament() {
+const refreshTournament = oneAtATime(async () => {
   try {
-    tour = await api("GET", `/api/tournaments/${encodeURIComponent(tournamentId)}`);
+    tour = await keepTrying(() => api("GET", `/api/tournaments/${encodeURIComponent(tournamentId)}`));
     render();
   } catch (e) {
     document.getElementById("tournament-name").textContent = t("There is no such tournament.");
   }
-}
+});
 
 async function nextMatch() {
   const errorBox = document.getElementById("tournament-error");

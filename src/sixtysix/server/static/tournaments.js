@@ -11,9 +11,9 @@ function tournamentItem(tour) {
             (tour.rated ? ` \u00b7 ${t("rated")}` : ""));
 }
 
-async function refreshTournaments() {
+const refreshTournaments = oneAtATime(async () => {
   try {
-    const all = await api("GET", "/api/tournaments");
+    const all = await keepTrying(() => api("GET", "/api/tournaments"));
     for (const status of ["running", "upcoming", "finished"]) {
       const list = document.getElementById(status);
       list.replaceChildren(...(all[status].length ? all[status].map(tournamentItem)
@@ -22,7 +22,7 @@ async function refreshTournaments() {
   } catch (e) {
     /* the next refresh tries again */
   }
-}
+});
 
 async function makeTournament(event) {
   event.preventDefault();
