@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 
 from sixtysix.clock import TimeControl
 from sixtysix.rules import Rules
+from sixtysix.server.errors import GameError, Reason, stopping
 from sixtysix.server.fairplay import Starter
-from sixtysix.server.games import Game, GameError, GameManager, stopping
+from sixtysix.server.games import Game, GameManager
 from sixtysix.server.ratings import pool_of
 from sixtysix.server.status import GameKind
 
@@ -105,10 +106,9 @@ class Pairing:
         or under other rules than a preset's."""
         if request.rated:
             if request.user is None:
-                raise GameError("a rated game needs an account: log in first", "needs_account", 403)
+                raise GameError(Reason.RATED_NEEDS_ACCOUNT)
             if pool_of(request.rules) is None:
-                raise GameError("a rated game is played under a preset's own rules (only the target may "
-                                "differ)", "bad_rated")
+                raise GameError(Reason.RATED_PRESET)
 
     async def seek(self, request: Request, wait: float) -> Paired:
         """A game for ``request``: with a person who asks for the same game, else after
@@ -166,8 +166,7 @@ class Pairing:
         levels = {} if manager.ratings is None else manager.ratings.levels
         offered = [level for level in levels if level in manager.opponents]
         if not offered:
-            raise GameError("nobody came, and no computer level has a rating to pair with",
-                            "no_opponent", 409)  # not 503: a load balancer would try again
+            raise GameError(Reason.NO_OPPONENT)  # not 503: a load balancer would try again
         level = min(offered, key=lambda name: abs(levels[name].rating - rating))
         game, token = manager.create(rules=request.rules, kind=GameKind.COMPUTER, level=level,
                                      name=request.name, user=request.user, clock=request.clock,
