@@ -19,7 +19,7 @@ import contextlib
 import json
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.background import BackgroundTask
@@ -117,6 +117,20 @@ async def quick_pairing(body: PairingRequest, request: Request, user: ActingUser
     paired = seeking.result()
     return Seated(id=paired.game.id, seat=paired.seat, token=paired.token, link=f"/game/{paired.game.id}",
                   opponent=paired.opponent, game=paired.game.info())
+
+
+@router.get("/api/pairing/outlook")
+async def pairing_outlook(user: CurrentUser, services: Served, client: Client,
+                          rules: str = Query("classic", max_length=200),
+                          target: int | None = Query(None, ge=1, le=100),
+                          clock: str | None = Query(None, max_length=16), rated: bool = False,
+                          waited: float = Query(0.0, ge=0, le=MAX_WAIT)) -> dict[str, Any]:
+    """What a player waiting ``waited`` seconds for quick pairing is told: the ratings he
+    is paired across now (wider the longer he waits), how many others wait for the same
+    game, and the computer level he gets if nobody comes."""
+    wish = PairingWish(rules=parse_rules(rules, target), clock=parse_clock(clock), rated=rated,
+                       user=None if user is None else (user.id, user.name), name="", creator=client)
+    return services.pairing.outlook(wish, waited)
 
 
 @router.get("/api/challenges")

@@ -140,6 +140,15 @@ class _Waiting:
     address: str | None = None
 
 
+def _level(key: str) -> str | None:
+    """The computer level an entrant's key names (``c:LEVEL``), or ``None`` for a person.
+
+    >>> _level("c:easy"), _level("u:7")
+    ('easy', None)
+    """
+    return key[2:] if key.startswith("c:") else None
+
+
 def _utc(seconds: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(seconds, dt.UTC).replace(tzinfo=None)
 
@@ -277,10 +286,11 @@ class Tournaments:
                 "ends": None if row.ends is None else row.ends.isoformat() + "Z",
                 "seconds_to_start": max(0.0, (row.starts - at).total_seconds()),
                 "seconds_left": None if row.ends is None else max(0.0, (row.ends - at).total_seconds()),
-                "standings": [{"name": e.name, "computer": e.key.startswith("c:"), "points": e.points,
-                               "played": e.played, "won": e.won} for e in standings],
+                # A computer entrant's level (``None``: a person), for a page to name it in its language.
+                "standings": [{"name": e.name, "computer": e.key.startswith("c:"), "level": _level(e.key),
+                               "points": e.points, "played": e.played, "won": e.won} for e in standings],
                 "games": [{"id": m.game_id, "players": [names.get(m.key0, "?"), names.get(m.key1, "?")],
-                           "result": m.result} for m in matches],
+                           "levels": [_level(m.key0), _level(m.key1)], "result": m.result} for m in matches],
             }
 
     def listing(self) -> dict[str, list[dict[str, Any]]]:

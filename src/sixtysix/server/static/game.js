@@ -154,12 +154,9 @@ function onError(message) {
     showToast(t("There is no such game."));
     return;
   }
-  if (message.code === "time") showToast(t("Your time ran out."));
-  else if (message.code === "chat_rate_limited") showToast(t("Too many lines of chat: wait a little."));
-  else if (message.code === "too_many_spectators") showToast(t("This game has as many spectators as it takes: trying again in a moment."));
+  if (message.code === "too_many_spectators") showToast(t("This game has as many spectators as it takes: trying again in a moment."));
   else if (message.code === "bad_chat") showToast(t("A line of chat has 1 to 200 characters."));
-  else if (message.code === "not_abortable") showToast(t("The first trick is complete: the match can no longer be called off."));
-  else showToast(serverError(message));
+  else showToast(refusalNode(message));
 }
 
 function goToRematch(newId) {
@@ -886,7 +883,7 @@ async function start() {
   try {
     info = await api("GET", `/api/games/${encodeURIComponent(gameId)}`);
   } catch (e) {
-    showToast(t("This game cannot be opened: {reason}", { reason: e.message }));
+    showToast(e.message);
     return;
   }
   // A seat an account took is the account's on every device: the server seats it by its session.
@@ -905,7 +902,7 @@ async function start() {
         token = seat.token;
         localStorage.setItem(tokenKey, token);
       } catch (e) {
-        showToast(e.message);
+        showToast(refusalNode(e));
       }
       join.hidden = true;
       connect();

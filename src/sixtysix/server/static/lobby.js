@@ -29,7 +29,7 @@ async function createGame(event) {
     rememberToken(game.id, game.token);
     location.href = game.link;
   } catch (e) {
-    errorBox.textContent = e.message;
+    errorBox.replaceChildren(refusalNode(e));
   }
 }
 
@@ -52,7 +52,7 @@ async function quickPairing(form) {
     rememberToken(game.id, game.token);
     location.href = game.link;
   } catch (e) {
-    if (e.name !== "AbortError") errorBox.textContent = e.message;
+    if (e.name !== "AbortError") errorBox.replaceChildren(refusalNode(e));
   } finally {
     status.hidden = true;
     document.getElementById("quick-pairing").disabled = false;
@@ -75,7 +75,7 @@ async function challenge(form) {
     rememberToken(game.id, game.token);
     location.href = game.link;
   } catch (e) {
-    errorBox.textContent = e.code === "no_player" ? t("No player has that name.") : e.message;
+    errorBox.replaceChildren(refusalNode(e));
   }
 }
 
@@ -87,7 +87,7 @@ async function refreshChallenges() {
     const mine = await api("GET", "/api/challenges");
     box.hidden = !mine.incoming.length && !mine.outgoing.length;
     const decline = (id) => async () => {
-      try { await api("POST", `/api/games/${encodeURIComponent(id)}/decline`); } catch (e) { showToast(e.message); }
+      try { await api("POST", `/api/games/${encodeURIComponent(id)}/decline`); } catch (e) { showToast(refusalNode(e)); }
       refreshChallenges();
     };
     document.getElementById("challenges-incoming").replaceChildren(...mine.incoming.map((g) => el("li", {},
@@ -239,6 +239,11 @@ async function submitAccount(event) {
     account.name = me.name;
     account.csrf = me.csrf;
     accountDialog.close();
+    const back = returnTo();
+    if (back) {
+      location.href = back;
+      return;
+    }
     showAccount();
   } catch (e) {
     errorBox.textContent = accountError(e);
@@ -259,6 +264,13 @@ async function logOut() {
   showAccount();
 }
 
+// A page that sent the player here to log in (its "Log in" link: /?login=1&next=/game/...)
+// is where he goes back to; only a path of this site.
+function returnTo() {
+  const next = new URLSearchParams(location.search).get("next");
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : null;
+}
+
 document.getElementById("show-login").addEventListener("click", () => openAccountDialog("login"));
 document.getElementById("show-register").addEventListener("click", () => openAccountDialog("register"));
 document.getElementById("account-cancel").addEventListener("click", () => accountDialog.close());
@@ -274,5 +286,8 @@ ready.then(() => {
   followLobby();
   setInterval(refreshLeaderboard, 30000);
   document.getElementById("pool").addEventListener("change", refreshLeaderboard);
-  loadAccount().then(showAccount);
+  loadAccount().then(() => {
+    showAccount();
+    if (!account.name && new URLSearchParams(location.search).get("login")) openAccountDialog("login");
+  });
 });
