@@ -402,6 +402,26 @@ function loginLink() {
   return el("a", { href: `/?login=1&next=${encodeURIComponent(back)}`, class: "login-link", text: t("Log in") });
 }
 
+// A clock in words: "5 min + 3 s", "20 s a move".
+function clockName(control) {
+  const move = /^(\d+(?:\.\d+)?)\/move$/.exec(control);
+  if (move) return t("{n} s a move", { n: move[1] });
+  const match = /^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(control);
+  return match ? t("{minutes} min + {seconds} s", { minutes: match[1], seconds: match[2] }) : control;
+}
+
+// A match's terms as lichess shows them beside its rules: rated or not, and the clock
+// as written ("rated \u00b7 5+3", "unrated \u00b7 no clock").
+function termsText(rated, control) {
+  return `${rated ? t("rated") : t("unrated")} \u00b7 ${control || t("no clock")}`;
+}
+
+// The rules and the terms together: "Classic, a match to 7 game points \u00b7 rated \u00b7 5+3".
+function matchText(rules, target, rated, control) {
+  const words = rules ? rulesText(rules, target) : "";
+  return words ? `${words} \u00b7 ${termsText(rated, control)}` : termsText(rated, control);
+}
+
 // What the server refused over the WebSocket, for a person (refusalText).
 function serverError(message) {
   return refusalText(message);

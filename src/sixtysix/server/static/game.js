@@ -345,6 +345,8 @@ function render() {
     (game.spectators ? " \u00b7 " + nt("{n} watching", "{n} watching", game.spectators) : "") +
     // A match played with takebacks says so, as its record does.
     (game.takeback ? " \u00b7 " + nt("takebacks allowed, {n} taken", "takebacks allowed, {n} taken", game.taken_back) : "");
+  document.getElementById("match-terms").textContent =
+    matchText(game.rules, game.target, game.rated, game.clock ? game.clock.control : null);
   const share = document.getElementById("share");
   share.hidden = !(game.status === "waiting" && you === 0);
   if (!share.hidden) document.getElementById("share-link").value = location.href;
@@ -886,12 +888,26 @@ async function start() {
     showToast(e.message);
     return;
   }
+  // Quick pairing found nobody within the wait: the computer came instead, and the page says so.
+  if (sessionStorage.getItem(`sixtysix-found-${gameId}`) === "computer") {
+    sessionStorage.removeItem(`sixtysix-found-${gameId}`);
+    showToast(t("Nobody came in time: you play the computer ({level}).", { level: levelName(info.level) }));
+  }
   // A seat an account took is the account's on every device: the server seats it by its session.
   const accountSeat = info.players.findIndex((name, seat) => info.accounts[seat] && account.name === name);
   if (!token && accountSeat < 0 && info.kind === "person" && !info.seats_taken[1]) {
     const join = document.getElementById("join");
     document.getElementById("join-text").textContent =
       t("{name} invites you to a game of Sixty-six ({rules}).", { name: info.players[0], rules: rulesText(info.rules, info.target) });
+    document.getElementById("join-terms").textContent = termsText(info.rated, info.clock ? info.clock.control : null);
+    // A logged-in player plays under his account's name: nothing to ask. A guest offered a
+    // rated seat is shown the way to log in, not a seat the server would refuse.
+    document.getElementById("join-name").hidden = Boolean(account.name);
+    const mustLogIn = info.rated && !account.name;
+    document.getElementById("join-button").hidden = mustLogIn;
+    const login = document.getElementById("join-login");
+    login.hidden = !mustLogIn;
+    if (mustLogIn) login.append(loginLink());
     join.hidden = false;
     document.getElementById("watch-button").addEventListener("click", () => { join.hidden = true; connect(); });
     document.getElementById("join-form").addEventListener("submit", async (event) => {

@@ -47,17 +47,59 @@ async function quickPairing(form) {
   pairingRequest = new AbortController();
   status.hidden = false;
   document.getElementById("quick-pairing").disabled = true;
+  const watcher = watchPairing(body);
   try {
     const game = await askAgainIfStopping(() => api("POST", "/api/pairing", body, pairingRequest.signal));
     rememberToken(game.id, game.token);
+    // The game page says that the computer came because nobody did.
+    if (game.opponent === "computer") sessionStorage.setItem(`sixtysix-found-${game.id}`, "computer");
     location.href = game.link;
   } catch (e) {
     if (e.name !== "AbortError") errorBox.replaceChildren(refusalNode(e));
   } finally {
+    clearInterval(watcher);
+    document.getElementById("pairing-outlook").textContent = "";
     status.hidden = true;
     document.getElementById("quick-pairing").disabled = false;
     pairingRequest = null;
   }
+}
+
+// While quick pairing waits: the ratings it pairs across now (the server widens them as
+// the wait goes on), how many others wait for the same game, and when the computer comes
+// instead (announced before it does). The server is asked every 2 s, the count every second.
+function watchPairing(body) {
+  const began = Date.now();
+  let outlook = null;
+  const query = () => {
+    const params = new URLSearchParams({ rules: body.rules || "classic", waited: String((Date.now() - began) / 1000) });
+    if (body.target) params.set("target", String(body.target));
+    if (body.clock) params.set("clock", body.clock);
+    if (body.rated) params.set("rated", "true");
+    return `/api/pairing/outlook?${params}`;
+  };
+  const show = () => {
+    if (!outlook) return;
+    const left = Math.max(0, Math.ceil(body.wait - (Date.now() - began) / 1000));
+    const parts = [outlook.widens
+      ? t("Players rated {low}\u2013{high}, more the longer you wait.", outlook)
+      : t("Players rated {low}\u2013{high}.", outlook)];
+    if (outlook.waiting) parts.push(nt("{n} other player waits for this game.", "{n} other players wait for this game.", outlook.waiting));
+    parts.push(outlook.computer
+      ? nt("If nobody comes within {n} second, you play the computer ({level}).",
+           "If nobody comes within {n} seconds, you play the computer ({level}).", left, { level: levelName(outlook.computer) })
+      : nt("If nobody comes within {n} second, the search ends.", "If nobody comes within {n} seconds, the search ends.", left));
+    document.getElementById("pairing-outlook").textContent = parts.join(" ");
+  };
+  let ticks = 0;
+  const tick = async () => {
+    if (ticks++ % 2 === 0) {
+      try { outlook = await api("GET", query()); } catch (e) { /* the next tick asks again */ }
+    }
+    show();
+  };
+  tick();
+  return setInterval(tick, 1000);
 }
 
 // A challenge: a game for the player named only (an account).
@@ -91,11 +133,12 @@ async function refreshChallenges() {
       refreshChallenges();
     };
     document.getElementById("challenges-incoming").replaceChildren(...mine.incoming.map((g) => el("li", {},
-      t("{name} challenges you", { name: g.players[0] }), ` \u2014 ${rulesText(g.rules_json, g.target)} `,
+      t("{name} challenges you", { name: g.players[0] }), ` \u2014 ${matchText(g.rules_json, g.target, g.rated, g.clock)} `,
       el("a", { class: "button", href: `/game/${g.id}`, text: t("Accept") }), " ",
       el("button", { type: "button", text: t("Decline"), onclick: decline(g.id) }))));
     document.getElementById("challenges-outgoing").replaceChildren(...mine.outgoing.map((g) => el("li", {},
-      el("a", { href: `/game/${g.id}`, text: t("You challenged {name}", { name: g.players[1] }) }), " ",
+      el("a", { href: `/game/${g.id}`, text: t("You challenged {name}", { name: g.players[1] }) }),
+      ` \u2014 ${matchText(g.rules_json, g.target, g.rated, g.clock)} `,
       el("button", { type: "button", text: t("Take back"), onclick: decline(g.id) }))));
   } catch (e) {
     /* the next refresh tries again */
@@ -105,10 +148,10 @@ async function refreshChallenges() {
 function gameItem(game, label, href) {
   const [first, second] = game.players;
   const players = first && second ? t("{first} vs {second}", { first, second }) : first || second || "?";
-  const extras = [game.rated ? t("rated") : null, game.clock ? clockName(game.clock) : null].filter(Boolean);
   return el("li", {}, el("a", { href, text: label }), ` ${players} \u2014 ${(game.rules_json ? rulesText(game.rules_json, game.target) : game.rules)} `,
-            el("span", { class: "dim", text: `${game.score[0]}\u2013${game.score[1]}` }),
-            extras.length ? el("span", { class: "tag", text: ` ${extras.join(" \u00b7 ")}` }) : "");
+            el("span", { class: "dim", text: `${game.score[0]}\u2013${game.score[1]}` }), " ",
+            el("span", { class: "tag terms", title: game.clock ? clockName(game.clock) : "",
+                         text: termsText(game.rated, game.clock) }));
 }
 
 async function refresh() {
@@ -149,13 +192,6 @@ function followLobby() {
 }
 
 // A time control in words ("5+3", "20/move").
-function clockName(control) {
-  const move = /^(\d+(?:\.\d+)?)\/move$/.exec(control);
-  if (move) return t("{n} s a move", { n: move[1] });
-  const match = /^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(control);
-  return match ? t("{minutes} min + {seconds} s", { minutes: match[1], seconds: match[2] }) : control;
-}
-
 // The leaderboard of the rules chosen, and the computer levels' fixed ratings beside it.
 async function refreshLeaderboard() {
   const pool = document.getElementById("pool").value;
