@@ -375,6 +375,7 @@ function refusalArgs(args) {
 }
 
 function refusalText(refusal) {
+  if (refusal.code === "offline") return refusal.message;  // in the page's words already (api)
   if (refusal.text) return t(refusal.text, refusalArgs(refusal.args));
   return t("The server refused: {reason}", { reason: refusal.reason || refusal.message || refusal.code });
 }
