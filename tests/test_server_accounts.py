@@ -86,7 +86,7 @@ def refused(answer: Any, status: int, code: str) -> str:
     assert answer.status_code == status, answer.text
     body = answer.json()
     assert body["code"] == code, body
-    assert set(body) == {"error", "code"} and body["error"]
+    assert set(body) <= {"error", "code", "text", "args"} and body["error"]
     reason: str = body["error"]
     return reason
 
