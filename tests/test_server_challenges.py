@@ -100,7 +100,8 @@ def test_a_challenge_taken_is_listed_being_played_and_finished(app: Any, anna: T
     resign(bob, gid, token)
     lists = guest.get("/api/games").json()
     assert gid not in [g["id"] for g in lists["playing"]]
-    assert [(g["players"], g["winner"]) for g in lists["finished"] if g["id"] == gid] == [(["Anna", "Bob"], 0)]
+    finished = [(g["players"], g["winner"]) for g in lists["finished"] if g["id"] == gid]
+    assert finished == [(["Anna", "Bob"], 0)]
 
 
 def test_a_players_page_lists_his_games_against_the_computer(app: Any, anna: TestClient) -> None:
@@ -109,4 +110,5 @@ def test_a_players_page_lists_his_games_against_the_computer(app: Any, anna: Tes
     game = anna.post("/api/games", json={"kind": "computer", "level": "random"}, headers=a).json()
     resign(anna, game["id"], game["token"])
     listed = anna.get("/api/players/Anna").json()["games"]
-    assert [(g["id"], g["kind"], g["level"], g["won"]) for g in listed] == [(game["id"], "computer", "random", False)]
+    assert [(g["id"], g["kind"], g["level"], g["won"]) for g in listed] == [
+        (game["id"], "computer", "random", False)]

@@ -268,7 +268,8 @@ def test_over_http_a_waiting_player_reads_his_outlook() -> None:
     from sixtysix.server import Settings, create_app
 
     with TestClient(create_app(Settings(database_url="sqlite://"))) as client:
-        told = client.get("/api/pairing/outlook", params={"rules": "classic", "clock": "5+3", "waited": 5}).json()
+        asked = {"rules": "classic", "clock": "5+3", "waited": 5}
+        told = client.get("/api/pairing/outlook", params=asked).json()
         assert told["rating"] == 1500 and told["high"] - told["low"] == 2 * (RANGE + 5 * WIDEN)
         # The level announced is the one that comes when nobody does.
         lone = client.post("/api/pairing", json={"rules": "classic", "clock": "5+3", "wait": 0}).json()

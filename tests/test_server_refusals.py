@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from server_support import Client, connect  # noqa: E402
 from sixtysix import i18n  # noqa: E402
 from sixtysix.cards import CARDS  # noqa: E402
+from sixtysix.lessons import REFUSALS as LESSON_REFUSALS  # noqa: E402
 from sixtysix.refusal import NOT_HELD, REASONS  # noqa: E402
 from sixtysix.server import Settings, create_app  # noqa: E402
 from sixtysix.server.errors import GameError, Reason  # noqa: E402
@@ -28,6 +29,7 @@ from sixtysix.server.errors import GameError, Reason  # noqa: E402
 SERVER = Path(__file__).resolve().parent.parent / "src" / "sixtysix" / "server"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: The arguments a page knows how to show (common.js: refusalArgs, refusalNode).
+PERSON = {"kind": "person", "name": "Anna", "rules": "classic,target=1"}
 KNOWN_ARGS = {"number", "hands", "kinds", "problem", "level", "levels", "n", "minutes", "game"}
 
 
@@ -39,10 +41,10 @@ def client() -> Iterator[TestClient]:
 
 @pytest.mark.parametrize("lang", ["de", "bg", "hu"])
 def test_every_refusal_sentence_is_translated_with_the_same_blanks(lang: str) -> None:
-    """Walks every refusal the server gives and every rule's refusal the kernel gives."""
+    """Walks every refusal the server gives, a lesson's and every rule's refusal the kernel gives."""
     page = i18n.catalog(lang)["messages"]
     assert isinstance(page, dict)
-    sentences = [r.sentence for r in Reason] + list(REASONS)
+    sentences = [r.sentence for r in Reason] + list(REASONS) + list(LESSON_REFUSALS)
     lacking = [s for s in sentences if not isinstance(page.get(s), str) or not page[s]]
     assert lacking == []
     for sentence in sentences:
@@ -66,8 +68,8 @@ def _first_argument_is_a_reason(call: ast.Call) -> bool:
         return False
     first = call.args[0]
     choices = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
-    return all(isinstance(c, ast.Attribute) and isinstance(c.value, ast.Name) and c.value.id in ("Reason", "Refusal")
-               for c in choices)
+    return all(isinstance(c, ast.Attribute) and isinstance(c.value, ast.Name)
+               and c.value.id in ("Reason", "Refusal") for c in choices)
 
 
 def test_no_refusal_of_the_server_is_written_outside_the_table() -> None:
@@ -78,7 +80,8 @@ def test_no_refusal_of_the_server_is_written_outside_the_table() -> None:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-                    node.func.id in ("GameError", "LimitError", "error") and not _first_argument_is_a_reason(node):
+                    node.func.id in ("GameError", "LimitError", "error") and \
+                    not _first_argument_is_a_reason(node):
                 loose.append(f"{path.name}:{node.lineno}")
     assert loose == []
 
@@ -88,7 +91,7 @@ def test_a_rest_refusal_carries_its_code_sentence_and_arguments(client: TestClie
     assert missing.status_code == 404
     assert missing.json() == {"error": "There is no such game.", "code": "no_game",
                               "text": Reason.NO_GAME.sentence, "args": {}}
-    game = client.post("/api/games", json={"kind": "person", "name": "Anna", "rules": "classic,target=1"}).json()
+    game = client.post("/api/games", json=PERSON).json()
     not_finished = client.get(f"/api/games/{game['id']}/record")
     assert not_finished.status_code == 409 and not_finished.json()["text"] == Reason.NOT_FINISHED.sentence
     bad_level = client.post("/api/games", json={"kind": "computer", "level": "godlike"})
@@ -97,10 +100,12 @@ def test_a_rest_refusal_carries_its_code_sentence_and_arguments(client: TestClie
     assert body["args"]["level"] == "godlike" and "random" in body["args"]["levels"].split(", ")
 
 
-def test_a_rule_refusal_over_the_websocket_carries_the_kernels_reason_and_its_card(client: TestClient) -> None:
-    game = client.post("/api/games", json={"kind": "person", "name": "Anna", "rules": "classic,target=1"}).json()
+def test_a_rule_refusal_over_the_websocket_carries_the_kernels_reason_and_its_card(client: TestClient
+                                                                                  ) -> None:
+    game = client.post("/api/games", json=PERSON).json()
     joined = client.post(f"/api/games/{game['id']}/join", json={"name": "Bob"}).json()
-    with player(client, game["id"], game["token"], 0) as a, player(client, game["id"], joined["token"], 1) as b:
+    with player(client, game["id"], game["token"], 0) as a, \
+            player(client, game["id"], joined["token"], 1) as b:
         a.sync()
         b.sync()
         mover = a if a.my_turn else b

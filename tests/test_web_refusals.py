@@ -147,12 +147,14 @@ def test_refusals_are_shown_in_the_pages_language_with_their_links(browser: Any,
     head the points column in the page's language."""
     page = device(browser, server, lang)
     # The server out of reach: the page's words, not the browser's ("Failed to fetch").
-    page.route("**/api/games", lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+    page.route("**/api/games",
+               lambda route: route.abort() if route.request.method == "POST" else route.continue_())
     page.click("#play-computer")
     error = page.locator("#new-game-error")
     error.wait_for()
     page.wait_for_function("() => document.getElementById('new-game-error').textContent !== ''")
-    assert error.inner_text() == said(lang, "The server cannot be reached: check the connection and try again.")
+    unreachable = said(lang, "The server cannot be reached: check the connection and try again.")
+    assert error.inner_text() == unreachable
     page.unroute("**/api/games")
 
     # A rule's refusal over the WebSocket: the kernel's reason, its card as on the card.
@@ -205,7 +207,8 @@ def test_quick_pairing_says_whom_it_looks_for_and_announces_the_computer(browser
     outlook = server.get("/api/pairing/outlook?rules=classic&target=1")
     level = said(lang, LEVEL_WORDS[outlook["computer"]])
     # A short wait, so that the computer comes within the test (the page's own choices are longer).
-    page.evaluate("() => { const o = document.querySelector('#pairing-wait option'); o.value = '6'; o.selected = true; }")
+    page.evaluate("() => { const o = document.querySelector('#pairing-wait option'); "
+                  "o.value = '6'; o.selected = true; }")
     page.fill("input[name=target]", "1")
     page.click("#quick-pairing")
     status = page.locator("#pairing-outlook")

@@ -28,8 +28,9 @@ async def refused(request: Request, exc: GameError) -> JSONResponse:
 
 
 async def lesson_refused(request: Request, exc: LessonError) -> JSONResponse:
-    """A lesson's refusal (for its page, which never sends a wrong step)."""
-    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+    """A lesson's refusal, in the same form."""
+    return JSONResponse({"error": str(exc), "code": exc.code, "text": exc.sentence, "args": exc.args_shown},
+                        status_code=exc.status)
 
 
 async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
