@@ -414,13 +414,14 @@ function clockName(control) {
 // A match's terms as lichess shows them beside its rules: rated or not, and the clock
 // as written ("rated \u00b7 5+3", "unrated \u00b7 no clock").
 function termsText(rated, control) {
-  return `${rated ? t("rated") : t("unrated")} \u00b7 ${control || t("no clock")}`;
+  const kind = rated ? t("rated") : t("unrated");
+  return [kind, control || t("no clock")].join(" \u00b7 ");
 }
 
 // The rules and the terms together: "Classic, a match to 7 game points \u00b7 rated \u00b7 5+3".
 function matchText(rules, target, rated, control) {
-  const words = rules ? rulesText(rules, target) : "";
-  return words ? `${words} \u00b7 ${termsText(rated, control)}` : termsText(rated, control);
+  const terms = termsText(rated, control);
+  return rules ? [rulesText(rules, target), terms].join(" \u00b7 ") : terms;
 }
 
 // What the server refused over the WebSocket, for a person (refusalText).
