@@ -234,6 +234,31 @@ def test_the_rating_range_widens_while_a_player_waits() -> None:
     assert pairing.waiting == []
 
 
+def test_the_queue_is_looked_over_again_while_players_wait() -> None:
+    """The waiting players' own tasks widen the range (every step): nobody new need come."""
+    clock = Seconds()
+    manager, _ = setup()
+    pairing = Pairing(manager, clock=clock, step=0.01)
+    ratings = manager.ratings
+    assert ratings is not None
+    for n in range(6):
+        ratings.rate(f"warm-{n}", "classic", (Person(1, "Anna"), Computer("medium")), winner=0)
+    gap = ratings.standing(1, "classic").rating.rating - 1500
+    assert RANGE < gap < MAX_RANGE
+
+    async def scenario() -> tuple[Any, Any]:
+        anna = asyncio.create_task(pairing.seek(wish((1, "Anna"), rated=True), wait=600))
+        await asyncio.sleep(0)
+        bob = asyncio.create_task(pairing.seek(wish((2, "Bob"), rated=True), wait=600))
+        await asyncio.sleep(0)
+        assert len(pairing.waiting) == 2
+        clock.t += (gap - RANGE) / WIDEN + 1  # the pairing's clock: their reach covers them now
+        return await asyncio.wait_for(asyncio.gather(anna, bob), 30)  # a bound, not a wait
+
+    anna, bob = run(scenario())
+    assert anna.game is bob.game and anna.opponent == "person"
+
+
 def test_a_waiting_player_is_told_his_range_the_others_waiting_and_the_computer_to_come() -> None:
     clock = Seconds()
     _, pairing = setup(clock)

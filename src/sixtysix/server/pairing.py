@@ -119,6 +119,7 @@ class Pairing:
         #: over the queue (:meth:`widen`).
         self.clock = clock
         self.step = step
+        self._widened: float | None = None
 
     def stop(self) -> None:
         """The server stops: every waiting player is answered 503 (``stopping``; a load
@@ -170,7 +171,7 @@ class Pairing:
                 try:
                     return await asyncio.wait_for(asyncio.shield(waiting.answer), min(left, self.step))
                 except TimeoutError:
-                    self.widen()  # his reach grew: someone waiting may be near enough now
+                    self._widen_once_a_step()  # reaches grew: someone waiting may be near enough now
             if waiting.answer.done():  # paired in the very moment the wait ended
                 return waiting.answer.result()
             return self._computer(request, rating)
@@ -180,20 +181,31 @@ class Pairing:
 
     def widen(self) -> None:
         """Pair two players waiting whose ratings the longer wait's reach now covers (the
-        longer waiting takes seat 0)."""
+        longer waiting takes seat 0), each game wished for apart."""
         now = self.clock()
-        for first in sorted(self.waiting, key=lambda w: w.order):
-            if first not in self.waiting or first.answer.done():
-                continue
-            for second in sorted(self.waiting, key=lambda w: w.order):
-                if second.order <= first.order or second.answer.done():
+        by_game: dict[tuple[object, ...], list[_Waiting]] = {}
+        for waiting in sorted(self.waiting, key=lambda w: w.order):
+            by_game.setdefault(waiting.request.key, []).append(waiting)
+        for queue in by_game.values():
+            for i, first in enumerate(queue):
+                if first.answer.done() or first not in self.waiting:
                     continue
-                if self._matches(first, second.request, second.rating, now) and \
-                        self._may_play(first.request, second.request):
-                    self.waiting.remove(first)
-                    self.waiting.remove(second)
-                    second.answer.set_result(self._pair(first, second.request))
-                    break
+                for second in queue[i + 1:]:
+                    if second.answer.done() or second not in self.waiting:
+                        continue
+                    if self._matches(first, second.request, second.rating, now) and \
+                            self._may_play(first.request, second.request):
+                        self.waiting.remove(first)
+                        self.waiting.remove(second)
+                        second.answer.set_result(self._pair(first, second.request))
+                        break
+
+    def _widen_once_a_step(self) -> None:
+        """:meth:`widen`, once a step however many players' tasks ask."""
+        now = self.clock()
+        if self._widened is None or now - self._widened >= self.step / 2:
+            self._widened = now
+            self.widen()
 
     def outlook(self, request: Request, waited: float) -> dict[str, Any]:
         """What a player waiting ``waited`` seconds for ``request`` is told: his rating,
