@@ -91,7 +91,12 @@ def test_a_challenge_taken_is_listed_being_played_and_finished(app: Any, anna: T
     """Issue 36, item 6: spectators find a challenge's game in the lobby once it is taken."""
     bob, guest = TestClient(app), TestClient(app)
     a, b = register(anna, "Anna"), register(bob, "Bob")
-    gid = anna.post("/api/games", json={"kind": "person", "opponent": "Bob"}, headers=a).json()["id"]
+    gid = anna.post("/api/games", json={"kind": "person", "opponent": "Bob", "clock": "5+3", "target": 3},
+                    headers=a).json()["id"]
+    # Item 4: the challenge says its rules, clock and whether it is rated.
+    (offered,) = bob.get("/api/challenges").json()["incoming"]
+    assert (offered["id"], offered["clock"], offered["rated"], offered["target"]) == (gid, "5+3", False, 3)
+    assert offered["rules_json"] == {"preset": "classic", "target": 3}
     lists = guest.get("/api/games").json()
     assert gid not in [g["id"] for name in ("open", "playing", "finished") for g in lists[name]]
     token = bob.post(f"/api/games/{gid}/join", json={}, headers=b).json()["token"]
