@@ -74,3 +74,46 @@ def test_a_challenge_declined_or_taken_back_is_called_off(app: Any, anna: TestCl
         assert answer["status"] == "aborted" and answer["winner"] is None
         assert bob.get("/api/challenges").json()["incoming"] == []
         assert bob.post(f"/api/games/{gid}/join", json={}, headers=b).json()["code"] == "no_seat"
+
+
+def resign(client: TestClient, game_id: str, token: str) -> None:
+    """The seat of ``token`` gives the match up (over the WebSocket, as the page does)."""
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        ws.send_json({"type": "hello", "token": token})
+        while ws.receive_json()["type"] != "state":
+            pass
+        ws.send_json({"type": "resign"})
+        while (message := ws.receive_json())["type"] != "state" or message["game"]["status"] == "playing":
+            pass
+
+
+def test_a_challenge_taken_is_listed_being_played_and_finished(app: Any, anna: TestClient) -> None:
+    """Issue 36, item 6: spectators find a challenge's game in the lobby once it is taken."""
+    bob, guest = TestClient(app), TestClient(app)
+    a, b = register(anna, "Anna"), register(bob, "Bob")
+    gid = anna.post("/api/games", json={"kind": "person", "opponent": "Bob", "clock": "5+3", "target": 3},
+                    headers=a).json()["id"]
+    # Item 4: the challenge says its rules, clock and whether it is rated.
+    (offered,) = bob.get("/api/challenges").json()["incoming"]
+    assert (offered["id"], offered["clock"], offered["rated"], offered["target"]) == (gid, "5+3", False, 3)
+    assert offered["rules_json"] == {"preset": "classic", "target": 3}
+    lists = guest.get("/api/games").json()
+    assert gid not in [g["id"] for name in ("open", "playing", "finished") for g in lists[name]]
+    token = bob.post(f"/api/games/{gid}/join", json={}, headers=b).json()["token"]
+    lists = guest.get("/api/games").json()
+    assert [g["players"] for g in lists["playing"] if g["id"] == gid] == [["Anna", "Bob"]]
+    resign(bob, gid, token)
+    lists = guest.get("/api/games").json()
+    assert gid not in [g["id"] for g in lists["playing"]]
+    finished = [(g["players"], g["winner"]) for g in lists["finished"] if g["id"] == gid]
+    assert finished == [(["Anna", "Bob"], 0)]
+
+
+def test_a_players_page_lists_his_games_against_the_computer(app: Any, anna: TestClient) -> None:
+    """Issue 36, item 6: a logged-in player finds his games against the computer on his page."""
+    a = register(anna, "Anna")
+    game = anna.post("/api/games", json={"kind": "computer", "level": "random"}, headers=a).json()
+    resign(anna, game["id"], game["token"])
+    listed = anna.get("/api/players/Anna").json()["games"]
+    assert [(g["id"], g["kind"], g["level"], g["won"]) for g in listed] == [
+        (game["id"], "computer", "random", False)]

@@ -405,7 +405,8 @@ def test_a_game_whose_engine_is_no_longer_offered_waits_and_says_why(tmp_path: P
     with TestClient(create_app(Settings(database_url=url))) as c, \
             player(c, game["id"], game["token"], 0) as me:
         me.sync()
-        assert [e["code"] for e in me.errors] == ["no_opponent"] and "'bashbot'" in me.errors[0]["reason"]
+        assert [e["code"] for e in me.errors] == ["no_opponent"]
+        assert me.errors[0]["args"] == {"level": "bashbot"}
         assert me.state is not None and me.state["game"]["status"] == "playing"
     with TestClient(create_app(Settings(database_url=url, engines=engines))) as c, \
             player(c, game["id"], game["token"], 0) as me:

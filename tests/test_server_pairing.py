@@ -20,18 +20,31 @@ need_module("fastapi", "the web extra")
 from sixtysix.measure.glicko import Rating  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server.games import GameError, GameManager, parse_clock  # noqa: E402
-from sixtysix.server.pairing import RANGE, Pairing, Request  # noqa: E402
+from sixtysix.server.pairing import MAX_RANGE, RANGE, WIDEN, Pairing, Request  # noqa: E402
 from sixtysix.server.ratings import Computer, Person, Ratings  # noqa: E402
 from sixtysix.server.storage import Storage  # noqa: E402
 
 LEVELS = {"random": Rating(640, 44), "easy": Rating(980, 38), "medium": Rating(1500, 30)}
 
 
-def setup() -> tuple[GameManager, Pairing]:
+class Seconds:
+    """The pairing's clock, moved by the test (no waiting on real time)."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def setup(clock: Seconds | None = None) -> tuple[GameManager, Pairing]:
     storage = Storage("sqlite://")
     manager = GameManager(storage, rng=random.Random(3),
                           ratings=Ratings(storage.engine, levels=LEVELS))
-    return manager, Pairing(manager)
+    if clock is None:
+        return manager, Pairing(manager)
+    # Looks over the queue only when the test asks (widen), never on its own.
+    return manager, Pairing(manager, clock=clock, step=3600.0)
 
 
 def wish(user: tuple[int, str] | None = None, *, rules: str = "classic", clock: str | None = "5+3",
@@ -188,3 +201,103 @@ def test_over_http_two_players_meet_and_a_lone_one_gets_the_computer() -> None:
         assert ann["id"] == second["id"] and (ann["seat"], second["seat"]) == (0, 1)
         assert ann["opponent"] == second["opponent"] == "person"
         assert second["game"]["players"] == ["Ann", "Bob"] and second["game"]["clock"]["control"] == "3+2"
+
+
+def test_the_rating_range_widens_while_a_player_waits() -> None:
+    """Issue 36, item 5: two players too far apart at first meet once the longer wait's
+    reach covers them (as lichess widens a seek's range), and not before."""
+    clock = Seconds()
+    manager, pairing = setup(clock)
+    ratings = manager.ratings
+    assert ratings is not None
+    for n in range(6):
+        ratings.rate(f"warm-{n}", "classic", (Person(1, "Anna"), Computer("medium")), winner=0)
+    gap = ratings.standing(1, "classic").rating.rating - 1500
+    assert RANGE < gap < MAX_RANGE
+    needed = (gap - RANGE) / WIDEN  # seconds of waiting until Anna's reach covers Bob
+
+    async def scenario() -> tuple[Any, Any]:
+        anna = asyncio.create_task(pairing.seek(wish((1, "Anna"), rated=True), wait=600))
+        await asyncio.sleep(0)
+        bob = asyncio.create_task(pairing.seek(wish((2, "Bob"), rated=True), wait=600))
+        await asyncio.sleep(0)
+        assert len(pairing.waiting) == 2  # too far apart when Bob came
+        clock.t += needed - 1
+        pairing.widen()
+        assert len(pairing.waiting) == 2 and not anna.done()
+        clock.t += 2
+        pairing.widen()
+        return await anna, await bob
+
+    anna, bob = run(scenario())
+    assert anna.game is bob.game and (anna.seat, bob.seat) == (0, 1) and anna.opponent == "person"
+    assert pairing.waiting == []
+
+
+def test_the_queue_is_looked_over_again_while_players_wait() -> None:
+    """The waiting players' own tasks widen the range (every step): nobody new need come."""
+    clock = Seconds()
+    manager, _ = setup()
+    pairing = Pairing(manager, clock=clock, step=0.01)
+    ratings = manager.ratings
+    assert ratings is not None
+    for n in range(6):
+        ratings.rate(f"warm-{n}", "classic", (Person(1, "Anna"), Computer("medium")), winner=0)
+    gap = ratings.standing(1, "classic").rating.rating - 1500
+    assert RANGE < gap < MAX_RANGE
+
+    async def scenario() -> tuple[Any, Any]:
+        anna = asyncio.create_task(pairing.seek(wish((1, "Anna"), rated=True), wait=600))
+        await asyncio.sleep(0)
+        bob = asyncio.create_task(pairing.seek(wish((2, "Bob"), rated=True), wait=600))
+        await asyncio.sleep(0)
+        assert len(pairing.waiting) == 2
+        clock.t += (gap - RANGE) / WIDEN + 1  # the pairing's clock: their reach covers them now
+        return await asyncio.wait_for(asyncio.gather(anna, bob), 30)  # a bound, not a wait
+
+    anna, bob = run(scenario())
+    assert anna.game is bob.game and anna.opponent == "person"
+
+
+def test_a_waiting_player_is_told_his_range_the_others_waiting_and_the_computer_to_come() -> None:
+    clock = Seconds()
+    _, pairing = setup(clock)
+    guest = wish(None)
+    told = pairing.outlook(guest, 0)
+    # A guest counts as 1500; the computer level rated nearest 1500 is medium (LEVELS).
+    assert told == {"rating": 1500, "low": 1500 - RANGE, "high": 1500 + RANGE, "widens": True, "waiting": 0,
+                    "computer": "medium"}
+    later = pairing.outlook(guest, 10)
+    assert (later["low"], later["high"]) == (1500 - RANGE - 10 * WIDEN, 1500 + RANGE + 10 * WIDEN)
+    widest = pairing.outlook(guest, 3600)
+    assert widest["high"] - widest["rating"] == MAX_RANGE and widest["widens"] is False
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        task = asyncio.create_task(pairing.seek(wish((1, "Anna")), wait=600))
+        await asyncio.sleep(0)
+        try:
+            # Anna waits for this game: another player is told so, Anna herself is not
+            # counted, and nor is a wish for other rules.
+            return (pairing.outlook(wish((2, "Bob")), 0), pairing.outlook(wish((1, "Anna")), 0),
+                    pairing.outlook(wish((2, "Bob"), rules="santase"), 0))
+        finally:
+            task.cancel()
+
+    bob, anna, other = run(scenario())
+    assert (bob["waiting"], anna["waiting"], other["waiting"]) == (1, 0, 0)
+
+
+def test_over_http_a_waiting_player_reads_his_outlook() -> None:
+    from fastapi.testclient import TestClient
+
+    from sixtysix.server import Settings, create_app
+
+    with TestClient(create_app(Settings(database_url="sqlite://"))) as client:
+        asked = {"rules": "classic", "clock": "5+3", "waited": 5}
+        told = client.get("/api/pairing/outlook", params=asked).json()
+        assert told["rating"] == 1500 and told["high"] - told["low"] == 2 * (RANGE + 5 * WIDEN)
+        # The level announced is the one that comes when nobody does.
+        lone = client.post("/api/pairing", json={"rules": "classic", "clock": "5+3", "wait": 0}).json()
+        assert lone["opponent"] == "computer" and lone["game"]["level"] == told["computer"]
+        refused = client.get("/api/pairing/outlook", params={"clock": "soon"})
+        assert refused.status_code == 400 and refused.json()["code"] == "bad_clock"

@@ -164,7 +164,8 @@ def test_a_move_of_a_shard_closes_only_the_clients_its_previous_holder_answered(
 
 
 def test_the_owner_names_itself_first_takes_a_client_once_and_leaves_one_of_a_shard_it_hands_over() -> None:
-    from sixtysix.server.games import Connection, GameError
+    from sixtysix.server.errors import GameError, Reason
+    from sixtysix.server.games import Connection
 
     class Game:
         id = "s2-abc"
@@ -175,13 +176,12 @@ def test_the_owner_names_itself_first_takes_a_client_once_and_leaves_one_of_a_sh
     class Manager:
         def get(self, game_id: str) -> Game:
             if game_id == "s3-handed-over":
-                raise GameError("this game is served by another server process", "misdirected", 503)
+                raise GameError(Reason.MISDIRECTED)
             return Game()
 
         def admit(self, game: Game, seat: int | None) -> None:
             if seat is None:  # as a game with as many spectators as it takes
-                raise GameError("this game has as many spectators as it takes (0): try again later",
-                                "too_many_spectators", 429)
+                raise GameError(Reason.TOO_MANY_SPECTATORS, n=0)
 
         def release(self, game: Game) -> None:
             pass

@@ -120,8 +120,8 @@ def test_a_game_takes_as_many_spectators_as_allowed_and_always_its_players() -> 
                 ws.send_json({"type": "hello", "token": None})
                 refusal = ws.receive_json()
                 assert refusal["type"] == "error" and refusal["code"] == "too_many_spectators"
-                assert refusal["reason"] == ("this game has as many spectators as it takes (3): "
-                                             "try again later")
+                assert refusal["reason"] == ("This game has as many spectators as it takes (3): "
+                                             "try again later.") and refusal["args"] == {"n": 3}
                 ws.receive_json()
             assert refused.value.code == 1013  # try again later
             # The players are never refused for the gallery.

@@ -130,7 +130,13 @@ def test_a_round_robin_with_a_computer_entrant_plays_every_pair_once_and_ends() 
         assert vs_computer is not None and vs_computer.game.kind == "computer"
         with pytest.raises(GameError) as busy:
             await t.next_match(tid, ANNA, wait=0)
-        assert busy.value.code == "in_a_match"
+        # The refusal names the match to finish, for the page to link it.
+        assert busy.value.code == "in_a_match" and busy.value.args_shown == {"game": vs_computer.game.id}
+        entrants = {e["name"]: e for e in t.to_json(tid)["standings"]}
+        assert [(e["computer"], e["level"]) for e in entrants.values() if e["computer"]] == [(True, "random")]
+        assert entrants["Anna"]["level"] is None and entrants["Bob"]["level"] is None
+        listed = t.to_json(tid)["games"]
+        assert [g["levels"] for g in listed if g["id"] == vs_computer.game.id] == [[None, "random"]]
         # Bob too; then Anna and Bob meet.
         bob_vs_computer = await t.next_match(tid, BOB, wait=0)
         assert bob_vs_computer is not None and bob_vs_computer.game.kind == "computer"

@@ -42,13 +42,31 @@ LEARNER = 0
 COMPUTER = 1
 
 
-class LessonError(ValueError):
-    """A request a lesson cannot answer: ``code`` names it, ``status`` is the HTTP status."""
+#: Why a lesson refuses a request, each sentence once (its blanks filled by the
+#: refusal's ``args``; the catalogs hold each, a test checks the list).
+BAD_STEP = N_("The step must be a whole number from 0 to {n}.")
+NOT_YOUR_MOVE = N_("Step {step} is not the learner's move.")
+BAD_ACTION = N_("This action cannot be read: {problem}")
+ILLEGAL = N_("{action} is not a legal action here.")
+NO_LESSON = N_("There is no lesson {name}.")
+REFUSALS = (BAD_STEP, NOT_YOUR_MOVE, BAD_ACTION, ILLEGAL, NO_LESSON)
 
-    def __init__(self, message: str, code: str, status: int) -> None:
-        super().__init__(message)
+
+class LessonError(ValueError):
+    """A request a lesson cannot answer: ``code`` names it, ``status`` is the HTTP status,
+    ``sentence`` (one of :data:`REFUSALS`) and ``args`` what a page says; the message is
+    the sentence filled in English.
+
+    >>> str(LessonError(BAD_STEP, "bad_step", 400, n=7))
+    'The step must be a whole number from 0 to 7.'
+    """
+
+    def __init__(self, sentence: str, code: str, status: int, **args: str | int) -> None:
+        super().__init__(sentence.format(**args))
         self.code = code
         self.status = status
+        self.sentence = sentence
+        self.args_shown = args
 
 
 @dataclass(frozen=True)
@@ -160,7 +178,7 @@ def message(lesson: Lesson, index: int, text: str) -> str:
 
 def _step_number(lesson: Lesson, step: Any) -> int:
     if type(step) is not int or not 0 <= step <= len(lesson.steps):
-        raise LessonError(f"step must be a whole number from 0 to {len(lesson.steps)}", "bad_step", 400)
+        raise LessonError(BAD_STEP, "bad_step", 400, n=len(lesson.steps))
     return step
 
 
@@ -215,14 +233,14 @@ def check_json(lesson: Lesson, step: int, action: str, lang: str | None = None) 
     a :class:`LessonError`."""
     step = _step_number(lesson, step)
     if step == len(lesson.steps) or lesson.steps[step].seat != lesson.learner:
-        raise LessonError(f"step {step} is not the learner's move", "not_your_move", 409)
+        raise LessonError(NOT_YOUR_MOVE, "not_your_move", 409, step=step)
     try:
         chosen = Action.parse(action)
     except ParseError as exc:
-        raise LessonError(str(exc), "bad_action", 422) from None
+        raise LessonError(BAD_ACTION, "bad_action", 422, problem=str(exc)) from None
     hand = lesson.hand(step)
     if not hand.is_legal(chosen):
-        raise LessonError(f"{chosen} is not a legal action here", "illegal", 422)
+        raise LessonError(ILLEGAL, "illegal", 422, action=str(chosen))
     scripted = lesson.steps[step]
     if chosen == Action.parse(scripted.action):
         return {"expected": True}

@@ -13,9 +13,8 @@ from sixtysix.errors import BotError, Forfeit
 from sixtysix.game.hand import Hand
 from sixtysix.server.clocks import ClockScheduler
 from sixtysix.server.computers import ComputerPlayers
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason, error
 from sixtysix.server.hall import Hall
-from sixtysix.server.protocol import error
 from sixtysix.server.service import GameService
 from sixtysix.server.status import GameStatus
 
@@ -125,8 +124,7 @@ class BotDriver:
         """Tell the people at the table that the computer could not move (logged already):
         the game is kept as it was, and the computer tries again when a client connects."""
         for conn in game.connections:
-            conn.push(error("the computer could not move: reload the page to let it try again",
-                            "computer_failed"))
+            conn.push(error(Reason.COMPUTER_FAILED))
 
     async def close(self, games: list[Game]) -> None:
         """At shutdown: stop the computers' tasks and close every computer player; an

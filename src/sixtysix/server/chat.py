@@ -10,10 +10,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sixtysix.server.connection import Connection
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason, error, refusal_message
 from sixtysix.server.limits import BucketsByKey
 from sixtysix.server.messages import ChatLine, ErrorMessage
-from sixtysix.server.protocol import Chat, error
+from sixtysix.server.protocol import Chat
 from sixtysix.server.serving import Serving
 from sixtysix.server.status import GameKind
 from sixtysix.server.storage import FAILURES, Storage
@@ -46,13 +46,13 @@ class ChatDesk:
         """A line of chat from ``conn``: a player's goes to the two players (only in a game
         between people), a spectator's to the spectators. Returns an error reply, or ``None``."""
         if seat is not None and game.kind is not GameKind.PERSON:
-            return error("the players' chat is between two people", "no_chat")
+            return error(Reason.NO_CHAT)
         if not self.limit.allow(chat_key(game, conn)):
-            return error("too many lines of chat: wait a little", "chat_rate_limited")
+            return error(Reason.CHAT_RATE)
         try:
             self.serving.check(game)
         except GameError as exc:
-            return error(str(exc), exc.code)
+            return refusal_message(exc)
         room = "players" if seat is not None else "spectators"
         name = game.names[seat] if seat is not None else None
         line = ChatLine(type="chat", room=room, seat=seat, name=name, text=message.text)

@@ -46,22 +46,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
+from sixtysix.server.errors import LimitError, Reason
 from sixtysix.server.limits import BucketsByKey
 from sixtysix.server.storage import Storage, create_tables
 
-__all__ = ["Admission", "GameLimits", "LimitError", "RatedLimits", "RatedPlay", "Starter"]
+__all__ = ["Admission", "GameLimits", "RatedLimits", "RatedPlay", "Starter"]
 
 DAY = 86_400.0
-
-
-class LimitError(ValueError):
-    """A game refused by a limit: ``code`` names it, ``status`` is the HTTP status (the
-    game manager turns it into its own refusal)."""
-
-    def __init__(self, reason: str, code: str, status: int = 429) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -108,15 +99,13 @@ class Admission:
         if rate:
             for key in starter.buckets():
                 if self._buckets.wait(key) > 0:
-                    whose = "from your address" if key.startswith("a:") else "for your account"
-                    raise LimitError(f"too many new games {whose}: wait a little", "rate_limited")
+                    address = key.startswith("a:")
+                    raise LimitError(Reason.NEW_GAMES_ADDRESS if address else Reason.NEW_GAMES_ACCOUNT)
         limits = self.limits
         if starter.address is not None and self.storage.unfinished_by(starter.address) >= limits.per_address:
-            raise LimitError(f"your address has {limits.per_address} unfinished games: finish or abandon "
-                             "one first", "too_many_games")
+            raise LimitError(Reason.UNFINISHED_ADDRESS, n=limits.per_address)
         if starter.user is not None and self.storage.unfinished_of(starter.user) >= limits.per_account:
-            raise LimitError(f"you have {limits.per_account} unfinished games: finish or abandon one first",
-                             "too_many_games")
+            raise LimitError(Reason.UNFINISHED_ACCOUNT, n=limits.per_account)
 
     def count(self, starter: Starter) -> None:
         """Count a new game of ``starter``'s against the creation rate (after :meth:`check`)."""
@@ -213,12 +202,7 @@ class RatedPlay:
         until = self.barred_until(user_id)
         if until is not None:
             minutes = math.ceil((until - self.now()) / 60.0)
-            span = f"{minutes} more minute{'s' if minutes != 1 else ''}"
-            if not mine:
-                raise LimitError(f"your opponent is barred from rated play for {span}: play unrated",
-                                 "rated_barred", 403)
-            raise LimitError(f"you called off too many rated matches: rated play is closed to you for "
-                             f"{span}; unrated play is open", "rated_barred", 403)
+            raise LimitError(Reason.BARRED if mine else Reason.OPPONENT_BARRED, minutes=minutes)
 
     def check_pair(self, users: tuple[int, int], addresses: Sequence[str | None], mine: int = 1) -> None:
         """Refuse a rated game between ``users`` from ``addresses`` (seat 0's, seat 1's) over
@@ -230,8 +214,7 @@ class RatedPlay:
             pair = s.scalar(select(func.count()).select_from(RatedStartRow).where(
                 RatedStartRow.low == low, RatedStartRow.high == high, RatedStartRow.at > since)) or 0
             if pair >= limits.per_pair:
-                raise LimitError(f"you have played {limits.per_pair} rated games with each other today, the "
-                                 "most a day: play unrated, or someone else", "too_many_rated")
+                raise LimitError(Reason.RATED_PAIR, n=limits.per_pair)
             for seat in sorted({mine, 1 - mine}, key=lambda seat: seat != mine):
                 address = addresses[seat]
                 if address is None:
@@ -240,9 +223,8 @@ class RatedPlay:
                     (RatedStartRow.address0 == address) | (RatedStartRow.address1 == address),
                     RatedStartRow.at > since)) or 0
                 if count >= limits.per_address:
-                    whose = "your" if seat == mine else "your opponent's"
-                    raise LimitError(f"{limits.per_address} rated games were played from {whose} address "
-                                     "today, the most a day: play unrated", "too_many_rated")
+                    raise LimitError(Reason.RATED_ADDRESS if seat == mine else Reason.RATED_OPPONENT_ADDRESS,
+                                     n=limits.per_address)
 
     def started(self, game_id: str, users: tuple[int, int], addresses: Sequence[str | None]) -> None:
         """Count a rated game between ``users`` that has started, once: a game already

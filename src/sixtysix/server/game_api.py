@@ -25,7 +25,7 @@ from sixtysix.server.account_api import ActingUser
 from sixtysix.server.accounts import Accounts
 from sixtysix.server.boards import frames
 from sixtysix.server.depends import Analysed, Client, Manager, Served
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason
 from sixtysix.server.games import Game, GameManager, parse_clock, parse_rules
 from sixtysix.server.messages import GameInfo, Seated
 
@@ -80,7 +80,7 @@ async def create_game(body: NewGame, user: ActingUser, services: Served, client:
 def _invited(accounts: Accounts, name: str) -> tuple[int, str]:
     found = accounts.user_by_name(name)
     if found is None:
-        raise GameError("no player has that name", "no_player", 404)
+        raise GameError(Reason.NO_PLAYER)
     return found.id, found.name
 
 
@@ -88,7 +88,7 @@ def _invited(accounts: Accounts, name: str) -> tuple[int, str]:
 async def decline(game_id: str, user: ActingUser, manager: Manager) -> GameInfo:
     """The player challenged says no, or the challenger takes it back."""
     if user is None:
-        raise GameError("log in to answer a challenge", "not_logged_in", 401)
+        raise GameError(Reason.ANSWER_NEEDS_LOGIN)
     game = manager.get(game_id)
     manager.decline(game, user.id)
     info = game.info()
@@ -120,7 +120,7 @@ def finished(manager: GameManager, game_id: str) -> Game:
     game = manager.get(game_id)
     manager.release(game)
     if not game.over:
-        raise GameError("the game is not finished: its record is given out when it is", "not_finished", 409)
+        raise GameError(Reason.NOT_FINISHED)
     return game
 
 
@@ -138,7 +138,7 @@ async def game_analysis(game_id: str, number: int, manager: Manager, analyses: A
     own view)."""
     game = finished(manager, game_id)
     if not 1 <= number <= len(game.match.hands):
-        raise GameError(f"no hand {number}: the game has {len(game.match.hands)}", "no_hand", 404)
+        raise GameError(Reason.NO_HAND, number=number, hands=len(game.match.hands))
     return await analyses.of(game.id, number, game.match.hands[number - 1])
 
 

@@ -50,7 +50,7 @@ from sixtysix.server.chat import CHAT_BURST, CHAT_RATE, ChatDesk
 from sixtysix.server.clocks import GRACE, HAND_BREAK, ClockScheduler
 from sixtysix.server.computers import ComputerPlayers
 from sixtysix.server.connection import Connection, Shared, encode
-from sixtysix.server.errors import GameError, stopping
+from sixtysix.server.errors import GameError, Reason, error, refusal_message
 from sixtysix.server.expiry import Expiry
 from sixtysix.server.fairplay import Admission, RatedPlay, Starter
 from sixtysix.server.gate import Gate
@@ -74,7 +74,6 @@ from sixtysix.server.protocol import (
     Rematch,
     Resign,
     TakeBack,
-    error,
 )
 from sixtysix.server.rating_desk import RatingDesk
 from sixtysix.server.ratings import Ratings
@@ -87,7 +86,7 @@ from sixtysix.server.status import Ending, GameKind, GameStatus, Offer
 from sixtysix.server.storage import CHAT_KEPT, CHAT_ROOMS, Storage, StoredGame
 
 __all__ = ["CHAT_BURST", "CHAT_RATE", "Connection", "Game", "GameError", "GameManager", "Shared", "encode",
-           "hash_token", "parse_clock", "parse_rules", "replay_stored", "stopping"]
+           "hash_token", "parse_clock", "parse_rules", "replay_stored"]
 
 log = logging.getLogger("sixtysix.server")
 
@@ -675,15 +674,15 @@ class GameManager:
         if isinstance(message, Ping):
             return Pong(type="pong") if message.id is None else Pong(type="pong", id=message.id)
         if isinstance(message, Hello):
-            return error("already introduced: hello is only the first message", "bad_message")
+            return error(Reason.BAD_MESSAGE, problem="already introduced: hello is only the first message")
         if seat is None:
-            return error("spectators cannot act", "spectator")
+            return error(Reason.SPECTATOR)
         if isinstance(message, Hint | Chat):
-            return error("this message needs the connection to answer on", "bad_message")
+            return error(Reason.BAD_MESSAGE, problem="this message needs the connection to answer on")
         try:
             self._play(game, seat, message)
         except GameError as exc:
-            return error(str(exc), exc.code)
+            return refusal_message(exc)
         return None
 
     def _play(self, game: Game, seat: int,
@@ -782,13 +781,13 @@ def parse_clock(text: object) -> TimeControl | None:
     if text is None or text == "":
         return None
     if not isinstance(text, str) or len(text) > 16:
-        raise GameError("clock must be text such as \"5+3\" or \"20/move\"", "bad_clock")
+        raise GameError(Reason.BAD_CLOCK_TEXT)
     try:
         control = TimeControl.parse(text)
     except ClockError as exc:
-        raise GameError(str(exc), "bad_clock") from None
+        raise GameError(Reason.BAD_CLOCK, problem=exc) from None
     if control.seconds < 1:
-        raise GameError("a clock gives at least one second", "bad_clock")
+        raise GameError(Reason.SHORT_CLOCK)
     return control
 
 
@@ -797,15 +796,15 @@ def parse_rules(text: object, target: object = None) -> Rules:
     if text is None:
         text = "classic"
     if not isinstance(text, str) or len(text) > 200:
-        raise GameError("rules must be text such as \"classic\" or \"santase,target=11\"", "bad_rules")
+        raise GameError(Reason.BAD_RULES_TEXT)
     try:
         rules = Rules.parse(text)
         if target is not None:
             if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 100:
-                raise GameError("target must be a whole number from 1 to 100", "bad_rules")
+                raise GameError(Reason.BAD_TARGET)
             rules = rules.replace(target=target)
     except ParseError as exc:
-        raise GameError(f"bad rules: {exc}", "bad_rules") from None
+        raise GameError(Reason.BAD_RULES, problem=exc) from None
     if rules.target < 1 or rules.target > 100:
-        raise GameError("target must be a whole number from 1 to 100", "bad_rules")
+        raise GameError(Reason.BAD_TARGET)
     return rules

@@ -5,8 +5,8 @@ the limits of rated play, and what a rated game needs. Each refusal is a
 from __future__ import annotations
 
 from sixtysix.rules import Rules
-from sixtysix.server.errors import GameError
-from sixtysix.server.fairplay import Admission, LimitError, RatedPlay, Starter
+from sixtysix.server.errors import GameError, Reason
+from sixtysix.server.fairplay import Admission, RatedPlay, Starter
 from sixtysix.server.ratings import Ratings, pool_of
 from sixtysix.server.status import GameKind
 
@@ -35,11 +35,8 @@ class Gate:
 
     def _check(self, starters: list[Starter], rate: bool) -> None:
         assert self.admission is not None
-        try:
-            for starter in starters:
-                self.admission.check(starter, rate=rate)
-        except LimitError as exc:
-            raise GameError(str(exc), exc.code, exc.status) from None
+        for starter in starters:
+            self.admission.check(starter, rate=rate)
 
     def check_start(self, starters: list[Starter], *, rated: bool = False, rate: bool = True) -> None:
         """Refuse, changing nothing, a game between the people ``starters`` (seat 0's first)
@@ -59,32 +56,27 @@ class Gate:
         rated_play = self.rated_play
         if rated_play is None:
             return
-        try:
-            for seat in sorted((0, 1), key=lambda seat: seat != mine):
-                user = users[seat]
-                if user is not None:
-                    rated_play.check_player(user, mine=seat == mine)
-            first, second = users
-            if first is not None and second is not None:
-                rated_play.check_pair((first, second), addresses, mine)
-        except LimitError as exc:
-            raise GameError(str(exc), exc.code, exc.status) from None
+        for seat in sorted((0, 1), key=lambda seat: seat != mine):
+            user = users[seat]
+            if user is not None:
+                rated_play.check_player(user, mine=seat == mine)
+        first, second = users
+        if first is not None and second is not None:
+            rated_play.check_pair((first, second), addresses, mine)
 
     def check_rated(self, rules: Rules, kind: GameKind, level: str | None, user: tuple[int, str] | None,
                     takeback: bool) -> None:
         """Refuse a rated game that cannot be rated: no ratings here, no account, rules
         other than a preset's own, takebacks, a computer level with no rating."""
         if self.ratings is None:
-            raise GameError("this server rates no games", "not_rated")
+            raise GameError(Reason.NOT_RATED)
         if user is None:
-            raise GameError("a rated game needs an account: log in first", "needs_account", 403)
+            raise GameError(Reason.RATED_NEEDS_ACCOUNT)
         if pool_of(rules) is None:
-            raise GameError("a rated game is played under a preset's own rules (only the target may "
-                            "differ)", "bad_rated")
+            raise GameError(Reason.RATED_PRESET)
         if takeback:
-            raise GameError("a rated game takes no takebacks", "bad_takeback")
+            raise GameError(Reason.TAKEBACK_RATED)
         levels = self.ratings.levels
         if kind is GameKind.COMPUTER and (level is None or level not in levels):
             rated = ", ".join(sorted(levels, key=lambda name: levels[name].rating))
-            raise GameError(f"the computer level {level!r} has no rating yet: rated levels are {rated}",
-                            "bad_rated")
+            raise GameError(Reason.LEVEL_UNRATED, level=str(level), levels=rated)

@@ -40,6 +40,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
 from sixtysix.server.limits import BucketsByKey
+from sixtysix.server.refusals import Reason
 
 __all__ = ["Guard", "protocols"]
 
@@ -99,13 +100,15 @@ class Guard:
         return self._count.get(address, 0)
 
 
-def refusal(status: int, reason: str, code: str) -> bytes:
+def refusal(reason: Reason) -> bytes:
     """A whole HTTP answer that closes the connection, its body the API's error form.
 
-    >>> refusal(429, "too many", "x").split(b"\\r\\n")[0]
+    >>> refusal(Reason.TOO_MANY_CONNECTIONS).split(b"\\r\\n")[0]
     b'HTTP/1.1 429 Too Many Requests'
     """
-    body = json.dumps({"error": reason, "code": code}).encode()
+    status = reason.status
+    body = json.dumps({"error": reason.sentence, "code": reason.code, "text": reason.sentence,
+                       "args": {}}).encode()
     return (f"HTTP/1.1 {status} {_REASONS[status]}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode() + body
 
@@ -124,8 +127,7 @@ class GuardedHttp(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if not self.guard.admit(transport, self.client[0] if self.client else "unknown"):
-            self._refuse(429, "too many connections from your address: close one and try again",
-                         "too_many_connections")
+            self._refuse(Reason.TOO_MANY_CONNECTIONS)
             return
         self._arm()
 
@@ -143,7 +145,7 @@ class GuardedHttp(HttpToolsProtocol):
             self._head_bytes += len(data) if end < 0 else end - len(self._tail)
             self._tail = data[-3:]
             if self._head_bytes > self.guard.head_limit:
-                self._refuse(431, "the request's head is too large", "too_large")
+                self._refuse(Reason.HEAD_TOO_LARGE)
                 return
         super().data_received(data)
 
@@ -159,8 +161,7 @@ class GuardedHttp(HttpToolsProtocol):
     def handle_websocket_upgrade(self, *args: Any) -> None:
         self._disarm()  # a WebSocket now: its own protocol counts it down when it closes
         if not self.guard.may_upgrade(self.client[0] if self.client else "unknown"):
-            self._refuse(429, "too many new connections from your address: wait a moment and try again",
-                         "too_many_connections")
+            self._refuse(Reason.NEW_CONNECTIONS)
             return
         super().handle_websocket_upgrade(*args)
 
@@ -176,14 +177,14 @@ class GuardedHttp(HttpToolsProtocol):
     def _too_slow(self) -> None:
         self._deadline = None
         if self.cycle is None or self.cycle.response_complete:  # nothing is being answered
-            self._refuse(408, "the request took too long to arrive", "timeout")
+            self._refuse(Reason.TOO_SLOW)
         else:
             self.transport.close()
 
-    def _refuse(self, status: int, reason: str, code: str) -> None:
+    def _refuse(self, reason: Reason) -> None:
         self._disarm()
         if not self.transport.is_closing():
-            self.transport.write(refusal(status, reason, code))
+            self.transport.write(refusal(reason))
             self.transport.close()
 
 

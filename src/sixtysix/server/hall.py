@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING
 from sixtysix.server.clocks import ClockScheduler
 from sixtysix.server.computers import ComputerPlayers
 from sixtysix.server.connection import Connection, Shared
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason, error
 from sixtysix.server.messages import Presence
-from sixtysix.server.protocol import error
 from sixtysix.server.service import GameService
 from sixtysix.server.storage import FAILURES, Storage
 
@@ -54,8 +53,7 @@ class Hall:
     def admit(self, game: Game, seat: int | None) -> None:
         """Refuse a spectator when the game has as many as it takes (a seat is always taken)."""
         if seat is None and self.spectators is not None and game.spectators >= self.spectators:
-            raise GameError(f"this game has as many spectators as it takes ({self.spectators}): "
-                            "try again later", "too_many_spectators", 429)
+            raise GameError(Reason.TOO_MANY_SPECTATORS, n=self.spectators)
 
     def attach(self, game: Game, conn: Connection) -> None:
         """``conn`` joins the game: told the state and the chat of its room, and a player
@@ -74,8 +72,7 @@ class Hall:
         for line in game.chat["players" if conn.seat is not None else "spectators"]:
             conn.push(line)
         if game.bot_seat is not None and not self.computers.offered(game) and not game.over:
-            conn.push(error(f"the computer opponent {game.level!r} is not offered by this server now: "
-                            "the game goes on when it is again", "no_opponent"))
+            conn.push(error(Reason.LEVEL_NOT_OFFERED, level=str(game.level)))
 
     def detach(self, game: Game, conn: Connection) -> None:
         """``conn`` leaves the game: a player gone is away from now, and a game nobody is

@@ -15,8 +15,8 @@ from sixtysix.bots.analysis import Budget, analyse
 from sixtysix.bots.net_bot import shipped_network
 from sixtysix.game.views import View
 from sixtysix.server.connection import Connection
+from sixtysix.server.errors import Reason, error
 from sixtysix.server.messages import ErrorMessage, HintLine, HintMessage
-from sixtysix.server.protocol import error
 from sixtysix.server.status import GameKind, GameStatus
 
 if TYPE_CHECKING:
@@ -34,16 +34,16 @@ def ask_hint(game: Game, seat: int | None, conn: Connection) -> ErrorMessage | N
     """Start working out a hint for ``seat``; it reaches ``conn`` as a ``hint`` message.
     Returns an error reply, or ``None``."""
     if seat is None:
-        return error("spectators cannot ask for hints", "spectator")
+        return error(Reason.SPECTATOR_HINT)
     if game.rated:
-        return error("no hints in a rated game", "no_hints")
+        return error(Reason.NO_HINTS_RATED)
     if game.kind is not GameKind.COMPUTER:
-        return error("hints are only for games against the computer", "no_hints")
+        return error(Reason.NO_HINTS)
     hand = game.hand
     if game.status is not GameStatus.PLAYING or hand is None or hand.is_over() or hand.to_act != seat:
-        return error("it is not your turn", "not_your_turn")
+        return error(Reason.NOT_YOUR_TURN)
     if game.hint_task is not None and not game.hint_task.done():
-        return error("a hint is being worked out", "busy")
+        return error(Reason.HINT_BUSY)
     view = hand.view(seat)
     where = (len(game.match.hands), len(hand.actions))
     game.hint_task = asyncio.get_running_loop().create_task(_hint(game.id, view, where, conn))
@@ -58,7 +58,7 @@ async def _hint(game_id: str, view: View, where: tuple[int, int], conn: Connecti
         # A boundary: the search runs on its own in a worker thread; whatever it raises,
         # the player is told and the game goes on.
         log.exception("the hint for game %s failed", game_id)
-        conn.push(error("no hint could be worked out", "hint_failed"))
+        conn.push(error(Reason.HINT_FAILED))
         return
     conn.push(HintMessage(type="hint", hand=where[0], index=where[1], lines=[
         HintLine(action=str(line.action), value=round(line.value, 3), error=round(line.error, 3),

@@ -12,8 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from sixtysix.present.lessons import LessonError
 from sixtysix.server.account_api import account_error
 from sixtysix.server.accounts import AccountError
-from sixtysix.server.errors import GameError
-from sixtysix.server.fairplay import LimitError
+from sixtysix.server.errors import GameError, Reason
 
 __all__ = ["HTTP_CODES", "install_error_handlers"]
 
@@ -21,9 +20,17 @@ __all__ = ["HTTP_CODES", "install_error_handlers"]
 HTTP_CODES = {404: "not_found", 405: "bad_method", 413: "too_large", 415: "bad_request"}
 
 
-async def refused(request: Request, exc: GameError | LimitError | LessonError) -> JSONResponse:
-    """A refusal of ours as the client reads it."""
-    return JSONResponse({"error": str(exc), "code": exc.code}, status_code=exc.status)
+async def refused(request: Request, exc: GameError) -> JSONResponse:
+    """A refusal of ours as the client reads it: its code, its English words, and the
+    sentence and arguments a page shows in its reader's language."""
+    return JSONResponse({"error": str(exc), "code": exc.code, "text": exc.sentence, "args": exc.args_shown},
+                        status_code=exc.status)
+
+
+async def lesson_refused(request: Request, exc: LessonError) -> JSONResponse:
+    """A lesson's refusal, in the same form."""
+    return JSONResponse({"error": str(exc), "code": exc.code, "text": exc.sentence, "args": exc.args_shown},
+                        status_code=exc.status)
 
 
 async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -33,8 +40,10 @@ async def http_error(request: Request, exc: StarletteHTTPException) -> JSONRespo
     detail = str(exc.detail)
     if exc.status_code == 400 and "parsing the body" in detail:
         detail = "the body is not valid JSON (or is nested too deeply)"
-    return JSONResponse({"error": detail, "code": code}, status_code=exc.status_code,
-                        headers=getattr(exc, "headers", None))
+    why = Reason.NOT_FOUND if exc.status_code == 404 else Reason.BAD_REQUEST
+    args = {} if why is Reason.NOT_FOUND else {"problem": detail}
+    return JSONResponse({"error": detail, "code": code, "text": why.sentence, "args": args},
+                        status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
 
 async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -45,13 +54,14 @@ async def bad_request(request: Request, exc: RequestValidationError) -> JSONResp
     else:
         problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: "
                              f"{e.get('msg', 'invalid')}" for e in errors[:5])
-    return JSONResponse({"error": f"bad request: {problems}", "code": "bad_request"}, status_code=422)
+    return JSONResponse({"error": f"bad request: {problems}", "code": "bad_request",
+                         "text": Reason.BAD_REQUEST.sentence, "args": {"problem": problems}}, status_code=422)
 
 
 def install_error_handlers(app: FastAPI) -> None:
     """Answer every refusal, ours and the framework's, in the one form."""
-    for kind in (GameError, LimitError, LessonError):
-        app.add_exception_handler(kind, refused)  # type: ignore[arg-type]
+    app.add_exception_handler(GameError, refused)  # type: ignore[arg-type]
+    app.add_exception_handler(LessonError, lesson_refused)  # type: ignore[arg-type]
     app.add_exception_handler(AccountError, account_error)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, http_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, bad_request)  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 
 from sixtysix import i18n
-from sixtysix.present.lessons import LESSONS, Lesson, LessonError, check_json, step_json
+from sixtysix.present.lessons import LESSONS, NO_LESSON, Lesson, LessonError, check_json, step_json
 
 __all__ = ["router"]
 
@@ -25,7 +25,7 @@ def lesson(name: str) -> Lesson:
     """The lesson ``name``; an unknown one is refused (``no_lesson``, 404)."""
     found = LESSONS.get(name)
     if found is None:
-        raise LessonError(f"there is no lesson {name!r}", "no_lesson", 404)
+        raise LessonError(NO_LESSON, "no_lesson", 404, name=name)
     return found
 
 

@@ -19,7 +19,7 @@ import contextlib
 import json
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.background import BackgroundTask
@@ -27,7 +27,7 @@ from starlette.background import BackgroundTask
 from sixtysix.rules import Rules
 from sixtysix.server.account_api import ActingUser, CurrentUser
 from sixtysix.server.depends import Client, Served
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason
 from sixtysix.server.fairplay import Starter
 from sixtysix.server.games import parse_clock, parse_rules
 from sixtysix.server.messages import Seated
@@ -86,7 +86,7 @@ async def lobby_events(services: Served, client: Client) -> Response:
     """The lobby's live feed (sixtysix.server.feed): server-sent events."""
     connections = services.connections
     if services.feed.full() or not connections.acquire(client):
-        raise GameError("too many open pages: close one and try again", "too_many_connections", 429)
+        raise GameError(Reason.TOO_MANY_PAGES)
     # No buffering on the way (nginx would hold the events back), no caching; the
     # connection counted until the stream ends, however it ends.
     return StreamingResponse(services.feed.stream(), media_type="text/event-stream",
@@ -113,17 +113,31 @@ async def quick_pairing(body: PairingRequest, request: Request, user: ActingUser
             seeking.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await seeking
-            raise GameError("the client went away", "gone", 499)
+            raise GameError(Reason.GONE)
     paired = seeking.result()
     return Seated(id=paired.game.id, seat=paired.seat, token=paired.token, link=f"/game/{paired.game.id}",
                   opponent=paired.opponent, game=paired.game.info())
+
+
+@router.get("/api/pairing/outlook")
+async def pairing_outlook(user: CurrentUser, services: Served, client: Client,
+                          rules: str = Query("classic", max_length=200),
+                          target: int | None = Query(None, ge=1, le=100),
+                          clock: str | None = Query(None, max_length=16), rated: bool = False,
+                          waited: float = Query(0.0, ge=0, le=MAX_WAIT)) -> dict[str, Any]:
+    """What a player waiting ``waited`` seconds for quick pairing is told: the ratings he
+    is paired across now (wider the longer he waits), how many others wait for the same
+    game, and the computer level he gets if nobody comes."""
+    wish = PairingWish(rules=parse_rules(rules, target), clock=parse_clock(clock), rated=rated,
+                       user=None if user is None else (user.id, user.name), name="", creator=client)
+    return services.pairing.outlook(wish, waited)
 
 
 @router.get("/api/challenges")
 async def challenges(user: CurrentUser, services: Served) -> dict[str, Any]:
     """The logged-in player's challenges waiting for an answer: to him, and his own."""
     if user is None:
-        raise GameError("log in to see your challenges", "not_logged_in", 401)
+        raise GameError(Reason.CHALLENGES_NEED_LOGIN)
     incoming, outgoing = services.storage.challenges(user.id)
     return {"incoming": [challenge(r) for r in incoming], "outgoing": [challenge(r) for r in outgoing]}
 

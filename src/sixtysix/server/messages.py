@@ -92,11 +92,15 @@ class StateMessage(TypedDict):
 
 
 class ErrorMessage(TypedDict):
-    """A refusal: ``code`` names the kind, ``reason`` says it in words."""
+    """A refusal: ``code`` names the kind, ``reason`` says it in English words; ``text``
+    is the sentence with blanks (the message catalogs hold it) and ``args`` what fills
+    them (:mod:`sixtysix.server.refusals`), for a page to say it in its reader's language."""
 
     type: Literal["error"]
     code: str
     reason: str
+    text: str
+    args: dict[str, str | int | float]
 
 
 class Pong(TypedDict):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason
 from sixtysix.server.messages import DeclinedMessage, OfferInfo
 from sixtysix.server.rematch import Rematches
 from sixtysix.server.service import GameService
@@ -62,7 +62,7 @@ class Offers:
     def decline(self, game: Game, seat: int, offer: Offer) -> None:
         """``seat`` says no to the other player's offer, or takes back its own: both told."""
         if self.pending(game, offer) is None:
-            raise GameError(f"there is no {offer} offer to answer", "no_offer", 409)
+            raise GameError(Reason.NO_OFFER, offer=offer)
         del game.offers[offer]
         declined = DeclinedMessage(type="declined", offer=str(offer), seat=seat)
         for conn in game.connections:
@@ -89,11 +89,10 @@ class Offers:
         """Refuse an offer that could not be done now (nothing is offered then)."""
         if offer is Offer.REMATCH:
             if not game.over or game.status is GameStatus.ABORTED:
-                raise GameError("a rematch can be asked for only when the match is over", "not_over")
+                raise GameError(Reason.NOT_OVER)
         elif offer is Offer.ABORT:
             if not game.abortable:
-                raise GameError("a match can be called off only before its first trick is complete",
-                                "not_abortable")
+                raise GameError(Reason.NOT_ABORTABLE)
         else:
             check_takeback(game, seat)
 
@@ -117,8 +116,8 @@ def check_takeback(game: Game, seat: int) -> None:
     a hand over, nothing of ``seat``'s in the hand."""
     hand = game.hand
     if game.kind is not GameKind.PERSON or game.rated or game.clock is not None:
-        raise GameError("takebacks are only for unrated games without a clock", "no_takeback")
+        raise GameError(Reason.NO_TAKEBACK)
     if game.status is not GameStatus.PLAYING or hand is None or hand.is_over():
-        raise GameError("the match is over", "over")
+        raise GameError(Reason.OVER)
     if seat not in hand.actors():
-        raise GameError("there is nothing of yours to take back in this hand", "nothing_to_take_back")
+        raise GameError(Reason.NOTHING_TO_TAKE_BACK)

@@ -20,11 +20,11 @@ from starlette.websockets import WebSocketState
 from sixtysix.server.account_api import socket_user
 from sixtysix.server.connection import Sendable
 from sixtysix.server.depends import Services, client_address, services_of
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason, error, protocol_error, refusal_message
 from sixtysix.server.games import Connection, Game, GameManager, encode
 from sixtysix.server.limits import TokenBucket
-from sixtysix.server.messages import Reply
-from sixtysix.server.protocol import Chat, Hello, Hint, ProtocolError, error, parse_message
+from sixtysix.server.messages import ErrorMessage, Reply
+from sixtysix.server.protocol import Chat, Hello, Hint, ProtocolError, parse_message
 from sixtysix.server.serving import owner_shard
 
 __all__ = ["answer", "router"]
@@ -39,7 +39,7 @@ def answer(manager: GameManager, game: Game, seat: int | None, conn: Connection,
     try:
         parsed = parse_message(data)
     except ProtocolError as exc:
-        return error(str(exc), exc.code)
+        return protocol_error(exc)
     if isinstance(parsed, Hint):
         return manager.ask_hint(game, seat, conn)
     if isinstance(parsed, Chat):
@@ -54,8 +54,7 @@ async def play(websocket: WebSocket, game_id: str) -> None:
     if not services.connections.acquire(client):
         # Accepted only to say why (a refusal before accepting is a bare HTTP 403).
         await websocket.accept()
-        await refuse(websocket, "too many connections from your address: close one and try again",
-                     "too_many_connections", 1013)
+        await refuse(websocket, error(Reason.TOO_MANY_CONNECTIONS), 1013)
         return
     try:
         await websocket.accept()
@@ -66,9 +65,9 @@ async def play(websocket: WebSocket, game_id: str) -> None:
         services.connections.release(client)
 
 
-async def refuse(websocket: WebSocket, reason: str, code: str, close_code: int) -> None:
+async def refuse(websocket: WebSocket, why: ErrorMessage, close_code: int) -> None:
     """Tell the client why, and close its connection with ``close_code``."""
-    await websocket.send_json(error(reason, code))
+    await websocket.send_json(why)
     await websocket.close(code=close_code)
 
 
@@ -77,18 +76,17 @@ async def hello(websocket: WebSocket, timeout: float) -> Hello | None:
     try:
         first = await asyncio.wait_for(websocket.receive(), timeout)
     except TimeoutError:
-        await refuse(websocket, "no hello: send {\"type\": \"hello\", \"token\": ...} first", "no_hello",
-                     4408)
+        await refuse(websocket, error(Reason.NO_HELLO), 4408)
         return None
     if first["type"] == "websocket.disconnect":
         return None
     try:
         said = parse_message(_data(first))
     except ProtocolError as exc:
-        await refuse(websocket, str(exc), exc.code, 4400)
+        await refuse(websocket, protocol_error(exc), 4400)
         return None
     if not isinstance(said, Hello):
-        await refuse(websocket, "the first message must be a hello", "no_hello", 4400)
+        await refuse(websocket, error(Reason.NO_HELLO), 4400)
         return None
     return said
 
@@ -129,7 +127,7 @@ async def take_seat(websocket: WebSocket, services: Services, game_id: str) -> t
         # every move made on the live game.
         game = manager.get(game_id)
     except GameError as exc:
-        await refuse(websocket, str(exc), exc.code, 4404)
+        await refuse(websocket, refusal_message(exc), 4404)
         return None
     if said is None:
         manager.release(game)
@@ -137,13 +135,13 @@ async def take_seat(websocket: WebSocket, services: Services, game_id: str) -> t
     seat = game.seat_for(said.token, socket_user(websocket, services.accounts))
     if said.token is not None and seat is None:
         manager.release(game)
-        await refuse(websocket, "this token holds no seat in this game", "bad_token", 4403)
+        await refuse(websocket, error(Reason.BAD_TOKEN), 4403)
         return None
     try:
         manager.admit(game, seat)
     except GameError as exc:  # as many spectators as the game takes: try again later
         manager.release(game)
-        await refuse(websocket, str(exc), exc.code, 1013)
+        await refuse(websocket, refusal_message(exc), 1013)
         return None
     return game, seat
 
@@ -190,7 +188,7 @@ async def listen(websocket: WebSocket, services: Services, game: Game, conn: Con
             return
         reply: Reply | None
         if not bucket.allow():
-            reply = error("too many messages: slow down", "rate_limited")
+            reply = error(Reason.TOO_MANY_MESSAGES)
         else:
             reply = answer(services.manager, game, conn.seat, conn, _data(message))
         if reply is not None:
@@ -198,5 +196,5 @@ async def listen(websocket: WebSocket, services: Services, game: Game, conn: Con
                 strikes += 1
             conn.push(reply)
         if strikes > settings.max_strikes:
-            conn.push(error("too many refused messages: closing", "too_many_errors"))
+            conn.push(error(Reason.TOO_MANY_ERRORS))
             return

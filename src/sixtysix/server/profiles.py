@@ -24,7 +24,9 @@ from fastapi import APIRouter, Query
 from sixtysix.present.explain import Reason, Scale, explain
 from sixtysix.rules import Rules
 from sixtysix.server.accounts import Accounts
-from sixtysix.server.games import GameError, replay_stored
+from sixtysix.server.errors import GameError
+from sixtysix.server.errors import Reason as Refusal
+from sixtysix.server.games import replay_stored
 from sixtysix.server.ratings import Ratings
 from sixtysix.server.status import GameKind
 from sixtysix.server.storage import Storage
@@ -99,7 +101,7 @@ def profile_router(accounts: Accounts, ratings: Ratings, storage: Storage) -> AP
     async def player(name: str) -> dict[str, Any]:
         user = accounts.user_by_name(name) if 0 < len(name) <= 64 else None
         if user is None:
-            raise GameError("no player has that name", "no_player", 404)
+            raise GameError(Refusal.NO_PLAYER)
         games = []
         everything = Tally()
         by_rules: dict[str, Tally] = {}

@@ -43,11 +43,10 @@ from typing import Any
 
 from sixtysix.errors import ParseError
 from sixtysix.game.actions import Action
-from sixtysix.server.messages import ErrorMessage
 from sixtysix.server.status import Offer
 
 __all__ = ["MAX_CHAT", "MAX_MESSAGE_BYTES", "Abort", "Act", "Chat", "Decline", "Hello", "Hint", "Message",
-           "Ping", "ProtocolError", "Rematch", "Resign", "TakeBack", "error", "parse_message"]
+           "Ping", "ProtocolError", "Rematch", "Resign", "TakeBack", "parse_message"]
 
 #: The largest message a client may send; actions are a few bytes.
 MAX_MESSAGE_BYTES = 1024
@@ -245,8 +244,3 @@ def is_text(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def error(reason: str, code: str) -> ErrorMessage:
-    """An error reply."""
-    return {"type": "error", "code": code, "reason": reason}

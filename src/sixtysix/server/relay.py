@@ -54,10 +54,10 @@ from typing import Any
 
 from sixtysix.extras import install_command
 from sixtysix.server.connection import Sendable, close_code
-from sixtysix.server.games import Connection, Game, GameError, GameManager, encode
+from sixtysix.server.errors import GameError, Reason, error, refusal_message
+from sixtysix.server.games import Connection, Game, GameManager, encode
 from sixtysix.server.limits import TokenBucket
 from sixtysix.server.messages import ErrorMessage, Reply
-from sixtysix.server.protocol import error
 from sixtysix.server.redis_errors import REDIS_FAILURES
 
 try:  # the scale extra's: only a server given a Redis needs it
@@ -300,7 +300,7 @@ class Relay:
                     strikes[0] += 1
                 conn.push(reply)
             if strikes[0] > self.max_strikes:
-                conn.push(error("too many refused messages: closing", "too_many_errors"))
+                conn.push(error(Reason.TOO_MANY_ERRORS))
                 conn.push({"type": "_close", "code": 1008})
         elif kind == "close":
             # Remembered: an ask sent again when the shard moved may come after the close
@@ -323,21 +323,21 @@ class Relay:
                 # Asked while this process hands the shard over: the client asks the next
                 # holder when it says so (see _moved), or reconnects after the hello timeout.
                 return
-            await self._send_to(reply, conn_id, error(str(exc), exc.code))
+            await self._send_to(reply, conn_id, refusal_message(exc))
             await self._send_to(reply, conn_id, {"type": "_close", "code": 4404})
             return
         token = token if isinstance(token, str) else None
         seat = game.seat_of(token) if user is None else game.seat_for(token, user)
         if token is not None and seat is None:
             self.manager.release(game)
-            await self._send_to(reply, conn_id, error("this token holds no seat in this game", "bad_token"))
+            await self._send_to(reply, conn_id, error(Reason.BAD_TOKEN))
             await self._send_to(reply, conn_id, {"type": "_close", "code": 4403})
             return
         try:
             self.manager.admit(game, seat)
         except GameError as exc:  # as many spectators as the game takes: try again later
             self.manager.release(game)
-            await self._send_to(reply, conn_id, error(str(exc), exc.code))
+            await self._send_to(reply, conn_id, refusal_message(exc))
             await self._send_to(reply, conn_id, {"type": "_close", "code": 1013})
             return
 
@@ -415,15 +415,14 @@ class Relayed:
             return True
         if self.relay.exists is not None and not self.relay.exists(self.game_id):
             # Not a game being taken over: no such game (the prefix of a shard nobody serves).
-            await self.tell(error("no such game", "no_game"), 4404)
+            await self.tell(error(Reason.NO_GAME), 4404)
             return False
         # No process serves the game's shard at this moment (one stopped or was killed, and
         # its games are being taken over): the client is told, and waits here on its open
         # connection for the process that takes the shard over (its word on
         # sixtysix:moved, or a look every second), rather than every page trying again
         # and again meanwhile.
-        await self.tell(error("the game's server process is not answering: it moves to another, a moment",
-                              "unavailable"))
+        await self.tell(error(Reason.UNAVAILABLE))
         deadline = time.monotonic() + self.relay.takeover_wait
         while (left := deadline - time.monotonic()) > 0:
             await self.relay._holder_of(self.owner, min(left, 1.0))
@@ -466,7 +465,7 @@ class Relayed:
             if data is None:
                 data = (received.get("bytes") or b"").decode("utf-8", "replace")
             if not bucket.allow():
-                await self.websocket.send_json(error("too many messages: slow down", "rate_limited"))
+                await self.websocket.send_json(error(Reason.TOO_MANY_MESSAGES))
                 continue
             await self.note("message", text=data)
 
@@ -482,8 +481,7 @@ class Relayed:
                     code = down.result()
                 except TimeoutError:
                     code = 1013
-                    await self.tell(error("the game's server process is not answering: try again in a moment",
-                                          "unavailable"))
+                    await self.tell(error(Reason.UNAVAILABLE))
         finally:
             relay = self.relay
             relay.local.pop(self.conn_id, None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sixtysix.server.bot_driver import BotDriver
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason
 from sixtysix.server.messages import RematchMessage
 from sixtysix.server.seating import Seating
 from sixtysix.server.status import GameStatus
@@ -27,7 +27,7 @@ class Rematches:
     def make(self, game: Game, seat: int) -> Game:
         """A new match with the same players and settings; both clients are told its id."""
         if not game.over or game.status is GameStatus.ABORTED:
-            raise GameError("a rematch can be asked for only when the match is over", "not_over")
+            raise GameError(Reason.NOT_OVER)
         if game.rematch is not None:
             new = self.seating.host.get(game.rematch)
         else:

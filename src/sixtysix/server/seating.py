@@ -15,7 +15,7 @@ from sixtysix.game.match import Match
 from sixtysix.play.clock import Clock, TimeControl
 from sixtysix.rules import Rules
 from sixtysix.server.clocks import ClockScheduler
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason
 from sixtysix.server.fairplay import Starter
 from sixtysix.server.gate import Gate
 from sixtysix.server.notices import Notices
@@ -63,7 +63,7 @@ def game_kind(kind: object) -> GameKind:
     """
     if isinstance(kind, str) and kind in set(GameKind):
         return GameKind(kind)
-    raise GameError(f"kind must be one of {', '.join(GameKind)}", "bad_kind")
+    raise GameError(Reason.BAD_KIND, kinds=", ".join(GameKind))
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class Seating:
         """A new game with the creator in seat 0; returns it and the creator's token (see
         :meth:`sixtysix.server.games.GameManager.create`)."""
         if not self.serving.holds(self.serving.shard):
-            raise GameError("this server process is starting: try again in a moment", "starting", 503)
+            raise GameError(Reason.STARTING)
         addresses, starters = _starters(creator, user, rematch_of)
         self.gate.admit(starters, rate=not counted)
         terms = self._terms(rules, game_kind(kind), level, takeback, clock, user, rated, rematch_of)
@@ -132,17 +132,16 @@ class Seating:
         if kind is GameKind.COMPUTER:
             level = level or DEFAULT_LEVEL
             if level not in self.opponents:
-                raise GameError(f"unknown level {level!r}: expected one of {', '.join(self.opponents.names)}",
-                                "bad_level")
+                raise GameError(Reason.BAD_LEVEL, level=str(level), levels=", ".join(self.opponents.names))
         else:
             level = None
             if takeback:
-                raise GameError("takebacks are only for games against the computer", "bad_takeback")
+                raise GameError(Reason.TAKEBACK_COMPUTER_ONLY)
         if rematch_of is not None:
             takeback = rematch_of.takeback
             clock = None if rematch_of.clock is None else rematch_of.clock.control
         if takeback and clock is not None:
-            raise GameError("a game with a clock takes no takebacks", "bad_takeback")
+            raise GameError(Reason.TAKEBACK_CLOCK)
         users: tuple[int | None, int | None] = (None if user is None else user[0], None)
         if rematch_of is not None:
             # Made rated as the match it follows was (rated or, ended too soon, not rated after all).
@@ -219,13 +218,13 @@ class Seating:
     def _check_seat(game: Game, user: Account | None) -> None:
         if game.kind is not GameKind.PERSON or game.tokens[1] is not None or \
                 game.status is not GameStatus.WAITING:
-            raise GameError("this game has no free seat: you can watch it", "no_seat", 409)
+            raise GameError(Reason.NO_SEAT)
         if game.invited is not None and (user is None or user[0] != game.invited):
-            raise GameError("this game is a challenge to another player", "not_invited", 403)
+            raise GameError(Reason.NOT_INVITED)
         if game.rated and user is None:
-            raise GameError("a rated game needs an account: log in to take the seat", "needs_account", 403)
+            raise GameError(Reason.RATED_SEAT_NEEDS_ACCOUNT)
         if game.rated and user is not None and user[0] == game.users[0]:
-            raise GameError("you cannot play yourself in a rated game", "same_player", 409)
+            raise GameError(Reason.PLAY_YOURSELF)
 
 
 def _starters(creator: str | None, user: Account | None,
@@ -245,9 +244,9 @@ def _invited(kind: GameKind, user: Account | None, invited: Account | None,
     if rematch_of is not None or invited is None:
         return None
     if kind is not GameKind.PERSON:
-        raise GameError("a challenge is a game between people", "bad_kind")
+        raise GameError(Reason.CHALLENGE_PEOPLE)
     if user is None:
-        raise GameError("a challenge needs an account: log in first", "needs_account", 403)
+        raise GameError(Reason.CHALLENGE_NEEDS_ACCOUNT)
     if invited[0] == user[0]:
-        raise GameError("you cannot challenge yourself", "same_player", 409)
+        raise GameError(Reason.CHALLENGE_YOURSELF)
     return invited

@@ -19,7 +19,7 @@ from sixtysix.game.player import Event
 from sixtysix.play.clock import Clock, Kind
 from sixtysix.server.clocks import ClockScheduler
 from sixtysix.server.computers import ComputerPlayers
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, IllegalError, Reason
 from sixtysix.server.notices import Notices
 from sixtysix.server.rating_desk import RatingDesk
 from sixtysix.server.serving import Serving
@@ -71,16 +71,16 @@ class GameService:
         """``seat`` takes ``action``: checked, applied, stored, broadcast."""
         hand = game.hand
         if game.status is GameStatus.WAITING:
-            raise GameError("the game has not started: the second player has not joined yet", "not_started")
+            raise GameError(Reason.NOT_STARTED)
         if game.status is GameStatus.ABANDONED:
-            raise GameError("the game was abandoned: nobody moved in it for too long", "abandoned")
+            raise GameError(Reason.ABANDONED)
         if hand is None or game.over or game.status is not GameStatus.PLAYING:
-            raise GameError("the match is over", "over")
+            raise GameError(Reason.OVER)
         if (hand_number is not None and hand_number != len(game.match.hands)) or \
                 (index is not None and index != len(hand.actions)):
-            raise GameError("stale action: the game has moved on", "stale")
+            raise GameError(Reason.STALE)
         if hand.to_act != seat:
-            raise GameError("it is not your turn", "not_your_turn")
+            raise GameError(Reason.NOT_YOUR_TURN)
         self.apply(game, seat, action)
         game.broadcast()
 
@@ -95,7 +95,7 @@ class GameService:
         if game.clock is not None:
             if game.clock.flagged(at) is not None:
                 self.check_time(game, at)  # too late: the clock's rule applies, not the action
-                raise GameError("your time ran out", "time")
+                raise GameError(Reason.TIME)
             clock = game.clock.copy()
             if clock.running is not None:
                 clock.stop(at)
@@ -112,10 +112,10 @@ class GameService:
         try:
             game.table.play(action, commit=store)
         except IllegalActionError as exc:
-            raise GameError(str(exc), "illegal") from None
+            raise IllegalError(exc) from None
         except FAILURES:
             log.exception("could not store an action of game %s", game.id)
-            raise GameError("the server could not save the action; try again", "storage", 503) from None
+            raise GameError(Reason.SAVE_FAILED) from None
         if clock is not None:
             game.clock = clock
         game.last_action_at = storage_now()
@@ -172,24 +172,24 @@ class GameService:
         takeback (sixtysix.server.offers), whoever is to act."""
         hand = game.hand
         if not game.takeback and not agreed:
-            raise GameError("takebacks are not allowed in this game", "no_takeback")
+            raise GameError(Reason.NO_TAKEBACK)
         if game.status is not GameStatus.PLAYING or hand is None or hand.is_over():
-            raise GameError("the match is over", "over")
+            raise GameError(Reason.OVER)
         if (hand_number is not None and hand_number != len(game.match.hands)) or \
                 (index is not None and index != len(hand.actions)):
-            raise GameError("stale takeback: the game has moved on", "stale")
+            raise GameError(Reason.STALE)
         if hand.to_act != seat and not agreed:
-            raise GameError("it is not your turn", "not_your_turn")
+            raise GameError(Reason.NOT_YOUR_TURN)
         actors = hand.actors()
         if seat not in actors:
-            raise GameError("there is nothing of yours to take back in this hand", "nothing_to_take_back")
+            raise GameError(Reason.NOTHING_TO_TAKE_BACK)
         keep = max(i for i, who in enumerate(actors) if who == seat)
         self.serving.check(game)
         try:
             self.storage.take_back(game.id, len(game.match.hands), keep)
         except FAILURES:
             log.exception("could not store a takeback of game %s", game.id)
-            raise GameError("the server could not save the takeback; try again", "storage", 503) from None
+            raise GameError(Reason.SAVE_FAILED) from None
         while len(hand.actions) > keep:
             hand.pop()
         game.taken_back += 1
@@ -230,7 +230,7 @@ class GameService:
     def resign(self, game: Game, seat: int) -> None:
         """``seat`` gives up the match: the opponent wins it (the score stays as it is)."""
         if game.status is not GameStatus.PLAYING or game.over:
-            raise GameError("only a match being played can be resigned", "over")
+            raise GameError(Reason.NOT_PLAYING)
         self.end(game, Ending.RESIGNED, loser=seat, at=self.now())
         game.broadcast()
 
@@ -238,17 +238,16 @@ class GameService:
         """The player challenged says no, or the challenger takes the challenge back: the
         game is called off."""
         if game.invited is None or game.status is not GameStatus.WAITING:
-            raise GameError("there is no challenge waiting in this game", "no_challenge", 409)
+            raise GameError(Reason.NO_CHALLENGE)
         if user_id not in (game.invited, game.users[0]):
-            raise GameError("this challenge is not yours to answer", "not_invited", 403)
+            raise GameError(Reason.NOT_YOUR_CHALLENGE)
         self.end(game, Ending.ABORTED, loser=0, at=self.now())
         game.broadcast()
 
     def abort(self, game: Game, seat: int) -> None:
         """Call the match off (before its first trick is complete): nobody wins."""
         if not game.abortable:
-            raise GameError("a match can be called off only before its first trick is complete",
-                            "not_abortable")
+            raise GameError(Reason.NOT_ABORTABLE)
         self.end(game, Ending.ABORTED, loser=seat, at=self.now())
         game.broadcast()
 
@@ -303,4 +302,4 @@ class GameService:
             clock.stop(at)
             clock.left[seat] = clock.control.seconds
             if not self.forfeit(game, seat):
-                raise GameError("the server could not save the end of the hand; try again", "storage", 503)
+                raise GameError(Reason.SAVE_FAILED)

@@ -8,7 +8,7 @@ import math
 import time
 from typing import TYPE_CHECKING
 
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason
 
 if TYPE_CHECKING:
     from sixtysix.server.games import Game
@@ -64,7 +64,7 @@ class Serving:
         """Refuse to change ``game`` unless this process serves it (``moved``, 503)."""
         if not self.serves(game.id):
             # Never two processes writing one game: its shard's lease is no longer valid here.
-            raise GameError("this game moved to another server process: reconnect", "moved", 503)
+            raise GameError(Reason.MOVED)
 
     def shards(self) -> list[int | None]:
         """The shards whose games this process writes now (``[None]``: every game)."""

@@ -10,10 +10,9 @@ import random
 from typing import TYPE_CHECKING
 
 from sixtysix.server.clocks import ClockScheduler
-from sixtysix.server.errors import GameError
+from sixtysix.server.errors import GameError, Reason, error
 from sixtysix.server.hall import Hall
 from sixtysix.server.messages import CloseOrder
-from sixtysix.server.protocol import error
 from sixtysix.server.rating_desk import RatingDesk
 from sixtysix.server.service import GameService
 from sixtysix.server.serving import Serving, shard_prefix
@@ -55,14 +54,14 @@ class ShardHost:
         if game is not None:
             return game
         if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
-            raise GameError("no such game", "no_game", 404)
+            raise GameError(Reason.NO_GAME)
         if not self.serving.serves(game_id):
             # Never two processes writing one game: this one is another process's. A load
             # balancer may try the next process (deploy/nginx.conf).
-            raise GameError("this game is served by another server process", "misdirected", 503)
+            raise GameError(Reason.MISDIRECTED)
         stored = self.storage.load(game_id)
         if stored is None:
-            raise GameError("no such game", "no_game", 404)
+            raise GameError(Reason.NO_GAME)
         restart = game_id in self._restart  # of a shard just taken over, not rebuilt yet
         self._restart.discard(game_id)
         game = self.games[game_id] = self.rebuild(stored, restart=restart)
@@ -159,7 +158,7 @@ class ShardHost:
             except FAILURES:  # the clock goes on as last stored: the game itself is safe
                 log.exception("could not store the clock of game %s", game.id)
         for conn in list(game.connections):
-            conn.push(error("this game moves to another server process: reconnecting", "moved"))
+            conn.push(error(Reason.MOVED))
             conn.push(CloseOrder(type="_close", code=1012))
         game.connections.clear()
         self.hall.drop(game)

@@ -481,8 +481,10 @@ class Storage:
     def listing(self, *, status: Sequence[str], limit: int = 50, kind: str | None = None) -> list[GameRow]:
         """Recent games with one of the given statuses (and of ``kind``, if given), newest first."""
         with self._session() as s:
-            # A challenge is for the one player invited: never listed.
-            query = select(GameRow).where(GameRow.status.in_(list(status)), GameRow.invited.is_(None))
+            # A challenge waiting for its answer is for the one player invited: not listed
+            # open; once taken it is a game like any other, listed being played and finished.
+            query = select(GameRow).where(GameRow.status.in_(list(status)),
+                                          GameRow.invited.is_(None) | (GameRow.status != GameStatus.WAITING))
             if kind is not None:
                 query = query.where(GameRow.kind == kind)
             rows = s.scalars(query.order_by(GameRow.updated.desc()).limit(limit)).all()

@@ -45,8 +45,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from sixtysix.play.clock import TimeControl
 from sixtysix.rules import Rules
 from sixtysix.server.account_api import ActingUser
+from sixtysix.server.errors import GameError, Reason, stopping
 from sixtysix.server.fairplay import Starter
-from sixtysix.server.games import Game, GameError, GameManager, parse_clock, parse_rules, stopping
+from sixtysix.server.games import Game, GameManager, parse_clock, parse_rules
 from sixtysix.server.limits import BucketsByKey
 from sixtysix.server.status import GameKind, GameStatus
 from sixtysix.server.storage import create_tables
@@ -139,6 +140,15 @@ class _Waiting:
     address: str | None = None
 
 
+def _level(key: str) -> str | None:
+    """The computer level an entrant's key names (``c:LEVEL``), or ``None`` for a person.
+
+    >>> _level("c:easy"), _level("u:7")
+    ('easy', None)
+    """
+    return key[2:] if key.startswith("c:") else None
+
+
 def _utc(seconds: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(seconds, dt.UTC).replace(tzinfo=None)
 
@@ -177,19 +187,18 @@ class Tournaments:
         ``creator`` from the client ``address``; returns its id."""
         shown = " ".join("".join(ch for ch in name if ch.isprintable()).split())[:60]
         if not shown:
-            raise GameError("a tournament needs a name", "bad_tournament")
+            raise GameError(Reason.BAD_TOURNAMENT_NAME)
         if kind not in KINDS:
-            raise GameError(f"a tournament is one of {', '.join(KINDS)}", "bad_tournament")
+            raise GameError(Reason.BAD_TOURNAMENT_KIND, kinds=", ".join(KINDS))
         if not 0 <= starts_in <= MAX_MINUTES:
-            raise GameError(f"a tournament starts within {MAX_MINUTES} minutes", "bad_tournament")
+            raise GameError(Reason.BAD_TOURNAMENT_START, n=MAX_MINUTES)
         if kind == "arena" and (minutes is None or not 1 <= minutes <= MAX_MINUTES):
-            raise GameError(f"an arena lasts 1 to {MAX_MINUTES} minutes", "bad_tournament")
+            raise GameError(Reason.BAD_ARENA, n=MAX_MINUTES)
         for level in computers:
             if level not in self.manager.opponents or self.manager.opponents.is_engine(level):
-                raise GameError(f"{level!r} is not a computer level of this server", "bad_level")
+                raise GameError(Reason.BAD_TOURNAMENT_LEVEL, level=level)
             if rated and (self.manager.ratings is None or level not in self.manager.ratings.levels):
-                raise GameError(f"the computer level {level!r} has no rating for a rated tournament",
-                                "bad_rated")
+                raise GameError(Reason.TOURNAMENT_LEVEL_UNRATED, level=level)
         if rated:
             self.manager.check_rated(rules, GameKind.PERSON, None, creator, False)
         self._check_limits(creator[0], address)
@@ -213,7 +222,7 @@ class Tournaments:
             return
         keys = [f"u:{user_id}"] + ([] if address is None else [f"a:{address}"])
         if any(made.wait(key) > 0 for key in keys):
-            raise GameError("too many new tournaments: wait a little", "rate_limited", 429)
+            raise GameError(Reason.NEW_TOURNAMENTS)
         with self._sessions() as s:
             live = self._live()
             mine = s.scalar(select(func.count()).select_from(TournamentRow)
@@ -221,10 +230,9 @@ class Tournaments:
             here = 0 if address is None else s.scalar(select(func.count()).select_from(TournamentRow)
                                                       .where(live, TournamentRow.address == address)) or 0
         if mine >= limits.per_account or here >= limits.per_address:
-            whose = "you have" if mine >= limits.per_account else "your address has"
-            most = limits.per_account if mine >= limits.per_account else limits.per_address
-            raise GameError(f"{whose} {most} tournaments coming or being played: wait until one is over",
-                            "too_many_tournaments", 429)
+            if mine >= limits.per_account:
+                raise GameError(Reason.YOUR_TOURNAMENTS, n=limits.per_account)
+            raise GameError(Reason.ADDRESS_TOURNAMENTS, n=limits.per_address)
         for key in keys:
             made.take(key)
 
@@ -239,7 +247,7 @@ class Tournaments:
     def _row(self, s: Session, tid: str) -> TournamentRow:
         row = s.get(TournamentRow, tid) if isinstance(tid, str) and len(tid) <= 16 else None
         if row is None:
-            raise GameError("no such tournament", "no_tournament", 404)
+            raise GameError(Reason.NO_TOURNAMENT)
         return row
 
     def status(self, row: TournamentRow) -> str:
@@ -261,9 +269,9 @@ class Tournaments:
         with self._sessions.begin() as s:
             row = self._row(s, tid)
             if self.status(row) == "finished":
-                raise GameError("the tournament is over", "over", 409)
+                raise GameError(Reason.TOURNAMENT_OVER)
             if row.kind == "round_robin" and self.status(row) == "running":
-                raise GameError("a round robin takes no entrants once it has started", "started", 409)
+                raise GameError(Reason.TOURNAMENT_STARTED)
             if s.get(EntrantRow, (tid, f"u:{user[0]}")) is None:
                 s.add(EntrantRow(tournament_id=tid, key=f"u:{user[0]}", name=user[1], points=0, played=0,
                                  won=0))
@@ -284,10 +292,11 @@ class Tournaments:
                 "ends": None if row.ends is None else row.ends.isoformat() + "Z",
                 "seconds_to_start": max(0.0, (row.starts - at).total_seconds()),
                 "seconds_left": None if row.ends is None else max(0.0, (row.ends - at).total_seconds()),
-                "standings": [{"name": e.name, "computer": e.key.startswith("c:"), "points": e.points,
-                               "played": e.played, "won": e.won} for e in standings],
+                # A computer entrant's level (``None``: a person), for a page to name it in its language.
+                "standings": [{"name": e.name, "computer": e.key.startswith("c:"), "level": _level(e.key),
+                               "points": e.points, "played": e.played, "won": e.won} for e in standings],
                 "games": [{"id": m.game_id, "players": [names.get(m.key0, "?"), names.get(m.key1, "?")],
-                           "result": m.result} for m in matches],
+                           "levels": [_level(m.key0), _level(m.key1)], "result": m.result} for m in matches],
             }
 
     def listing(self) -> dict[str, list[dict[str, Any]]]:
@@ -325,14 +334,14 @@ class Tournaments:
         with self._sessions() as s:
             row = self._row(s, tid)
             if self.status(row) != "running":
-                raise GameError("the tournament is not being played now", "not_running", 409)
+                raise GameError(Reason.TOURNAMENT_NOT_RUNNING)
             if s.get(EntrantRow, (tid, key)) is None:
-                raise GameError("join the tournament first", "not_entered", 403)
+                raise GameError(Reason.NOT_ENTERED)
             busy = s.scalars(select(MatchRow).where(
                 MatchRow.tournament_id == tid, MatchRow.result == "playing",
                 (MatchRow.key0 == key) | (MatchRow.key1 == key))).first()
             if busy is not None:
-                raise GameError(f"finish your match first: /game/{busy.game_id}", "in_a_match", 409)
+                raise GameError(Reason.IN_A_MATCH, game=busy.game_id)
             opponent = self._opponent(s, row, key)
         self.manager.check_start([Starter(address, user[0])])  # refused now, not after a wait
         if opponent is not None:
@@ -343,7 +352,7 @@ class Tournaments:
             raise stopping()
         queue = self._waiting.setdefault(tid, [])
         if any(w.key == key for w in queue):
-            raise GameError("you are already waiting for a match", "waiting", 409)
+            raise GameError(Reason.ALREADY_WAITING)
         waiting = _Waiting(key, user, asyncio.get_running_loop().create_future(), address)
         queue.append(waiting)
         try:
@@ -490,7 +499,7 @@ def tournament_router(tournaments: Tournaments) -> APIRouter:
 
     def account(user: Any) -> tuple[int, str]:
         if user is None:
-            raise GameError("log in to take part in tournaments", "needs_account", 403)
+            raise GameError(Reason.TOURNAMENT_NEEDS_ACCOUNT)
         return int(user.id), str(user.name)
 
     @router.get("/api/tournaments")

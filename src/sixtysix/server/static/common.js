@@ -286,10 +286,12 @@ function resultSentence(result, names, you = null) {
   return winsText(result.winner, result.game_points + (result.bonus || 0), names, you);
 }
 
+// A line for a moment at the foot of the page: words, or a refusal's words with its links.
 function showToast(text) {
   const toast = document.getElementById("toast");
   if (!toast) return;
-  toast.textContent = text;
+  if (typeof text === "string") toast.textContent = text;
+  else toast.replaceChildren(text);
   toast.hidden = false;
   clearTimeout(showToast.timer);
   showToast.timer = setTimeout(() => { toast.hidden = true; }, 5000);
@@ -310,6 +312,10 @@ async function loadAccount() {
   return account;
 }
 
+// A request to the server's API. A refusal throws an Error whose message is the refusal
+// in the page's language (refusalText), with its code, sentence and arguments (for
+// refusalNode's links); a server out of reach throws one with the code "offline", never
+// the browser's own words ("Failed to fetch").
 async function api(method, path, body, signal) {
   const headers = body ? { "Content-Type": "application/json" } : {};
   if (method !== "GET" && account.csrf) headers["X-CSRF-Token"] = account.csrf;
@@ -323,12 +329,14 @@ async function api(method, path, body, signal) {
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
   if (!response.ok) {
-    let reason = (data && (data.error || data.detail)) || response.statusText;
-    if (Array.isArray(reason)) reason = reason.map((d) => d.msg).join("; ");
-    const error = new Error(reason);
-    // What the server's refusal says, for words of the page's own (accountError, serverError).
-    error.code = data && data.code;
-    error.args = (data && data.args) || {};
+    const refusal = {
+      code: (data && data.code) || "unavailable",
+      text: data && data.text,
+      args: (data && data.args) || {},
+      reason: (data && data.error) || response.statusText,
+    };
+    const error = new Error(refusalText(refusal));
+    Object.assign(error, refusal);
     error.status = response.status;
     error.retryAfter = Number(response.headers.get("Retry-After")) || null;
     throw error;
@@ -521,27 +529,71 @@ function rulesText(rules, target) {
   return text;
 }
 
-// What the server refused, for a person: its words for the refusals a player meets,
-// else the server's own reason.
-function serverError(message) {
-  switch (message.code) {
-    case "not_your_turn": return t("It is not your turn.");
-    case "stale": return t("The game has moved on: your action came too late.");
-    case "over": return t("The match is over.");
-    case "abandoned": return t("This game was abandoned: nobody moved in it for too long.");
-    case "not_started": return t("The game has not started: the second player has not joined yet.");
-    case "storage": return t("The server could not save the action; try again.");
-    case "rate_limited": return t("Too many requests: wait a little.");
-    case "too_many_games": return t("Too many unfinished games: finish or abandon one first.");
-    case "too_many_rated": return t("The rated games of a day are used up (between you two, or from one address): play unrated.");
-    case "rated_barred": return t("Too many rated matches called off: rated play is closed to you for a while; unrated play is open.");
-    case "no_seat": return t("This game has no free seat: you can watch it.");
-    case "no_game": return t("There is no such game.");
-    case "moved": case "misdirected": case "unavailable": case "starting":
-      return t("The game is moving to another server: reconnecting\u2026");
-    case "offline": return offlineText(message);
-    default: return message.reason || message.error || "";
+// A refusal of the server (sixtysix.server.refusals), for a person: its sentence from the
+// catalog, filled with its arguments as the page shows them (a card as on the card, a
+// computer level by its name). Only a server older than the page sends no sentence.
+const CARD_ARGS = ["card", "partner", "needed"];
+
+function refusalArgs(args) {
+  const shown = Object.assign({}, args || {});
+  for (const name of CARD_ARGS) if (typeof shown[name] === "string") shown[name] = cardName(shown[name]);
+  if (typeof shown.level === "string") shown.level = levelName(shown.level);
+  return shown;
+}
+
+function refusalText(refusal) {
+  if (refusal.code === "offline") return refusal.message;  // in the page's words already (api)
+  if (refusal.text) return t(refusal.text, refusalArgs(refusal.args));
+  return t("The server refused: {reason}", { reason: refusal.reason || refusal.message || refusal.code });
+}
+
+// The same with its links: a refusal naming a game links to it ("finish your match first"),
+// one that needs an account links to logging in.
+function refusalNode(refusal) {
+  const text = refusalText(refusal);
+  const args = refusal.args || {};
+  const node = el("span", { class: "refusal", "data-code": refusal.code || "" });
+  if (typeof args.game === "string") {
+    node.append(el("a", { href: `/game/${encodeURIComponent(args.game)}`, text }));
+  } else {
+    node.append(text);
   }
+  if (refusal.code === "needs_account" || refusal.code === "not_logged_in") {
+    node.append(" ", loginLink());
+  }
+  return node;
+}
+
+// "Log in": to the lobby's login, coming back to this page once logged in.
+function loginLink() {
+  const back = location.pathname + location.search;
+  return el("a", { href: `/?login=1&next=${encodeURIComponent(back)}`, class: "login-link", text: t("Log in") });
+}
+
+// A clock in words: "5 min + 3 s", "20 s a move".
+function clockName(control) {
+  const move = /^(\d+(?:\.\d+)?)\/move$/.exec(control);
+  if (move) return t("{n} s a move", { n: move[1] });
+  const match = /^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(control);
+  return match ? t("{minutes} min + {seconds} s", { minutes: match[1], seconds: match[2] }) : control;
+}
+
+// A match's terms as lichess shows them beside its rules: rated or not, and the clock
+// as written ("rated \u00b7 5+3", "unrated \u00b7 no clock").
+function termsText(rated, control) {
+  const kind = rated ? t("rated") : t("unrated");
+  return [kind, control || t("no clock")].join(" \u00b7 ");
+}
+
+// The rules and the terms together: "Classic, a match to 7 game points \u00b7 rated \u00b7 5+3".
+function matchText(rules, target, rated, control) {
+  const terms = termsText(rated, control);
+  return rules ? [rulesText(rules, target), terms].join(" \u00b7 ") : terms;
+}
+
+// What the server refused over the WebSocket, for a person (refusalText).
+function serverError(message) {
+  return refusalText(message);
 }
 
 function trumpText(suit) {

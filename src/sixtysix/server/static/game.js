@@ -158,12 +158,9 @@ function onError(message) {
     showToast(t("There is no such game."));
     return;
   }
-  if (message.code === "time") showToast(t("Your time ran out."));
-  else if (message.code === "chat_rate_limited") showToast(t("Too many lines of chat: wait a little."));
-  else if (message.code === "too_many_spectators") showToast(t("This game has as many spectators as it takes: trying again in a moment."));
+  if (message.code === "too_many_spectators") showToast(t("This game has as many spectators as it takes: trying again in a moment."));
   else if (message.code === "bad_chat") showToast(t("A line of chat has 1 to 200 characters."));
-  else if (message.code === "not_abortable") showToast(t("The first trick is complete: the match can no longer be called off."));
-  else showToast(serverError(message));
+  else showToast(refusalNode(message));
 }
 
 function goToRematch(newId) {
@@ -354,6 +351,8 @@ function render() {
     (game.spectators ? " \u00b7 " + nt("{n} watching", "{n} watching", game.spectators) : "") +
     // A match played with takebacks says so, as its record does.
     (game.takeback ? " \u00b7 " + nt("takebacks allowed, {n} taken", "takebacks allowed, {n} taken", game.taken_back) : "");
+  document.getElementById("match-terms").textContent =
+    matchText(game.rules, game.target, game.rated, game.clock ? game.clock.control : null);
   const share = document.getElementById("share");
   share.hidden = !(game.status === "waiting" && you === 0);
   if (!share.hidden) document.getElementById("share-link").value = location.href;
@@ -922,8 +921,13 @@ async function start() {
   try {
     info = await keepTrying(() => api("GET", `/api/games/${encodeURIComponent(gameId)}`));
   } catch (e) {
-    showToast(t("This game cannot be opened: {reason}", { reason: e.message }));
+    showToast(e.message);
     return;
+  }
+  // Quick pairing found nobody within the wait: the computer came instead, and the page says so.
+  if (sessionStorage.getItem(`sixtysix-found-${gameId}`) === "computer") {
+    sessionStorage.removeItem(`sixtysix-found-${gameId}`);
+    showToast(t("Nobody came in time: you play the computer ({level}).", { level: levelName(info.level) }));
   }
   // A seat an account took is the account's on every device: the server seats it by its session.
   const accountSeat = info.players.findIndex((name, seat) => info.accounts[seat] && account.name === name);
@@ -931,6 +935,15 @@ async function start() {
     const join = document.getElementById("join");
     document.getElementById("join-text").textContent =
       t("{name} invites you to a game of Sixty-six ({rules}).", { name: info.players[0], rules: rulesText(info.rules, info.target) });
+    document.getElementById("join-terms").textContent = termsText(info.rated, info.clock ? info.clock.control : null);
+    // A logged-in player plays under his account's name: nothing to ask. A guest offered a
+    // rated seat is shown the way to log in, not a seat the server would refuse.
+    document.getElementById("join-name").hidden = Boolean(account.name);
+    const mustLogIn = info.rated && !account.name;
+    document.getElementById("join-button").hidden = mustLogIn;
+    const login = document.getElementById("join-login");
+    login.hidden = !mustLogIn;
+    if (mustLogIn) login.append(loginLink());
     join.hidden = false;
     document.getElementById("watch-button").addEventListener("click", () => { join.hidden = true; connect(); });
     document.getElementById("join-form").addEventListener("submit", async (event) => {
@@ -941,7 +954,7 @@ async function start() {
         token = seat.token;
         localStorage.setItem(tokenKey, token);
       } catch (e) {
-        showToast(e.message);
+        showToast(refusalNode(e));
       }
       join.hidden = true;
       connect();

@@ -31,7 +31,7 @@ async function createGame(event) {
     rememberToken(game.id, game.token);
     location.href = game.link;
   } catch (e) {
-    errorBox.textContent = e.message;
+    errorBox.replaceChildren(refusalNode(e));
   }
 }
 
@@ -49,17 +49,59 @@ async function quickPairing(form) {
   pairingRequest = new AbortController();
   status.hidden = false;
   document.getElementById("quick-pairing").disabled = true;
+  const watcher = watchPairing(body);
   try {
     const game = await askAgainIfStopping(() => api("POST", "/api/pairing", body, pairingRequest.signal));
     rememberToken(game.id, game.token);
+    // The game page says that the computer came because nobody did.
+    if (game.opponent === "computer") sessionStorage.setItem(`sixtysix-found-${game.id}`, "computer");
     location.href = game.link;
   } catch (e) {
-    if (e.name !== "AbortError") errorBox.textContent = e.message;
+    if (e.name !== "AbortError") errorBox.replaceChildren(refusalNode(e));
   } finally {
+    clearInterval(watcher);
+    document.getElementById("pairing-outlook").textContent = "";
     status.hidden = true;
     document.getElementById("quick-pairing").disabled = false;
     pairingRequest = null;
   }
+}
+
+// While quick pairing waits: the ratings it pairs across now (the server widens them as
+// the wait goes on), how many others wait for the same game, and when the computer comes
+// instead (announced before it does). The server is asked every 2 s, the count every second.
+function watchPairing(body) {
+  const began = Date.now();
+  let outlook = null;
+  const query = () => {
+    const params = new URLSearchParams({ rules: body.rules || "classic", waited: String((Date.now() - began) / 1000) });
+    if (body.target) params.set("target", String(body.target));
+    if (body.clock) params.set("clock", body.clock);
+    if (body.rated) params.set("rated", "true");
+    return `/api/pairing/outlook?${params}`;
+  };
+  const show = () => {
+    if (!outlook) return;
+    const left = Math.max(0, Math.ceil(body.wait - (Date.now() - began) / 1000));
+    const parts = [outlook.widens
+      ? t("Players rated {low}\u2013{high}, more the longer you wait.", outlook)
+      : t("Players rated {low}\u2013{high}.", outlook)];
+    if (outlook.waiting) parts.push(nt("{n} other player waits for this game.", "{n} other players wait for this game.", outlook.waiting));
+    parts.push(outlook.computer
+      ? nt("If nobody comes within {n} second, you play the computer ({level}).",
+           "If nobody comes within {n} seconds, you play the computer ({level}).", left, { level: levelName(outlook.computer) })
+      : nt("If nobody comes within {n} second, the search ends.", "If nobody comes within {n} seconds, the search ends.", left));
+    document.getElementById("pairing-outlook").textContent = parts.join(" ");
+  };
+  let ticks = 0;
+  const tick = async () => {
+    if (ticks++ % 2 === 0) {
+      try { outlook = await api("GET", query()); } catch (e) { /* the next tick asks again */ }
+    }
+    show();
+  };
+  tick();
+  return setInterval(tick, 1000);
 }
 
 // A challenge: a game for the player named only (an account).
@@ -77,7 +119,7 @@ async function challenge(form) {
     rememberToken(game.id, game.token);
     location.href = game.link;
   } catch (e) {
-    errorBox.textContent = e.code === "no_player" ? t("No player has that name.") : e.message;
+    errorBox.replaceChildren(refusalNode(e));
   }
 }
 
@@ -89,15 +131,16 @@ const refreshChallenges = oneAtATime(async () => {
     const mine = await keepTrying(() => api("GET", "/api/challenges"));
     box.hidden = !mine.incoming.length && !mine.outgoing.length;
     const decline = (id) => async () => {
-      try { await api("POST", `/api/games/${encodeURIComponent(id)}/decline`); } catch (e) { showToast(e.message); }
+      try { await api("POST", `/api/games/${encodeURIComponent(id)}/decline`); } catch (e) { showToast(refusalNode(e)); }
       refreshChallenges();
     };
     document.getElementById("challenges-incoming").replaceChildren(...mine.incoming.map((g) => el("li", {},
-      t("{name} challenges you", { name: g.players[0] }), ` \u2014 ${rulesText(g.rules_json, g.target)} `,
+      t("{name} challenges you", { name: g.players[0] }), ` \u2014 ${matchText(g.rules_json, g.target, g.rated, g.clock)} `,
       el("a", { class: "button", href: `/game/${g.id}`, text: t("Accept") }), " ",
       el("button", { type: "button", text: t("Decline"), onclick: decline(g.id) }))));
     document.getElementById("challenges-outgoing").replaceChildren(...mine.outgoing.map((g) => el("li", {},
-      el("a", { href: `/game/${g.id}`, text: t("You challenged {name}", { name: g.players[1] }) }), " ",
+      el("a", { href: `/game/${g.id}`, text: t("You challenged {name}", { name: g.players[1] }) }),
+      ` \u2014 ${matchText(g.rules_json, g.target, g.rated, g.clock)} `,
       el("button", { type: "button", text: t("Take back"), onclick: decline(g.id) }))));
   } catch (e) {
     /* the next refresh tries again */
@@ -107,10 +150,10 @@ const refreshChallenges = oneAtATime(async () => {
 function gameItem(game, label, href) {
   const [first, second] = game.players;
   const players = first && second ? t("{first} vs {second}", { first, second }) : first || second || "?";
-  const extras = [game.rated ? t("rated") : null, game.clock ? clockName(game.clock) : null].filter(Boolean);
   return el("li", {}, el("a", { href, text: label }), ` ${players} \u2014 ${(game.rules_json ? rulesText(game.rules_json, game.target) : game.rules)} `,
-            el("span", { class: "dim", text: `${game.score[0]}\u2013${game.score[1]}` }),
-            extras.length ? el("span", { class: "tag", text: ` ${extras.join(" \u00b7 ")}` }) : "");
+            el("span", { class: "dim", text: `${game.score[0]}\u2013${game.score[1]}` }), " ",
+            el("span", { class: "tag terms", title: game.clock ? clockName(game.clock) : "",
+                         text: termsText(game.rated, game.clock) }));
 }
 
 // The lists: while the server cannot be reached the banner says so, and they are asked
@@ -153,13 +196,6 @@ function followLobby() {
 }
 
 // A time control in words ("5+3", "20/move").
-function clockName(control) {
-  const move = /^(\d+(?:\.\d+)?)\/move$/.exec(control);
-  if (move) return t("{n} s a move", { n: move[1] });
-  const match = /^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(control);
-  return match ? t("{minutes} min + {seconds} s", { minutes: match[1], seconds: match[2] }) : control;
-}
-
 // The leaderboard of the rules chosen, and the computer levels' fixed ratings beside it.
 const refreshLeaderboard = oneAtATime(async () => {
   const pool = document.getElementById("pool").value;
@@ -257,6 +293,11 @@ async function submitAccount(event) {
     account.name = me.name;
     account.csrf = me.csrf;
     accountDialog.close();
+    const back = returnTo();
+    if (back) {
+      location.href = back;
+      return;
+    }
     showAccount();
   } catch (e) {
     errorBox.textContent = accountError(e);
@@ -277,6 +318,13 @@ async function logOut() {
   showAccount();
 }
 
+// A page that sent the player here to log in (its "Log in" link: /?login=1&next=/game/...)
+// is where he goes back to; only a path of this site.
+function returnTo() {
+  const next = new URLSearchParams(location.search).get("next");
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : null;
+}
+
 document.getElementById("show-login").addEventListener("click", () => openAccountDialog("login"));
 document.getElementById("show-register").addEventListener("click", () => openAccountDialog("register"));
 document.getElementById("account-cancel").addEventListener("click", () => accountDialog.close());
@@ -293,5 +341,8 @@ ready.then(() => {
   followLobby();
   setInterval(refreshLeaderboard, 30000);
   document.getElementById("pool").addEventListener("change", refreshLeaderboard);
-  loadAccount().then(showAccount);
+  loadAccount().then(() => {
+    showAccount();
+    if (!account.name && new URLSearchParams(location.search).get("login")) openAccountDialog("login");
+  });
 });

@@ -56,7 +56,7 @@ async function start() {
     h.score === 1 ? t("won") : t("lost"), ` ${h.before} \u2192 ${h.after}`)));
   document.getElementById("player-games").replaceChildren(...page.games.map((g) => el("li", {},
     el("a", { href: `/replay/${g.id}`, text: t("Replay") }),
-    ` ${t("{first} vs {second}", { first: g.players[0], second: g.players[1] })} \u2014 ${presetName(g.rules)} `,
+    ` ${t("{first} vs {second}", { first: playerNames(g)[0], second: playerNames(g)[1] })} \u2014 ${presetName(g.rules)} `,
     el("span", { class: "dim", text: `${g.score[0]}\u2013${g.score[1]}` }), " ",
     g.won ? t("won") : t("lost"), g.rated ? ` \u00b7 ${t("rated")}` : "")));
 }

@@ -10,6 +10,15 @@ function minutes(seconds) {
   return `${m}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
 }
 
+// A computer entrant named in the page's language ("Computer (easy)"), a person by his name.
+function entrantName(name, level) {
+  return level ? t("Computer ({level})", { level: levelName(level) }) : name;
+}
+
+function gameEntrant(game, seat) {
+  return entrantName(game.players[seat], game.levels ? game.levels[seat] : null);
+}
+
 function render() {
   document.title = t("Sixty-six: {name}", { name: tour.name });
   document.getElementById("tournament-name").textContent = tour.name;
@@ -26,16 +35,18 @@ function render() {
   document.getElementById("join-tournament").hidden = !account.name || entered || tour.status === "finished";
   document.getElementById("next-match").hidden = !entered || tour.status !== "running" || seeking;
   document.getElementById("standings").replaceChildren(
-    el("tr", {}, ...["", t("Player"), t("Points"), t("Matches"), t("Won")].map((c) => el("th", { text: c }))),
+    el("tr", {}, ...["", t("Player"), pt("tournament standings", "Score"), t("Matches"), t("Won")]
+      .map((c) => el("th", { text: c }))),
     ...tour.standings.map((e, i) => el("tr", {}, el("td", { text: String(i + 1) }),
-      el("td", {}, e.computer ? e.name : el("a", { href: `/player/${encodeURIComponent(e.name)}`, text: e.name })),
+      el("td", {}, e.computer ? entrantName(e.name, e.level)
+        : el("a", { href: `/player/${encodeURIComponent(e.name)}`, text: e.name })),
       el("td", { text: String(e.points) }), el("td", { text: String(e.played) }), el("td", { text: String(e.won) }))));
   document.getElementById("tournament-games").replaceChildren(...tour.games.map((g) => el("li", {},
     el("a", { href: g.result === "playing" ? `/game/${g.id}` : `/replay/${g.id}`,
               text: g.result === "playing" ? t("Watch") : t("Replay") }),
-    ` ${t("{first} vs {second}", { first: g.players[0], second: g.players[1] })} `,
-    el("span", { class: "dim", text: g.result === "won0" ? t("{name} won", { name: g.players[0] })
-      : g.result === "won1" ? t("{name} won", { name: g.players[1] })
+    ` ${t("{first} vs {second}", { first: gameEntrant(g, 0), second: gameEntrant(g, 1) })} `,
+    el("span", { class: "dim", text: g.result === "won0" ? t("{name} won", { name: gameEntrant(g, 0) })
+      : g.result === "won1" ? t("{name} won", { name: gameEntrant(g, 1) })
       : g.result === "aborted" ? t("called off") : t("being played") }))));
 }
 
@@ -65,7 +76,7 @@ async function nextMatch() {
       }
     }
   } catch (e) {
-    errorBox.textContent = e.message;
+    errorBox.replaceChildren(refusalNode(e));
   } finally {
     seeking = false;
     document.getElementById("next-status").hidden = true;
@@ -78,7 +89,7 @@ document.getElementById("join-tournament").addEventListener("click", async () =>
     tour = await api("POST", `/api/tournaments/${encodeURIComponent(tournamentId)}/join`);
     render();
   } catch (e) {
-    document.getElementById("tournament-error").textContent = e.message;
+    document.getElementById("tournament-error").replaceChildren(refusalNode(e));
   }
 });
 document.getElementById("next-match").addEventListener("click", nextMatch);

@@ -39,7 +39,7 @@ async function makeTournament(event) {
     const made = await api("POST", "/api/tournaments", body);
     location.href = `/tournament/${encodeURIComponent(made.id)}`;
   } catch (e) {
-    errorBox.textContent = e.message;
+    errorBox.replaceChildren(refusalNode(e));
   }
 }
 
