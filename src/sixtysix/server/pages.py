@@ -22,7 +22,7 @@ __all__ = ["MANIFEST", "PAGES", "STATIC", "page", "router"]
 STATIC = Path(str(resources.files("sixtysix.server") / "static"))
 #: The pages, each written once with its own title and body; the lines every page's
 #: head shares are in ``static/head.part.html``, put in where the page says.
-PAGES = ("index", "game", "replay", "lesson", "rules", "player", "tournaments", "tournament")
+PAGES = ("index", "game", "replay", "lesson", "rules", "player", "tournaments", "tournament", "puzzles")
 _HEAD_MARK = "<!-- head.part.html -->"
 #: The web app manifest: the game installs as an app of its own (a phone's home screen).
 MANIFEST = {
@@ -65,11 +65,14 @@ def _serve(path: str, name: str) -> None:
     router.add_api_route(path, serve, methods=["GET"], name=f"{name}_page")
 
 
-# The lobby, the table, the replay, the tournaments, a player's page, the lessons, and how
-# to play (the lobby's and the table's "How to play").
+# The lobby, the table, the replay (of a game, or a puzzle's analysis board), the
+# tournaments, a player's page, the lessons, the puzzles, and how to play (the lobby's and
+# the table's "How to play").
 for _path, _name in (("/", "index"), ("/game/{game_id}", "game"), ("/replay/{game_id}", "replay"),
+                     ("/replay/puzzle/{puzzle_id}", "replay"),
                      ("/tournaments", "tournaments"), ("/tournament/{tid}", "tournament"),
-                     ("/player/{name}", "player"), ("/learn", "lesson"), ("/rules", "rules")):
+                     ("/player/{name}", "player"), ("/learn", "lesson"), ("/puzzles", "puzzles"),
+                     ("/puzzles/{puzzle_id}", "puzzles"), ("/rules", "rules")):
     _serve(_path, _name)
 
 

@@ -255,8 +255,8 @@ async function loadAccount() {
   return account;
 }
 
-async function api(method, path, body, signal) {
-  const headers = body ? { "Content-Type": "application/json" } : {};
+async function api(method, path, body, signal, extraHeaders) {
+  const headers = Object.assign(body ? { "Content-Type": "application/json" } : {}, extraHeaders || {});
   if (method !== "GET" && account.csrf) headers["X-CSRF-Token"] = account.csrf;
   const response = await fetch(path, {
     method,
@@ -323,6 +323,7 @@ function levelName(name) {
 // The players' names as the page shows them: the computer named in the page's language
 // (the server's name for it is for records).
 function playerNames(game) {
+  if (game.kind === "puzzle") return [0, 1].map((seat) => (seat === game.seat ? t("You") : t("Opponent")));
   return game.players.map((name, seat) => (game.kind === "computer" && seat === 1 && game.level
     ? t("Computer ({level})", { level: levelName(game.level) }) : name));
 }
