@@ -242,10 +242,13 @@ def csv_row(puzzle: Puzzle) -> list[str]:
     """The row of ``puzzle`` under :data:`CSV_COLUMNS`."""
     record = puzzle.record.to_json()
     rating = puzzle.rating
-    return [puzzle.id, str(record.get("rules", "")), str(record.get("dealer", "")), str(record.get("deck", "")),
+    return [puzzle.id, str(record.get("rules", "")), str(record.get("dealer", "")),
+            str(record.get("deck", "")),
             " ".join(record.get("actions", [])), " ".join(str(a) for a in puzzle.solution),
-            "" if rating is None else f"{rating.rating:.0f}", "" if rating is None else f"{rating.deviation:.0f}",
-            " ".join(puzzle.themes), str(puzzle.kind), str(puzzle.value), str(puzzle.margin), str(puzzle.worlds)]
+            "" if rating is None else f"{rating.rating:.0f}",
+            "" if rating is None else f"{rating.deviation:.0f}",
+            " ".join(puzzle.themes), str(puzzle.kind), str(puzzle.value), str(puzzle.margin),
+            str(puzzle.worlds)]
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -124,8 +124,9 @@ class Puzzle:
         if self.missed_by:
             obj["missed_by"] = list(self.missed_by)
         if self.rating is not None:
-            obj["rating"] = {"rating": round(self.rating.rating, 1), "deviation": round(self.rating.deviation, 1),
-                             "volatility": round(self.rating.volatility, 6)}
+            rating = self.rating
+            obj["rating"] = {"rating": round(rating.rating, 1), "deviation": round(rating.deviation, 1),
+                             "volatility": round(rating.volatility, 6)}
         if self.calibration:
             obj["calibration"] = [[level, solved] for level, solved in self.calibration]
         obj.update(self.extra)
@@ -208,7 +209,8 @@ def _rating(obj: Mapping[str, Any]) -> Rating | None:
 def _calibration(obj: Mapping[str, Any]) -> tuple[tuple[str, bool], ...]:
     value = obj.get("calibration", [])
     if not isinstance(value, list) or not all(
-            isinstance(a, list) and len(a) == 2 and isinstance(a[0], str) and type(a[1]) is bool for a in value):
+            isinstance(a, list) and len(a) == 2 and isinstance(a[0], str) and type(a[1]) is bool
+            for a in value):
         raise InvalidPuzzleError("calibration must be a list of [level, solved] pairs")
     return tuple((level, solved) for level, solved in value)
 

@@ -102,7 +102,8 @@ def daily(puzzles: Sequence[Puzzle], day: dt.date) -> Puzzle:
     >>> daily(shipped(), dt.date(2026, 12, 24)) == daily(list(reversed(shipped())), dt.date(2026, 12, 24))
     True
     """
-    themed = sorted((p for p in puzzles if p.themes), key=lambda p: p.id) or sorted(puzzles, key=lambda p: p.id)
+    themed = sorted((p for p in puzzles if p.themes), key=lambda p: p.id)
+    themed = themed or sorted(puzzles, key=lambda p: p.id)
     if not themed:
         raise ValueError("there is no puzzle to choose from")
     digest = hashlib.sha256(f"sixtysix daily puzzle {day.isoformat()}".encode()).digest()

@@ -123,8 +123,10 @@ def judge(puzzle: Puzzle, chosen: Action) -> Verdict:
     if chosen == puzzle.first:
         if puzzle.kind is Kind.OPEN:
             reason = ngettext(
-                "Right: {action} {points} with best play; every other action gets at least {n} game point less.",
-                "Right: {action} {points} with best play; every other action gets at least {n} game points less.",
+                "Right: {action} {points} with best play; every other action gets at least "
+                "{n} game point less.",
+                "Right: {action} {points} with best play; every other action gets at least "
+                "{n} game points less.",
                 puzzle.margin)
         else:
             reason = ngettext(
@@ -144,8 +146,10 @@ def judge(puzzle: Puzzle, chosen: Action) -> Verdict:
             points=_points(puzzle.value))
     else:
         text = ngettext(
-            "Not best: whatever the opponent holds, {action} gets at least {n} game point more than {chosen}.",
-            "Not best: whatever the opponent holds, {action} gets at least {n} game points more than {chosen}.",
+            "Not best: whatever the opponent holds, {action} gets at least {n} game point more "
+            "than {chosen}.",
+            "Not best: whatever the opponent holds, {action} gets at least {n} game points more "
+            "than {chosen}.",
             behind).format(action=best, chosen=chosen_words, n=behind)
     return Verdict(False, chosen, text, puzzle.solution)
 
@@ -155,6 +159,8 @@ def line_seats(puzzle: Puzzle, line: Sequence[Action] | None = None) -> list[tup
     hand = puzzle.position()
     seats = []
     for action in puzzle.solution if line is None else line:
-        seats.append((int(hand.to_act), action))  # type: ignore[call-overload]
+        seat = hand.to_act
+        assert seat is not None  # the line ends the hand with its last action
+        seats.append((seat, action))
         hand.push(action)
     return seats

@@ -106,7 +106,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.puzzles = puzzles
     for router in (pages.router, account_router(accounts), profile_router(accounts, ratings, storage),
                    tournament_router(tournaments), game_api.router, lobby.router, lesson_api.router,
-                   puzzle_router(puzzles, rate=settings.puzzle_rate, burst=settings.puzzle_burst), play.router):
+                   puzzle_router(puzzles, rate=settings.puzzle_rate, burst=settings.puzzle_burst),
+                   play.router):
         app.include_router(router)
     # After the pages' routes: ``/static/{name}.html`` is assembled, not served as it is.
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -148,7 +148,8 @@ def _finished(puzzle: Puzzle) -> Any:
 def puzzle_router(desk: PuzzleDesk, *, rate: float, burst: float) -> APIRouter:
     """The routes of the module text over ``desk``; attempts limited per client address."""
     router = APIRouter(prefix="/api/puzzles")
-    attempts = BucketsByKey(rate, burst)
+    # The desk's clock: a test moves it by hand.
+    attempts = BucketsByKey(rate, burst, clock=lambda: desk.now())
     rng = random.Random()
 
     def today() -> dt.date:
@@ -211,8 +212,8 @@ def puzzle_router(desk: PuzzleDesk, *, rate: float, burst: float) -> APIRouter:
     async def replay(puzzle_id: str) -> dict[str, Any]:
         puzzle = _puzzle(puzzle_id)
         seat = puzzle.position().to_act
-        return {"game": {"id": puzzle.id, "kind": "puzzle", "seat": seat, "players": ["", ""], "score": [0, 0],
-                         "start": len(puzzle.position().actions)},
+        return {"game": {"id": puzzle.id, "kind": "puzzle", "seat": seat, "players": ["", ""],
+                         "score": [0, 0], "start": len(puzzle.position().actions)},
                 "frames": hand_frames(_finished(puzzle))}
 
     @router.get("/{puzzle_id}/analysis/{number}")
@@ -225,7 +226,8 @@ def puzzle_router(desk: PuzzleDesk, *, rate: float, burst: float) -> APIRouter:
     @router.get("/{puzzle_id}/record")
     async def record(puzzle_id: str) -> Response:
         puzzle = _puzzle(puzzle_id)
+        name = f"sixtysix-puzzle-{puzzle.id}.json"
         return Response(dumps(puzzle) + "\n", media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="sixtysix-puzzle-{puzzle.id}.json"'})
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     return router

@@ -106,7 +106,8 @@ class Attempt:
     def to_json(self) -> dict[str, Any]:
         def one(r: Rating) -> dict[str, float]:
             return {"rating": r.rating, "deviation": r.deviation, "volatility": r.volatility}
-        return {"rated": self.rated, "player": {"before": one(self.player_before), "after": one(self.player_after)},
+        return {"rated": self.rated,
+                "player": {"before": one(self.player_before), "after": one(self.player_after)},
                 "puzzle": {"before": one(self.puzzle_before), "after": one(self.puzzle_after)}}
 
 

@@ -62,8 +62,8 @@ class PuzzleBook:
 
     def save(self) -> None:
         r = self.rating
-        self.path.write_text(json.dumps({"rating": [r.rating, r.deviation, r.volatility], "tried": self.tried}),
-                             encoding="utf-8")
+        data = {"rating": [r.rating, r.deviation, r.volatility], "tried": self.tried}
+        self.path.write_text(json.dumps(data), encoding="utf-8")
 
     def record(self, puzzle: Puzzle, solved: bool) -> tuple[Rating, Rating] | None:
         """Rate a first attempt (before, after); a repeat rates nothing (``None``)."""
@@ -85,7 +85,8 @@ class PuzzleScreen(Screen[None]):
         Binding("escape,q", "app.pop_screen", N_("Back")),
     ]
 
-    def __init__(self, book: PuzzleBook | None = None, *, seed: int = 0, today: dt.date | None = None) -> None:
+    def __init__(self, book: PuzzleBook | None = None, *, seed: int = 0,
+                 today: dt.date | None = None) -> None:
         super().__init__()
         translate_bindings(self)
         self.book = book if book is not None else PuzzleBook.load()
@@ -119,7 +120,8 @@ class PuzzleScreen(Screen[None]):
             self.action_next()
 
     def action_next(self) -> None:
-        found = nearest(shipped(), self.book.rating, self.rng, theme=self.theme, done=self.book.tried.__contains__)
+        found = nearest(shipped(), self.book.rating, self.rng, theme=self.theme,
+                        done=self.book.tried.__contains__)
         if found is None:
             self.notify(_("You have tried every puzzle of this theme."))
             return
@@ -136,14 +138,16 @@ class PuzzleScreen(Screen[None]):
         heading = _("Daily puzzle") if daily_puzzle else _("Puzzle {id}").format(id=puzzle.id)
         rated = _("rated {rating}").format(rating=round(puzzle.rating.rating) if puzzle.rating else 1500)
         mine = _("Your puzzle rating: {rating}").format(rating=round(self.book.rating.rating))
-        self.query_one("#puzzle-title", Static).update(f"[b]{escape(heading)}[/b] — {escape(rated)}   {escape(mine)}")
+        title = f"[b]{escape(heading)}[/b] — {escape(rated)}   {escape(mine)}"
+        self.query_one("#puzzle-title", Static).update(title)
         seats = Seats(seat, opponent=N_("Opponent"))
         view = position.view(seat)
         self.query_one("#puzzle-position", Static).update(render_screen(view, MarkupStyle(), seats))
         self.query_one("#puzzle-prompt", Static).update(escape(prompt(puzzle)))
         actions = self.query_one("#puzzle-actions", OptionList)
         actions.clear_options()
-        actions.add_options([Option(escape(action_words(a, position)), id=str(a)) for a in position.legal_actions()])
+        actions.add_options([Option(escape(action_words(a, position)), id=str(a))
+                             for a in position.legal_actions()])
         actions.highlighted = 0
         actions.focus()
         self.query_one("#puzzle-verdict", Static).update("")
@@ -170,7 +174,8 @@ class PuzzleScreen(Screen[None]):
         else:
             lines.append(escape(_("You have tried this puzzle before: no rating changes.")))
         if puzzle.themes:
-            lines.append(escape(_("Themes: {themes}").format(themes=", ".join(theme_name(t) for t in puzzle.themes))))
+            names = ", ".join(theme_name(t) for t in puzzle.themes)
+            lines.append(escape(_("Themes: {themes}").format(themes=names)))
         lines.append(escape(_("s: the solution; n: the next puzzle.")))
         self.verdict_lines = lines
         self.query_one("#puzzle-verdict", Static).update("\n".join(lines))
