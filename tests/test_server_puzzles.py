@@ -162,6 +162,11 @@ def test_an_account_is_its_own_solver(client: TestClient) -> None:
     assert answer["ratings"]["rated"]
     assert client.get("/api/puzzles/me").json()["plays"] == 1
     assert client.get("/api/puzzles/me", headers=BOB).json()["plays"] == 1  # the account, not the header
+    # The player's page shows the puzzle rating and its history.
+    page = client.get("/api/players/Ann").json()["puzzles"]
+    mine = client.get("/api/puzzles/me").json()
+    assert page["plays"] == 1 and page["rating"] == round(mine["rating"]["rating"])
+    assert page["history"] == mine["history"] and page["history"][0]["puzzle"] == puzzle["id"]
 
 
 def test_themes_choose_the_puzzles(client: TestClient) -> None:

@@ -76,6 +76,9 @@ async function choose(action) {
     shownSteps = 1;
     render();
     playOut();
+    // The hand's buttons are gone: the focus goes on to what comes next.
+    const onward = document.getElementById("show-solution");
+    (onward.hidden ? document.getElementById("next-puzzle") : onward).focus();
   } catch (e) {
     showToast(e.message);
   } finally {
