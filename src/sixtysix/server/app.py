@@ -105,7 +105,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.accounts, app.state.tournaments, app.state.pairing = accounts, tournaments, services.pairing
     app.state.puzzles = puzzles
     for router in (pages.router, account_router(accounts),
-                   profile_router(accounts, ratings, storage, puzzles), tournament_router(tournaments), game_api.router, lobby.router, lesson_api.router,
+                   profile_router(accounts, ratings, storage, puzzles), tournament_router(tournaments),
+                   game_api.router, lobby.router, lesson_api.router,
                    puzzle_router(puzzles, rate=settings.puzzle_rate, burst=settings.puzzle_burst),
                    play.router):
         app.include_router(router)
