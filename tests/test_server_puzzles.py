@@ -127,9 +127,10 @@ def stored_key(app: Any) -> str:
 
 
 def test_the_reason_names_what_the_solver_computes(client: TestClient) -> None:
-    puzzle = next(p for p in shipped() if p.kind == "open" and p.value == 1)
-    table = assess(puzzle.position())
-    wrong = next(a for a in table.actions if a != puzzle.first and table.value(a) == -1)
+    # The first open puzzle won by 1 game point where another action loses 1.
+    puzzle, table, wrong = next(
+        (p, table, a) for p in shipped() if p.kind == "open" and p.value == 1
+        for table in [assess(p.position())] for a in table.actions if a != p.first and table.value(a) == -1)
     answer = client.post(f"/api/puzzles/{puzzle.id}/attempt?lang=de", json={"action": str(wrong)}).json()
     assert answer["ratings"] is None  # no account, no guest token: judged, not rated
     assert answer["lang"] == "de" and answer["solved"] is False
