@@ -128,8 +128,8 @@ def stored_key(app: Any) -> str:
 
 def test_the_reason_names_what_the_solver_computes(client: TestClient) -> None:
     # The first open puzzle won by 1 game point where another action loses 1.
-    puzzle, table, wrong = next(
-        (p, table, a) for p in shipped() if p.kind == "open" and p.value == 1
+    puzzle, wrong = next(
+        (p, a) for p in shipped() if p.kind == "open" and p.value == 1
         for table in [assess(p.position())] for a in table.actions if a != p.first and table.value(a) == -1)
     answer = client.post(f"/api/puzzles/{puzzle.id}/attempt?lang=de", json={"action": str(wrong)}).json()
     assert answer["ratings"] is None  # no account, no guest token: judged, not rated
