@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import csv
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -16,7 +17,9 @@ import pytest
 
 from sixtysix.cli import main
 from sixtysix.cli.puzzles import CSV_COLUMNS
-from sixtysix.puzzles import Kind, Theme, check, loads
+from sixtysix.puzzles import Kind, Theme, check, dumps, loads
+from sixtysix.puzzles.mine import Miner, mine_seed
+from sixtysix.puzzles.rating import CALIBRATION_LEVELS, calibrated
 from sixtysix.puzzles.shipped import shipped
 from test_puzzles import confirmed
 
@@ -84,3 +87,36 @@ def test_export_of_a_file_that_is_not_one_is_one_line(tmp_path: Path,
     assert main(["puzzles", "export", "--from", str(bad)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "bad.jsonl, line 1: missing" in err
+
+
+def test_a_run_aimed_at_a_theme_keeps_only_that_theme() -> None:
+    # Seed 225 of the random player against the heuristic one gave a shipped Schwarz puzzle.
+    aimed = Miner(players=("random", "heuristic"), themes=frozenset({Theme.SCHWARZ}))
+    found = mine_seed(225, aimed)
+    assert found and all(Theme.SCHWARZ in p.themes for p in found)
+    assert {p.id for p in found} <= {p.id for p in shipped()}
+    assert mine_seed(225, Miner(players=("random", "heuristic"), themes=frozenset({Theme.REVOKE}))) == []
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--themes", "squeeze"], "--themes: 'squeeze' names an unknown theme"),
+    (["--players", "heuristic"], "--players names two players, not 'heuristic'"),
+])
+def test_mine_refuses_unknown_themes_and_a_lone_player(argv: list[str], message: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["puzzles", "mine", "--count", "1", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and message in err
+
+
+def test_calibrate_writes_the_attempts_and_the_rating_they_give(tmp_path: Path) -> None:
+    puzzle = next(p for p in shipped() if p.kind is Kind.OPEN)
+    bare = dataclasses.replace(puzzle, rating=None, calibration=())
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    source.write_text(dumps(bare) + "\n", encoding="utf-8")
+    assert main(["puzzles", "calibrate", str(source), "--out", str(out)]) == 0
+    (again,) = [loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [level for level, _ in again.calibration] == list(CALIBRATION_LEVELS)
+    assert again.rating == calibrated(again.calibration)
+    # medium is seeded and searches by no clock: its attempt is the shipped one.
+    assert dict(again.calibration)["medium"] == dict(puzzle.calibration)["medium"]
