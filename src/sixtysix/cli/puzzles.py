@@ -1,17 +1,20 @@
-"""``sixtysix puzzles mine`` and ``sixtysix puzzles verify``: find puzzles in games
-between our players, and check a file of them by solving each again (docs/puzzles.md).
+"""``sixtysix puzzles mine``, ``verify``, ``calibrate`` and ``export``: find puzzles in
+games between our players, check a file of them by solving each again, rate them by how
+often the computer levels solve them, and write a set out as JSON lines or as a
+lichess-style CSV (docs/puzzles.md).
 
 A puzzle file holds one puzzle a line (JSON). ``mine --out FILE`` appends to it and
 can be stopped and run again: it keeps the puzzles the file has, goes on from the seed
 after the last one, and stops when the file holds ``--count`` puzzles. ``verify`` prints
 one line for each puzzle whose claims do not hold (or that cannot be read) and exits
-with status 2 if there is any.
+with status 2 if there is any. ``export`` writes the shipped set (or ``--from FILE``).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
 import os
 import resource
 import sys
@@ -20,12 +23,20 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from sixtysix.cli.errors import read_error
-from sixtysix.puzzles.mine import Miner, mine
+from sixtysix.puzzles.calibrate import calibrate_all
+from sixtysix.puzzles.mine import PLAYERS, Miner, mine
 from sixtysix.puzzles.puzzle import InvalidPuzzleError, Puzzle, dumps, read
+from sixtysix.puzzles.shipped import shipped
+from sixtysix.puzzles.themes import Theme
 from sixtysix.puzzles.verify import DEFAULT_WORLDS, check
 from sixtysix.rules import Rules
 
-__all__ = ["register", "run_mine", "run_verify"]
+__all__ = ["CSV_COLUMNS", "register", "run_calibrate", "run_export", "run_mine", "run_verify"]
+
+#: The columns of ``export --format csv`` (lichess's puzzle CSV, with a game record's
+#: fields in place of its FEN).
+CSV_COLUMNS = ("PuzzleId", "Rules", "Dealer", "Deck", "Actions", "Moves", "Rating", "RatingDeviation",
+               "Themes", "Kind", "Value", "Margin", "Worlds")
 
 
 def register(subparsers: Any) -> None:
@@ -56,6 +67,10 @@ def register(subparsers: Any) -> None:
                              help=f"the most worlds a position may allow (default {DEFAULT_WORLDS})")
     mine_parser.add_argument("--rules", default="classic", metavar="RULES",
                              help="preset and options (default classic)")
+    mine_parser.add_argument("--players", metavar="A,B",
+                             help=f"the two players whose games are mined (default {','.join(PLAYERS)})")
+    mine_parser.add_argument("--themes", metavar="T,U",
+                             help="keep only puzzles with one of these themes (to aim at rare ones)")
     mine_parser.set_defaults(func=run_mine)
     verify_parser = sub.add_parser(
         "verify", help="solve every puzzle of a file again and check its claims",
@@ -68,6 +83,27 @@ def register(subparsers: Any) -> None:
     verify_parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS, metavar="W",
                                help=f"the most worlds a position may allow (default {DEFAULT_WORLDS})")
     verify_parser.set_defaults(func=run_verify)
+    calibrate_parser = sub.add_parser(
+        "calibrate", help="rate puzzles by how often the computer levels solve them",
+        description="Let the computer levels (easy three times, medium, hard, expert) try each "
+                    "puzzle of FILE from the player's view, and write the puzzles with their "
+                    "attempts and the Glicko-2 rating these give (docs/puzzles.md).")
+    calibrate_parser.add_argument("file", metavar="FILE", help="a puzzle file (JSON lines)")
+    calibrate_parser.add_argument("--out", metavar="FILE", required=True,
+                                  help="write the calibrated puzzles to FILE")
+    calibrate_parser.add_argument("--jobs", type=int, default=1, metavar="J", help="processes (default 1)")
+    calibrate_parser.set_defaults(func=run_calibrate)
+    export_parser = sub.add_parser(
+        "export", help="write the shipped puzzles as JSON lines or a lichess-style CSV",
+        description="Write the shipped puzzle set (or the puzzles of --from FILE) to standard "
+                    "output or --out FILE, as JSON lines in the documented format "
+                    "(sixtysix-puzzle/1) or as a CSV with lichess's columns.")
+    export_parser.add_argument("--format", choices=("json", "csv"), default="json",
+                               help="json: one puzzle a line (default); csv: one row a puzzle")
+    export_parser.add_argument("--from", dest="source", metavar="FILE",
+                               help="a puzzle file instead of the shipped set")
+    export_parser.add_argument("--out", metavar="FILE", help="the file to write (default: standard output)")
+    export_parser.set_defaults(func=run_export)
 
 
 @contextlib.contextmanager
@@ -114,7 +150,16 @@ def run_mine(args: argparse.Namespace) -> int:
         raise ValueError(f"--margin must be from 1 to 6, not {args.margin}")
     if args.worlds < 1:
         raise ValueError(f"--worlds must be at least 1, not {args.worlds}")
-    miner = Miner(margin=args.margin, limit=args.worlds, rules=Rules.parse(args.rules))
+    players = tuple(args.players.split(",")) if args.players else PLAYERS
+    if len(players) != 2:
+        raise ValueError(f"--players names two players, not {args.players!r}")
+    try:
+        themes = frozenset(Theme(t) for t in args.themes.split(",")) if args.themes else frozenset()
+    except ValueError:
+        raise ValueError(f"--themes: {args.themes!r} names an unknown theme "
+                         f"(known: {', '.join(Theme)})") from None
+    miner = Miner(margin=args.margin, limit=args.worlds, rules=Rules.parse(args.rules),
+                  players=(players[0], players[1]), themes=themes)
     ids, last = _kept(args.out) if args.out else (set(), None)
     start = args.seed if last is None else max(args.seed, last + 1)
     have = len(ids)
@@ -165,3 +210,56 @@ def run_verify(args: argparse.Namespace) -> int:
                 good += 1
     print(f"{good} puzzles verified, {bad} wrong")
     return 2 if bad else 0
+
+
+def _puzzles_of(name: str) -> list[Puzzle]:
+    """Every puzzle of file ``name``; a line that is not one is an error (ValueError)."""
+    found = []
+    with _open(name, "r") as fp:
+        for number, item in read(fp):
+            if isinstance(item, InvalidPuzzleError):
+                raise ValueError(f"{name}, line {number}: {item}")
+            found.append(item)
+    return found
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    """Calibrate a puzzle file (see the module text)."""
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+    puzzles = _puzzles_of(args.file)
+    began = time.monotonic()
+    with _open(args.out, "w") as out:
+        for n, puzzle in enumerate(calibrate_all(puzzles, args.jobs), 1):
+            out.write(dumps(puzzle) + "\n")
+            if n % 100 == 0:
+                print(f"{n}/{len(puzzles)} {time.monotonic() - began:.0f} s", file=sys.stderr)
+    print(f"{len(puzzles)} puzzles calibrated; {time.monotonic() - began:.1f} s", file=sys.stderr)
+    return 0
+
+
+def csv_row(puzzle: Puzzle) -> list[str]:
+    """The row of ``puzzle`` under :data:`CSV_COLUMNS`."""
+    record = puzzle.record.to_json()
+    rating = puzzle.rating
+    return [puzzle.id, str(record.get("rules", "")), str(record.get("dealer", "")),
+            str(record.get("deck", "")),
+            " ".join(record.get("actions", [])), " ".join(str(a) for a in puzzle.solution),
+            "" if rating is None else f"{rating.rating:.0f}",
+            "" if rating is None else f"{rating.deviation:.0f}",
+            " ".join(puzzle.themes), str(puzzle.kind), str(puzzle.value), str(puzzle.margin),
+            str(puzzle.worlds)]
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Export puzzles (see the module text)."""
+    puzzles = _puzzles_of(args.source) if args.source else list(shipped())
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(_open(args.out, "w")) if args.out else sys.stdout
+        if args.format == "csv":
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(CSV_COLUMNS)
+            writer.writerows(csv_row(p) for p in puzzles)
+        else:
+            out.writelines(dumps(p) + "\n" for p in puzzles)
+    return 0

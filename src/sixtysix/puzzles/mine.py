@@ -35,7 +35,7 @@ from sixtysix.game.record import HandRecord
 from sixtysix.game.worlds import count_layouts, sample_worlds
 from sixtysix.play.runner import play_hand
 from sixtysix.puzzles.puzzle import Kind, Puzzle, position_id
-from sixtysix.puzzles.themes import classify
+from sixtysix.puzzles.themes import Theme, classify
 from sixtysix.puzzles.verify import (
     DEFAULT_WORLDS,
     Assessment,
@@ -73,6 +73,9 @@ class Miner:
     table_rules_every: int = 10
     players: tuple[str, str] = PLAYERS
     probes: tuple[str, ...] = field(default=PROBES)
+    #: Keep only puzzles with one of these themes (none: every puzzle), to aim a run at
+    #: the rare ones.
+    themes: frozenset[Theme] = frozenset()
 
     def rules_for(self, seed: int) -> Rules:
         """The rules of the game of ``seed``."""
@@ -99,10 +102,13 @@ class Miner:
         for action in played.actions:
             if len(found) < len(Kind):
                 puzzle = self._at(hand, seed, rng, solver, probes)
-                if puzzle is not None and puzzle.kind not in found:
+                if puzzle is not None and puzzle.kind not in found and self._wanted(puzzle):
                     found[puzzle.kind] = puzzle
             hand.push(action)
         return [found[k] for k in Kind if k in found]
+
+    def _wanted(self, puzzle: Puzzle) -> bool:
+        return not self.themes or not self.themes.isdisjoint(puzzle.themes)
 
     def _candidate(self, hand: Hand, rng: random.Random, solver: Solver) -> Action | None:
         """The only best action by the margin in a few drawn worlds, if there is one."""

@@ -45,6 +45,7 @@ from sixtysix.game.actions import Action
 from sixtysix.game.hand import Hand
 from sixtysix.game.record import HandReplay, Record, replay
 from sixtysix.game.record import from_json as record_from_json
+from sixtysix.measure.glicko import Rating, RatingError
 from sixtysix.puzzles.themes import Theme
 
 __all__ = ["FORMAT", "InvalidPuzzleError", "Kind", "Puzzle", "dumps", "from_json", "loads", "position_id",
@@ -54,7 +55,7 @@ __all__ = ["FORMAT", "InvalidPuzzleError", "Kind", "Puzzle", "dumps", "from_json
 FORMAT = "sixtysix-puzzle/1"
 
 _FIELDS = ("format", "id", "kind", "record", "solution", "value", "margin", "worlds", "themes")
-_OPTIONAL = ("seed", "missed_by")
+_OPTIONAL = ("seed", "missed_by", "rating", "calibration")
 
 
 class InvalidPuzzleError(ValueError):
@@ -94,6 +95,11 @@ class Puzzle:
     seed: int | None = None
     #: The players (bot specs) that chose another action there, if mined.
     missed_by: tuple[str, ...] = ()
+    #: The puzzle's Glicko-2 rating before any person has tried it, if calibrated
+    #: (:mod:`sixtysix.puzzles.calibrate`).
+    rating: Rating | None = None
+    #: The calibration's attempts: each a computer level and whether it solved the puzzle.
+    calibration: tuple[tuple[str, bool], ...] = ()
     #: Fields this module does not know, kept on a round trip.
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
@@ -117,6 +123,12 @@ class Puzzle:
             obj["seed"] = self.seed
         if self.missed_by:
             obj["missed_by"] = list(self.missed_by)
+        if self.rating is not None:
+            rating = self.rating
+            obj["rating"] = {"rating": round(rating.rating, 1), "deviation": round(rating.deviation, 1),
+                             "volatility": round(rating.volatility, 6)}
+        if self.calibration:
+            obj["calibration"] = [[level, solved] for level, solved in self.calibration]
         obj.update(self.extra)
         return obj
 
@@ -181,6 +193,28 @@ def _themes(obj: Mapping[str, Any]) -> tuple[Theme, ...]:
         raise InvalidPuzzleError(f"themes: {words!r} holds an unknown theme (known: {known})") from None
 
 
+def _rating(obj: Mapping[str, Any]) -> Rating | None:
+    value = obj.get("rating")
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not all(
+            type(value.get(k)) in (int, float) for k in ("rating", "deviation", "volatility")):
+        raise InvalidPuzzleError("rating must be an object with numbers rating, deviation and volatility")
+    try:
+        return Rating(value["rating"], value["deviation"], value["volatility"])
+    except RatingError as exc:
+        raise InvalidPuzzleError(f"rating: {exc}") from None
+
+
+def _calibration(obj: Mapping[str, Any]) -> tuple[tuple[str, bool], ...]:
+    value = obj.get("calibration", [])
+    if not isinstance(value, list) or not all(
+            isinstance(a, list) and len(a) == 2 and isinstance(a[0], str) and type(a[1]) is bool
+            for a in value):
+        raise InvalidPuzzleError("calibration must be a list of [level, solved] pairs")
+    return tuple((level, solved) for level, solved in value)
+
+
 def from_json(obj: object) -> Puzzle:
     """The puzzle of a decoded JSON object; :class:`InvalidPuzzleError` when it is not one."""
     if not isinstance(obj, dict):
@@ -207,7 +241,7 @@ def from_json(obj: object) -> Puzzle:
         id=obj["id"], kind=kind, record=record, solution=_solution(obj),
         value=_int(obj, "value", -3, 3), margin=_int(obj, "margin", 1, 6),
         worlds=_int(obj, "worlds", 1, 10**12), themes=_themes(obj), seed=seed,
-        missed_by=tuple(_strings(obj, "missed_by")),
+        missed_by=tuple(_strings(obj, "missed_by")), rating=_rating(obj), calibration=_calibration(obj),
         extra={k: v for k, v in obj.items() if k not in _FIELDS + _OPTIONAL},
     )
 

@@ -7,6 +7,7 @@ with uvicorn.
 - the lobby (its lists and feed, quick pairing, challenges, opponents): :mod:`sixtysix.server.lobby`;
 - accounts: :mod:`sixtysix.server.account_api`; players: :mod:`sixtysix.server.profiles`;
 - tournaments: :mod:`sixtysix.server.tournaments`; lessons: :mod:`sixtysix.server.lesson_api`;
+- puzzles and their ratings: :mod:`sixtysix.server.puzzle_api`;
 - play, over the WebSocket ``/ws/{id}``: :mod:`sixtysix.server.play`.
 
 The routes reach the services through FastAPI dependencies (:mod:`sixtysix.server.depends`).
@@ -35,6 +36,8 @@ from sixtysix.server.opponents import Opponents
 from sixtysix.server.pages import STATIC
 from sixtysix.server.pairing import Pairing
 from sixtysix.server.profiles import profile_router
+from sixtysix.server.puzzle_api import puzzle_router
+from sixtysix.server.puzzle_desk import PuzzleDesk
 from sixtysix.server.ratings import Ratings
 from sixtysix.server.relay import Relay
 from sixtysix.server.settings import Settings, default_database_url
@@ -76,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     opponents = Opponents(settings.engines)  # checked before anything is opened
     storage = Storage(settings.database_url)
     ratings = Ratings(storage.engine)
+    puzzles = PuzzleDesk(storage.engine)
     manager = make_manager(settings, storage, opponents, ratings)
     feed = LobbyFeed()
     manager.lobby_hooks.append(feed.changed)
@@ -100,10 +104,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.manager, app.state.settings, app.state.hand_over = manager, settings, life.hand_over
     app.state.accounts, app.state.tournaments, app.state.pairing = accounts, tournaments, services.pairing
     keepers = Keepers(live_games=storage.unfinished_of,
-                      forget=(storage.forget_user, ratings.forget, tournaments.forget))
+                      forget=(storage.forget_user, ratings.forget, tournaments.forget, puzzles.forget))
+    app.state.puzzles = puzzles
     for router in (pages.router, account_router(accounts, keepers),
-                   profile_router(accounts, ratings, storage),
-                   tournament_router(tournaments), game_api.router, lobby.router, lesson_api.router,
+                   profile_router(accounts, ratings, storage, puzzles), tournament_router(tournaments),
+                   game_api.router, lobby.router, lesson_api.router,
+                   puzzle_router(puzzles, rate=settings.puzzle_rate, burst=settings.puzzle_burst),
                    play.router):
         app.include_router(router)
     # After the pages' routes: ``/static/{name}.html`` is assembled, not served as it is.

@@ -15,7 +15,7 @@ from sixtysix.game.record import MatchRecord, MatchReplay, dumps, replay
 from sixtysix.present.review import judge
 from sixtysix.present.wire import public_view_json
 
-__all__ = ["ANALYSES_KEPT", "ANALYSIS_BUDGET", "Analyses", "analyse_hand", "frames"]
+__all__ = ["ANALYSES_KEPT", "ANALYSIS_BUDGET", "Analyses", "analyse_hand", "frames", "hand_frames"]
 
 #: Analysed hands kept in memory (each a few kilobytes).
 ANALYSES_KEPT = 256
@@ -71,16 +71,24 @@ def frames(record: MatchRecord) -> list[dict[str, Any]]:
     assert isinstance(replayed, MatchReplay)
     shown: list[dict[str, Any]] = []
     for number, played in enumerate(replayed.match.hands, start=1):
-        hand = Hand.deal(played.deck, played.dealer, played.rules)
-        result = played.result()
-        for i in range(len(played.actions) + 1):
-            if i == len(played.actions) and result is not None and result.reason == "forfeit" and \
-                    result.winner is not None:
-                hand.forfeit(1 - result.winner)  # the last frame shows the forfeit's result
-            view = public_view_json(hand)
-            view["hands"] = [sorted(str(c) for c in hand.cards(s)) for s in (0, 1)]
-            view["stock"] = [str(c) for c in hand.stock] if hand.stock_size else []
-            shown.append({"hand": number, "index": i, "view": view})
-            if i < len(played.actions):
-                hand.push(played.actions[i])
+        shown += hand_frames(played, number)
+    return shown
+
+
+def hand_frames(played: Hand, number: int = 1) -> list[dict[str, Any]]:
+    """Every position of the hand ``played`` (from its deal to its last action), both
+    hands face up: the frames of :func:`frames` for one hand."""
+    hand = Hand.deal(played.deck, played.dealer, played.rules)
+    result = played.result()
+    shown: list[dict[str, Any]] = []
+    for i in range(len(played.actions) + 1):
+        if i == len(played.actions) and result is not None and result.reason == "forfeit" and \
+                result.winner is not None:
+            hand.forfeit(1 - result.winner)  # the last frame shows the forfeit's result
+        view = public_view_json(hand)
+        view["hands"] = [sorted(str(c) for c in hand.cards(s)) for s in (0, 1)]
+        view["stock"] = [str(c) for c in hand.stock] if hand.stock_size else []
+        shown.append({"hand": number, "index": i, "view": view})
+        if i < len(played.actions):
+            hand.push(played.actions[i])
     return shown

@@ -22,7 +22,8 @@ __all__ = ["MANIFEST", "PAGES", "STATIC", "page", "router"]
 STATIC = Path(str(resources.files("sixtysix.server") / "static"))
 #: The pages, each written once with its own title and body; the lines every page's
 #: head shares are in ``static/head.part.html``, put in where the page says.
-PAGES = ("index", "game", "replay", "lesson", "rules", "player", "tournaments", "tournament", "account")
+PAGES = ("index", "game", "replay", "lesson", "rules", "player", "tournaments", "tournament", "account",
+         "puzzles")
 _HEAD_MARK = "<!-- head.part.html -->"
 #: The web app manifest: the game installs as an app of its own (a phone's home screen).
 MANIFEST = {
@@ -65,12 +66,14 @@ def _serve(path: str, name: str) -> None:
     router.add_api_route(path, serve, methods=["GET"], name=f"{name}_page")
 
 
-# The lobby, the table, the replay, the tournaments, a player's page, the lessons, how to
-# play (the lobby's and the table's "How to play"), and the account's settings.
+# The lobby, the table, the replay (of a game, or a puzzle's analysis board), the
+# tournaments, a player's page, the lessons, the puzzles, how to play (the lobby's and
+# the table's "How to play"), and the account's settings.
 for _path, _name in (("/", "index"), ("/game/{game_id}", "game"), ("/replay/{game_id}", "replay"),
+                     ("/replay/puzzle/{puzzle_id}", "replay"),
                      ("/tournaments", "tournaments"), ("/tournament/{tid}", "tournament"),
-                     ("/player/{name}", "player"), ("/learn", "lesson"), ("/rules", "rules"),
-                     ("/account", "account")):
+                     ("/player/{name}", "player"), ("/learn", "lesson"), ("/puzzles", "puzzles"),
+                     ("/puzzles/{puzzle_id}", "puzzles"), ("/rules", "rules"), ("/account", "account")):
     _serve(_path, _name)
 
 

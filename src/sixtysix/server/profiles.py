@@ -27,6 +27,7 @@ from sixtysix.server.accounts import Accounts
 from sixtysix.server.errors import GameError
 from sixtysix.server.errors import Reason as Refusal
 from sixtysix.server.games import replay_stored
+from sixtysix.server.puzzle_desk import PuzzleDesk, Solver
 from sixtysix.server.ratings import Ratings
 from sixtysix.server.status import GameKind
 from sixtysix.server.storage import Storage
@@ -93,8 +94,16 @@ def _count(tallies: list[Tally], seat: int, won_match: bool, match_hands: list[A
                 tally.closes_won += int(why.winner == seat)
 
 
-def profile_router(accounts: Accounts, ratings: Ratings, storage: Storage) -> APIRouter:
-    """The routes of the player pages and leaderboards."""
+def _puzzles_json(puzzles: PuzzleDesk, solver: Solver) -> dict[str, Any]:
+    rating, plays = puzzles.rating(solver)
+    return {"rating": round(rating.rating), "deviation": round(rating.deviation), "plays": plays,
+            "history": puzzles.history(solver)}
+
+
+def profile_router(accounts: Accounts, ratings: Ratings, storage: Storage,
+                   puzzles: PuzzleDesk | None = None) -> APIRouter:
+    """The routes of the player pages and leaderboards (with ``puzzles``, a player's
+    puzzle rating and rated attempts too)."""
     router = APIRouter()
 
     @router.get("/api/players/{name}")
@@ -128,6 +137,7 @@ def profile_router(accounts: Accounts, ratings: Ratings, storage: Storage) -> AP
             "name": user.name,
             "ratings": [s.to_json() for s in ratings.standings(user.id)],
             "history": ratings.history(user.id),
+            "puzzles": None if puzzles is None else _puzzles_json(puzzles, Solver.account(user.id)),
             "games": games,
             "statistics": {"all": everything.to_json(),
                            "by_rules": {k: v.to_json() for k, v in sorted(by_rules.items())},

@@ -45,6 +45,21 @@ class Reason(Enum):
                     N_("The game is not finished: its record is given out when it is."))
     NO_TOURNAMENT = ("no_tournament", 404,
                      N_("There is no such tournament."))
+    # Puzzles.
+    NO_PUZZLE = ("no_puzzle", 404,
+                 N_("There is no such puzzle."))
+    NO_THEME = ("no_theme", 400,
+                N_("There is no puzzle theme {theme}."))
+    NO_PUZZLE_LEFT = ("no_puzzle_left", 404,
+                      N_("You have tried every puzzle of this theme."))
+    PUZZLE_NOT_AN_ACTION = ("bad_action", 400,
+                            N_("{text} is not an action."))
+    PUZZLE_ILLEGAL = ("illegal", 400,
+                      N_("{action} is not an action of this puzzle."))
+    BAD_GUEST = ("bad_guest", 400,
+                 N_("A guest's key has 16 to 64 letters, digits, _ or -."))
+    PUZZLE_ATTEMPTS = ("too_many_attempts", 429,
+                       N_("Too many puzzle attempts from this address: wait a little."))
     # Seats, accounts and challenges.
     NO_SEAT = ("no_seat", 409,
                N_("This game has no free seat: you can watch it."))

@@ -69,6 +69,10 @@ class Settings:
     tournament_rate: float = 1 / 600
     tournament_burst: float = 3.0
     tournaments_per_account: int = 3
+    #: Puzzle attempts a client address may make (each may move two ratings): a burst,
+    #: then ``puzzle_rate`` a second (``too_many_attempts``).
+    puzzle_rate: float = 0.5
+    puzzle_burst: float = 60.0
     tournaments_per_address: int = 5
     #: This process's number when several serve one database (see docs/web.md), else ``None``.
     shard: int | None = None

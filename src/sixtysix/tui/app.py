@@ -2,8 +2,8 @@
 
 It opens on a match against the computer (:class:`~sixtysix.tui.game.GameScreen`),
 or, given a record, on the replay viewer. From the game: ``o`` settings,
-``r`` rules, ``t`` statistics, ``g`` saved records (replay, export), ``n`` a
-new match, ``q`` quit. Settings, records and statistics live in the data
+``r`` rules, ``t`` statistics, ``g`` saved records (replay, export), ``z``
+puzzles, ``n`` a new match, ``q`` quit. Settings, records and statistics live in the data
 directory (:mod:`sixtysix.tui.storage`).
 """
 
@@ -20,6 +20,7 @@ from sixtysix.game.record import Record
 from sixtysix.i18n import _
 from sixtysix.present.text.questions import leave_question
 from sixtysix.tui.game import GameScreen, MatchSetup
+from sixtysix.tui.puzzles import PuzzleScreen
 from sixtysix.tui.replay import ReplayScreen
 from sixtysix.tui.screens import (
     ConfirmScreen,
@@ -190,6 +191,9 @@ class SixtySixApp(App[None]):
 
     def action_records(self) -> None:
         self.push_screen(RecordsScreen())
+
+    def action_puzzles(self) -> None:
+        self.push_screen(PuzzleScreen(seed=self.seed))
 
     async def action_quit(self) -> None:
         game = self.game

@@ -168,6 +168,7 @@ class GameScreen(Screen[None]):
         Binding("r", "app.rules", N_("Rules")),
         Binding("t", "app.statistics", N_("Stats")),
         Binding("g", "app.records", N_("Records")),
+        Binding("z", "app.puzzles", N_("Puzzles"), show=False),
         Binding("q", "app.quit", N_("Quit")),
         Binding("question_mark,f1", "app.keys", N_("Keys"), key_display="?"),
     ]

@@ -228,6 +228,7 @@ class KeysScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="keys-box"):
             yield Static(_(KEYS))
+            yield Static(_("[b]z[/b] puzzles: positions from real games with one best action"))
             yield Static("[dim]" + _("Esc to go back") + "[/dim]")
 
     def on_click(self) -> None:

@@ -316,8 +316,8 @@ async function loadAccount() {
 // in the page's language (refusalText), with its code, sentence and arguments (for
 // refusalNode's links); a server out of reach throws one with the code "offline", never
 // the browser's own words ("Failed to fetch").
-async function api(method, path, body, signal) {
-  const headers = body ? { "Content-Type": "application/json" } : {};
+async function api(method, path, body, signal, extraHeaders) {
+  const headers = Object.assign(body ? { "Content-Type": "application/json" } : {}, extraHeaders || {});
   if (method !== "GET" && account.csrf) headers["X-CSRF-Token"] = account.csrf;
   let response;
   try {
@@ -502,6 +502,7 @@ function levelName(name) {
 // The players' names as the page shows them: the computer named in the page's language
 // (the server's name for it is for records).
 function playerNames(game) {
+  if (game.kind === "puzzle") return [0, 1].map((seat) => (seat === game.seat ? t("You") : t("Opponent")));
   return game.players.map((name, seat) => (game.kind === "computer" && seat === 1 && game.level
     ? t("Computer ({level})", { level: levelName(game.level) }) : name));
 }

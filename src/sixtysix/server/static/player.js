@@ -54,6 +54,15 @@ async function start() {
     el("a", { href: `/replay/${h.game}`, text: t("Replay") }),
     ` ${h.opponent.startsWith("computer:") ? levelName(h.opponent.slice(9)) : h.opponent} (${h.opponent_rating}) \u2014 `,
     h.score === 1 ? t("won") : t("lost"), ` ${h.before} \u2192 ${h.after}`)));
+  const puzzles = page.puzzles || { plays: 0, history: [] };
+  document.getElementById("player-puzzle-rating").textContent = puzzles.plays
+    ? nt("Puzzle rating {rating} \u00b1 {deviation} after {n} puzzle", "Puzzle rating {rating} \u00b1 {deviation} after {n} puzzles",
+         puzzles.plays, { rating: puzzles.rating, deviation: 2 * puzzles.deviation })
+    : t("No puzzles solved yet.");
+  document.getElementById("player-puzzles").replaceChildren(...puzzles.history.map((h) => el("li", {},
+    el("a", { href: `/puzzles/${h.puzzle}`, text: t("Puzzle {id}", { id: h.puzzle }) }),
+    ` (${Math.round(h.puzzle_rating)}) \u2014 `, h.solved ? t("solved") : t("failed"),
+    ` ${Math.round(h.before)} \u2192 ${Math.round(h.after)}`)));
   document.getElementById("player-games").replaceChildren(...page.games.map((g) => el("li", {},
     el("a", { href: `/replay/${g.id}`, text: t("Replay") }),
     ` ${t("{first} vs {second}", { first: playerNames(g)[0], second: playerNames(g)[1] })} \u2014 ${presetName(g.rules)} `,

@@ -2,6 +2,9 @@
 "use strict";
 
 const replayId = decodeURIComponent(location.pathname.split("/").pop());
+// A game's replay, or a puzzle's analysis board (/replay/puzzle/ID: its solution to the end).
+const apiBase = location.pathname.startsWith("/replay/puzzle/")
+  ? `/api/puzzles/${encodeURIComponent(replayId)}` : `/api/games/${encodeURIComponent(replayId)}`;
 let frames = [];
 let position = 0;
 let info = null;
@@ -39,7 +42,7 @@ async function analyse(number) {
   if (analyses[number]) return;
   analyses[number] = "pending";
   try {
-    analyses[number] = await api("GET", `/api/games/${encodeURIComponent(replayId)}/analysis/${number}`);
+    analyses[number] = await api("GET", `${apiBase}/analysis/${number}`);
   } catch (e) {
     analyses[number] = { error: e.message };
   }
@@ -105,9 +108,9 @@ function go(to) {
 }
 
 async function start() {
-  document.getElementById("download").href = `/api/games/${encodeURIComponent(replayId)}/record`;
+  document.getElementById("download").href = `${apiBase}/record`;
   try {
-    const data = await keepTrying(() => api("GET", `/api/games/${encodeURIComponent(replayId)}/replay`));
+    const data = await keepTrying(() => api("GET", `${apiBase}/replay`));
     frames = data.frames;
     info = data.game;
   } catch (e) {
@@ -115,8 +118,8 @@ async function start() {
     return;
   }
   const names = playerNames(info);
-  document.getElementById("match-score").textContent = t("{me} {mine} \u2013 {theirs} {them}",
-    { me: names[0], mine: info.score[0], theirs: info.score[1], them: names[1] });
+  document.getElementById("match-score").textContent = info.kind === "puzzle" ? t("Puzzle {id}", { id: info.id })
+    : t("{me} {mine} \u2013 {theirs} {them}", { me: names[0], mine: info.score[0], theirs: info.score[1], them: names[1] });
   document.getElementById("first").addEventListener("click", () => go(0));
   document.getElementById("prev").addEventListener("click", () => go(position - 1));
   document.getElementById("next").addEventListener("click", () => go(position + 1));
@@ -125,7 +128,7 @@ async function start() {
     if (event.key === "ArrowLeft") go(position - 1);
     if (event.key === "ArrowRight") go(position + 1);
   });
-  go(0);
+  go(info.start || 0);
 }
 
 ready.then(start);
