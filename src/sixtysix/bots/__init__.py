@@ -21,7 +21,7 @@ from sixtysix.bots.net_bot import NetBot
 from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot
-from sixtysix.bots.spec import parse_spec
+from sixtysix.bots.spec import check_options, parse_spec
 from sixtysix.errors import ParseError
 
 __all__ = ["BOTS", "BaseBot", "Bot", "Event", "RandomBot", "make_bot", "parse_spec"]
@@ -29,6 +29,10 @@ __all__ = ["BOTS", "BaseBot", "Bot", "Event", "RandomBot", "make_bot", "parse_sp
 def _engine(**options: Any) -> Bot:
     from sixtysix.protocol.bot import EngineBot  # the protocol imports the bots
 
+    if not str(options.get("cmd") or "").strip():
+        raise ParseError("the bot 'engine:' needs the command that starts the engine, "
+                         "as in engine:python mybot.py")
+    check_options(EngineBot, options, f"engine:{options['cmd']}")
     return EngineBot(**options)
 
 
@@ -55,8 +59,6 @@ def make_bot(spec: str, *, seed: int | None = None) -> Bot:
         factory = BOTS[name]
     except KeyError:
         raise ParseError(f"unknown bot {name!r}: expected one of {', '.join(sorted(BOTS))}") from None
+    check_options(factory, options, spec)
     options.setdefault("seed", seed)
-    try:
-        return factory(**options)
-    except TypeError as exc:
-        raise ParseError(f"bad options for bot {name!r}: {exc}") from None
+    return factory(**options)

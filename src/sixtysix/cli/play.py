@@ -26,6 +26,7 @@ from sixtysix.actions import Action
 from sixtysix.analysis import ActionValue, Budget, analyse
 from sixtysix.bots import make_bot
 from sixtysix.bots.net_bot import shipped_network
+from sixtysix.cli.options import BOT_HELP, HelpFormatter
 from sixtysix.errors import ParseError
 from sixtysix.i18n import _
 from sixtysix.record import MatchRecord, dumps
@@ -48,7 +49,7 @@ from sixtysix.text.narration import (
     describe_match_end,
     describe_result,
 )
-from sixtysix.text.prompt import HELP, parse_choice
+from sixtysix.text.prompt import HELP, RefusedChoice, parse_choice
 from sixtysix.text.questions import risk_question
 from sixtysix.text.screen import describe_score, render_choices, render_hint, render_screen
 from sixtysix.text.style import AnsiStyle, Style
@@ -166,6 +167,10 @@ class LineUI:
                 continue
             try:
                 action = parse_choice(line, view, self.style)
+            except RefusedChoice as exc:  # a sentence naming the action in words
+                self.say(self.style.bad(str(exc)))
+                self.say(render_choices(view, self.style, self.seats))
+                continue
             except ParseError as exc:
                 self.say(self.style.bad(_("Sorry: {problem}.").format(problem=exc)))
                 self.say(render_choices(view, self.style, self.seats))
@@ -272,6 +277,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Play a match of Sixty-six against the computer. On a terminal this is the "
                     "full-screen game (with the 'tui' extra installed); with --plain, or when "
                     "input is not a terminal, one line at a time (type ? for help).",
+        formatter_class=HelpFormatter,
+        epilog=BOT_HELP,
     )
     parser.add_argument("--plain", action="store_true",
                         help="play in plain lines of text even on a terminal")
@@ -280,9 +287,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--rules", default=None, metavar="RULES",
                         help="a preset and options, e.g. santase or classic,target=11 (default classic, "
                              "or the full-screen game's settings)")
-    parser.add_argument("--opponent", default=None, metavar="SPEC",
+    parser.add_argument("--opponent", default=None, metavar="BOT",
                         help="the computer player: a level (random, easy, medium, hard, expert) "
-                             "or a bot spec such as pimc:time=0.5 (default medium, or the "
+                             "or any BOT (see below) such as pimc:time=0.5 (default medium, or the "
                              "full-screen game's settings)")
     parser.add_argument("--memory", action="store_true",
                         help="hide the running scores: remember your points as in a real game")
