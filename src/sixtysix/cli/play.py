@@ -41,6 +41,7 @@ from sixtysix.session import (  # the session moved to the core; kept here for o
     PlaySession,
     UndoError,
 )
+from sixtysix.text.advice import advice_text
 from sixtysix.text.narration import (
     describe_action,
     describe_cuts,
@@ -113,9 +114,21 @@ class LineUI:
         self.interactive = _isatty(stdin)
         #: Ask before closing or declaring under 66 (the setting the full-screen game keeps).
         self.confirm = confirm
+        #: The last hint's position and analysis (asked again: its numbers).
+        self._hinted: tuple[View, list[ActionValue]] | None = None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout)
+
+    def hint_for(self, view: View) -> str:
+        """The hint in words; asked again in the same position, the numbers behind it."""
+        assert self.hint is not None
+        if self._hinted is not None and self._hinted[0] == view:
+            return render_hint(self._hinted[1], view, self.style)
+        lines = self.hint(view)
+        self._hinted = (view, lines)
+        return (_("Hint: {advice}").format(advice=advice_text(lines, view, self.style)) + " "
+                + _("(type hint again for the numbers)"))
 
     def run(self) -> int:
         """Play until the match ends, the human quits or input ends; returns the exit status."""
@@ -157,7 +170,7 @@ class LineUI:
                 if self.hint is None:
                     self.say(_("No hints in this game."))
                 else:
-                    self.say(render_hint(self.hint(view), self.style))
+                    self.say(self.hint_for(view))
                 self.say(render_choices(view, self.style, self.seats))
                 continue
             if word in self.SHOW:

@@ -60,7 +60,7 @@ How to play (Sixty-six; type these at the prompt, upper or lower case):
   66+H             show the hearts marriage and declare 66 without leading
   a number         the action with that number in the list
   show             print the table again
-  hint             ask the computer to rate every legal action for you
+  hint             the best action and what it wins (hint again: the numbers)
   ?  or help       this help
   quit             stop the game (the record is still saved with --save)
 While the stock is open any card may follow. Once it is closed or exhausted

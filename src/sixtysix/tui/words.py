@@ -21,12 +21,13 @@ from collections.abc import Sequence
 from sixtysix.analysis import ActionValue
 from sixtysix.hand import HandResult
 from sixtysix.i18n import _, ngettext
+from sixtysix.text.advice import action_words, advice_text, margin
 from sixtysix.text.screen import sorted_cards
 from sixtysix.text.words import Seats, rank_word, tricks_text
 from sixtysix.tui.style import MarkupStyle
 from sixtysix.views import View
 
-__all__ = ["hand_summary", "hint_text", "info_text", "opponent_cards", "trick_text", "tricks",
+__all__ = ["hand_summary", "hint_numbers", "hint_text", "info_text", "opponent_cards", "trick_text", "tricks",
            "your_turn"]
 
 
@@ -102,18 +103,23 @@ def your_turn(view: View, style: MarkupStyle) -> str:
     return _("Your lead: click a card or press 1–{last} (←/→ and Enter).").format(last=len(view.hand))
 
 
-def hint_text(lines: Sequence[ActionValue], style: MarkupStyle) -> str:
-    """An analysis, best first, as one paragraph: ``Hint, …: J♥ +0.64±0.28 · A♣ +0.52±0.31 …``."""
+def hint_text(lines: Sequence[ActionValue], view: View, style: MarkupStyle) -> str:
+    """A hint for a newcomer: the best action in words, what it wins on average and how
+    sure (:func:`sixtysix.text.advice.advice_text`), and how to see the numbers."""
+    return (_("Hint: {advice}").format(advice=advice_text(lines, view, style))
+            + " [dim]" + _("(press h again for the numbers)") + "[/dim]")
+
+
+def hint_numbers(lines: Sequence[ActionValue], view: View, style: MarkupStyle) -> str:
+    """The analysis behind a hint, best first, as one paragraph: each action in words with
+    its game points for you, ``Play J♥ +0.64±0.28 · Close the stock −0.52±0.31 …``."""
     parts = []
     for line in lines:
-        if line.exact:
-            value = _("{value} exactly").format(value=f"{line.value:+.0f}")
-        else:
-            value = f"{line.value:+.2f}±{line.error:.2f}"
+        value = margin(line)
         if line.network is not None:
             value += f" [dim]{line.network:.0%}[/dim]"
-        parts.append(f"[b]{style.action(line.action)}[/b] {value}")
-    text = _("Hint, game points for you with each action (best first, ★ on your cards): {actions}").format(
+        parts.append(f"[b]{action_words(line.action, view, style)}[/b] {value}")
+    text = _("Game points for you with each action, best first: {actions}").format(
         actions=" · ".join(parts))
     if lines and not lines[0].exact:
         n = lines[0].samples
