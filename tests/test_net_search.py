@@ -123,4 +123,5 @@ def test_a_hint_shows_the_networks_opinion_beside_the_analysis() -> None:
     text = render_hint(lines, view, AnsiStyle(color=False))
     for line in lines:
         assert f"{line.network:.0%}" in text
-    assert "learned network" in text and "learned network" not in render_hint(plain, view, AnsiStyle(color=False))
+    assert "learned network" in text
+    assert "learned network" not in render_hint(plain, view, AnsiStyle(color=False))

@@ -22,7 +22,7 @@ from support import (  # noqa: E402
     text,
     visible_buttons,
 )
-from textual.widgets import Static  # noqa: E402
+from textual.widgets import Label, Static  # noqa: E402
 
 from sixtysix.actions import Action, ActionKind  # noqa: E402
 from sixtysix.console import sorted_cards  # noqa: E402
@@ -442,3 +442,48 @@ async def test_the_computer_player_is_closed_when_the_match_is_left(
         assert [b.closed for b in bots] == [1, 0]
         await pilot.press("q")
     assert [b.closed for b in bots] == [1, 1]
+
+
+@synchronous
+async def test_with_one_card_left_the_prompt_names_one_key() -> None:
+    """Issue 37, item 5: with one card in hand the prompt says "press 1", not "press 1–1"."""
+    app = make_app(seed=5, level="random", auto_declare=False)  # nobody declares early
+    prompts: dict[int, str] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(app)
+        while 1 not in prompts and not screen.match_over:  # hands until one is played to its last card
+            if screen.paused:
+                await pilot.press("enter")
+                await settle(pilot)
+                continue
+            view = screen.session.view
+            assert view is not None
+            if Action.parse("D") not in view.legal:
+                prompts[len(view.hand)] = text(screen.query_one("#prompt"))
+            await play_one_hand_step(pilot, screen)
+    assert 1 in prompts, prompts
+    assert re.search(r"press 1[ .]", prompts[1]) and "1–1" not in prompts[1], prompts[1]
+    assert all(f"press 1–{n}" in p for n, p in prompts.items() if n > 1), prompts
+
+
+@synchronous
+async def test_a_settings_list_opens_as_a_framed_menu_and_no_label_is_cut(data_dir: Path) -> None:
+    """Issue 37, item 5: an opened list of the settings is a menu with a frame of its own
+    (not bare lines spilled over the game behind the dialog), on the screen; and every
+    setting's name is shown whole (not "Ask before closing or")."""
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        dialog = app.screen
+        for label in dialog.query("#settings-grid Label"):
+            assert isinstance(label, Label)
+            assert label.region.width >= len(str(label.render())), str(label.render())
+        await pilot.click("#language")
+        await pilot.pause()
+        overlay = dialog.query_one("#language SelectOverlay")
+        assert overlay.display and overlay.region.height > 0
+        assert overlay.styles.border_top[0] not in ("", "none", "hidden")  # a frame of its own
+        assert app.screen.region.contains_region(overlay.region)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sixtysix import i18n
 from sixtysix.cli.errors import read_error
 from sixtysix.cli.play import _isatty
 from sixtysix.record import load
@@ -27,6 +28,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "rated against the best one.",
     )
     parser.add_argument("file", metavar="FILE", help="the game record")
+    parser.add_argument("--lang", default=None, metavar="{" + ",".join(i18n.LANGUAGES) + "}",
+                        help="the language of the viewer: en, de, bg or hu (default: the language "
+                             "chosen in the full-screen game's settings, else the system's locale; an "
+                             "unknown code shows English), as for play")
     parser.set_defaults(func=run)
 
 
@@ -43,4 +48,4 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("the replay viewer needs Textual: pip install 'sixtysix[tui]'")
     from sixtysix.tui.run import run_view
 
-    return run_view(args.file)
+    return run_view(args.file, args.lang)

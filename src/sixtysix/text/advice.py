@@ -32,9 +32,10 @@ from sixtysix.text.words import suit_name
 
 if TYPE_CHECKING:
     from sixtysix.analysis import ActionValue
+    from sixtysix.review import Verdict
     from sixtysix.views import View
 
-__all__ = ["CERTAINTY", "action_words", "advice_text", "margin", "signed", "value_words"]
+__all__ = ["CERTAINTY", "action_words", "advice_text", "margin", "signed", "value_words", "verdict_text"]
 
 #: How sure an estimate is, in words (translate with ``_``).
 CERTAINTY = {
@@ -119,3 +120,34 @@ def advice_text(lines: Sequence[ActionValue], view: View, style: Style | None = 
         text += " " + _("{action} is about as good.").format(
             action=action_words(advice.rival.action, view, style))
     return text
+
+
+def _points(value: float) -> str:
+    """A verdict's value: whole game points as they are, else two decimals."""
+    return signed(value, 0) if value == int(value) else signed(value, 2)
+
+
+def verdict_text(verdict: Verdict, view: View, style: Style | None = None) -> str:
+    """How good a played action was (:func:`sixtysix.review.judge`), with the best actions
+    in words and cards as on the card; ``view`` is the actor's view before it.
+
+    >>> from sixtysix import Hand
+    >>> from sixtysix.review import Verdict
+    >>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
+    >>> verdict = Verdict(1, Action.parse("TC"), 0.4, (Action.parse("AS"),), 1.21, False)
+    >>> verdict_text(verdict, hand.view(1))
+    'This action lost about 0.81 game points on average (+0.40). Best: Play A♠ (+1.21).'
+    """
+    style = style or AnsiStyle(color=False)
+    if verdict.action in verdict.best or verdict.loss < 0.005:
+        if verdict.exact:
+            return _("A best action: {value} with perfect play.").format(value=_points(verdict.value))
+        return _("As good as any: {value} on average.").format(value=_points(verdict.value))
+    facts = {"loss": decimal(verdict.loss, 2), "value": _points(verdict.value),
+             "best": _(" or ").join(action_words(a, view, style) for a in verdict.best[:3]),
+             "best_value": _points(verdict.best_value)}
+    if verdict.exact:
+        return _("This action lost {loss} game points ({value}). Best: {best} ({best_value})."
+                 ).format(**facts)
+    return _("This action lost about {loss} game points on average ({value}). Best: {best} ({best_value})."
+             ).format(**facts)

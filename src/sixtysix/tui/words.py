@@ -27,8 +27,8 @@ from sixtysix.text.words import Seats, rank_word, tricks_text
 from sixtysix.tui.style import MarkupStyle
 from sixtysix.views import View
 
-__all__ = ["hand_summary", "hint_numbers", "hint_text", "info_text", "opponent_cards", "trick_text", "tricks",
-           "your_turn"]
+__all__ = ["hand_summary", "hint_numbers", "hint_text", "info_text", "keys_text", "opponent_cards",
+           "trick_text", "tricks", "your_turn"]
 
 
 def tricks(n: int) -> str:
@@ -89,18 +89,23 @@ def info_text(view: View, seats: Seats, style: MarkupStyle, *, memory: bool = Fa
     return "\n".join(lines)
 
 
+def keys_text(n: int) -> str:
+    """The number keys that choose one of ``n`` cards: ``1–6``, or ``1`` for the last card."""
+    return "1" if n == 1 else f"1–{n}"
+
+
 def your_turn(view: View, style: MarkupStyle) -> str:
     """The prompt when the human is to act."""
     if view.state == "draw":
         return _("You won the trick: [b]d[/b] draw (Enter), [b]c[/b] close or [b]s[/b] declare 66.")
+    keys = keys_text(len(view.hand))
     if view.lead is not None:
         card = style.card(view.lead[1])
         if view.stock_open:
-            return _("Your turn: answer {card}. Click a card or press 1–{last}.").format(
-                card=card, last=len(view.hand))
+            return _("Your turn: answer {card}. Click a card or press {keys}.").format(card=card, keys=keys)
         return _("Your turn: answer {card} (follow suit and win if you can, else trump). "
-                 "Click a card or press 1–{last}.").format(card=card, last=len(view.hand))
-    return _("Your lead: click a card or press 1–{last} (←/→ and Enter).").format(last=len(view.hand))
+                 "Click a card or press {keys}.").format(card=card, keys=keys)
+    return _("Your lead: click a card or press {keys} (←/→ and Enter).").format(keys=keys)
 
 
 def hint_text(lines: Sequence[ActionValue], view: View, style: MarkupStyle) -> str:
