@@ -195,7 +195,7 @@ class ArenaSummary:
 
     def interval_method(self) -> str:
         if self.resamples > 0:
-            return f"bootstrap over deals, {self.resamples:,} resamples"
+            return f"bootstrap over deals, {self.resamples} resamples"
         return "Fisher information"
 
     def to_json(self) -> dict[str, Any]:
