@@ -101,7 +101,7 @@ def _accepted(hint: object) -> set[type]:
 
 
 def _fits(value: object, accepted: set[type]) -> bool:
-    if accepted & {object, str, Path}:  # text of any kind, or not said
+    if value is None or accepted & {object, str, Path}:  # not given; text of any kind; not said
         return True
     if isinstance(value, bool):
         return bool in accepted

@@ -14,27 +14,38 @@ import argparse
 import importlib.util
 import os
 import sys
+import textwrap
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
+from sixtysix.bots import BOTS
+
 __all__ = ["BOT_HELP", "DeprecatedOptionWarning", "HelpFormatter", "Renamed", "at_least", "check_output",
            "default_jobs", "deprecated", "has_module", "one_line_warnings"]
 
-#: What a BOT argument may be, shown under ``--help`` of the commands that take bots.
-BOT_HELP = """BOT is one of:
-  NAME                    a bot of ours: random, easy, medium, hard, expert, heuristic,
-                          pimc, ismcts, santase-ismcts, net
-  NAME:KEY=VALUE,...      the same with options, e.g. pimc:worlds=64,time=0.5
-  FILE.py:Class           a class of your own in a Python file (docs/bots.md)
-  FILE.py:Class:KEY=VALUE,...
-                          the same, the options passed to the class
-  module:Class            a class in an importable module
-  engine:CMD              an external program speaking the bot protocol
-                          (docs/protocol.md), e.g. engine:python mybot.py
-"""
+def _bot_help() -> str:
+    names = textwrap.wrap(", ".join(name for name in BOTS if name != "engine"), width=54,
+                          break_on_hyphens=False)
+    return "\n".join([
+        "BOT is one of:",
+        f"  NAME                    a bot of ours: {names[0]}",
+        *(f"{'':26}{line}" for line in names[1:]),
+        "  NAME:KEY=VALUE,...      the same with options, e.g. pimc:worlds=64,time=0.5",
+        "  FILE.py:Class           a class of your own in a Python file (docs/bots.md)",
+        "  FILE.py:Class:KEY=VALUE,...",
+        "                          the same, the options passed to the class",
+        "  module:Class            a class in an importable module",
+        "  engine:CMD              an external program speaking the bot protocol",
+        "                          (docs/protocol.md), e.g. engine:python mybot.py",
+    ]) + "\n"
+
+
+#: What a BOT argument may be, shown under ``--help`` of the commands that take bots
+#: (the names are those :func:`sixtysix.bots.make_bot` knows).
+BOT_HELP = _bot_help()
 
 
 def at_least(value: int, option: str, minimum: int) -> int:
