@@ -1,10 +1,12 @@
 """Bots from the user's own code: specs of the form ``TARGET:ClassName[:options]``.
 
 ``TARGET`` is a Python file (``mybots/greedy.py``) or an importable module
-(``mypackage.bots``); ``ClassName`` (a Python name starting with a capital
-letter) is a class in it whose instances are bots; ``options`` are
-``key=value`` pairs, as for the built-in bots, passed to the class. The
-class gets ``seed`` too when it takes one.
+(``mypackage.bots``); ``ClassName`` is a class in it whose instances are bots
+(after a module, a name starting with a capital letter, which tells
+``mypackage.bots:Greedy`` from a built-in bot's options; after a file, any
+name); ``options`` are ``key=value`` pairs, as for the built-in bots, passed to
+the class, and checked against what it takes (a wrong one is refused naming
+those it has). The class gets ``seed`` too when it takes one.
 
 Loading a spec runs the named code, as ``python FILE`` would: such specs are
 for the command line and the library, where the user names his own code;
