@@ -29,8 +29,8 @@ from sixtysix.arena import (
 )
 from sixtysix.arena.report import labels_for, render_rich
 from sixtysix.cli import build_parser, main
-from sixtysix.cli.arena import _Lines
 from sixtysix.cli.options import DeprecatedOptionWarning
+from sixtysix.cli.progress import Lines
 from sixtysix.errors import ParseError
 
 THREE = ["random", "heuristic", "random:seed=5"]
@@ -345,13 +345,13 @@ def test_a_word_after_hands_among_the_bots_is_an_error_as_it_was(capsys: pytest.
 
 def test_progress_lines_do_not_spam_logs() -> None:
     log = io.StringIO()
-    progress = _Lines(100, "matches", log, tty=False)
+    progress = Lines(100, "matches", log, tty=False)
     for _ in range(100):
         progress.advance(1)
     progress.stop()
     assert log.getvalue() == ""  # a quick run says nothing; a long one, a line every 30 s
     screen = io.StringIO()
-    progress = _Lines(10, "matches", screen, tty=True)
+    progress = Lines(10, "matches", screen, tty=True)
     for _ in range(10):
         progress.advance(1)
     progress.stop()

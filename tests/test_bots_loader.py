@@ -98,8 +98,12 @@ def test_a_module_spec_imports_the_module() -> None:
     ("class Bot:\n    pass\n", "{path}:Bot", "Bot is not a bot"),
     ("def broken(:\n", "{path}:Bot", "cannot load bot file .*SyntaxError"),
     ("raise RuntimeError('no luck')\n", "{path}:Bot", "cannot load bot file .*RuntimeError: no luck"),
-    (CAREFUL, "{path}:Careful:colour=red", "bad options for bot .*colour"),
-    (CAREFUL, "{path}:Careful:threshold", "expected key=value"),
+    # The option that is wrong, in the spec as written, with the options there are (issue 37, item 7).
+    (CAREFUL, "{path}:Careful:colour=red",
+     r"the bot '.*:Careful:colour=red' has no option 'colour' \(its options: threshold, paranoid, seed\)$"),
+    (CAREFUL, "{path}:Careful:threshold", r"bad bot option 'threshold' in '.*:Careful:threshold': expected"),
+    (CAREFUL, "{path}:Careful:x", r"bad bot option 'x' in '.*mybots\.py:Careful:x'"),
+    (CAREFUL, "{path}:careful", r"has no class 'careful'$"),  # a lower-case name is still a class
     (None, "sixtysix_no_such_package.bots:Bot", "bot module 'sixtysix_no_such_package.bots' not found"),
 ])
 def test_bad_specs_say_what_is_wrong(tmp_path: Path, text: str | None, spec: str, message: str) -> None:

@@ -272,7 +272,7 @@ def test_pimc_with_inference_draws_its_worlds_by_weight() -> None:
 
 
 def test_a_spec_with_a_word_for_a_number_is_refused_in_one_line() -> None:
-    for spec, message in (("ismcts:infer=abc", "infer must be a number, not 'abc'"),
-                          ("pimc:infer=x", "infer must be a number, not 'x'")):
+    pimc = "the option infer of the bot 'pimc:infer=x' is a number, not 'x'"
+    for spec, message in (("ismcts:infer=abc", "infer must be a number, not 'abc'"), ("pimc:infer=x", pimc)):
         with pytest.raises(ValueError, match=message):
             make_bot(spec)

@@ -120,7 +120,8 @@ def test_a_hint_shows_the_networks_opinion_beside_the_analysis() -> None:
     policy = net.evaluate(view).policy
     assert all(line.network == pytest.approx(policy[line.action]) for line in lines)
     assert all(line.network is None for line in plain)
-    text = render_hint(lines, AnsiStyle(color=False))
+    text = render_hint(lines, view, AnsiStyle(color=False))
     for line in lines:
         assert f"{line.network:.0%}" in text
-    assert "learned network" in text and "learned network" not in render_hint(plain, AnsiStyle(color=False))
+    assert "learned network" in text
+    assert "learned network" not in render_hint(plain, view, AnsiStyle(color=False))

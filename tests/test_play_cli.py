@@ -240,13 +240,16 @@ def test_bad_input_reprompts_and_loses_nothing(monkeypatch: pytest.MonkeyPatch, 
     status, out = run_play(monkeypatch, ["--seed", "4", "--opponent", "random", "--save", str(messy)],
                            player)
     assert status == 0
-    sorries = re.findall(r"^Sorry: (.*)$", out, re.MULTILINE)
+    sorries = re.findall(r"^(?:Sorry: |You cannot )(.*)$", out, re.MULTILINE)
     assert len(sorries) == len(bad_inputs) + 1
     assert any("not an action" in s for s in sorries)
     assert any("there is no choice 99" in s for s in sorries)
     assert any("you do not hold" in s for s in sorries)
-    assert any(s.startswith("X is not allowed") for s in sorries)
-    assert any(s.startswith("66 is not allowed") for s in sorries)
+    # A refused action is named in words, as the full-screen game names it, not by the
+    # letter typed ("X is not allowed"), and the rule book's "phase 2" is not said (issue 37, item 3).
+    assert any(s.startswith("exchange the trump card now: ") for s in sorries)
+    assert any(s.startswith("declare 66 now: ") for s in sorries)
+    assert "is not allowed" not in out and "in phase 2" not in out
     # Each refusal lists the legal choices again.
     assert out.count(CHOOSE) >= len(sorries) + 2
     # Nothing was played by the bad answers: the same game as without them.
@@ -261,15 +264,44 @@ def test_help_and_show(monkeypatch: pytest.MonkeyPatch) -> None:
     assert out.count("Your hand:") == 2
 
 
-def test_hint_rates_every_legal_action(monkeypatch: pytest.MonkeyPatch) -> None:
+#: What each kind of choice is called in a hint, written here apart from the code
+#: (the page's words: Play K♥, Close the stock ...).
+HINT_WORDS = {"C": "Close the stock", "D": "Draw", "66": "Declare 66", "X": "Exchange your "}
+
+
+def hint_words(token: str) -> str:
+    if token in HINT_WORDS:
+        return HINT_WORDS[token]
+    if token.startswith("66+"):
+        return "Show the "
+    if token.endswith("+"):
+        return f"Marriage: {token[:-1]} and lead it"
+    return f"Play {token}"
+
+
+def test_the_hint_speaks_words_and_gives_the_numbers_when_asked_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 37, item 4: the hint says the best action in words, what it wins on average
+    and how sure; asked again, every legal action in words with its game points. No
+    action is named by its code (D, C)."""
     status, out = run_play(monkeypatch, ["--seed", "4", "--opponent", "random", "--hint-time", "0.05"],
-                           "hint\nquit\n")
+                           "hint\nhint\nquit\n")
     assert status == 0
-    hint = out[out.index("Hint (game points"):]
-    hint = hint[:hint.index("Your ")]
-    rated = {line.split()[0] for line in hint.splitlines()[1:]
-             if line.startswith("  ") and not line.strip().startswith("(")}
-    assert rated == {token for _, token in listed_choices(out[:out.index("> hint")])}
+    legal = [token for _, token in listed_choices(out[:out.index("> hint")])]
+    advice = re.findall(r"^Hint: (.*)$", out, re.MULTILINE)
+    assert len(advice) == 1
+    sure = r"\((quite sure|fairly sure|a rough guess: the hidden cards could change it)\)"
+    worth = (rf"it (wins|loses) about \d\.\d game points on average {sure}|it is about even on average {sure}"
+             r"|with best play .*")
+    assert re.fullmatch(rf"(.+): ({worth})\.( .* is about as good\.)? \(type hint again for the numbers\)",
+                        advice[0]), advice[0]
+    assert any(advice[0].startswith(hint_words(token)) for token in legal)
+    numbers = out[out.index("Game points for you with each action, best first:"):]
+    rows = [line.strip() for line in numbers.splitlines()[1:len(legal) + 1]]
+    assert all(re.search(r"([+−]\d\.\d\d ± \d\.\d\d|[+−]\d exactly)", row) for row in rows), rows
+    for token in legal:
+        assert sum(row.startswith(hint_words(token)) for row in rows) == 1, (token, rows)
+    assert not [row for row in rows if re.match(r"(C|D|66|X)\b", row)]
 
 
 def test_lenient_notation() -> None:
@@ -279,7 +311,7 @@ def test_lenient_notation() -> None:
     assert parse_choice(" ad ", view) == Action.parse("AD")
     assert parse_choice("A♦", view) == Action.parse("AD")
     assert parse_choice("close", view) == Action.parse("C")
-    with pytest.raises(ParseError, match=r"you do not hold K♥$"):
+    with pytest.raises(ParseError, match=r"^You cannot play K♥ now: you do not hold K♥\.$"):
         parse_choice("kh", view)
     with pytest.raises(ParseError, match=r"who has won a trick may declare \(R8\.1\)"):
         parse_choice("declare", view)

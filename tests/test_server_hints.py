@@ -34,6 +34,20 @@ def test_a_hint_values_every_legal_action_best_first() -> None:
         # Game points of one hand for the seat: from -3 to +3 (R9.1), with a margin.
         assert all(-3 <= v <= 3 and line["error"] >= 0 and line["samples"] >= 1
                    for v, line in zip(values, lines, strict=True))
+        # How sure the best value is, for the page's sentence (issue 37, item 4): exact only
+        # when the best line is, else by its margin; a rival is an action within it.
+        best = lines[0]
+        if best["exact"]:
+            assert answer["certainty"] == "exact"
+        else:
+            assert answer["certainty"] == ("sure" if best["error"] <= 0.15 else
+                                           "likely" if best["error"] <= 0.4 else "rough")
+        if len(lines) > 1:
+            second = lines[1]
+            within = best["value"] - second["value"] <= max(best["error"], second["error"])
+            # (the values are rounded on the wire: a gap right at the margin is left alone)
+            if abs(best["value"] - second["value"] - max(best["error"], second["error"])) > 2e-3:
+                assert answer["rival"] == (second["action"] if within else None)
 
 
 def test_hints_are_refused_against_a_person_and_to_spectators() -> None:

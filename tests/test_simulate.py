@@ -108,7 +108,8 @@ def test_seats_are_swapped_every_other_game() -> None:
     ("argv", "message"),
     [
         (["nosuchbot", "random"], "unknown bot 'nosuchbot'"),
-        (["heuristic:depth=3", "random"], "bad options for bot 'heuristic'"),
+        (["heuristic:depth=3", "random"],
+         "the bot 'heuristic:depth=3' has no option 'depth' (its options: seed, solve_cards)"),
         (["heuristic", "random", "--rules", "chess"], "unknown preset 'chess'"),
         (["heuristic", "random", "--rules", "classic,target=x"], "target"),
         (["heuristic", "random", "--matches", "0"], "at least 1"),

@@ -77,8 +77,16 @@ def test_refusals_the_engine_cannot_give() -> None:
 def test_a_typed_action_that_is_refused_says_why() -> None:
     hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
     view = hand.view(1)
-    refused = r"^X is not allowed: the exchange needs a trick won first \(R4.1\)$"
+    # The action in words, not the letter typed (issue 37, item 3).
+    refused = r"^You cannot exchange the trump card now: the exchange needs a trick won first \(R4.1\)\.$"
     with pytest.raises(ParseError, match=refused):
-        parse_choice("X", view)
-    with i18n.use("hu"), pytest.raises(ParseError, match=r"nincs nálad K♥$"):
+        parse_choice("x", view)
+    # The duty to follow in the screen's words: the rule book's "phase 2" is not said (R7.2).
+    hand.push(Action.parse("C"))
+    hand.push(Action.parse("AS"))
+    with pytest.raises(ParseError) as info:
+        parse_choice("9D", hand.view(0))
+    assert str(info.value) == ("You cannot play 9♦ now: the stock is closed or used up: now you must follow "
+                               "suit and win the trick if you can, else play a trump (R7.2).")
+    with i18n.use("hu"), pytest.raises(ParseError, match=r"nincs nálad K♥\.$"):
         parse_choice("KH", view)

@@ -688,7 +688,7 @@ def test_every_screen_passes_an_automated_accessibility_check(browser: Any, serv
                     look("the settings")
                     page.click("#settings-close")
                     page.click("#hint-button")
-                    page.wait_for_selector("#hint li")
+                    page.wait_for_selector("#hint .hint-advice")
                     look("a hint")
                     seen.add("turn")
                 close = page.locator("#choices button[data-action='C']")

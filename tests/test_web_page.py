@@ -261,6 +261,8 @@ def test_the_hand_stays_on_screen_and_no_text_overlaps(browser: Any, server: Ser
     page.click("#go-on")
     page.wait_for_function("() => document.getElementById('status').classList.contains('your-turn')")
     page.click("#hint-button")
+    page.wait_for_selector("#hint .hint-advice")
+    page.click("#hint-numbers summary")  # the numbers behind the hint, opened
     page.wait_for_selector("#hint ol")
     check_layout(page, f"table-hint-{screen}-{lang}", shots)
     page.goto(server.base + "/learn")
@@ -334,4 +336,38 @@ def test_the_lesson_and_the_table_call_the_reader_you(browser: Any, server: Serv
             take_turn(page)
     assert page.locator("#rematch").is_visible()
     assert not [line for line in seen if any(name in line for name in SEAT_NAMES)], seen
+    page.context.close()
+
+
+#: The hint's sentence (sixtysix.present.text.advice), as the page says it: the best action in
+#: words, what it wins or loses on average (or exactly), and how sure.
+SURE = r"\((quite sure|fairly sure|a rough guess: .*)\)"
+ADVICE = {
+    "en": re.compile(rf"^(Play|Marriage|Exchange|Close|Draw|Declare|Show) .*: (it (wins|loses) about \d\.\d "
+                     rf"game points on average {SURE}|it is about even on average {SURE}|with best play .*)\."
+                     r"( .* is about as good\.)?$"),
+    "de": re.compile(r"\d,\d|bestem Spiel|ausgeglichen"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_hint_says_the_best_action_in_words_and_keeps_the_numbers_behind_a_toggle(
+        browser: Any, server: Server, lang: str) -> None:
+    """Issue 37, item 4: the hint panel says the best action in words and what it wins on
+    average, how sure, in the player's language; the numbers per action (game points ±
+    a margin) are shown only when the player opens them, and no action is named by its
+    code (D, C, 66+H)."""
+    page = open_page(browser, lang)
+    play_the_computer(page, server.base, target=1, lang=lang)
+    page.wait_for_function("() => document.getElementById('status').classList.contains('your-turn')")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint .hint-advice")
+    advice = page.locator("#hint .hint-advice").inner_text()
+    assert ADVICE[lang].search(advice), advice
+    assert not page.locator("#hint ol").is_visible()  # the numbers wait behind the toggle
+    page.click("#hint-numbers summary")
+    page.wait_for_selector("#hint ol")
+    actions = page.locator("#hint .hint-action").all_inner_texts()
+    assert actions and advice.startswith(actions[0])
+    assert not [a for a in actions if re.fullmatch(r"[A-Z0-9+]{1,4}|66\+.", a)], actions
     page.context.close()

@@ -38,6 +38,7 @@ __all__ = [
     "_",
     "card_name",
     "catalog",
+    "decimal",
     "language",
     "ngettext",
     "normalize",
@@ -142,6 +143,16 @@ def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, where the same English word needs
     different translations by ``context``."""
     return translation(language()).pgettext(context, message)
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals and the decimal mark of the current language
+    (``1.4``; ``1,4`` in German, Bulgarian and Hungarian).
+
+    >>> decimal(1.43), decimal(-0.5, 2)
+    ('1.4', '-0.50')
+    """
+    return f"{value:.{digits}f}".replace(".", pgettext("decimal mark", "."))
 
 
 def rank_letter(rank: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -21,16 +22,17 @@ from support import (  # noqa: E402
     text,
     visible_buttons,
 )
-from textual.content import Content  # noqa: E402
-from textual.widgets import Static  # noqa: E402
+from textual.widgets import Label, Static  # noqa: E402
 
-from sixtysix.game.actions import ActionKind  # noqa: E402
+from sixtysix.game.actions import (  # noqa: E402
+    Action,
+    ActionKind,
+)
 from sixtysix.game.record import MatchRecord, MatchReplay, load, replay  # noqa: E402
 from sixtysix.present.text.screen import sorted_cards  # noqa: E402
 from sixtysix.tui.app import SixtySixApp  # noqa: E402
 from sixtysix.tui.statistics import Statistics  # noqa: E402
 from sixtysix.tui.storage import SPEEDS, Settings  # noqa: E402
-from sixtysix.tui.style import MarkupStyle  # noqa: E402
 from sixtysix.tui.widgets import CardRow, MessageLog  # noqa: E402
 
 
@@ -112,26 +114,51 @@ async def test_an_illegal_card_is_refused_with_the_reason() -> None:
         assert screen.session.view == before
 
 
+#: What each kind of action is called in a hint, written apart from the code (as the page
+#: names them); cards are added as on the card.
+HINT_WORDS = {ActionKind.CLOSE: "Close the stock", ActionKind.DRAW: "Draw", ActionKind.DECLARE: "Declare 66",
+              ActionKind.EXCHANGE: "Exchange", ActionKind.DECLARE_MARRIAGE: "Show the "}
+
+
+def hint_words(action: Action) -> str:
+    if action.card is None or action.kind is ActionKind.EXCHANGE:
+        return HINT_WORDS[action.kind]
+    card = ("10" if action.card.rank.letter == "T" else action.card.rank.letter) + action.card.suit.symbol
+    return f"Marriage: {card} and lead it" if action.kind is ActionKind.MARRIAGE else f"Play {card}"
+
+
 @synchronous
-async def test_the_hint_rates_the_actions_and_marks_the_best() -> None:
+async def test_the_hint_speaks_words_and_marks_the_best_and_h_again_gives_the_numbers() -> None:
+    """Issue 37, item 4: h says the best action in words, what it wins on average and how
+    sure; h again shows every legal action in words with its game points. No action is
+    named by its code (D, C)."""
     app = make_app(seed=5)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = game(app)
         await pilot.press("h")
         await settle(pilot)
-        story = log(screen)
-        assert "Hint, game points for you" in story
         view = screen.session.view
-        assert view is not None
-        style = MarkupStyle()
-        for action in view.legal:
-            assert Content.from_markup(style.action(action)).plain + " " in story
-        assert screen.hinted in view.legal
+        assert view is not None and screen.hinted in view.legal
+        advice = [line for line in log(screen).splitlines() if line.startswith("Hint: ")]
+        assert len(advice) == 1
+        assert advice[0].startswith(f"Hint: {hint_words(screen.hinted)}: ")
+        sure = r"\((quite sure|fairly sure|a rough guess: the hidden cards could change it)\)"
+        assert re.search(rf": (it (wins|loses) about \d\.\d game points on average {sure}|it is about even|"
+                         r"with best play)", advice[0])
+        assert "Game points for you" not in log(screen)
         if screen.hinted.card is not None and screen.hinted.kind is ActionKind.PLAY:
             places = screen.query_one("#hand", CardRow).places
             assert [p.card for p in places if p.has_class("hinted")] == [screen.hinted.card]
             assert [p.card for p in places if p.border_title == "★"] == [screen.hinted.card]
+        await pilot.press("h")
+        await settle(pilot)
+        numbers = log(screen)[log(screen).index("Game points for you with each action, best first: "):]
+        parts = numbers.split(": ", 1)[1].split(" · ")
+        assert len(parts) == len(view.legal)
+        for action in view.legal:
+            assert sum(part.startswith(hint_words(action) + " ") for part in parts) == 1, (action, parts)
+        assert not [part for part in parts if re.match(r"(C|D|66|X) ", part)]
 
 
 @synchronous
@@ -418,3 +445,48 @@ async def test_the_computer_player_is_closed_when_the_match_is_left(
         assert [b.closed for b in bots] == [1, 0]
         await pilot.press("q")
     assert [b.closed for b in bots] == [1, 1]
+
+
+@synchronous
+async def test_with_one_card_left_the_prompt_names_one_key() -> None:
+    """Issue 37, item 5: with one card in hand the prompt says "press 1", not "press 1–1"."""
+    app = make_app(seed=5, level="random", auto_declare=False)  # nobody declares early
+    prompts: dict[int, str] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = game(app)
+        while 1 not in prompts and not screen.match_over:  # hands until one is played to its last card
+            if screen.paused:
+                await pilot.press("enter")
+                await settle(pilot)
+                continue
+            view = screen.session.view
+            assert view is not None
+            if Action.parse("D") not in view.legal:
+                prompts[len(view.hand)] = text(screen.query_one("#prompt"))
+            await play_one_hand_step(pilot, screen)
+    assert 1 in prompts, prompts
+    assert re.search(r"press 1[ .]", prompts[1]) and "1–1" not in prompts[1], prompts[1]
+    assert all(f"press 1–{n}" in p for n, p in prompts.items() if n > 1), prompts
+
+
+@synchronous
+async def test_a_settings_list_opens_as_a_framed_menu_and_no_label_is_cut(data_dir: Path) -> None:
+    """Issue 37, item 5: an opened list of the settings is a menu with a frame of its own
+    (not bare lines spilled over the game behind the dialog), on the screen; and every
+    setting's name is shown whole (not "Ask before closing or")."""
+    app = make_app(seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        dialog = app.screen
+        for label in dialog.query("#settings-grid Label"):
+            assert isinstance(label, Label)
+            assert label.region.width >= len(str(label.render())), str(label.render())
+        await pilot.click("#language")
+        await pilot.pause()
+        overlay = dialog.query_one("#language SelectOverlay")
+        assert overlay.display and overlay.region.height > 0
+        assert overlay.styles.border_top[0] not in ("", "none", "hidden")  # a frame of its own
+        assert app.screen.region.contains_region(overlay.region)

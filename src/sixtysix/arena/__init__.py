@@ -30,7 +30,15 @@ from sixtysix.arena.executor import (
     run_games,
 )
 from sixtysix.arena.ratings import Rating, fit, rate
-from sixtysix.arena.report import ArenaSummary, PairSummary, render_rich, render_text, save_plot, summarize
+from sixtysix.arena.report import (
+    ArenaSummary,
+    PairSummary,
+    points_per_hand,
+    render_rich,
+    render_text,
+    save_plot,
+    summarize,
+)
 from sixtysix.arena.runs import Run, load_run, merge_runs
 from sixtysix.arena.schedule import Game, derive_seed, pairs, schedule
 
@@ -47,6 +55,7 @@ __all__ = [
     "fit",
     "load_run",
     "merge_runs",
+    "points_per_hand",
     "open_executor",
     "pairs",
     "play_game",

@@ -35,6 +35,7 @@ import os
 import signal
 import socket
 import threading
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import FrameType
@@ -43,6 +44,7 @@ from urllib.parse import urlsplit
 
 from sixtysix.arena.schedule import Game
 from sixtysix.bots import Bot, make_bot
+from sixtysix.bots.levels import LearnedWarning
 from sixtysix.extras import install_command
 from sixtysix.game.hand import FORFEIT_POINTS, Hand
 from sixtysix.game.result import HandResult
@@ -309,7 +311,10 @@ def open_executor(jobs: int, cluster: str | None = None) -> Iterator[concurrent.
 
 def _worker_signals() -> None:
     """In an arena worker: SIGTERM ends the process at once, killing the engine programs
-    it runs (a game half played is of no use); Ctrl-C is the parent's to handle."""
+    it runs (a game half played is of no use); Ctrl-C is the parent's to handle. A
+    level playing without its learned network was said once by the parent, which made
+    every bot before the games: the workers do not repeat it."""
+    warnings.simplefilter("ignore", LearnedWarning)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _worker_stop)
 

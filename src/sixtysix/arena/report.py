@@ -24,9 +24,11 @@ from typing import IO, Any
 from sixtysix.arena.executor import GameResult
 from sixtysix.arena.ratings import MEAN_RATING, Rating, rate
 from sixtysix.arena.schedule import derive_seed, pairs
+from sixtysix.kernel.tables import SCORING_POINTS
 from sixtysix.measure.stats import Mean, Proportion, mean_interval, proportion
 
 __all__ = [
+    "points_per_hand",
     "ArenaSummary",
     "PairSummary",
     "Table",
@@ -50,6 +52,17 @@ def labels_for(specs: Sequence[str]) -> list[str]:
         seen[spec] = seen.get(spec, 0) + 1
         out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
     return out
+
+
+def points_per_hand(points: Sequence[int]) -> Mean:
+    """The game points a bot scored per hand, with a 95% interval inside what a hand can
+    give: 0 to 3 (R9.1), more only with the bonus of tied hands before it (R9.2).
+
+    >>> m = points_per_hand([3, 3, 3, 1])
+    >>> m.mean, round(m.low, 2), m.high
+    (2.5, 1.52, 3.0)
+    """
+    return mean_interval(points, bounds=(0, max(max(SCORING_POINTS), *points)))
 
 
 @dataclass
@@ -84,7 +97,7 @@ class PairSummary:
         return proportion(self.hand_wins[side], self.hand_wins[0] + self.hand_wins[1])
 
     def points_per_hand(self, side: int) -> Mean | None:
-        return mean_interval(self.points[side]) if self.points[side] else None
+        return points_per_hand(self.points[side]) if self.points[side] else None
 
     def both_rate(self, side: int) -> Proportion:
         return proportion(self.won_both[side], self.boards)
@@ -217,7 +230,7 @@ class ArenaSummary:
         deals = "deal" if self.deals == 1 else "deals"
         count = len(self.pairs)
         text = (f"Arena: {len(self.specs)} bots, {count} {'pair' if count == 1 else 'pairs'} x "
-                f"{self.deals} {deals} x 2 seatings = {self.total_games:,} {unit}")
+                f"{self.deals:,} {deals} x 2 seatings = {self.total_games:,} {unit}")
         if self.unit == "match":
             text += f", {self.hands:,} hands"
         return text + f" (rules {self.rules}, {self.seed_text})"

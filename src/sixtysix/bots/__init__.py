@@ -10,6 +10,7 @@ quoting rules. A learned network without search is ``net:weights=FILE.npz``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.ismcts import ISMCTSBot
@@ -19,12 +20,21 @@ from sixtysix.bots.net_bot import NetBot
 from sixtysix.bots.pimc import PIMCBot
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.bots.santase_ismcts import SantaseISMCTSBot
-from sixtysix.bots.spec import parse_spec
+from sixtysix.bots.spec import check_options, parse_spec
 from sixtysix.errors import ParseError
 from sixtysix.game.player import BaseBot, Bot, Event
 from sixtysix.protocol.bot import EngineBot
 
 __all__ = ["BOTS", "BaseBot", "Bot", "Event", "RandomBot", "make_bot", "parse_spec"]
+
+def _engine(**options: Any) -> Bot:
+    """An external engine (``engine:COMMAND``), its command and options checked first."""
+    if not str(options.get("cmd") or "").strip():
+        raise ParseError("the bot 'engine:' needs the command that starts the engine, "
+                         "as in engine:python mybot.py")
+    check_options(EngineBot, options, f"engine:{options['cmd']}")
+    return EngineBot(**options)
+
 
 #: Bot factories by name; each takes ``seed`` and keyword options.
 BOTS: dict[str, Callable[..., Bot]] = {
@@ -36,7 +46,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "santase-ismcts": SantaseISMCTSBot,
     "net": NetBot,
     **LEVELS,
-    "engine": EngineBot,
+    "engine": _engine,
 }
 
 
@@ -49,8 +59,6 @@ def make_bot(spec: str, *, seed: int | None = None) -> Bot:
         factory = BOTS[name]
     except KeyError:
         raise ParseError(f"unknown bot {name!r}: expected one of {', '.join(sorted(BOTS))}") from None
+    check_options(factory, options, spec)
     options.setdefault("seed", seed)
-    try:
-        return factory(**options)
-    except TypeError as exc:
-        raise ParseError(f"bad options for bot {name!r}: {exc}") from None
+    return factory(**options)

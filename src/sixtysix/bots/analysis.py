@@ -14,6 +14,9 @@ plays the best action it finds. Given a learned ``network`` (:mod:`sixtysix.sear
 line also carries the network's opinion: the probability its policy gives the action,
 from the same view.
 
+:func:`advise` sums an analysis up for a person: the best action, how sure the
+estimate is (:class:`Certainty`) and an action about as good, if any.
+
 >>> from sixtysix import Hand
 >>> hand = Hand.random(seed=8)
 >>> lines = analyse(hand.view(hand.to_act), Budget(worlds=4), seed=1)
@@ -25,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import enum
 import math
 import random
 import time
@@ -45,12 +49,15 @@ from sixtysix.search.solver import Solver
 if TYPE_CHECKING:
     from sixtysix.search.net import Network
 
-__all__ = ["ActionValue", "Budget", "analyse", "evaluate_world"]
+__all__ = ["ActionValue", "Advice", "Budget", "Certainty", "advise", "analyse", "evaluate_world"]
 
 #: Solve worlds exactly at or below this many stock cards (about 8 ms a world at 2).
 DEFAULT_SOLVE_STOCK = 2
 #: Enumerate every layout, rather than sample, when there are at most this many.
 ENUMERATE_UP_TO = 256
+#: The 95% margins (in game points) up to which an estimate is called quite sure and
+#: fairly sure (:class:`Certainty`); wider, it is a rough guess.
+SURE_MARGIN, LIKELY_MARGIN = 0.15, 0.4
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,63 @@ class ActionValue:
         if self.exact:
             return f"{self.action!s:5} {self.value:+.0f} (exact)"
         return f"{self.action!s:5} {self.value:+.2f} ± {self.error:.2f} ({self.samples} worlds)"
+
+
+class Certainty(enum.Enum):
+    """How sure a value is, in words a player reads: exact (every card known, best
+    play), quite sure, fairly sure, or a rough guess (:data:`SURE_MARGIN`,
+    :data:`LIKELY_MARGIN`: the 95% margin of the average over the hidden cards)."""
+
+    EXACT = "exact"
+    SURE = "sure"
+    LIKELY = "likely"
+    ROUGH = "rough"
+
+    @classmethod
+    def of(cls, line: ActionValue) -> Certainty:
+        """How sure ``line``'s value is.
+
+        >>> from sixtysix.game.actions import Action
+        >>> Certainty.of(ActionValue(Action.parse("KH"), 1.4, 0.11, 200, False)).value
+        'sure'
+        """
+        if line.exact:
+            return cls.EXACT
+        if line.error <= SURE_MARGIN:
+            return cls.SURE
+        return cls.LIKELY if line.error <= LIKELY_MARGIN else cls.ROUGH
+
+
+@dataclass(frozen=True)
+class Advice:
+    """An analysis summed up: the ``best`` line, how sure its value is, and a
+    ``rival`` action whose value is within the best one's margin (as good, as far as
+    the search can tell), or ``None``."""
+
+    best: ActionValue
+    certainty: Certainty
+    rival: ActionValue | None
+
+
+def advise(lines: Sequence[ActionValue]) -> Advice:
+    """The advice of an analysis (best first, as :func:`analyse` returns it).
+
+    >>> from sixtysix.game.actions import Action
+    >>> a = ActionValue(Action.parse("KH"), 1.4, 0.2, 200, False)
+    >>> b = ActionValue(Action.parse("AC"), 1.3, 0.2, 200, False)
+    >>> c = ActionValue(Action.parse("C"), -0.8, 0.2, 200, False)
+    >>> advice = advise([a, b, c])
+    >>> str(advice.best.action), advice.certainty.value, str(advice.rival.action)
+    ('KH', 'likely', 'AC')
+    >>> advise([a, c]).rival is None
+    True
+    """
+    if not lines:
+        raise ValueError("no actions to advise on")
+    best = lines[0]
+    close = len(lines) > 1 and best.value - lines[1].value <= max(best.error, lines[1].error)
+    rival = lines[1] if close else None
+    return Advice(best, Certainty.of(best), rival)
 
 
 def _seat_value(hand: Hand, seat: int) -> int:

@@ -107,7 +107,9 @@ class SearchConfig:
         self._check_endgame()
 
     def replace(self, **changes: Any) -> SearchConfig:
-        """A copy with ``changes`` (checked as a new config is)."""
+        """A copy with ``changes`` (checked as a new config is; a name it does not have
+        is refused naming those it has, :func:`check_names`)."""
+        check_names(changes)
         return dataclasses.replace(self, **changes)
 
     def _check_numbers(self) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from types import FrameType
 
 from sixtysix import kernel
-from sixtysix.cli.errors import error_line
+from sixtysix.cli.errors import Parser, error_line
 from sixtysix.cli.options import one_line_warnings
 from sixtysix.version import __version__
 
@@ -38,7 +38,7 @@ COMMANDS = ("play", "view", "replay", "simulate", "arena", "report", "serve", "e
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="sixtysix",
         description="Sixty-six: play against the computer, replay game records, simulate bots.",
     )
@@ -51,9 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     with one_line_warnings():
-        args = parser.parse_args(argv)
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

@@ -10,14 +10,11 @@ Games run in worker processes (``--jobs``) or on a Dask cluster
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import os
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import Any
 
 from sixtysix.arena import (
     ArenaSummary,
@@ -30,7 +27,17 @@ from sixtysix.arena import (
     summarize,
 )
 from sixtysix.bots import make_bot
-from sixtysix.cli.options import HelpFormatter, Renamed, deprecated
+from sixtysix.cli.options import (
+    BOT_HELP,
+    HelpFormatter,
+    Renamed,
+    at_least,
+    check_output,
+    default_jobs,
+    deprecated,
+    has_module,
+)
+from sixtysix.cli.progress import make_progress
 from sixtysix.extras import install_command
 from sixtysix.rules import Rules
 
@@ -38,119 +45,6 @@ __all__ = ["emit", "register", "run"]
 
 #: Whose game engine an arena plays on (``--platform``): ours, or the course platform's.
 PLATFORMS = ("sixtysix", "schnapsen")
-
-#: Seconds between two progress lines when standard error is not a terminal.
-LOG_INTERVAL = 30.0
-
-
-def _at_least(value: int, option: str, minimum: int) -> int:
-    """``value``, checked: too small a number is a one-line error (the parser read it as a number)."""
-    if value < minimum:
-        raise ValueError(f"{option} must be at least {minimum}, not {value}")
-    return value
-
-
-def _has(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-def _check_output(path: str | None, option: str) -> None:
-    if path is None:
-        return
-    if path == "-":
-        if option == "--save":
-            raise ValueError("--save takes a file name; --json prints the JSON on standard output")
-        return
-    parent = Path(path).parent
-    if not parent.is_dir():
-        raise ValueError(f"{option}: no directory {str(parent)!r} to write {path!r} in")
-
-
-class _Progress(Protocol):
-    def advance(self, games: int) -> None: ...
-
-    def stop(self) -> None: ...
-
-
-class _Silent:
-    def advance(self, games: int) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
-
-
-class _Lines:
-    """A progress line: redrawn in place on a terminal, or printed now and
-    then (every :data:`LOG_INTERVAL` seconds) into a log."""
-
-    def __init__(self, total: int, unit: str, stream: IO[str], tty: bool) -> None:
-        self.total, self.unit, self.stream, self.tty = total, unit, stream, tty
-        self.done = 0
-        self.start = self.last = time.monotonic()
-
-    def advance(self, games: int) -> None:
-        self.done += games
-        now = time.monotonic()
-        if now - self.last < (0.2 if self.tty else LOG_INTERVAL) and self.done < self.total:
-            return
-        if not self.tty and self.done >= self.total:
-            return  # the report follows at once; a log needs no final line
-        self.last = now
-        text = (f"arena: {self.done:,}/{self.total:,} {self.unit} "
-                f"({100 * self.done / self.total:.0f}%, {now - self.start:.0f} s)")
-        if self.tty:
-            self.stream.write("\r" + text)
-        else:
-            self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def stop(self) -> None:
-        if self.tty and self.done:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-
-
-class _Bar:
-    """A ``rich`` progress bar on standard error."""
-
-    def __init__(self, total: int, unit: str) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.progress = Progress(
-            TextColumn("[bold]arena[/] {task.description}"), BarColumn(), MofNCompleteColumn(),
-            TimeElapsedColumn(), TimeRemainingColumn(),
-            console=Console(file=sys.stderr), transient=True,
-        )
-        self.task = self.progress.add_task(unit, total=total)
-        self.progress.start()
-
-    def advance(self, games: int) -> None:
-        self.progress.advance(self.task, games)
-
-    def stop(self) -> None:
-        self.progress.stop()
-
-
-def _progress(total: int, unit: str, quiet: bool) -> _Progress:
-    if quiet:
-        return _Silent()
-    tty = sys.stderr.isatty()
-    if tty and _has("rich"):
-        return _Bar(total, unit)
-    return _Lines(total, unit, sys.stderr, tty)
-
 
 class _Hands(argparse.Action):
     """``--hands N``: N deals per pair, played as single hands (as ``simulate --hands N``).
@@ -233,9 +127,10 @@ def register(subparsers: Any) -> None:
         description="Play every pair of bots on the same seeded deals, each deal twice with the "
                     "seats exchanged, and report win rates with 95% intervals, game points per "
                     "hand, duplicate statistics and Bradley-Terry ratings on the Elo scale.",
+        epilog=BOT_HELP,
     )
     parser.add_argument("bots", nargs="+", action=_Bots, metavar="BOT",
-                        help="bot spec: name or name:key=value,... (at least two)")
+                        help="a bot (see BOT below), at least two")
     parser.add_argument("--matches", type=int, default=None, metavar="N",
                         help="deals per pair played as matches, each from both seats: 2N games per "
                              "pair (default 100)")
@@ -313,12 +208,12 @@ def run(args: argparse.Namespace) -> int:
     if args.hands is not None and args.matches is not None:
         raise ValueError("--matches N and --hands N are alternatives: give one of them")
     if args.hands is not None:
-        deals = _at_least(args.hands, "--hands", 1)
+        deals = at_least(args.hands, "--hands", 1)
     else:
-        deals = _at_least(100 if args.matches is None else args.matches, "--matches", 1)
+        deals = at_least(100 if args.matches is None else args.matches, "--matches", 1)
     seed: int = args.seed
-    jobs = _at_least(args.jobs, "--jobs", 1) if args.jobs is not None else None
-    resamples = _at_least(args.bootstrap, "--bootstrap", 0)
+    jobs = at_least(args.jobs, "--jobs", 1) if args.jobs is not None else None
+    resamples = at_least(args.bootstrap, "--bootstrap", 0)
     engine: str = args.platform
     hands: bool = args.hands is not None or args.single_hands
     if engine == "schnapsen":
@@ -329,18 +224,18 @@ def run(args: argparse.Namespace) -> int:
         processes = max(int(getattr(make_bot(spec, seed=0), "workers", 1)) for spec in specs)
     if jobs is None:
         # Bots that search on several cores get them: fewer games at once.
-        jobs = max(1, (os.cpu_count() or 1) // processes)
-    if args.plot is not None and not _has("matplotlib"):
+        jobs = default_jobs(processes)
+    if args.plot is not None and not has_module("matplotlib"):
         raise ValueError(f"--plot needs matplotlib: {install_command('arena')}")
-    _check_output(args.save, "--save")
-    _check_output(args.plot, "--plot")
+    check_output(args.save, "--save")
+    check_output(args.plot, "--plot")
     cluster: str | None = args.cluster
 
     games = schedule(specs, deals=deals, seed=seed, hands=hands, rules=str(rules), engine=engine)
     unit = "hands" if hands else "matches"
     start = time.perf_counter()
     with open_executor(jobs, cluster) as executor:
-        progress = _progress(len(games), unit, args.quiet)
+        progress = make_progress(len(games), unit, args.quiet, "arena")
         try:
             results = run_games(games, executor, jobs=jobs, on_done=lambda done: progress.advance(len(done)))
         finally:
@@ -366,7 +261,7 @@ def _course_setup(specs: list[str], rules_text: str) -> tuple[Rules, bool, int]:
     """Check an arena on the course platform's engine: the package is there, every
     spec is a bot of ours or of theirs, the rules are its own (preset ``course``).
     Returns the rules, single hands, and the most processes one bot uses."""
-    if not _has("schnapsen"):
+    if not has_module("schnapsen"):
         raise ValueError("--platform schnapsen needs the schnapsen package: "
                          + install_command("schnapsen"))
     from sixtysix.compat.schnapsen import course_bot, is_course_spec
@@ -394,7 +289,7 @@ def emit(summary: ArenaSummary, results: list[GameResult], run_info: dict[str, A
     if json_out == "-":
         print(json.dumps(document))
     else:
-        if sys.stdout.isatty() and _has("rich"):
+        if sys.stdout.isatty() and has_module("rich"):
             render_rich(summary, sys.stdout)
         else:
             print(summary.describe())

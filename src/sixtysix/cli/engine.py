@@ -10,6 +10,7 @@ import argparse
 import logging
 import sys
 
+from sixtysix.cli.options import BOT_HELP, HelpFormatter
 from sixtysix.protocol.engine import serve
 
 __all__ = ["register", "run"]
@@ -22,8 +23,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Play the bot BOT over the line protocol of docs/protocol.md: another "
                     "program (the host) sends it the game on standard input and reads its "
                     "actions on standard output. Logs go to standard error.",
+        formatter_class=HelpFormatter,
+        epilog=BOT_HELP,
     )
-    parser.add_argument("bot", metavar="BOT", help="a bot spec, e.g. heuristic or ismcts:time=0.5")
+    parser.add_argument("bot", metavar="BOT", help="a bot (see BOT below), e.g. heuristic or "
+                                                   "ismcts:time=0.5")
     parser.set_defaults(func=run)
 
 

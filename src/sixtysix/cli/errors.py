@@ -1,5 +1,7 @@
 """How the command line words its errors: one line, ``sixtysix: error: …`` (the
-caller exits with status 2 for bad input), the same in every command.
+caller exits with status 2 for bad input), the same in every command, whether the
+parser finds the fault (:class:`Parser`: a word where a number belongs, a missing
+FILE) or the command does (:func:`error_line`).
 
 >>> read_error("nosuch.json", FileNotFoundError(2, "No such file or directory", "nosuch.json"))
 'cannot read nosuch.json: No such file or directory'
@@ -9,7 +11,21 @@ caller exits with status 2 for bad input), the same in every command.
 
 from __future__ import annotations
 
-__all__ = ["error_line", "read_error"]
+import argparse
+from typing import NoReturn
+
+__all__ = ["Parser", "error_line", "read_error"]
+
+#: Where a command's parser error points to: its ``--help``.
+_SEE_HELP = "(see '{prog} --help')"
+
+
+class Parser(argparse.ArgumentParser):
+    """The command's argument parser: a usage error is one line in the common form,
+    pointing to the command's ``--help``, with status 2 (as argparse's own)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"sixtysix: error: {message} {_SEE_HELP.format(prog=self.prog)}\n")
 
 
 def read_error(name: str, exc: OSError) -> str:

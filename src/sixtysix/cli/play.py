@@ -25,6 +25,7 @@ from sixtysix import i18n, tui
 from sixtysix.bots import make_bot
 from sixtysix.bots.analysis import ActionValue, Budget, analyse
 from sixtysix.bots.net_bot import shipped_network
+from sixtysix.cli.options import BOT_HELP, HelpFormatter
 from sixtysix.errors import ParseError
 from sixtysix.extras import install_command
 from sixtysix.game.actions import Action
@@ -39,6 +40,7 @@ from sixtysix.play.session import (
     PlayEvent,
     PlaySession,
 )
+from sixtysix.present.text.advice import advice_text
 from sixtysix.present.text.narration import (
     describe_action,
     describe_cuts,
@@ -47,7 +49,7 @@ from sixtysix.present.text.narration import (
     describe_match_end,
     describe_result,
 )
-from sixtysix.present.text.prompt import HELP, parse_choice
+from sixtysix.present.text.prompt import HELP, RefusedChoice, parse_choice
 from sixtysix.present.text.questions import risk_question
 from sixtysix.present.text.screen import describe_score, render_choices, render_hint, render_screen
 from sixtysix.present.text.style import AnsiStyle, Style
@@ -104,9 +106,21 @@ class LineUI:
         self.interactive = _isatty(stdin)
         #: Ask before closing or declaring under 66 (the setting the full-screen game keeps).
         self.confirm = confirm
+        #: The last hint's position and analysis (asked again: its numbers).
+        self._hinted: tuple[View, list[ActionValue]] | None = None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout)
+
+    def hint_for(self, view: View) -> str:
+        """The hint in words; asked again in the same position, the numbers behind it."""
+        assert self.hint is not None
+        if self._hinted is not None and self._hinted[0] == view:
+            return render_hint(self._hinted[1], view, self.style)
+        lines = self.hint(view)
+        self._hinted = (view, lines)
+        return (_("Hint: {advice}").format(advice=advice_text(lines, view, self.style)) + " "
+                + _("(type hint again for the numbers)"))
 
     def run(self) -> int:
         """Play until the match ends, the human quits or input ends; returns the exit status."""
@@ -148,7 +162,7 @@ class LineUI:
                 if self.hint is None:
                     self.say(_("No hints in this game."))
                 else:
-                    self.say(render_hint(self.hint(view), self.style))
+                    self.say(self.hint_for(view))
                 self.say(render_choices(view, self.style, self.seats))
                 continue
             if word in self.SHOW:
@@ -158,6 +172,10 @@ class LineUI:
                 continue
             try:
                 action = parse_choice(line, view, self.style)
+            except RefusedChoice as exc:  # a sentence naming the action in words
+                self.say(self.style.bad(str(exc)))
+                self.say(render_choices(view, self.style, self.seats))
+                continue
             except ParseError as exc:
                 self.say(self.style.bad(_("Sorry: {problem}.").format(problem=exc)))
                 self.say(render_choices(view, self.style, self.seats))
@@ -264,6 +282,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Play a match of Sixty-six against the computer. On a terminal this is the "
                     "full-screen game (with the 'tui' extra installed); with --plain, or when "
                     "input is not a terminal, one line at a time (type ? for help).",
+        formatter_class=HelpFormatter,
+        epilog=BOT_HELP,
     )
     parser.add_argument("--plain", action="store_true",
                         help="play in plain lines of text even on a terminal")
@@ -272,9 +292,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--rules", default=None, metavar="RULES",
                         help="a preset and options, e.g. santase or classic,target=11 (default classic, "
                              "or the full-screen game's settings)")
-    parser.add_argument("--opponent", default=None, metavar="SPEC",
+    parser.add_argument("--opponent", default=None, metavar="BOT",
                         help="the computer player: a level (random, easy, medium, hard, expert) "
-                             "or a bot spec such as pimc:time=0.5 (default medium, or the "
+                             "or any BOT (see below) such as pimc:time=0.5 (default medium, or the "
                              "full-screen game's settings)")
     parser.add_argument("--memory", action="store_true",
                         help="hide the running scores: remember your points as in a real game")

@@ -164,7 +164,7 @@ def run_mine(args: argparse.Namespace) -> int:
     start = args.seed if last is None else max(args.seed, last + 1)
     have = len(ids)
     if have >= args.count:
-        print(f"{args.out} holds {have} puzzles already", file=sys.stderr)
+        print(f"{args.out} holds {have:,} puzzles already", file=sys.stderr)
         return 0
     began, cpu, seed = time.monotonic(), _cpu(), start
     with contextlib.ExitStack() as stack:
@@ -182,14 +182,14 @@ def run_mine(args: argparse.Namespace) -> int:
             _progress(have, args.count, puzzle, began)
             if have >= args.count:
                 break
-    print(f"{have} puzzles; seeds {start}-{seed}; {time.monotonic() - began:.1f} s, "
+    print(f"{have:,} puzzles; seeds {start}-{seed}; {time.monotonic() - began:.1f} s, "
           f"CPU {_cpu() - cpu:.1f} s", file=sys.stderr)
     return 0
 
 
 def _progress(have: int, count: int, puzzle: Puzzle, began: float) -> None:
     themes = " ".join(puzzle.themes) or "-"
-    print(f"{have}/{count} seed {puzzle.seed} {puzzle.kind} {puzzle.first} "
+    print(f"{have:,}/{count:,} seed {puzzle.seed} {puzzle.kind} {puzzle.first} "
           f"(margin {puzzle.margin}, {themes}) {time.monotonic() - began:.0f} s", file=sys.stderr)
 
 

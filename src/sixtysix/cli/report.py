@@ -13,8 +13,8 @@ import json
 from typing import Any
 
 from sixtysix.arena import load_run, merge_runs, summarize
-from sixtysix.cli.arena import _at_least, _check_output, _has, _json_options, emit
-from sixtysix.cli.options import HelpFormatter
+from sixtysix.cli.arena import _json_options, emit
+from sixtysix.cli.options import HelpFormatter, at_least, check_output, has_module
 from sixtysix.extras import install_command
 
 __all__ = ["register", "run"]
@@ -41,11 +41,11 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the subcommand; bad input raises :class:`ValueError` or :class:`OSError` (exit status 2)."""
-    resamples = _at_least(args.bootstrap, "--bootstrap", 0)
-    if args.plot is not None and not _has("matplotlib"):
+    resamples = at_least(args.bootstrap, "--bootstrap", 0)
+    if args.plot is not None and not has_module("matplotlib"):
         raise ValueError(f"--plot needs matplotlib: {install_command('arena')}")
-    _check_output(args.save, "--save")
-    _check_output(args.plot, "--plot")
+    check_output(args.save, "--save")
+    check_output(args.plot, "--plot")
     runs = []
     for path in args.runs:
         with open(path, encoding="utf-8") as f:

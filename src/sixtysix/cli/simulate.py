@@ -18,14 +18,18 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sixtysix.arena import GameResult, open_executor, points_per_hand, run_games, schedule
 from sixtysix.bots import make_bot
+from sixtysix.cli.options import BOT_HELP, HelpFormatter, at_least, check_output, default_jobs
+from sixtysix.cli.progress import make_progress
 from sixtysix.game.hand import Hand
 from sixtysix.game.match import Match
 from sixtysix.game.player import Bot
-from sixtysix.measure.stats import mean_interval, proportion
+from sixtysix.measure.stats import proportion
 from sixtysix.play.runner import play_hand
 from sixtysix.rules import CLASSIC, Rules
 
@@ -74,7 +78,7 @@ class Summary:
             rates.append(p.estimate)
             rate_ci.append([p.low, p.high])
             if self.points[side]:
-                m = mean_interval(self.points[side])
+                m = points_per_hand(self.points[side])
                 gp.append(m.mean)
                 gp_ci.append([m.low, m.high])
             else:
@@ -89,23 +93,23 @@ class Summary:
     def describe(self) -> str:
         """A short report for people."""
         unit = self.unit if self.games != 1 else {"matches": "match", "hands": "hand"}[self.unit]
-        played = f"{self.games} {unit}"
+        played = f"{self.games:,} {unit}"
         if self.unit == "matches":
-            played += f", {self.hands} hands"
+            played += f", {self.hands:,} hands"
         lines = [f"{self.names[0]} vs {self.names[1]}: {played} (rules {self.rules}, seed {self.seed})"]
         width = max(len(n) for n in self.names)
         for side in (0, 1):
             p = proportion(self.wins[side], self.games)
-            text = (f"  {'AB'[side]} {self.names[side]:<{width}}  wins {self.wins[side]:>6} "
+            text = (f"  {'AB'[side]} {self.names[side]:<{width}}  wins {self.wins[side]:>6,} "
                     f"{100 * p.estimate:5.1f}% (95% CI {100 * p.low:.1f}-{100 * p.high:.1f}%)")
             if self.points[side]:
-                m = mean_interval(self.points[side])
+                m = points_per_hand(self.points[side])
                 text += f"  game points/hand {m.mean:.3f} (95% CI {m.low:.3f} to {m.high:.3f})"
             lines.append(text)
         if self.ties:
-            lines.append(f"  ties {self.ties}")
+            lines.append(f"  ties {self.ties:,}")
         speed = f"{self.hands / self.seconds:,.0f}" if self.seconds > 0 else "-"
-        lines.append(f"  {self.hands} hands in {self.seconds:.2f} s: {speed} hands/s")
+        lines.append(f"  {self.hands:,} hands in {self.seconds:.2f} s: {speed} hands/s")
         return "\n".join(lines)
 
 
@@ -171,17 +175,38 @@ def simulate(
     return summary
 
 
+def summarize_games(results: Sequence[GameResult], names: tuple[str, str], *, rules: Rules, seed: int,
+                    unit: str, seconds: float) -> Summary:
+    """The figures of played games between two bots (bot ``0`` first in ``names``), the
+    games of an arena schedule of the two (:func:`sixtysix.arena.schedule`)."""
+    summary = Summary(names=names, rules=rules, seed=seed, unit=unit, seconds=seconds)
+    for result in results:
+        summary.games += 1
+        summary.hands += len(result.hands)
+        if result.winner_bot is None:
+            summary.ties += 1
+        else:
+            summary.wins[result.winner_bot] += 1
+        for hand in result.hands:
+            for side in (0, 1):
+                summary.points[side].append(hand.scored(result.game.side(side)))
+    return summary
+
+
 def register(subparsers: Any) -> None:
     """Add the ``simulate`` subcommand to the ``sixtysix`` parser."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "simulate",
+        formatter_class=HelpFormatter,
         help="play two bots against each other and report win rates",
         description="Play seeded matches (or hands) between two bots, swapping seats every "
-                    "other game, and report win rates with 95% confidence intervals, game "
-                    "points per hand and speed.",
+                    "other game on the same deal, and report win rates with 95% confidence intervals, "
+                    "game points per hand and speed. Each game seeds its bots from --seed and its "
+                    "place, so the figures are the same for any --jobs.",
+        epilog=BOT_HELP,
     )
-    parser.add_argument("bots", nargs=2, metavar="BOT",
-                        help="bot spec: name or name:key=value,... (e.g. heuristic, random:seed=3)")
+    parser.add_argument("bots", nargs=2, metavar="BOT", help="a bot (see BOT below), e.g. heuristic, "
+                                                             "random:seed=3 or mybot.py:Greedy")
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--matches", type=int, metavar="N",
                        help="number of matches to play (default 100)")
@@ -190,9 +215,15 @@ def register(subparsers: Any) -> None:
                         help="seed of the deals and the bots (default 0)")
     parser.add_argument("--rules", default="classic", metavar="RULES",
                         help="preset and options, e.g. santase or classic,target=11")
+    parser.add_argument("--jobs", type=int, default=None, metavar="J",
+                        help="worker processes; 1 plays in this process (default: one per CPU, "
+                             "divided by the processes one bot uses)")
     parser.add_argument("--json", action="store_true",
-                        help="print the raw figures as one JSON object on standard output, instead of "
+                        help="print the figures as one JSON object on standard output, instead of "
                              "the report")
+    parser.add_argument("--save", metavar="FILE.json",
+                        help="also write the figures as one JSON object to FILE.json")
+    parser.add_argument("--quiet", action="store_true", help="no progress display")
     parser.set_defaults(func=run)
 
 
@@ -201,17 +232,33 @@ def run(args: argparse.Namespace) -> int:
     rules = Rules.parse(args.rules)
     spec_a, spec_b = args.bots
     seed: int = args.seed
-    bot_a = make_bot(spec_a, seed=seed + _BOT_SEED_OFFSETS[0])
-    bot_b = make_bot(spec_b, seed=seed + _BOT_SEED_OFFSETS[1])
-    if args.hands is not None:
-        summary = simulate(bot_a, bot_b, hands=args.hands, seed=seed, rules=rules,
-                           names=(spec_a, spec_b))
-    else:
-        matches = 100 if args.matches is None else args.matches
-        summary = simulate(bot_a, bot_b, matches=matches, seed=seed, rules=rules,
-                           names=(spec_a, spec_b))
+    count = args.hands if args.hands is not None else (100 if args.matches is None else args.matches)
+    count = at_least(count, "--hands" if args.hands is not None else "--matches", 1)
+    # Unknown names and bad options fail here, not in a worker.
+    processes = max(int(getattr(make_bot(spec, seed=0), "workers", 1)) for spec in args.bots)
+    jobs = at_least(args.jobs, "--jobs", 1) if args.jobs is not None else default_jobs(processes)
+    check_output(args.save, "--save")
+    hands = args.hands is not None
+    # Game i is the deal of board i // 2, from seat i % 2: the arena's schedule of the two.
+    games = schedule([spec_a, spec_b], deals=(count + 1) // 2, seed=seed, hands=hands,
+                     rules=str(rules))[:count]
+    unit = "hands" if hands else "matches"
+    start = time.perf_counter()
+    with open_executor(min(jobs, len(games))) as executor:
+        progress = make_progress(len(games), unit, args.quiet, "simulate")
+        try:
+            results = run_games(games, executor, jobs=min(jobs, len(games)),
+                                on_done=lambda done: progress.advance(len(done)))
+        finally:
+            progress.stop()
+    summary = summarize_games(results, (spec_a, spec_b), rules=rules, seed=seed, unit=unit,
+                              seconds=time.perf_counter() - start)
+    document = json.dumps(summary.to_json())
     if args.json:
-        print(json.dumps(summary.to_json()))
+        print(document)
     else:
         print(summary.describe())
+    if args.save is not None:
+        with open(args.save, "w", encoding="utf-8") as f:
+            f.write(document + "\n")
     return 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sixtysix import tui
+from sixtysix import i18n, tui
 from sixtysix.cli.errors import read_error
 from sixtysix.cli.play import _isatty
 from sixtysix.extras import install_command
@@ -29,6 +29,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                     "rated against the best one.",
     )
     parser.add_argument("file", metavar="FILE", help="the game record")
+    parser.add_argument("--lang", default=None, metavar="{" + ",".join(i18n.LANGUAGES) + "}",
+                        help="the language of the viewer: en, de, bg or hu (default: the language "
+                             "chosen in the full-screen game's settings, else the system's locale; an "
+                             "unknown code shows English), as for play")
     parser.set_defaults(func=run)
 
 
@@ -43,4 +47,4 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"the replay viewer needs Textual: {install_command('tui')}")
     from sixtysix.tui.run import run_view  # Textual: the tui extra
 
-    return run_view(args.file)
+    return run_view(args.file, args.lang)

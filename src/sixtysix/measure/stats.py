@@ -5,7 +5,9 @@
   [0, 1] and is sensible at 0 or n successes, which is where a strong bot
   playing a weak one ends up.
 * :func:`mean_interval` — a mean with its normal-approximation confidence
-  interval (game points per hand over many hands).
+  interval (game points per hand over many hands), kept within the values the
+  quantity can take when its ``bounds`` are given: a mean of game points, each
+  0 to 3, is never said to lie below 0 or above 3.
 
 >>> low, high = wilson(90, 100)
 >>> round(low, 4), round(high, 4)
@@ -102,14 +104,22 @@ class Mean:
     high: float
 
 
-def mean_interval(values: Iterable[float], confidence: float = 0.95) -> Mean:
+def mean_interval(values: Iterable[float], confidence: float = 0.95,
+                  bounds: tuple[float, float] | None = None) -> Mean:
     """The mean of ``values`` with a normal-approximation confidence interval
     (mean ± z·s/√n, s the sample standard deviation). Meant for the large
     samples simulations produce; for a handful of values it is too narrow.
 
+    ``bounds`` are the least and the most a value can be: the mean lies between
+    them, and so does the interval, clipped where the normal approximation would
+    leave them (near a bound the spread is not symmetric).
+
     >>> m = mean_interval([2.0, 2.0, 2.0])
     >>> m.mean, m.low, m.high
     (2.0, 2.0, 2.0)
+    >>> m = mean_interval([3, 3, 3, 1], bounds=(0, 3))
+    >>> round(m.mean, 2), round(m.low, 2), m.high
+    (2.5, 1.52, 3.0)
     """
     data = [float(v) for v in values]
     n = len(data)
@@ -121,4 +131,10 @@ def mean_interval(values: Iterable[float], confidence: float = 0.95) -> Mean:
     variance = math.fsum((x - mean) ** 2 for x in data) / (n - 1)
     stdev = math.sqrt(variance)
     half = z_value(confidence) * stdev / math.sqrt(n)
-    return Mean(n, mean, stdev, mean - half, mean + half)
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        least, most = bounds
+        if not least <= mean <= most:
+            raise ValueError(f"the values lie outside their bounds {least} to {most}")
+        low, high = max(float(least), low), min(float(most), high)
+    return Mean(n, mean, stdev, low, high)

@@ -11,7 +11,7 @@ import logging
 import random
 from typing import TYPE_CHECKING
 
-from sixtysix.bots.analysis import Budget, analyse
+from sixtysix.bots.analysis import Budget, advise, analyse
 from sixtysix.bots.net_bot import shipped_network
 from sixtysix.game.views import View
 from sixtysix.server.connection import Connection
@@ -60,8 +60,10 @@ async def _hint(game_id: str, view: View, where: tuple[int, int], conn: Connecti
         log.exception("the hint for game %s failed", game_id)
         conn.push(error(Reason.HINT_FAILED))
         return
+    advice = advise(lines)
     conn.push(HintMessage(type="hint", hand=where[0], index=where[1], lines=[
         HintLine(action=str(line.action), value=round(line.value, 3), error=round(line.error, 3),
                  samples=line.samples, exact=line.exact,
                  network=None if line.network is None else round(line.network, 3))
-        for line in lines]))
+        for line in lines], certainty=advice.certainty.value,
+        rival=None if advice.rival is None else str(advice.rival.action)))

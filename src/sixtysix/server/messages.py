@@ -132,12 +132,16 @@ class HintLine(TypedDict):
 
 
 class HintMessage(TypedDict):
-    """A hint for the position after action ``index`` of hand ``hand``."""
+    """A hint for the position after action ``index`` of hand ``hand``: the lines best
+    first, how sure the best one's value is (``exact``, ``sure``, ``likely``,
+    ``rough``: :class:`sixtysix.bots.analysis.Certainty`) and an action as good, if any."""
 
     type: Literal["hint"]
     hand: int
     index: int
     lines: list[HintLine]
+    certainty: str
+    rival: str | None
 
 
 class DeclinedMessage(TypedDict):

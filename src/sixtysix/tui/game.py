@@ -69,7 +69,15 @@ from sixtysix.tui.storage import Resumable, Settings, new_record_path
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
 from sixtysix.tui.widgets import CardRow, CardView, MessageLog, translate_bindings
-from sixtysix.tui.words import hand_summary, hint_text, info_text, opponent_cards, tricks, your_turn
+from sixtysix.tui.words import (
+    hand_summary,
+    hint_numbers,
+    hint_text,
+    info_text,
+    opponent_cards,
+    tricks,
+    your_turn,
+)
 
 if TYPE_CHECKING:
     from sixtysix.game.player import Bot
@@ -208,6 +216,8 @@ class GameScreen(Screen[None]):
         self.closed = False
         self.selected = 0
         self.hinted: Action | None = None
+        #: The last hint's position and analysis: asked again there, its numbers are shown.
+        self.hint_shown: tuple[View, list[ActionValue]] | None = None
         self.error: str | None = None
         #: A short line on the hand just finished, for the prompt.
         self.hand_summary = ""
@@ -565,6 +575,9 @@ class GameScreen(Screen[None]):
         view = self.session.view
         if not self.my_turn or view is None:
             return
+        if self.hint_shown is not None and self.hint_shown[0] == view:  # asked again: the numbers
+            self.log_lines(hint_numbers(self.hint_shown[1], view, self.style))
+            return
         self.log_lines("[dim]" + _("Thinking about your position…") + "[/dim]")
         self._hint_worker(view)
 
@@ -579,7 +592,8 @@ class GameScreen(Screen[None]):
         if self.session.view != view or not lines:
             return  # the position changed meanwhile
         self.hinted = lines[0].action
-        self.log_lines(hint_text(lines, self.style))
+        self.hint_shown = (view, lines)
+        self.log_lines(hint_text(lines, view, self.style))
         self.render_all()
 
     # Drawing ---------------------------------------------------------------------------------

@@ -28,13 +28,14 @@ from sixtysix.game.record import Record
 from sixtysix.i18n import N_, _, ngettext
 from sixtysix.kernel.tables import marriage_value
 from sixtysix.present.review import Review, Verdict, judge
+from sixtysix.present.text.advice import verdict_text
 from sixtysix.present.text.screen import sorted_cards
 from sixtysix.present.text.words import rank_word, tricks_text
 from sixtysix.tui.style import MarkupStyle, escape
 from sixtysix.tui.table import TableView
 from sixtysix.tui.widgets import CardRow, translate_bindings
 
-__all__ = ["ReplayScreen", "describe_step"]
+__all__ = ["ReplayScreen", "describe_step", "short_name"]
 
 #: How a hand ended, in a few words (translate with ``_``).
 REASONS = {
@@ -72,6 +73,16 @@ def describe_step(name: str, action: Action, before: Hand, style: MarkupStyle) -
     assert action.suit is not None
     return _("{name} shows the marriage in {suit} and declares 66").format(name=name,
                                                                             suit=style.suit(action.suit))
+
+
+def short_name(name: str) -> str:
+    """A player's name without what follows it in brackets (the computer's level), for the
+    narrow label over a card of the trick.
+
+    >>> short_name("computer (medium)"), short_name("Anna")
+    ('computer', 'Anna')
+    """
+    return name.split(" (", 1)[0].strip() or name
 
 
 class ReplayScreen(Screen[None]):
@@ -157,6 +168,10 @@ class ReplayScreen(Screen[None]):
         style = self.style
         steps = review.steps(h)
         a, b = review.score_before(h)
+        result = hand.result()
+        if result is not None and result.winner is not None:  # the hand is over here: its score counts
+            a, b = (a + result.game_points + result.bonus, b) if result.winner == 0 else \
+                (a, b + result.game_points + result.bonus)
         status = _("[b]Replay[/b] · hand {hand}/{hands} · action {action}/{actions}").format(
             hand=h + 1, hands=len(review.hands), action=k, actions=steps)
         if review.is_match:
@@ -187,7 +202,9 @@ class ReplayScreen(Screen[None]):
             else:
                 trick_text = _("Last trick won by {name}").format(name=escape(names[trick.winner]))
         info = "\n".join(filter(None, [trick_text, self.info_text(hand, names)]))
-        self.query_one(TableView).show(view, top=1, names=(names[1], names[0]), info=info, style=style)
+        # Over the trick, names as short as the game's ("computer", not "computer (medium)").
+        self.query_one(TableView).show(view, top=1, names=(short_name(names[1]), short_name(names[0])),
+                                       info=info, style=style)
         # The action that led here, and its verdict.
         step = self.query_one("#step", Static)
         verdict = self.query_one("#verdict", Static)
@@ -231,7 +248,13 @@ class ReplayScreen(Screen[None]):
         elif isinstance(known, str):
             verdict.update(known)
         else:
-            verdict.update(escape(known.describe()))
+            verdict.update(self.verdict_words(known))
+
+    def verdict_words(self, verdict: Verdict) -> str:
+        """A verdict in words, the best actions named as the game names them (cards as on
+        the card, not their codes)."""
+        before = self.review.position(self.h, self.k - 1)
+        return verdict_text(verdict, before.view(verdict.seat), self.style)
 
     @work(thread=True, group="judge", exit_on_error=False)
     def _judge(self, key: tuple[int, int], before: Hand, action: Action) -> None:
@@ -258,4 +281,4 @@ class ReplayScreen(Screen[None]):
         self.verdicts[key] = result
         if key == (self.h, self.k) and self.is_mounted:
             verdict = self.query_one("#verdict", Static)
-            verdict.update(result if isinstance(result, str) else escape(result.describe()))
+            verdict.update(result if isinstance(result, str) else self.verdict_words(result))

@@ -61,8 +61,12 @@ def start_language(settings: Settings, lang: str | None) -> str:
     return i18n.system_language()
 
 
-def run_view(path: str) -> int:
-    """``sixtysix view FILE``: the replay viewer on a record (errors as one line, status 2)."""
+def run_view(path: str, lang: str | None = None) -> int:
+    """``sixtysix view FILE``: the replay viewer on a record (errors as one line, status 2),
+    in ``lang`` (``--lang``), else the language chosen in the game's settings, else the
+    system's."""
     record = load(path)
-    SixtySixApp(replay=(record, Path(path).name)).run()
+    settings = load_settings()
+    with i18n.use(start_language(settings, lang)):
+        SixtySixApp(replay=(record, Path(path).name), settings=settings).run()
     return 0

@@ -202,7 +202,7 @@ KEYS = N_("""\
   [b]←[/b] [b]→[/b] and [b]Enter[/b]    choose a card and play it ([b]Enter[/b] also draws)
   [b]d[/b] [b]c[/b] [b]x[/b] [b]s[/b]          draw, close, exchange the trump nine, declare 66
   [b]m[/b]                marriage: announce the chosen king or queen, lead it
-  [b]h[/b]                hint: every legal action rated in game points
+  [b]h[/b]                hint: the best action and what it wins ([b]h[/b] again: the numbers)
   [b]u[/b]                undo your last action (turn undo on in the settings)
   [b]n[/b] [b]o[/b]              new match, settings
   [b]r[/b] [b]t[/b] [b]g[/b]            rules, statistics, saved games (replay, export)

@@ -22,12 +22,13 @@ from sixtysix.bots.analysis import ActionValue
 from sixtysix.game.result import HandResult
 from sixtysix.game.views import View
 from sixtysix.i18n import _, ngettext
+from sixtysix.present.text.advice import action_words, advice_text, margin
 from sixtysix.present.text.screen import sorted_cards
 from sixtysix.present.text.words import Seats, rank_word, tricks_text
 from sixtysix.tui.style import MarkupStyle
 
-__all__ = ["hand_summary", "hint_text", "info_text", "opponent_cards", "trick_text", "tricks",
-           "your_turn"]
+__all__ = ["hand_summary", "hint_numbers", "hint_text", "info_text", "keys_text", "opponent_cards",
+           "trick_text", "tricks", "your_turn"]
 
 
 def tricks(n: int) -> str:
@@ -88,32 +89,42 @@ def info_text(view: View, seats: Seats, style: MarkupStyle, *, memory: bool = Fa
     return "\n".join(lines)
 
 
+def keys_text(n: int) -> str:
+    """The number keys that choose one of ``n`` cards: ``1–6``, or ``1`` for the last card."""
+    return "1" if n == 1 else f"1–{n}"
+
+
 def your_turn(view: View, style: MarkupStyle) -> str:
     """The prompt when the human is to act."""
     if view.state == "draw":
         return _("You won the trick: [b]d[/b] draw (Enter), [b]c[/b] close or [b]s[/b] declare 66.")
+    keys = keys_text(len(view.hand))
     if view.lead is not None:
         card = style.card(view.lead[1])
         if view.stock_open:
-            return _("Your turn: answer {card}. Click a card or press 1–{last}.").format(
-                card=card, last=len(view.hand))
+            return _("Your turn: answer {card}. Click a card or press {keys}.").format(card=card, keys=keys)
         return _("Your turn: answer {card} (follow suit and win if you can, else trump). "
-                 "Click a card or press 1–{last}.").format(card=card, last=len(view.hand))
-    return _("Your lead: click a card or press 1–{last} (←/→ and Enter).").format(last=len(view.hand))
+                 "Click a card or press {keys}.").format(card=card, keys=keys)
+    return _("Your lead: click a card or press {keys} (←/→ and Enter).").format(keys=keys)
 
 
-def hint_text(lines: Sequence[ActionValue], style: MarkupStyle) -> str:
-    """An analysis, best first, as one paragraph: ``Hint, …: J♥ +0.64±0.28 · A♣ +0.52±0.31 …``."""
+def hint_text(lines: Sequence[ActionValue], view: View, style: MarkupStyle) -> str:
+    """A hint for a newcomer: the best action in words, what it wins on average and how
+    sure (:func:`sixtysix.present.text.advice.advice_text`), and how to see the numbers."""
+    return (_("Hint: {advice}").format(advice=advice_text(lines, view, style))
+            + " [dim]" + _("(press h again for the numbers)") + "[/dim]")
+
+
+def hint_numbers(lines: Sequence[ActionValue], view: View, style: MarkupStyle) -> str:
+    """The analysis behind a hint, best first, as one paragraph: each action in words with
+    its game points for you, ``Play J♥ +0.64±0.28 · Close the stock −0.52±0.31 …``."""
     parts = []
     for line in lines:
-        if line.exact:
-            value = _("{value} exactly").format(value=f"{line.value:+.0f}")
-        else:
-            value = f"{line.value:+.2f}±{line.error:.2f}"
+        value = margin(line)
         if line.network is not None:
             value += f" [dim]{line.network:.0%}[/dim]"
-        parts.append(f"[b]{style.action(line.action)}[/b] {value}")
-    text = _("Hint, game points for you with each action (best first, ★ on your cards): {actions}").format(
+        parts.append(f"[b]{action_words(line.action, view, style)}[/b] {value}")
+    text = _("Game points for you with each action, best first: {actions}").format(
         actions=" · ".join(parts))
     if lines and not lines[0].exact:
         n = lines[0].samples

@@ -11,10 +11,11 @@ they are enforced, once, and only worded here in the player's language.
 >>> view = hand.view(1)
 >>> parse_choice("2", view), parse_choice("as", view)
 (Action.parse('AD'), Action.parse('AS'))
->>> parse_choice("66", view)
-Traceback (most recent call last):
-...
-sixtysix.errors.ParseError: 66 is not allowed: only a player who has won a trick may declare (R8.1)
+>>> try:
+...     parse_choice("66", view)
+... except RefusedChoice as exc:
+...     print(exc)
+You cannot declare 66 now: only a player who has won a trick may declare (R8.1).
 >>> with i18n.use("de"):
 ...     parse_choice("dd", view)
 Action.parse('QD')
@@ -34,13 +35,18 @@ from sixtysix.game.refusal import MUST_FOLLOW, NOT_HELD, OVER, REASONS
 from sixtysix.game.worlds import sample_worlds
 from sixtysix.i18n import N_, _
 from sixtysix.present.text.screen import ordered_legal
-from sixtysix.present.text.style import Style
+from sixtysix.present.text.style import AnsiStyle, Style
 from sixtysix.present.text.words import card_text
 
 if TYPE_CHECKING:
     from sixtysix.game.views import View
 
-__all__ = ["ENGINE_REASONS", "HELP", "parse_choice", "refused", "why_illegal"]
+__all__ = ["ENGINE_REASONS", "HELP", "RefusedChoice", "parse_choice", "refused", "why_illegal"]
+
+
+class RefusedChoice(ParseError):
+    """An action the player named that the rules refuse now; the message is a whole
+    sentence naming it in words, as :func:`refused` says it (not its notation)."""
 
 #: The help of the line game (translate with ``_(HELP)`` where it is shown).
 HELP = N_("""\
@@ -54,7 +60,7 @@ How to play (Sixty-six; type these at the prompt, upper or lower case):
   66+H             show the hearts marriage and declare 66 without leading
   a number         the action with that number in the list
   show             print the table again
-  hint             ask the computer to rate every legal action for you
+  hint             the best action and what it wins (hint again: the numbers)
   ?  or help       this help
   quit             stop the game (the record is still saved with --save)
 While the stock is open any card may follow. Once it is closed or exhausted
@@ -164,8 +170,8 @@ def parse_choice(text: str, view: View, style: Style | None = None) -> Action:
     language: ``DH`` or ``D♥`` for the queen of hearts in German), or Enter for the draw.
     A refusal writes its cards as ``style`` does (default: as on the cards).
 
-    Raises :class:`~sixtysix.errors.ParseError` saying why when it is not a
-    legal action.
+    Raises :class:`~sixtysix.errors.ParseError` saying why when it is not an
+    action, :class:`RefusedChoice` when the rules refuse it now.
     """
     raw = _canonical(text.strip().replace("*", ""))
     actions = ordered_legal(view)
@@ -186,6 +192,5 @@ def parse_choice(text: str, view: View, style: Style | None = None) -> Action:
         raise ParseError(_("{text} is not an action: type a card (KH, 10h), a marriage (KH+), "
                            "X, C, D, 66, 66+H or a number from the list").format(text=repr(raw))) from None
     if action not in view.legal:
-        raise ParseError(_("{action} is not allowed: {why}").format(action=action,
-                                                                    why=why_illegal(action, view, style)))
+        raise RefusedChoice(refused(action, view, style or AnsiStyle(color=False)))
     return action

@@ -34,6 +34,7 @@ from sixtysix.game.cards import Card, Suit
 from sixtysix.game.match import MatchInfo
 from sixtysix.i18n import N_, _, ngettext
 from sixtysix.kernel.tables import marriage_value
+from sixtysix.present.text.advice import action_words, margin
 from sixtysix.present.text.style import AnsiStyle, Style
 from sixtysix.present.text.words import Seats, rank_word, suit_name, tricks_text
 
@@ -298,18 +299,19 @@ def render_codes(view: View, style: Style, seats: Seats | None = None) -> str:
 
 # Hints -------------------------------------------------------------------------
 
-def render_hint(lines: Sequence[ActionValue], style: Style) -> str:
-    """An analysis (best first) as text: each action with its game points for you."""
-    out = [_("Hint (game points for you with each action, best first):")]
+def render_hint(lines: Sequence[ActionValue], view: View, style: Style) -> str:
+    """The numbers behind a hint (best first), for experts: each action in words with
+    its game points for you, the 95% margin and the learned network's opinion."""
+    out = [_("Game points for you with each action, best first:")]
+    plain = AnsiStyle(color=False, symbols=getattr(style, "symbols", False))
+    width = max(len(action_words(line.action, view, plain)) for line in lines) if lines else 0
     for line in lines:
-        if line.exact:
-            value = _("{value} exactly").format(value=f"{line.value:+.0f}")
-        else:
-            value = f"{line.value:+.2f} ± {line.error:.2f}"
-        # Written as the hand shows it (10♦, not TD); padded by what is seen, not the colour codes.
-        plain = AnsiStyle(color=False, symbols=getattr(style, "symbols", False)).action(line.action)
+        value = margin(line)
+        # Padded by what is seen, not the colour codes.
+        shown = action_words(line.action, view, style)
+        pad = " " * (width + 2 - len(action_words(line.action, view, plain)))
         network = "" if line.network is None else f"{' ' * max(1, 16 - len(value))}{line.network:4.0%}"
-        out.append(f"  {style.action(line.action)}{' ' * max(1, 7 - len(plain))}{value}{network}")
+        out.append(f"  {shown}{pad}{value}{network}")
     if lines and not lines[0].exact:
         n = lines[0].samples
         out.append("  " + ngettext("(averaged over {n} layout of the hidden cards; ± is a 95% margin)",

@@ -512,29 +512,69 @@ function renderHint(view, you) {
     return;
   }
   hintAsked = false;
+  // For a newcomer: the best action in words, what it wins on average and how sure
+  // (the server says how sure: sixtysix.bots.analysis.Certainty); the numbers behind a toggle.
+  const best = now.lines[0];
+  const parts = [el("p", { class: "hint-advice", text: adviceText(best, now, view) })];
   const value = (line) => line.exact ? t("{value} exactly", { value: signed(line.value, 0) })
-    : t("{value} \u00b1 {error}", { value: signed(line.value, 2), error: line.error.toFixed(2) });
+    : t("{value} \u00b1 {error}", { value: signed(line.value, 2), error: decimalText(line.error, 2) });
   // The best few: the rest are worse still, and the hand stays in sight.
   const items = now.lines.slice(0, HINT_LINES).map((line, i) => el("li", { class: i === 0 ? "best" : "" },
     el("span", { class: "hint-action", text: describeAction(line.action, view) }), " ",
     el("span", { class: "hint-value", text: value(line) }),
     ...(line.network == null ? [] : [" ", el("span", { class: "hint-network dim", text: percent(line.network) })])));
-  const parts = [el("p", { text: t("Game points for you with each action, best first:") }), el("ol", {}, ...items)];
-  if (now.lines.length && !now.lines[0].exact) {
-    parts.push(el("p", { class: "dim", text: t("Averaged over {n} layouts of the hidden cards; \u00b1 is a 95% margin.",
-                                               { n: now.lines[0].samples }) }));
+  const numbers = [el("summary", { text: t("The numbers") }),
+                   el("p", { text: t("Game points for you with each action, best first:") }), el("ol", {}, ...items)];
+  if (!best.exact) {
+    numbers.push(el("p", { class: "dim", text: t("Averaged over {n} layouts of the hidden cards; \u00b1 is a 95% margin.",
+                                                 { n: best.samples }) }));
   }
-  if (now.lines.length && now.lines[0].network != null) {
-    parts.push(el("p", { class: "dim",
-                         text: t("(in per cent: how likely the learned network is to play it, at a glance, without search)") }));
+  if (best.network != null) {
+    numbers.push(el("p", { class: "dim",
+                           text: t("(in per cent: how likely the learned network is to play it, at a glance, without search)") }));
   }
+  const details = el("details", { id: "hint-numbers" }, ...numbers);
+  details.open = hintNumbersOpen;
+  details.addEventListener("toggle", () => { hintNumbersOpen = details.open; });
+  parts.push(details);
   box.replaceChildren(...parts);
   box.hidden = false;
 }
 
+// Whether the player opened the hint's numbers: kept for the next hint.
+let hintNumbersOpen = false;
+
+// A decimal in the page's language (1.4, 1,4).
+function decimalText(value, digits) {
+  return new Intl.NumberFormat(document.documentElement.lang || undefined,
+    { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+// The hint in words (as the terminal game says it: sixtysix.present.text.advice).
+function adviceText(best, hint, view) {
+  const action = describeAction(best.action, view);
+  let worth;
+  if (best.exact) {
+    const n = Math.round(Math.abs(best.value));
+    worth = n === 0 ? t("with best play from both sides nobody scores")
+      : best.value > 0 ? nt("with best play it wins {n} game point", "with best play it wins {n} game points", n, { n })
+      : nt("with best play it loses {n} game point", "with best play it loses {n} game points", n, { n });
+  } else if (Math.abs(best.value) < 0.05) {
+    worth = t("it is about even on average");
+  } else {
+    const n = decimalText(Math.abs(best.value), 1);
+    worth = best.value > 0 ? nt("it wins about {n} game point on average", "it wins about {n} game points on average", 2, { n })
+      : nt("it loses about {n} game point on average", "it loses about {n} game points on average", 2, { n });
+  }
+  const sure = { sure: t("quite sure"), likely: t("fairly sure"),
+                 rough: t("a rough guess: the hidden cards could change it") }[hint.certainty];
+  let text = sure ? t("{action}: {worth} ({sure}).", { action, worth, sure }) : t("{action}: {worth}.", { action, worth });
+  if (hint.rival) text += " " + t("{action} is about as good.", { action: describeAction(hint.rival, view) });
+  return text;
+}
+
 function signed(value, digits) {
-  const text = Math.abs(value).toFixed(digits);
-  return (value < 0 ? "\u2212" : "+") + text;
+  return (value < 0 ? "\u2212" : "+") + decimalText(Math.abs(value), digits);
 }
 
 function takeBack() {
