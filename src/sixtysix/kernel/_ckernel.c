@@ -964,6 +964,45 @@ static inline int k_close_pays(const KState *s, int p, uint32_t pairs) {
     return base + gain >= WINNING_TOTAL && (s->tricks[p] > 0 || gain > 0);
 }
 
+/* fixed_code: the playout policy's action when it is not a card to play (the legal
+ * actions m, the player's counted points score): declare 66 (or 66 with a marriage shown)
+ * once the counted total reaches it, draw, exchange the trump card; -1 when a card (or a
+ * close) is to be chosen. */
+static inline int k_fixed_code(const KState *s, uint64_t m, int score) {
+    int p = s->to_act;
+    if (s->phase == PH_DRAWING) {
+        if ((m >> DECLARE & 1u) && score >= WINNING_TOTAL)
+            return DECLARE;
+        if (m >> DRAW & 1u)
+            return DRAW;
+        return m ? K_CTZ(m) : -1;
+    }
+    if (s->phase != PH_LEAD)
+        return -1;
+    if ((m >> DECLARE & 1u) && score >= WINNING_TOTAL)
+        return DECLARE;
+    unsigned shows = (unsigned)(m >> DECLARE_MARRIAGE);
+    for (int suit = 0; shows && suit < 4; suit++) {
+        if ((shows >> suit & 1u)
+            && s->points[p] + s->marriages[p] + k_marriage_value(suit, s->trump) >= WINNING_TOTAL)
+            return DECLARE_MARRIAGE + suit;
+    }
+    if (m >> EXCHANGE & 1u)
+        return EXCHANGE;
+    return -1;
+}
+
+/* card_codes: the card plays among the legal actions m, as the policy's fixed part leaves
+ * them: a follower never revokes (R10.2), and a King or Queen led with its partner in hand
+ * is led as the marriage. */
+static inline uint64_t k_card_codes(const KState *s, uint64_t m) {
+    uint32_t cards = (uint32_t)m & CARD_BITS;
+    if (s->phase == PH_FOLLOW && (s->closed_by >= 0 || s->drawn >= STOCK_CARDS))
+        cards &= k_follow_mask(s->hands[s->to_act], k_table_index(s->lead), s->trump);
+    uint32_t pairs = (uint32_t)(m >> MARRIAGE) & cards;
+    return (uint64_t)(cards & ~pairs) | ((uint64_t)pairs << MARRIAGE);
+}
+
 /* policy_code: the playout policy's action for the player to act. With rng NULL no
  * card is chosen at random; otherwise a card decision is random with probability
  * epsilon. Returns -1 where the pure kernel's arithmetic gives -1 (no card to play:
@@ -973,27 +1012,13 @@ static inline int k_policy_code(KState *s, int fair, int close, uint64_t *rng, d
     int st = s->phase;
     int p = s->to_act;
     int score = k_counted(s, p);
-    if (st == PH_DRAWING) {
-        if ((m >> DECLARE & 1u) && score >= WINNING_TOTAL)
-            return DECLARE;
-        if (m >> DRAW & 1u)
-            return DRAW;
-        return m ? K_CTZ(m) : -1;
-    }
+    int fixed = k_fixed_code(s, m, score);
+    if (fixed >= 0 || st == PH_DRAWING)
+        return fixed;
     int trump = s->trump;
     uint32_t mine = s->hands[p];
     int phase2 = s->closed_by >= 0 || s->drawn >= STOCK_CARDS;
     if (st == PH_LEAD) {
-        if ((m >> DECLARE & 1u) && score >= WINNING_TOTAL)
-            return DECLARE;
-        unsigned shows = (unsigned)(m >> DECLARE_MARRIAGE);
-        for (int suit = 0; shows && suit < 4; suit++) {
-            if ((shows >> suit & 1u)
-                && s->points[p] + s->marriages[p] + k_marriage_value(suit, trump) >= WINNING_TOTAL)
-                return DECLARE_MARRIAGE + suit;
-        }
-        if (m >> EXCHANGE & 1u)
-            return EXCHANGE;
         uint32_t marriages = (uint32_t)(m >> MARRIAGE) & CARD_BITS;
         if (close && (m >> CLOSE & 1u) && k_close_pays(s, p, marriages))
             return CLOSE;
