@@ -683,7 +683,7 @@ static PyObject *Tables_table(TablesObject *self, PyObject *arg) {
         PyErr_SetString(PyExc_IndexError, "table index out of range");
         return NULL;
     }
-    StateObject *copy = state_alloc(&StateType, self->config);
+    StateObject *copy = state_alloc(&EngineStateType, self->config);
     if (!copy)
         return NULL;
     const KState *s = &self->states[i];
