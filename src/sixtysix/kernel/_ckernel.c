@@ -5,7 +5,8 @@
  * struct, KState: k_legal_mask, k_push, k_pop, ...) and _crules.c (the Python types
  * State and Rng); this file and the headers it includes are the engine on top, so that
  * searches and playouts written in C run on the rules without a Python call per node.
- * The engine's State subclasses the rules' with the playout policy and the likelihood.
+ * The engine's State is the rules' (their methods and attributes) with the playout policy
+ * and the likelihood added.
  *
  * The searches are C functions on a KState too, for other C code to call:
  * k_policy_code and k_playout (the playout policy, the same choices as the pure
@@ -1040,7 +1041,7 @@ static int k_solve(KSolver *t, const KState *s, int alpha, int beta, KState *wor
 }
 
 /* The engine's State: the rules' State (_crules.c) with the playout policy and the
- * likelihood of a line of play (_pure.State) ------------------------------------------- */
+ * likelihood of a line of play added (_pure.State) ------------------------------------- */
 
 /* State.likelihood is in _cinfer.h (it may run the network, _cnet.h). */
 static PyObject *State_likelihood(StateObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -1101,7 +1102,8 @@ static PyObject *State_playout(StateObject *self, PyObject *const *args, Py_ssiz
     Py_RETURN_NONE;
 }
 
-static PyMethodDef EngineState_methods[] = {
+/* The engine's methods of State (after the rules' State_methods). */
+static PyMethodDef engine_moves[] = {
     {"likelihood", (PyCFunction)(void (*)(void))State_likelihood, METH_FASTCALL | METH_KEYWORDS,
      "likelihood($self, codes, seat, epsilon, net=None, past=None, mix=0.0)\n--\n\n"
      "The sum of the logarithms of the chances a model of seat gives its actions among codes,\n"
@@ -1117,6 +1119,10 @@ static PyMethodDef EngineState_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* The rules' methods and the engine's, filled by engine_state_methods. */
+#define MAX_STATE_METHODS 64
+static PyMethodDef state_methods[MAX_STATE_METHODS];
+
 static PyTypeObject EngineStateType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "sixtysix.kernel._ckernel.State",
@@ -1125,8 +1131,26 @@ static PyTypeObject EngineStateType = {
     .tp_basicsize = sizeof(StateObject),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_methods = EngineState_methods,
+    .tp_new = State_new,
+    .tp_dealloc = (destructor)State_dealloc,
+    .tp_methods = state_methods,
+    .tp_getset = State_getset,
 };
+
+/* The methods of the engine's State: the rules' then the engine's. -1 when they do not fit. */
+static int engine_state_methods(void) {
+    int n = 0;
+    for (const PyMethodDef *m = State_methods; m->ml_name; m++)
+        state_methods[n++] = *m;
+    for (const PyMethodDef *m = engine_moves; m->ml_name; m++) {
+        if (n + 1 >= MAX_STATE_METHODS) {
+            PyErr_SetString(PyExc_RuntimeError, "too many State methods for MAX_STATE_METHODS");
+            return -1;
+        }
+        state_methods[n++] = *m;
+    }
+    return 0;
+}
 
 /* The Python type Solver --------------------------------------------------------------- */
 
@@ -1195,8 +1219,9 @@ static PyObject *Solver_value(SolverObject *self, PyObject *const *args, Py_ssiz
     PyObject *a[3];
     if (parse_fast_opt(args, nargs, kwnames, "value", names, 3, 1, a) < 0 || solver_check_idle(self) < 0)
         return NULL;
-    if (!PyObject_TypeCheck(a[0], &StateType)) {
-        PyErr_Format(PyExc_TypeError, "value() needs a %s, not %.200s", StateType.tp_name, Py_TYPE(a[0])->tp_name);
+    if (!PyObject_TypeCheck(a[0], &EngineStateType)) {
+        PyErr_Format(PyExc_TypeError, "value() needs a %s, not %.200s", EngineStateType.tp_name,
+                     Py_TYPE(a[0])->tp_name);
         return NULL;
     }
     int alpha, beta;
@@ -1263,8 +1288,7 @@ static struct PyModuleDef ckernel_module = {
 
 PyMODINIT_FUNC PyInit__ckernel(void) {
     k_init_tables();
-    EngineStateType.tp_base = &StateType;
-    if (crules_ready() < 0 || PyType_Ready(&EngineStateType) < 0 || PyType_Ready(&SolverType) < 0
+    if (engine_state_methods() < 0 || crules_ready() < 0 || PyType_Ready(&EngineStateType) < 0 || PyType_Ready(&SolverType) < 0
         || PyType_Ready(&TablesType) < 0 || PyType_Ready(&SearchType) < 0 || PyType_Ready(&NetType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&ckernel_module);

@@ -1283,8 +1283,8 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
         PyErr_SetString(PyExc_RuntimeError, "the search was not initialised");
         return NULL;
     }
-    if (!PyObject_TypeCheck(o[0], &StateType)) {
-        PyErr_Format(PyExc_TypeError, "template must be a %s, not %.200s", StateType.tp_name,
+    if (!PyObject_TypeCheck(o[0], &EngineStateType)) {
+        PyErr_Format(PyExc_TypeError, "template must be a %s, not %.200s", EngineStateType.tp_name,
                      Py_TYPE(o[0])->tp_name);
         return NULL;
     }

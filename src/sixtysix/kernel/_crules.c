@@ -4,7 +4,9 @@
  * Config it is played by; it holds the rules alone: the state, legal actions and
  * refusals, push and pop, scoring, the public record. This file includes nothing of the
  * engine: built alone it is the module sixtysix.kernel._crules, the rules as a library;
- * linked into the engine (_ckernel.c) it is the base the engine's State builds on.
+ * linked into the engine (_ckernel.c), its methods, attributes and life cycle make the
+ * engine's State, with the engine's own methods added (one type, no subclass: a method
+ * call on a subclass's object pays a type check).
  * Where the pure kernel would index out of range or shift by a negative count on input
  * that no legal play produces, this one raises ValueError or stays memory-safe.
  */
@@ -132,12 +134,12 @@ StateObject *state_alloc(PyTypeObject *type, PyObject *config) {
     return self;
 }
 
-static void State_dealloc(StateObject *self) {
+void State_dealloc(StateObject *self) {
     Py_XDECREF(self->config);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyObject *State_new(PyTypeObject *type, PyObject *Py_UNUSED(args), PyObject *Py_UNUSED(kwds)) {
+PyObject *State_new(PyTypeObject *type, PyObject *Py_UNUSED(args), PyObject *Py_UNUSED(kwds)) {
     PyErr_Format(PyExc_TypeError, "cannot create '%s' instances directly: use State.deal() or State.from_key()",
                  type->tp_name);
     return NULL;
@@ -749,7 +751,7 @@ static PyObject *State_get_stock(StateObject *self, void *Py_UNUSED(closure)) {
     return list;
 }
 
-static PyGetSetDef State_getset[] = {
+PyGetSetDef State_getset[] = {
     {"config", (getter)State_get_config, NULL, "The rule options (tables.Config) this hand is played by.", NULL},
     {"phase", (getter)State_get_phase, NULL, "tables.Phase: lead, follow, draw or over.", NULL},
     {"to_act", (getter)State_get_to_act, NULL, "The seat to act.", NULL},
@@ -775,7 +777,7 @@ static PyGetSetDef State_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyMethodDef State_methods[] = {
+PyMethodDef State_methods[] = {
     {"deal", (PyCFunction)(void (*)(void))State_deal, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
      "deal(deck, dealer, config)\n--\n\nDeal deck (card indices, top first, config.deck of them)."},
     {"from_key", (PyCFunction)(void (*)(void))State_from_key, METH_FASTCALL | METH_KEYWORDS | METH_CLASS,
