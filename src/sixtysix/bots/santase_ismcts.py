@@ -40,8 +40,8 @@ design of the information-set search player of the open-source Santase
   engine's own simple playout: take valuable tricks cheaply, duck cheaply, cash sure
   winners, announce marriages, declare at 66, exchange, never close) or ``"random"``
   (the fixed rules above, a marriage led whenever one can be, every other card chosen
-  uniformly among the legal ones, never a revoke). A position below the root with the
-  stock closed or exhausted is a leaf of the tree, played out so.
+  uniformly among the legal ones, never a revoke). The tree goes on after the stock
+  is closed or exhausted, as the engine's does.
 * **The endgame:** once the stock is exhausted the opponent's hand is known,
   and the card is chosen by exact search (:class:`~sixtysix.solver.Solver`).
 

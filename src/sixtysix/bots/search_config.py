@@ -64,8 +64,8 @@ class SearchConfig:
     (``pimc``, or ``alphamu`` at closed-stock roots), ``endgame_moves``,
     ``endgame_worlds``, ``endgame_nodes`` and ``endgame_close`` (a close the search
     chose, checked by αμ). ``cards_only``: the tree holds card plays only, the playout
-    policy's fixed part taking the rest (declaring, drawing, the exchange; nobody closes):
-    the search of ``santase-ismcts``.
+    policy's fixed part taking the rest (declaring, drawing, the exchange; nobody closes),
+    and the tree going on after the stock is closed: the search of ``santase-ismcts``.
 
     >>> SearchConfig(workers=0)
     Traceback (most recent call last):

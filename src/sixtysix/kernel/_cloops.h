@@ -1026,7 +1026,7 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
                 value = k_value(world);
                 break;
             }
-            if (node != 0 && (world->drawn >= STOCK_CARDS || world->closed_by >= 0)) {
+            if (node != 0 && !a->cards_only && (world->drawn >= STOCK_CARDS || world->closed_by >= 0)) {
                 int r = kl_phase2(a, run, world, &value);
                 if (r)
                     return r;

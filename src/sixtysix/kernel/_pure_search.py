@@ -475,7 +475,9 @@ class Search:
     policy's fixed part (:func:`fixed_code`: declaring, drawing, the exchange) takes every
     other decision, nobody closes, a follower never revokes and a King or Queen led with
     its partner is led as the marriage (:func:`card_codes`); the root's actions are its
-    card plays so taken. This is the Santase engine's search (``santase-ismcts``).
+    card plays so taken, and the tree goes on after the stock is closed or exhausted
+    (no leaf there: each new node is played out to the end of the hand). This is the
+    Santase engine's search (``santase-ismcts``).
     """
 
     def __init__(self, seat: int, c: float, bias: float, epsilon: float, solve_cards: int,
@@ -557,7 +559,8 @@ class Search:
                 if world.phase == _OVER:
                     value = world.value()
                     break
-                if node is not root and (world.drawn >= STOCK_CARDS or world.closed_by >= 0):
+                if node is not root and not cards_only and \
+                        (world.drawn >= STOCK_CARDS or world.closed_by >= 0):
                     value = self._phase2(world, rng, solver, cache)
                     break
                 legal = world.legal_mask()
