@@ -1,4 +1,5 @@
-"""The compiled kernel (``sixtysix.kernel._ckernel``); all other metadata is in pyproject.toml.
+"""The compiled kernel (``sixtysix.kernel._ckernel``, on the rules alone:
+``sixtysix.kernel._crules``); all other metadata is in pyproject.toml.
 
 The extension is optional: without a C compiler the package still installs and
 ``sixtysix.kernel`` falls back to the pure-Python kernel.
@@ -8,17 +9,20 @@ import sys
 
 from setuptools import Extension, setup
 
+KERNEL = "src/sixtysix/kernel/"
+RULES = [KERNEL + "_crules.h", KERNEL + "_crules_py.h"]
+# No fused multiply-add: the searches' arithmetic gives the pure kernel's floating-point
+# results exactly (the same operations, rounded the same way).
+FLAGS = [] if sys.platform == "win32" else ["-O3", "-ffp-contract=off"]
+
 setup(
     ext_modules=[
-        Extension(
-            "sixtysix.kernel._ckernel",
-            sources=["src/sixtysix/kernel/_ckernel.c"],
-            depends=["src/sixtysix/kernel/_cloops.h", "src/sixtysix/kernel/_cnet.h",
-                     "src/sixtysix/kernel/_cinfer.h"],
-            # No fused multiply-add: the searches' arithmetic gives the pure kernel's
-            # floating-point results exactly (the same operations, rounded the same way).
-            extra_compile_args=[] if sys.platform == "win32" else ["-O3", "-ffp-contract=off"],
-            optional=True,
-        ),
+        # The rules alone (State and Rng): a library of their own, built from their files only.
+        Extension("sixtysix.kernel._crules", sources=[KERNEL + "_crules.c"], depends=RULES,
+                  extra_compile_args=FLAGS, optional=True),
+        # The kernel: the engine (policy, solver, search, network, vector tables) on the rules.
+        Extension("sixtysix.kernel._ckernel", sources=[KERNEL + "_ckernel.c", KERNEL + "_crules.c"],
+                  depends=[*RULES, KERNEL + "_cloops.h", KERNEL + "_cnet.h", KERNEL + "_cinfer.h"],
+                  extra_compile_args=FLAGS, optional=True),
     ],
 )

@@ -14,12 +14,15 @@ machine, and nothing played is lost when a session ends.
 
 The search bots get the iterations their time buys on a quiet two-core
 machine (``expert``: 1 s, about 26,000 iterations in each of two processes;
-the Santase-style ISMCTS: about 72% of that speed on one core), so a run's
-result does not depend on the load of the machine it ran on. The ``kernel-``
+the Santase-style ISMCTS: about 72% of that speed on one core, when it was a
+tree of its own in Python; as the kernel's search it now runs about 20 times as many
+iterations a second), so a run's result does not depend on the load of the machine
+it ran on. The ``kernel-``
 match-ups play the levels themselves, against the clock, as they play people
 since the compiled rules kernel (``hard``: 0.1 s a decision; ``expert``: up to
 1 s, stopping once its choice is settled; the Santase-style search at the same
-1 s a decision): run them on a quiet machine.
+1 s a decision, which bought its Python tree about 20,000 iterations and buys the
+kernel's search far more since December 2026): run them on a quiet machine.
 """
 
 from __future__ import annotations

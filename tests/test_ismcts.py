@@ -187,7 +187,7 @@ def test_registry_options() -> None:
     assert (bot.config.iterations, bot.config.time, bot.config.c) == (10, 0.5, 0.3)
     baseline = make_bot("santase-ismcts:time=0.1", seed=1)
     assert isinstance(baseline, SantaseISMCTSBot)
-    assert baseline.c == 0.2 and baseline.time == 0.1
+    assert baseline.config.c == 0.2 and baseline.config.time == 0.1 and baseline.config.cards_only
     with pytest.raises(ValueError, match="infer_model must be policy or net"):
         ISMCTSBot(infer_model="sometimes")
     with pytest.raises(ValueError):

@@ -95,12 +95,17 @@ def _mutated(name: str, old: str | None, new: str | None) -> str:
 
 
 def _pure_mutant(old: str | None, new: str | None, tmp: Path) -> ModuleType:
+    """The pure rules with a mutation, their state given the engine's moves as
+    :class:`sixtysix.kernel._pure.State` gives them to the rules' own."""
     path = tmp / "_pure_mutant.py"
-    path.write_text(_mutated("_pure.py", old, new))
+    path.write_text(_mutated("_pure_rules.py", old, new))
     spec = importlib.util.spec_from_file_location("_pure_mutant", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    engine = {name: value for name, value in vars(_pure.State).items()
+              if name not in ("__dict__", "__weakref__")}
+    module.State = type("State", (module.State,), engine)
     return module
 
 
@@ -112,7 +117,7 @@ def test_a_mutant_pure_kernel_is_caught(what: str, old: str, new: str, tmp_path:
         walk(c, mutant, 200_000, seed=7)
 
 
-#: Rules changed in the compiled kernel's source.
+#: Rules changed in the compiled rules' source (_crules.h or _crules.c).
 C_MUTANTS = [
     ("R3.3 trick winner", "winner = card > lead ? p : leader;", "winner = card < lead ? p : leader;"),
     ("R6.4 close value", "s->close_value = (int16_t)k_conceded(s->tricks[1 - p], k_score(s, 1 - p));",
@@ -130,13 +135,20 @@ C_MUTANTS = [
 
 
 def _c_mutant(old: str | None, new: str | None, tmp: Path) -> ModuleType:
-    path = tmp / "_ckernel.c"
-    path.write_text(_mutated("_ckernel.c", old, new))
+    """The compiled kernel (the engine with the rules linked in) built from its sources
+    with a mutation of the rules (in ``_crules.h`` or ``_crules.c``), loaded as a module of
+    its own."""
+    for source in sorted(KERNEL_DIR.glob("_c*.[ch]")):
+        (tmp / source.name).write_text(source.read_text())
+    rules = [name for name in ("_crules.h", "_crules.c")
+             if old is None or old in (KERNEL_DIR / name).read_text()]
+    (tmp / rules[0]).write_text(_mutated(rules[0], old, new))
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     target = tmp / f"_ckernel{suffix}"
     cc = os.environ.get("CC") or (sysconfig.get_config_var("CC") or "cc").split()[0]
     subprocess.run([cc, "-shared", "-fPIC", "-O1", "-std=c99", f"-I{sysconfig.get_paths()['include']}",
-                    f"-I{KERNEL_DIR}", str(path), "-o", str(target)], check=True, capture_output=True)
+                    f"-I{tmp}", str(tmp / "_ckernel.c"), str(tmp / "_crules.c"), "-o", str(target)],
+                   check=True, capture_output=True)
     spec = importlib.util.spec_from_file_location("_ckernel", target)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -154,12 +166,12 @@ def test_a_mutant_compiled_kernel_is_caught(what: str, old: str, new: str, tmp_p
 
 #: Reasons changed in one kernel's source: (what, kernel file, the text, its replacement).
 REFUSAL_MUTANTS = [
-    ("R5.1 partner named", "_pure.py", "return Refused.MARRIAGE_NEEDS_PAIR, partner",
+    ("R5.1 partner named", "_pure_rules.py", "return Refused.MARRIAGE_NEEDS_PAIR, partner",
      "return Refused.MARRIAGE_NEEDS_PAIR, card"),
-    ("R6.1 close before the first trick", "_ckernel.c",
+    ("R6.1 close before the first trick", "_crules.h",
      "int why = k_close_gate(s, ntricks, stock_open, STOCK_CARDS - s->drawn);",
      "int why = k_close_gate(s, 1, stock_open, STOCK_CARDS - s->drawn);"),
-    ("R3.6 draw first", "_ckernel.c", "return why == RF_LEGAL ? RF_DRAW_FIRST : RF_DRAW_OR_DECLARE;",
+    ("R3.6 draw first", "_crules.h", "return why == RF_LEGAL ? RF_DRAW_FIRST : RF_DRAW_OR_DECLARE;",
      "return why == RF_LEGAL ? RF_DRAW_OR_DECLARE : RF_DRAW_FIRST;"),
 ]
 
@@ -167,7 +179,7 @@ REFUSAL_MUTANTS = [
 @pytest.mark.parametrize(("what", "file", "old", "new"), REFUSAL_MUTANTS, ids=[m[0] for m in REFUSAL_MUTANTS])
 def test_a_mutant_refusal_is_caught(what: str, file: str, old: str, new: str, tmp_path: Path) -> None:
     c = compiled()
-    if file == "_pure.py":
+    if file == "_pure_rules.py":
         a, b = c, _pure_mutant(old, new, tmp_path)
     else:
         a, b = _c_mutant(old, new, tmp_path), _pure

@@ -20,8 +20,11 @@ import pytest
 from sixtysix import Hand
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.bots.rollout import policy_code
+from sixtysix.game.actions import CLOSE, DRAW, EXCHANGE, MARRIAGE, ActionKind
 from sixtysix.kernel import SETTLE_EVERY, SETTLE_FROM, TOLERANCE_FROM, _pure, _pure_search
 from sixtysix.kernel.tables import config
+from sixtysix.rules import CLASSIC, Rules
+from sixtysix.states import HandState
 from test_kernel_diff import compiled
 
 #: Rewards of game points -3..3 for the seat searched for.
@@ -208,3 +211,92 @@ def test_both_kernels_take_the_same_arguments() -> None:
     assert parameters(compiled().Search) == parameters(_pure_search.Search)
     c = compiled().Search(1, 0.4, 2.0, 0.1, solve_cards=6, utility=UTILITY, settle=0.1)
     assert (c.seat, c.solve_cards, c.settle, c.utility) == (1, 6, 0.1, UTILITY)
+
+
+
+# The tree of card plays (cards_only: santase-ismcts) -----------------------------------
+TABLE_RULES = Rules.parse("classic,enforce_follow=false")
+
+
+def card_positions(count: int, seed: int, rules: Rules = CLASSIC) -> list[Hand]:
+    """Positions under ``rules`` where one of several cards is to be played (the stock
+    open, closed or exhausted), reached by the playout policy."""
+    rng = random.Random(seed)
+    out: list[Hand] = []
+    while len(out) < count:
+        hand = Hand.random(seed=rng.randrange(1 << 30), rules=rules)
+        for _ in range(rng.randrange(0, 20)):
+            if hand.is_over():
+                break
+            hand.push_code(policy_code(hand, rng))
+        if hand.is_over() or hand.state not in (HandState.LEAD, HandState.FOLLOW):
+            continue
+        if hand.kernel.policy_code(False, False) < EXCHANGE and \
+                len({a.card for a in hand.legal_actions() if a.card is not None}) > 1:
+            out.append(hand)
+    return out
+
+
+def card_plays(hand: Hand) -> set[int]:
+    """The card plays of the rule book with every marriage announced: the legal cards
+    under strict rules (no revoke, R7.2 and R10.2), a King or Queen led with its partner
+    as the marriage (R5.1)."""
+    strict = Hand.deal(hand.deck, hand.dealer, hand.rules.replace(enforce_follow=True))
+    for action in hand.actions:
+        strict.push(action)
+    legal = strict.legal_actions()
+    marriages = {a.card for a in legal if a.kind == ActionKind.MARRIAGE}
+    return {a.code + MARRIAGE if a.card in marriages else a.code for a in legal if a.kind == ActionKind.PLAY}
+
+
+def tree_codes(node: Any) -> set[int]:
+    """Every action code in the tree below ``node``."""
+    codes: set[int] = set()
+    for code, child in node.children.items():
+        codes.add(code)
+        codes |= tree_codes(child)
+    return codes
+
+
+def last_tree(hand: Hand, iterations: int, seed: int, **options: Any) -> Any:
+    """The pure kernel's tree after a search of ``hand`` (see :func:`run`)."""
+    seat = hand.to_act
+    assert seat is not None
+    worlds = Worlds(hand.view(seat), random.Random(seed), 256)
+    search = _pure.Search(seat, 0.4, 2.0, 0.1, -1, UTILITY, **options)
+    search.run(worlds.template.kernel, worlds.opponent, worlds.layouts or [], *worlds.sampler(),
+               iterations, 0.0, seed, _pure.Solver())
+    return search.last_tree
+
+
+def test_both_kernels_search_alike_with_card_plays_only() -> None:
+    c = compiled()
+    for rules in (CLASSIC, TABLE_RULES):
+        for i, hand in enumerate(card_positions(5, 21, rules)):
+            assert run(c, hand, 1500, i, cards_only=True) == run(_pure, hand, 1500, i, cards_only=True)
+    assert c.Search(0, 0.2, 0.0, 0.0, -1, UTILITY, cards_only=True).cards_only is True
+
+
+def test_the_tree_of_card_plays_holds_card_plays_only() -> None:
+    """With cards_only the root's actions are the card plays of the rule book with every
+    marriage announced and no revoke, even where the table rules allow one, and no node
+    below is a draw, a close, an exchange or a declaration: the fixed rules took them.
+    Without it, such nodes are there."""
+    others = set()
+    for rules in (CLASSIC, TABLE_RULES):
+        for i, hand in enumerate(card_positions(6, 22, rules)):
+            _, _, stats = run(_pure, hand, 300, i, cards_only=True)
+            assert set(stats) <= card_plays(hand)
+            assert max(tree_codes(last_tree(hand, 300, i, cards_only=True))) < EXCHANGE
+            others |= {code for code in tree_codes(last_tree(hand, 300, i)) if code >= EXCHANGE}
+    assert {CLOSE, DRAW} <= others
+
+
+def test_a_tree_of_card_plays_needs_a_card_to_play() -> None:
+    hand = Hand.random(seed=3)
+    rng = random.Random(1)
+    while hand.state != HandState.DRAW:
+        hand.push_code(policy_code(hand, rng))
+    for impl in (compiled(), _pure):
+        with pytest.raises(ValueError, match="no legal action"):
+            run(impl, hand, 10, 1, cards_only=True)

@@ -20,14 +20,14 @@ KERNEL = PACKAGE / "kernel"
 STATIC = PACKAGE / "server" / "static"
 
 #: The places that counted a declaration themselves (score plus a marriage's value), each
-#: a function that now asks the kernel's ``declared_total``: file, function.
+#: a function that now asks the kernel's ``declared_total``: file, function. (The fixed
+#: rules of santase-ismcts, once another, are now the kernel's playout policy's.)
 DECLARATION_PLACES = [
     ("bots/random_bot.py", "choose"),
     ("bots/levels.py", "choose"),
     ("bots/heuristic.py", "counted_total"),
     ("bots/heuristic.py", "_marriage"),
     ("bots/ismcts.py", "correct_declaration"),
-    ("bots/santase_ismcts.py", "fixed_action"),
     ("present/wire.py", "seat_view_json"),
 ]
 

@@ -132,7 +132,7 @@ from sixtysix.bots.inference import Inference
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.search_config import SearchConfig, check_names
 from sixtysix.bots.worlds import Worlds
-from sixtysix.game.actions import DECLARE, Action
+from sixtysix.game.actions import DECLARE, EXCHANGE, Action
 from sixtysix.game.player import BaseBot
 from sixtysix.game.views import View, match_of, past_of
 from sixtysix.kernel import (
@@ -269,6 +269,9 @@ class ISMCTSBot(BaseBot):
         budget = self.config.time
         deadline = None if budget is None else _time.perf_counter() + budget - _MARGIN
         worlds = self._prepare(view)
+        fixed = self._fixed(worlds, legal)
+        if fixed is not None:
+            return fixed
         if not view.stock_open and worlds.count <= PIMC_BELOW:
             return self._pimc(worlds, legal)
         if self.config.endgame == "alphamu" and not view.stock_open and view.stock_size:
@@ -289,6 +292,14 @@ class ISMCTSBot(BaseBot):
         if self.config.endgame_close and choice.code == CLOSE:
             choice = self._honest_close(worlds, view.seat, stats, legal)
         return choice
+
+    def _fixed(self, worlds: Worlds, legal: Sequence[Action]) -> Action | None:
+        """With ``cards_only``, the playout policy's action when it is not a card to play
+        (declaring, drawing, the exchange: the tree holds card plays only), if offered."""
+        if not self.config.cards_only:
+            return None
+        code = worlds.template.kernel.policy_code(False, False)
+        return next((a for a in legal if code >= EXCHANGE and a.code == code), None)
 
     def root_stats(self, view: View, until: float | None = None) -> Stats:
         """Search ``view`` (the seat to act) for the bot's budget, or until the wall
@@ -480,7 +491,8 @@ class ISMCTSBot(BaseBot):
         # Weighted worlds go in as a list of layouts drawn by weight, dealt in turn.
         layouts = worlds.draw(config.infer_draws) if worlds.weighted else worlds.layouts or []
         search = kernel.Search(seat, config.c, config.bias, config.epsilon, self._solve_cards, self._utility,
-                               config.settle, config.tolerance, config.net_prior, self._root_prior)
+                               config.settle, config.tolerance, config.net_prior, self._root_prior,
+                               config.cards_only)
         done, prior, stats = search.run(
             worlds.template.kernel, worlds.opponent, layouts, *worlds.sampler(),
             config.iterations if config.iterations is not None else 1 << 62, seconds,

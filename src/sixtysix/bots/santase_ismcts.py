@@ -25,21 +25,23 @@ design of the information-set search player of the open-source Santase
     the trump marriage in hand with at least 26 points counted; a plain
     marriage in hand with at least 46 points counted.
 
-* **The search** is single-observer ISMCTS: each iteration samples one world
-  (opponent's hand and stock order) consistent with what the player has seen,
-  descends the tree by UCB1 with availability counts over the cards legal in
-  that world, with rewards normalised to [0, 1] (``0.5 + game points / 6``)
-  and an exploration constant of **C = 0.2**; it expands one child per
-  iteration (the untried legal card with the lowest index), plays the world
-  out with a playout policy, and backs the reward up the path. The card
+* **The search** is the kernel's ISMCTS (:class:`sixtysix.kernel.Search`) with the
+  tree holding card plays only (``cards_only``): below the root the playout policy's
+  fixed part takes the decisions above (nobody closes), a follower never revokes, and
+  a King or Queen led with its partner is led as the marriage. Each iteration samples
+  one world (opponent's hand and stock order) consistent with what the player has
+  seen, descends the tree by UCB1 with availability counts over the cards legal in
+  that world, with rewards normalised to [0, 1] (``0.5 + game points / 6``) and an
+  exploration constant of **C = 0.2**; it expands one child per iteration, plays the
+  world out with the playout policy, and backs the reward up the path. The card
   played is the root child with the most visits (ties: the higher mean).
-* **Playouts** play to the end of the hand, with cards chosen by
-  ``playout``: ``"simple"`` (default: the rule-of-thumb policy of
-  :mod:`sixtysix.bots.rollout` without randomness, close to the engine's own
-  simple playout: take valuable tricks cheaply, duck cheaply, cash sure
-  winners, announce marriages, declare at 66, exchange, never close) or
-  ``"random"`` (the fixed rules above, cards uniformly among the legal ones,
-  never a revoke).
+* **Playouts** play to the end of the hand, with cards chosen by ``playout``:
+  ``"simple"`` (default: the kernel's playout policy without randomness, close to the
+  engine's own simple playout: take valuable tricks cheaply, duck cheaply, cash sure
+  winners, announce marriages, declare at 66, exchange, never close) or ``"random"``
+  (the fixed rules above, a marriage led whenever one can be, every other card chosen
+  uniformly among the legal ones, never a revoke). The tree goes on after the stock
+  is closed or exhausted, as the engine's does.
 * **The endgame:** once the stock is exhausted the opponent's hand is known,
   and the card is chosen by exact search (:class:`~sixtysix.search.solver.Solver`).
 
@@ -57,38 +59,15 @@ from __future__ import annotations
 
 import math
 import random
-import time as _time
 from collections.abc import Sequence
 
-from sixtysix.bots.ismcts import Node
-from sixtysix.bots.rollout import random_card
-from sixtysix.bots.search_config import DEFAULT_ITERATIONS
+from sixtysix.bots.ismcts import ENUMERATE_BELOW, PLAY_OUT, ISMCTSBot
+from sixtysix.bots.search_config import SearchConfig
 from sixtysix.bots.worlds import Worlds
-from sixtysix.game.actions import (
-    ACTIONS,
-    CLOSE,
-    DECLARE,
-    DECLARE_MARRIAGE,
-    DRAW,
-    EXCHANGE,
-    MARRIAGE,
-    Action,
-    action_of,
-)
+from sixtysix.game.actions import ACTIONS, CLOSE, EXCHANGE, MARRIAGE, Action, action_of
 from sixtysix.game.hand import Hand
-from sixtysix.game.player import BaseBot
 from sixtysix.game.views import View
-from sixtysix.kernel import (
-    CARD_BITS,
-    STOCK_CARDS,
-    SUIT_MASK,
-    WINNING_TOTAL,
-    Phase,
-    State,
-    declared_total,
-    follow_mask,
-)
-from sixtysix.search.solver import Solver
+from sixtysix.kernel import CARD_BITS, STOCK_CARDS, SUIT_MASK, State
 
 __all__ = ["SantaseISMCTSBot", "fixed_action", "should_close"]
 
@@ -96,7 +75,10 @@ _TEN = 4
 _ACE = 5
 _QUEEN = 2
 _KING = 3
-OVER = Phase.OVER
+#: Rewards: game points −3..3 (index + 3; R9.1) normalised to [0, 1], as the engine does.
+REWARDS = tuple(0.5 + g / 6 for g in range(-3, 4))
+#: The playouts' share of random card choices for each ``playout``.
+_EPSILON = {"simple": 0.0, "random": 1.0}
 
 
 def _state(hand: Hand | State) -> State:
@@ -147,66 +129,35 @@ def should_close(hand: Hand | State) -> bool:
 def fixed_action(hand: Hand | State, close: bool = True) -> int:
     """The action code the fixed rules take for the player to act, or -1 for a card decision.
 
-    Without ``close`` the closing rule is left out (nobody closes inside the simulations).
+    They are the playout policy's fixed part (declaring 66 once it holds, drawing, the
+    exchange: what the kernel's search takes below its root with ``cards_only``) and,
+    with ``close``, the engine's closing rule (:func:`should_close`).
     """
     s = _state(hand)
-    m = s.legal_mask()
-    st = s.phase
-    if st == Phase.FOLLOW:
-        return -1
-    p = s.to_act
-    if m >> DECLARE & 1 and _counted(s, p) >= WINNING_TOTAL:
-        return DECLARE
-    shows = m >> DECLARE_MARRIAGE & 0xF
-    if shows:
-        announced = s.card_points(p) + s.marriage_points(p)
-        for suit in range(4):
-            if shows >> suit & 1 and \
-                    declared_total(announced, DECLARE_MARRIAGE + suit, s.trump) >= WINNING_TOTAL:
-                return DECLARE_MARRIAGE + suit
-    if st == Phase.DRAW:
-        return DRAW
-    if m >> EXCHANGE & 1:
-        return EXCHANGE
-    if close and m >> CLOSE & 1 and should_close(s):
+    code = s.policy_code(False, False)
+    if code >= EXCHANGE:
+        return code
+    if close and s.legal_mask() >> CLOSE & 1 and should_close(s):
         return CLOSE
     return -1
 
 
-def _card_moves(s: State) -> int:
-    """The cards the player to act may play (a follower under table rules never revokes)."""
-    cards = s.legal_mask() & CARD_BITS
-    if s.phase == Phase.FOLLOW and not s.stock_open:
-        cards &= follow_mask(s.hand(s.to_act), s.lead, s.trump)
-    return cards
+def _plays(legal: Sequence[Action]) -> dict[int, Action]:
+    """The offered plays of each card (by card index): the marriage lead when it is
+    offered (the fixed rules announce every marriage), else the plain play."""
+    plays: dict[int, Action] = {}
+    for action in legal:
+        code = action.code
+        if code < MARRIAGE:
+            plays.setdefault(code, action)
+        elif code < EXCHANGE:
+            plays[code - MARRIAGE] = action
+    return plays
 
 
-def _card_code(s: State, card: int) -> int:
-    """The code that plays ``card``: a lead of a King or Queen is a marriage when it can be."""
-    if s.phase == Phase.LEAD and s.legal_mask() >> (MARRIAGE + card) & 1:
-        return MARRIAGE + card
-    return card
-
-
-def _offered(s: State, card: int, allowed: set[Action]) -> Action | None:
-    """The offered action that plays ``card``: the marriage lead the fixed rules prefer,
-    else the plain play; ``None`` if neither is offered."""
-    for code in (_card_code(s, card), card):
-        action = ACTIONS[code]
-        if action is not None and action in allowed:
-            return action
-    return None
-
-
-def _offered_play(s: State, card: int, allowed: set[Action]) -> Action:
-    """:func:`_offered` for a card known to be offered (chosen among those that are)."""
-    action = _offered(s, card, allowed)
-    assert action is not None, "the card was chosen among the offered ones"
-    return action
-
-
-class SantaseISMCTSBot(BaseBot):
-    """Plain ISMCTS with the Santase engine's fixed rules (see the module documentation).
+class SantaseISMCTSBot(ISMCTSBot):
+    """Plain ISMCTS with the Santase engine's fixed rules (see the module documentation):
+    the kernel's search with its tree holding card plays only.
 
     ``c`` is the UCT constant on rewards in [0, 1]; ``playout`` is
     ``"simple"`` or ``"random"``.
@@ -224,152 +175,49 @@ class SantaseISMCTSBot(BaseBot):
         playout: str = "simple",
         rng: random.Random | None = None,
     ) -> None:
-        if playout not in ("simple", "random"):
+        if playout not in _EPSILON:
             raise ValueError(f"playout must be simple or random, not {playout!r}")
-        if iterations is None and time is None:
-            iterations = DEFAULT_ITERATIONS
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if time is not None and time <= 0:
-            raise ValueError(f"time must be positive, not {time}")
-        self.iterations = iterations
-        self.time = time
-        self.c = c
+        config = SearchConfig(iterations=iterations, time=time, c=c, epsilon=_EPSILON[playout], match=False,
+                              cards_only=True)
+        super().__init__(seed, config=config, rng=rng)
         self.playout = playout
-        self.rng = rng if rng is not None else random.Random(seed)
-        #: Iterations run by the last search (for measurements).
-        self.last_iterations = 0
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """The fixed rules' action, else the searched card, among the actions ``legal``
         offers (a caller may offer fewer than the rules allow: then only those)."""
         if len(legal) == 1:
             return legal[0]
-        allowed = set(legal)
-        worlds = Worlds(view, self.rng)
-        hand = worlds.world()
-        world = hand.kernel
-        fixed = fixed_action(world)
-        if fixed >= 0 and ACTIONS[fixed] in allowed:
+        worlds = self._prepare(view)
+        world = worlds.template  # a world: the fixed rules look only at what the player knows
+        fixed = fixed_action(world.kernel)
+        if fixed >= 0 and ACTIONS[fixed] in legal:
             return action_of(fixed)
-        cards = 0
-        moves = _card_moves(world)
-        while moves:
-            low = moves & -moves
-            moves ^= low
-            if _offered(world, low.bit_length() - 1, allowed) is not None:
-                cards |= low
-        if cards == 0:
+        plays = _plays(legal)
+        if not plays:
             return legal[0]  # only actions the fixed rules take, and not the one they would
-        if cards & (cards - 1) == 0:
-            return _offered_play(world, cards.bit_length() - 1, allowed)
-        if world.closed_by < 0 and world.drawn >= STOCK_CARDS and worlds.count == 1:
-            best = self._endgame(hand, cards)
-        else:
-            root = self._search(worlds, view.seat)
-            best, best_key = -1, (-1, -math.inf)
-            for card, child in root.children.items():
-                key = (child.visits, child.mean)
-                if cards >> card & 1 and key > best_key:
-                    best, best_key = card, key
-            if best < 0:  # the search never tried an offered card: the first offered
-                best = (cards & -cards).bit_length() - 1
-        return _offered_play(world, best, allowed)
+        if len(plays) == 1:
+            return next(iter(plays.values()))
+        kernel = world.kernel
+        if kernel.closed_by < 0 and kernel.drawn >= STOCK_CARDS and worlds.count == 1:
+            values = self._solver.solve(world).values
+            return max(plays.values(), key=lambda a: values.get(a, -math.inf))
+        stats = self._stats(self.search(worlds, view.seat))
+        best: Action | None = None
+        best_key = (-1, -math.inf)
+        for code, (visits, total, _) in stats.items():
+            play = plays.get(code if code < MARRIAGE else code - MARRIAGE)
+            key = (visits, total / visits if visits else 0.0)
+            if play is not None and key > best_key:
+                best, best_key = play, key
+        # The search never tried an offered card: the first offered.
+        return best if best is not None else plays[min(plays)]
 
-    def _endgame(self, hand: Hand, cards: int) -> int:
-        """The best of ``cards`` by exact play once the stock is exhausted (nothing is
-        hidden any more)."""
-        values = Solver().solve(hand).values
-        world = hand.kernel
-        best, best_value = -1, -math.inf
-        c = cards
-        while c:
-            low = c & -c
-            c ^= low
-            card = low.bit_length() - 1
-            value = values[action_of(_card_code(world, card))]
-            if value > best_value:
-                best, best_value = card, value
-        return best
-
-    def _advance(self, world: State) -> None:
-        """Take the fixed-rule actions until a card must be chosen or the hand is over."""
-        while world.phase != OVER:
-            code = fixed_action(world, close=False)
-            if code < 0:
-                return
-            world.push(code)
-
-    def _playout(self, world: State) -> None:
-        rng = self.rng
-        if self.playout == "simple":
-            world.playout(rng.getrandbits(64))
-            return
-        while world.phase != OVER:
-            code = fixed_action(world, close=False)
-            if code < 0:
-                code = _card_code(world, random_card(_card_moves(world), rng))
-            world.push(code)
-
-    def _search(self, worlds: Worlds, seat: int) -> Node:
-        root = Node()
-        iterations = self.iterations
-        deadline = None if self.time is None else _time.perf_counter() + self.time
-        clock = _time.perf_counter
-        c = self.c
-        log = math.log
-        sqrt = math.sqrt
-        done = 0
-        while True:
-            if iterations is not None and done >= iterations:
-                break
-            if deadline is not None and done and clock() >= deadline:
-                break
-            done += 1
-            world = worlds.world().kernel
-            node = root
-            path = [root]
-            while True:
-                self._advance(world)
-                if world.phase == OVER:
-                    break
-                cards = _card_moves(world)
-                children = node.children
-                mine = world.to_act == seat
-                best_card = -1
-                best_score = -math.inf
-                best_child = node
-                untried = -1
-                m = cards
-                while m:
-                    low = m & -m
-                    m ^= low
-                    card = low.bit_length() - 1
-                    child = children.get(card)
-                    if child is None:
-                        if untried < 0:
-                            untried = card
-                        continue
-                    child.avail += 1
-                    visits = child.visits
-                    mean = child.total / visits
-                    score = (mean if mine else 1.0 - mean) + c * sqrt(log(child.avail) / visits)
-                    if score > best_score:
-                        best_card, best_score, best_child = card, score, child
-                if untried >= 0:
-                    world.push(_card_code(world, untried))
-                    child = Node()
-                    children[untried] = child
-                    path.append(child)
-                    self._playout(world)
-                    break
-                world.push(_card_code(world, best_card))
-                node = best_child
-                path.append(node)
-            gp = world.value()
-            reward = 0.5 + (gp if seat == 0 else -gp) / 6.0
-            for n in path:
-                n.visits += 1
-                n.total += reward
-        self.last_iterations = done
-        return root
+    def _prepare(self, view: View) -> Worlds:
+        """The worlds, and the search's settings: rewards in [0, 1] for the hand alone,
+        playouts to the end."""
+        self._fresh_solver()
+        self._solve_cards = PLAY_OUT
+        self._utility = REWARDS
+        self._root_prior = []
+        self._past = None
+        return Worlds(view, self.rng, ENUMERATE_BELOW)

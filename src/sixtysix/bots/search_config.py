@@ -63,7 +63,9 @@ class SearchConfig:
     drawn by weight for the kernel's search). Honest endgames (:mod:`sixtysix.bots.endgame`): ``endgame``
     (``pimc``, or ``alphamu`` at closed-stock roots), ``endgame_moves``,
     ``endgame_worlds``, ``endgame_nodes`` and ``endgame_close`` (a close the search
-    chose, checked by αμ).
+    chose, checked by αμ). ``cards_only``: the tree holds card plays only, the playout
+    policy's fixed part taking the rest (declaring, drawing, the exchange; nobody closes),
+    and the tree going on after the stock is closed: the search of ``santase-ismcts``.
 
     >>> SearchConfig(workers=0)
     Traceback (most recent call last):
@@ -93,6 +95,7 @@ class SearchConfig:
     endgame_worlds: int = 40
     endgame_nodes: int = 20_000
     endgame_close: bool = False
+    cards_only: bool = False
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -118,7 +121,7 @@ class SearchConfig:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                 raise ValueError(f"{name} must be a whole number, not {value!r}")
-        for name in ("match", "endgame_close"):
+        for name in ("match", "endgame_close", "cards_only"):
             if getattr(self, name) not in (True, False):  # 1 and 0 are True and False
                 raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
         for name in _REAL:

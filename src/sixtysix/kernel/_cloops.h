@@ -683,7 +683,7 @@ static PyObject *Tables_table(TablesObject *self, PyObject *arg) {
         PyErr_SetString(PyExc_IndexError, "table index out of range");
         return NULL;
     }
-    StateObject *copy = state_alloc(&StateType, self->config);
+    StateObject *copy = state_alloc(&EngineStateType, self->config);
     if (!copy)
         return NULL;
     const KState *s = &self->states[i];
@@ -789,6 +789,7 @@ typedef struct {
     double settle, tolerance;
     double prior;             /* the root prior's weight (PUCT) */
     const double *root_prior; /* a probability by action code, or NULL */
+    int cards_only;           /* the tree holds card plays only (k_fixed_code takes the rest) */
 } KLSearchArgs;
 
 typedef struct {
@@ -961,6 +962,20 @@ static int kl_settled(const KLSearchArgs *a, const KLSearchRun *run, long long l
     return 1;
 }
 
+/* _advance: take the policy's fixed actions (k_fixed_code) until a card is to be played
+ * or the hand is over. */
+static int kl_advance(KState *w) {
+    while (w->phase != PH_OVER) {
+        int code = k_fixed_code(w, k_legal_mask(w), k_counted(w, w->to_act));
+        if (code < 0)
+            return KL_OK;
+        if (w->depth >= UNDO_CAP)
+            return KL_ERR_HISTORY;
+        k_push(w, code);
+    }
+    return KL_OK;
+}
+
 /* Search.run's loop: iterations run in *done, the root's prior in *root_prior. The tree
  * is left in run (node 0 the root). */
 static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun *run, long long *done_out) {
@@ -1002,17 +1017,24 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
         path[0] = 0;
         int value = 0;
         for (;;) {
+            if (a->cards_only && node != 0) {
+                int r = kl_advance(world);
+                if (r)
+                    return r;
+            }
             if (world->phase == PH_OVER) {
                 value = k_value(world);
                 break;
             }
-            if (node != 0 && (world->drawn >= STOCK_CARDS || world->closed_by >= 0)) {
+            if (node != 0 && !a->cards_only && (world->drawn >= STOCK_CARDS || world->closed_by >= 0)) {
                 int r = kl_phase2(a, run, world, &value);
                 if (r)
                     return r;
                 break;
             }
             uint64_t legal = k_legal_mask(world);
+            if (a->cards_only)
+                legal = k_card_codes(world, legal);
             int mine = world->to_act == me;
             int prior = -1;
             if (use_bias) {
@@ -1123,6 +1145,7 @@ typedef struct {
     double prior;
     double root_prior[NUM_CODES];
     int has_root_prior;
+    int cards_only;
     PyObject *utility_tuple;
 } SearchObject;
 
@@ -1153,11 +1176,13 @@ static int kl_numbers(PyObject *o, double *out, int n, const char *name, const c
 
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"seat", "c", "bias", "epsilon", "solve_cards", "utility", "settle", "tolerance",
-                             "prior", "root_prior", NULL};
+                             "prior", "root_prior", "cards_only", NULL};
     PyObject *seat_o, *solve_o, *utility_o, *root_prior_o = NULL;
     double c, bias, epsilon, settle = 0.0, tolerance = 0.0, prior = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOO|dddO:Search", kwlist, &seat_o, &c, &bias, &epsilon,
-                                     &solve_o, &utility_o, &settle, &tolerance, &prior, &root_prior_o))
+    int cards_only = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOO|dddOp:Search", kwlist, &seat_o, &c, &bias, &epsilon,
+                                     &solve_o, &utility_o, &settle, &tolerance, &prior, &root_prior_o,
+                                     &cards_only))
         return -1;
     if (!(prior >= 0)) {
         PyObject *f = PyFloat_FromDouble(prior);
@@ -1212,6 +1237,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     self->tolerance = tolerance;
     self->prior = prior;
     self->has_root_prior = has_root_prior;
+    self->cards_only = cards_only;
     if (has_root_prior)
         memcpy(self->root_prior, root_prior, sizeof root_prior);
     memcpy(self->utility, utility, sizeof utility);
@@ -1257,8 +1283,8 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
         PyErr_SetString(PyExc_RuntimeError, "the search was not initialised");
         return NULL;
     }
-    if (!PyObject_TypeCheck(o[0], &StateType)) {
-        PyErr_Format(PyExc_TypeError, "template must be a %s, not %.200s", StateType.tp_name,
+    if (!PyObject_TypeCheck(o[0], &EngineStateType)) {
+        PyErr_Format(PyExc_TypeError, "template must be a %s, not %.200s", EngineStateType.tp_name,
                      Py_TYPE(o[0])->tp_name);
         return NULL;
     }
@@ -1279,6 +1305,7 @@ static PyObject *Search_run(SearchObject *self, PyObject *const *args, Py_ssize_
     a.tolerance = self->tolerance;
     a.prior = self->prior;
     a.root_prior = self->has_root_prior ? self->root_prior : NULL;
+    a.cards_only = self->cards_only;
     memcpy(a.utility, self->utility, sizeof a.utility);
     const KState *template = &((StateObject *)o[0])->k;
     a.nstock = STOCK_CARDS - template->drawn;
@@ -1444,7 +1471,12 @@ static PyObject *Search_get_root_prior(SearchObject *self, void *Py_UNUSED(closu
     return kl_tuple(self->root_prior, self->has_root_prior ? NUM_CODES : 0);
 }
 
+static PyObject *Search_get_cards_only(SearchObject *self, void *Py_UNUSED(closure)) {
+    return PyBool_FromLong(self->cards_only);
+}
+
 static PyGetSetDef Search_getset[] = {
+    {"cards_only", (getter)Search_get_cards_only, NULL, "Whether the tree holds card plays only.", NULL},
     {"root_prior", (getter)Search_get_root_prior, NULL, "A probability for each action code (or none).", NULL},
     {"utility", (getter)Search_get_utility, NULL, "The worth of each result from -3 to 3 game points.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -1478,10 +1510,10 @@ static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "sixtysix.kernel._ckernel.Search",
     .tp_doc = "Search(seat, c, bias, epsilon, solve_cards, utility, settle=0.0, tolerance=0.0, prior=0.0, "
-              "root_prior=())\n"
+              "root_prior=(), cards_only=False)\n"
               "--\n\n"
-              "Information-set MCTS over sampled worlds, in the kernel (the search of ISMCTSBot\n"
-              "without an opponent model).",
+              "Information-set MCTS over sampled worlds, in the kernel (the search of ISMCTSBot;\n"
+              "with cards_only, of SantaseISMCTSBot).",
     .tp_basicsize = sizeof(SearchObject),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,

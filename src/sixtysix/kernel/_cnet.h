@@ -343,7 +343,7 @@ static int kl_net_ready(NetObject *self) {
 static PyObject *Net_observe(NetObject *self, PyObject *args) {
     PyObject *state_o, *past_o;
     int seat;
-    if (!PyArg_ParseTuple(args, "O!iO:observe", &StateType, &state_o, &seat, &past_o))
+    if (!PyArg_ParseTuple(args, "O!iO:observe", &EngineStateType, &state_o, &seat, &past_o))
         return NULL;
     if (kl_net_ready(self) < 0)
         return NULL;
@@ -404,7 +404,7 @@ static int kl_net_call(NetObject *self, PyObject *state_o, PyObject *past_o, uin
 static PyObject *Net_value(NetObject *self, PyObject *args) {
     PyObject *state_o, *past_o;
     double v;
-    if (!PyArg_ParseTuple(args, "O!O:value", &StateType, &state_o, &past_o) ||
+    if (!PyArg_ParseTuple(args, "O!O:value", &EngineStateType, &state_o, &past_o) ||
         kl_net_call(self, state_o, past_o, 0, NULL, &v) < 0)
         return NULL;
     return PyFloat_FromDouble(v);
@@ -412,7 +412,7 @@ static PyObject *Net_value(NetObject *self, PyObject *args) {
 
 static PyObject *Net_policy(NetObject *self, PyObject *args) {
     PyObject *state_o, *past_o;
-    if (!PyArg_ParseTuple(args, "O!O:policy", &StateType, &state_o, &past_o))
+    if (!PyArg_ParseTuple(args, "O!O:policy", &EngineStateType, &state_o, &past_o))
         return NULL;
     if (self->value_w && !self->policy_w) {
         PyErr_SetString(PyExc_ValueError, "the network has no policy head");

@@ -25,7 +25,7 @@ from sixtysix.kernel.tables import (
 )
 
 if TYPE_CHECKING:
-    from sixtysix.kernel._pure import State
+    from sixtysix.kernel._pure_rules import State
 
 __all__ = ["OBSERVATION_BLOCKS", "Past", "encode", "encode_past"]
 

@@ -38,7 +38,8 @@ from sixtysix.kernel.tables import (
 if TYPE_CHECKING:
     from sixtysix.kernel._pure import State
 
-__all__ = ["CLOSE_SLACK", "Search", "Solver", "playout", "policy_code", "run_off", "settled"]
+__all__ = ["CLOSE_SLACK", "Search", "Solver", "advance", "card_codes", "fixed_code", "playout", "policy_code",
+           "run_off", "settled"]
 
 _LEAD, _FOLLOW, _DRAWING, _OVER = 0, 1, 2, 3
 
@@ -310,6 +311,53 @@ def _close_pays(s: State, p: int, pairs: int) -> bool:
     return base + gain >= WINNING_TOTAL and (s.tricks[p] > 0 or gain > 0)
 
 
+def fixed_code(s: State, m: int, score: int) -> int:
+    """The playout policy's action when it is not a card to play (``m`` the legal actions,
+    ``score`` the counted points of the player to act): declare 66 (or ``66+S``) once the
+    counted total reaches it, draw, exchange the trump card; -1 when a card (or a close)
+    is to be chosen."""
+    st = s.phase
+    if st == _DRAWING:
+        if m >> DECLARE & 1 and score >= WINNING_TOTAL:
+            return DECLARE
+        return DRAW if m >> DRAW & 1 else (m & -m).bit_length() - 1
+    if st != _LEAD:
+        return -1
+    if m >> DECLARE & 1 and score >= WINNING_TOTAL:
+        return DECLARE
+    shows = m >> DECLARE_MARRIAGE
+    if shows:
+        p = s.to_act
+        for suit in range(4):
+            if shows >> suit & 1 and \
+                    s.points[p] + s.marriages[p] + marriage_value(suit, s.trump) >= WINNING_TOTAL:
+                return DECLARE_MARRIAGE + suit
+    if m >> EXCHANGE & 1:
+        return EXCHANGE
+    return -1
+
+
+def card_codes(s: State, m: int) -> int:
+    """The card plays among the legal actions ``m`` as the policy's fixed part leaves them:
+    a follower never revokes (R10.2), and a King or Queen led with its partner in hand is
+    led as the marriage."""
+    cards = m & CARD_BITS
+    if s.phase == _FOLLOW and (s.closed_by >= 0 or s.drawn >= STOCK_CARDS):
+        cards &= follow_mask(s.hands[s.to_act], s.lead, s.trump)
+    pairs = (m >> MARRIAGE) & cards
+    return (cards & ~pairs) | pairs << MARRIAGE
+
+
+def advance(s: State) -> None:
+    """Take the policy's fixed actions (:func:`fixed_code`) until a card is to be played
+    or the hand is over."""
+    while s.phase != _OVER:
+        code = fixed_code(s, s.legal_mask(), _counted(s, s.to_act))
+        if code < 0:
+            return
+        s.push(code)
+
+
 def policy_code(s: State, fair: bool = False, close: bool = False,
                 rng: Rng | None = None, epsilon: float = 0.0) -> int:
     """The playout policy's action for the player to act (the hand must not be over).
@@ -330,24 +378,13 @@ def policy_code(s: State, fair: bool = False, close: bool = False,
     st = s.phase
     p = s.to_act
     score = _counted(s, p)
-    if st == _DRAWING:
-        if m >> DECLARE & 1 and score >= WINNING_TOTAL:
-            return DECLARE
-        return DRAW if m >> DRAW & 1 else (m & -m).bit_length() - 1
+    fixed = fixed_code(s, m, score)
+    if fixed >= 0 or st == _DRAWING:
+        return fixed
     trump = s.trump
     mine = s.hands[p]
     phase2 = s.closed_by >= 0 or s.drawn >= STOCK_CARDS
     if st == _LEAD:
-        if m >> DECLARE & 1 and score >= WINNING_TOTAL:
-            return DECLARE
-        shows = m >> DECLARE_MARRIAGE
-        if shows:
-            for suit in range(4):
-                if shows >> suit & 1 and \
-                        s.points[p] + s.marriages[p] + marriage_value(suit, trump) >= WINNING_TOTAL:
-                    return DECLARE_MARRIAGE + suit
-        if m >> EXCHANGE & 1:
-            return EXCHANGE
         marriages = (m >> MARRIAGE) & CARD_BITS
         if close and m >> CLOSE & 1 and _close_pays(s, p, marriages):
             return CLOSE
@@ -408,7 +445,7 @@ class _Node:
 
 class Search:
     """Information-set MCTS over sampled worlds, in the kernel (the search of
-    :class:`sixtysix.bots.ismcts.ISMCTSBot` without an opponent model).
+    :class:`sixtysix.bots.ismcts.ISMCTSBot`; with ``cards_only``, of ``santase-ismcts``).
 
     The worlds are the template state with the opponent's hand and the stock dealt
     anew: from ``layouts`` (``(hand mask, stock)`` pairs dealt out in turn) when it is
@@ -433,11 +470,19 @@ class Search:
     the root with weight ``prior`` P > 0, as PUCT does (Silver et al. 2017): a root action
     of probability p with n visits of the root's N gets P · p · √N / (1 + n) more in its
     score, and the likeliest untried action is tried first there.
+
+    With ``cards_only`` the tree holds card plays only: below the root the playout
+    policy's fixed part (:func:`fixed_code`: declaring, drawing, the exchange) takes every
+    other decision, nobody closes, a follower never revokes and a King or Queen led with
+    its partner is led as the marriage (:func:`card_codes`); the root's actions are its
+    card plays so taken, and the tree goes on after the stock is closed or exhausted
+    (no leaf there: each new node is played out to the end of the hand). This is the
+    Santase engine's search (``santase-ismcts``).
     """
 
     def __init__(self, seat: int, c: float, bias: float, epsilon: float, solve_cards: int,
                  utility: Sequence[float], settle: float = 0.0, tolerance: float = 0.0,
-                 prior: float = 0.0, root_prior: Sequence[float] = ()) -> None:
+                 prior: float = 0.0, root_prior: Sequence[float] = (), cards_only: bool = False) -> None:
         self.seat = seat
         self.c = c
         self.bias = bias
@@ -454,6 +499,7 @@ class Search:
             raise ValueError(f"prior must be at least 0, not {prior}")
         self.prior = float(prior)
         self.root_prior = tuple(float(p) for p in root_prior)
+        self.cards_only = bool(cards_only)
         if self.root_prior and len(self.root_prior) != NUM_CODES:
             raise ValueError(f"root_prior gives {len(self.root_prior)} probabilities, not one per action "
                              f"code ({NUM_CODES})")
@@ -487,6 +533,7 @@ class Search:
         utility = self.utility
         guide = self.root_prior if self.prior > 0 else ()
         weight = self.prior
+        cards_only = self.cards_only
         next_layout = 0
         done = 0
         while done < iterations:
@@ -507,13 +554,18 @@ class Search:
             path = [root]
             value = 0
             while True:
+                if cards_only and node is not root:
+                    advance(world)
                 if world.phase == _OVER:
                     value = world.value()
                     break
-                if node is not root and (world.drawn >= STOCK_CARDS or world.closed_by >= 0):
+                if node is not root and not cards_only and \
+                        (world.drawn >= STOCK_CARDS or world.closed_by >= 0):
                     value = self._phase2(world, rng, solver, cache)
                     break
                 legal = world.legal_mask()
+                if cards_only:
+                    legal = card_codes(world, legal)
                 children = node.children
                 mine = world.to_act == me
                 prior = -1
@@ -560,6 +612,8 @@ class Search:
                     path.append(child)
                     value = self._evaluate(world, rng, solver, cache)
                     break
+                if best_code < 0:
+                    raise ValueError("no legal action in an unfinished hand")
                 world.push(best_code)
                 node = best_child
                 path.append(node)
