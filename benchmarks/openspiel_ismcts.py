@@ -13,7 +13,6 @@ hand (net, with a 95% confidence interval), and the search speed.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -27,6 +26,7 @@ import sixtysix.envs.openspiel  # noqa: F401  (registers python_sixty_six)
 from sixtysix.bots import make_bot
 from sixtysix.game.actions import Action
 from sixtysix.game.player import Event
+from sixtysix.measure.stats import mean_interval
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,13 +69,14 @@ def main(argv: list[str] | None = None) -> int:
         won += returns[seat] > 0
         lost += returns[seat] < 0
     n = len(diffs)
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1))
-    half = 1.96 * sd / math.sqrt(n)
+    # Net game points of a hand lie between -3 and 3 (a forfeit or a Schwarz): the interval
+    # is clipped there (sixtysix.measure.stats.mean_interval).
+    points = mean_interval(diffs, bounds=(-3, 3))
     print(machine())
     print(f"ISMCTS ({args.simulations} simulations) vs {args.opponent}, {n} classic hands, seed {args.seed}")
     print(f"hands won {won}, lost {lost}, tied {n - won - lost}")
-    print(f"ISMCTS's net game points per hand: {mean:+.2f} (95% CI {mean - half:+.2f} to {mean + half:+.2f})")
+    print(f"ISMCTS's net game points per hand: {points.mean:+.2f} "
+          f"(95% CI {points.low:+.2f} to {points.high:+.2f})")
     print(f"{decisions} decisions, {search_time / max(decisions, 1):.2f} s each, "
           f"{decisions * args.simulations / max(search_time, 1e-9):.0f} simulations/s")
     return 0

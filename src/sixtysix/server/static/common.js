@@ -586,7 +586,7 @@ function termsText(rated, control) {
   return [kind, control || t("no clock")].join(" \u00b7 ");
 }
 
-// The rules and the terms together: "Classic, a match to 7 game points \u00b7 rated \u00b7 5+3".
+// The rules and the terms together: "Classic, a match to N game points \u00b7 rated \u00b7 5+3".
 function matchText(rules, target, rated, control) {
   const terms = termsText(rated, control);
   return rules ? [rulesText(rules, target), terms].join(" \u00b7 ") : terms;
