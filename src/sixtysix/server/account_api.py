@@ -235,7 +235,13 @@ def signed_out(request: Request) -> JSONResponse:
 
 
 def _attempt(accounts: Accounts, request: Request, name: str) -> Attempt:
-    return accounts.attempt(name, _address(request), request.cookies.get(DEVICE_COOKIE))
+    """A password attempt for ``name`` from this request, refused while it is throttled
+    (before any hashing)."""
+    tried = accounts.attempt(name, _address(request), request.cookies.get(DEVICE_COOKIE))
+    wait = accounts.throttle.login(tried)
+    if wait:
+        raise throttled(wait)
+    return tried
 
 
 def _replace_session(accounts: Accounts, request: Request) -> None:
@@ -274,9 +280,6 @@ def account_router(accounts: Accounts, keepers: Keepers | None = None) -> APIRou
     @router.post("/login")
     async def login(body: Credentials, request: Request) -> JSONResponse:
         tried = _attempt(accounts, request, body.name)
-        wait = accounts.throttle.login(tried)
-        if wait:
-            raise throttled(wait)  # before any hashing
         user = await accounts.authenticate(body.name, body.password)
         accounts.throttle.succeeded(tried)
         _replace_session(accounts, request)
@@ -290,6 +293,13 @@ def account_router(accounts: Accounts, keepers: Keepers | None = None) -> APIRou
             accounts.close_session(login.token)
         return signed_out(request)
 
+    _settings_routes(router, accounts, keepers)
+    return router
+
+
+def _settings_routes(router: APIRouter, accounts: Accounts, keepers: Keepers) -> None:
+    """The routes of an account's settings: a new password, a recovery code, deleting it."""
+
     @router.post("/password")
     async def change_password(body: NewPassword, request: Request) -> JSONResponse:
         user = acting_user(request)
@@ -297,9 +307,6 @@ def account_router(accounts: Accounts, keepers: Keepers | None = None) -> APIRou
             raise AccountError("not logged in: log in to change your password", "not_logged_in", 401)
         check_password(body.new, user.name)  # a refused new password costs no attempt
         tried = _attempt(accounts, request, user.name)
-        wait = accounts.throttle.login(tried)
-        if wait:
-            raise throttled(wait)
         await accounts.change_password(user, body.old, body.new)
         accounts.throttle.succeeded(tried)
         return signed_in(accounts, request, accounts.open_session(user))
@@ -307,9 +314,6 @@ def account_router(accounts: Accounts, keepers: Keepers | None = None) -> APIRou
     @router.post("/reset")
     async def reset(body: Recovery, request: Request) -> JSONResponse:
         tried = _attempt(accounts, request, body.name)
-        wait = accounts.throttle.login(tried)
-        if wait:
-            raise throttled(wait)
         user = await accounts.reset_password(body.name, body.code, body.new)
         accounts.throttle.succeeded(tried)
         _replace_session(accounts, request)
@@ -326,14 +330,9 @@ def account_router(accounts: Accounts, keepers: Keepers | None = None) -> APIRou
                                "first",
                                "live_games", 409, args={"n": live})
         tried = _attempt(accounts, request, user.name)
-        wait = accounts.throttle.login(tried)
-        if wait:
-            raise throttled(wait)
         await accounts.check_owner(user, body.password)
         accounts.throttle.succeeded(tried)
         for forget in keepers.forget:
             forget(user.id, DELETED_NAME)
         accounts.delete(user)
         return signed_out(request)
-
-    return router

@@ -207,6 +207,14 @@ def puzzle_router(desk: PuzzleDesk, *, rate: float, burst: float) -> APIRouter:
             raise LimitError(Reason.PUZZLE_ATTEMPTS)
         return attempt_json(puzzle, desk, solver, body.action, lang)
 
+    _board_routes(router)
+    return router
+
+
+def _board_routes(router: APIRouter) -> None:
+    """The routes of a puzzle's analysis board: its solution played out as a replay, the
+    analysis of its hand and its record."""
+
     @router.get("/{puzzle_id}/replay")
     async def replay(puzzle_id: str) -> dict[str, Any]:
         puzzle = _puzzle(puzzle_id)
@@ -228,5 +236,3 @@ def puzzle_router(desk: PuzzleDesk, *, rate: float, burst: float) -> APIRouter:
         name = f"sixtysix-puzzle-{puzzle.id}.json"
         return Response(dumps(puzzle) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
-
-    return router
