@@ -11,6 +11,7 @@ shows, never a sleep."""
 
 from __future__ import annotations
 
+import os
 import re
 import urllib.parse
 from collections.abc import Iterator
@@ -122,6 +123,7 @@ def test_a_guest_offered_a_rated_seat_sees_the_terms_and_logs_in_to_take_it(brow
     assert login.inner_text() == said(lang, "Log in")
     assert guest.locator("#join-login").inner_text().startswith(
         said(lang, "A rated game needs an account: log in to take the seat."))
+    shoot(guest, f"web-rated-seat-{tag}")
     login.click()
     guest.wait_for_selector("#account-dialog[open]")  # the lobby's login, opened for him
     guest.fill("#account-name-input", f"Visitor_{tag}")
@@ -198,6 +200,13 @@ def test_refusals_are_shown_in_the_pages_language_with_their_links(browser: Any,
     page.context.close()
 
 
+def shoot(page: Any, name: str) -> None:
+    """A picture of the page for the docs, when $SIXTYSIX_SCREENSHOTS names a folder."""
+    shots = os.environ.get("SIXTYSIX_SCREENSHOTS")
+    if shots:
+        page.screenshot(path=f"{shots}/{name}.png", full_page=True)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_quick_pairing_says_whom_it_looks_for_and_announces_the_computer(browser: Any, server: Server,
                                                                           lang: str) -> None:
@@ -221,6 +230,7 @@ def test_quick_pairing_says_whom_it_looks_for_and_announces_the_computer(browser
     page.wait_for_function("() => { const m = /(\\d+)\u2013(\\d+)/.exec("
                            "document.getElementById('pairing-outlook').textContent); "
                            "return m !== null && Number(m[1]) < 1200 && Number(m[2]) > 1800; }")
+    shoot(page, f"web-pairing-{lang[:2]}")
     page.wait_for_url(re.compile(r"/game/"), timeout=30_000)
     expected = said(lang, "Nobody came in time: you play the computer ({level}).", level=level)
     page.wait_for_function("text => document.getElementById('toast').textContent === text", arg=expected)
