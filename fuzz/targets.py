@@ -9,7 +9,8 @@ under test misbehaves on that input:
   ``record.loads`` and ``replay`` give a result or an ``InvalidRecordError``
   naming what is wrong, and ``sixtysix replay`` exits 0 or 2 without a traceback;
 - ``rest``: a request to the server's REST routes with any body: never a 500,
-  every refusal in the one error format ``{"error", "code"}``;
+  every refusal in the one error format ``{"error", "code"}`` (with ``"text"`` and ``"args"``,
+  the sentence a page words, where the server has them);
 - ``websocket``: messages of two players over the WebSocket: each is applied
   (if it is a legal action of the seat to act) or refused with an error that
   changes nothing, and the connection keeps answering;
@@ -270,9 +271,10 @@ def check_rest(request: dict[str, Any]) -> None:
     assert response.status_code < 500, f"{response.status_code}: {response.text[:200]}"
     if response.status_code >= 400 and not path.startswith("/cards/"):
         body = response.json()
-        assert set(body) == {"error", "code"}, body
+        assert {"error", "code"} <= set(body) <= {"error", "code", "text", "args"}, body
         assert isinstance(body["error"], str) and body["error"]
         assert isinstance(body["code"], str) and body["code"]
+        assert isinstance(body.get("text", ""), str) and isinstance(body.get("args", {}), dict), body
 
 
 websocket_steps = st.lists(st.tuples(st.booleans(), st.booleans(), wire), min_size=1, max_size=8)

@@ -100,7 +100,7 @@ def test_hard_without_numpy_says_so_in_one_plain_line(tmp_path: Path) -> None:
                           capture_output=True, text=True, encoding="utf-8", check=False, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.splitlines() == [
-        "sixtysix: warning: a learned network needs numpy: pip install 'sixtysix[net]' (import of numpy "
+        "sixtysix: warning: a learned network needs numpy: pip install -e '.[net]' (import of numpy "
         "halted; None in sys.modules); the computer plays without its learned network"]
     assert "hard:iterations=20 vs random: 2 hands" in proc.stdout
 

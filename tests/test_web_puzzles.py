@@ -131,9 +131,11 @@ def test_the_page_reads_in_german_and_offers_the_themes(browser: Any, server: Se
     assert page.inner_text("#puzzle-prompt").startswith("Du bist dran")
     options = page.evaluate("[...document.querySelectorAll('#theme option')].map(o => o.value)")
     assert options[0] == "" and len(options) >= 9  # any theme, then eight at least
-    page.select_option("#theme", "tie")
-    page.wait_for_function("() => document.body.dataset.state === 'asking'")
-    chosen = page.evaluate("document.body.dataset.puzzle")
+    with page.expect_response(lambda r: "/api/puzzles/next" in r.url and "theme=tie" in r.url) as asked:
+        page.select_option("#theme", "tie")
+    chosen = asked.value.json()["id"]  # the page shows it once it has drawn it
+    page.wait_for_function("id => document.body.dataset.puzzle === id && "
+                           "document.body.dataset.state === 'asking'", arg=chosen)
     assert any(p.id == chosen and "tie" in p.themes for p in shipped())
     assert accessibility_problems(page) == []
     context.close()

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from sixtysix.extras import install_command
+
 __all__ = ["register", "run_reset"]
 
 
@@ -41,7 +43,7 @@ def run_reset(args: argparse.Namespace) -> int:
         from sixtysix.server.settings import default_database_url
         from sixtysix.server.storage import Storage
     except ImportError as exc:
-        raise OSError(f"accounts need the web extra (pip install 'sixtysix[web]'): {exc}") from None
+        raise OSError(f"accounts need the web extra ({install_command('web')}): {exc}") from None
     if not 0 < args.hours <= 24 * 30:
         raise ValueError("--hours must be more than 0 and at most 720 (30 days)")
     storage = Storage(args.database_url or default_database_url())

@@ -81,7 +81,7 @@ def _theme(name: str | None) -> Theme | None:
     try:
         return Theme(name)
     except ValueError:
-        raise GameError(Reason.NO_THEME, theme=name) from None
+        raise GameError(Reason.NO_THEME) from None
 
 
 def _rating_json(rating: Rating) -> dict[str, float]:
@@ -111,9 +111,9 @@ def attempt_json(puzzle: Puzzle, desk: PuzzleDesk, solver: Solver | None, text: 
     try:
         chosen = Action.parse(text)
     except ParseError:
-        raise GameError(Reason.PUZZLE_NOT_AN_ACTION, text=text) from None
+        raise GameError(Reason.PUZZLE_NOT_AN_ACTION) from None
     if not position.is_legal(chosen):
-        raise GameError(Reason.PUZZLE_ILLEGAL, action=str(chosen))
+        raise GameError(Reason.PUZZLE_ILLEGAL)
     seat = position.to_act
     assert seat is not None
     with i18n.use(lang) as chosen_lang:

@@ -49,13 +49,13 @@ class Reason(Enum):
     NO_PUZZLE = ("no_puzzle", 404,
                  N_("There is no such puzzle."))
     NO_THEME = ("no_theme", 400,
-                N_("There is no puzzle theme {theme}."))
+                N_("There is no such puzzle theme."))
     NO_PUZZLE_LEFT = ("no_puzzle_left", 404,
                       N_("You have tried every puzzle of this theme."))
     PUZZLE_NOT_AN_ACTION = ("bad_action", 400,
-                            N_("{text} is not an action."))
+                            N_("That is not an action of the notation."))
     PUZZLE_ILLEGAL = ("illegal", 400,
-                      N_("{action} is not an action of this puzzle."))
+                      N_("That action cannot be taken in this puzzle."))
     BAD_GUEST = ("bad_guest", 400,
                  N_("A guest's key has 16 to 64 letters, digits, _ or -."))
     PUZZLE_ATTEMPTS = ("too_many_attempts", 429,

@@ -349,14 +349,14 @@ async function api(method, path, body, signal, extraHeaders) {
 // code "offline"; a page's loads go through keepTrying, which shows the banner "The
 // server cannot be reached" and tries again, waiting longer each time.
 function offlineError() {
-  const error = new Error(t("The server cannot be reached."));
+  const error = new Error(t("The server cannot be reached: check the connection and try again."));
   error.code = "offline";
   error.args = {};
   return error;
 }
 
 function offlineText(error) {
-  return error && error.code === "offline" ? t("The server cannot be reached: check your connection.") : "";
+  return error && error.code === "offline" ? t("The server cannot be reached: check the connection and try again.") : "";
 }
 
 // Seconds between tries: 1, 2, 4, 8, 16, then every 30.
