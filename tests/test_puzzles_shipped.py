@@ -21,6 +21,7 @@ from sixtysix.puzzles import Kind, Theme, check, dumps, loads
 from sixtysix.puzzles.mine import Miner, mine_seed
 from sixtysix.puzzles.rating import CALIBRATION_LEVELS, calibrated
 from sixtysix.puzzles.shipped import shipped
+from sixtysix.rules import Rules
 from test_puzzles import confirmed
 
 
@@ -72,6 +73,8 @@ def test_export_writes_a_lichess_style_csv(tmp_path: Path) -> None:
     for row, puzzle in zip(rows, shipped(), strict=True):
         record = puzzle.record.to_json()
         assert row["PuzzleId"] == puzzle.id and row["Deck"] == record["deck"]
+        # The rules as --rules takes them, never a Python dictionary.
+        assert Rules.parse(row["Rules"]) == puzzle.record.rules and "{" not in row["Rules"]
         assert row["Actions"].split() == record["actions"]
         assert row["Moves"].split() == [str(a) for a in puzzle.solution]
         assert row["Themes"].split() == [str(t) for t in puzzle.themes]

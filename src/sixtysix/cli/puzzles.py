@@ -242,7 +242,8 @@ def csv_row(puzzle: Puzzle) -> list[str]:
     """The row of ``puzzle`` under :data:`CSV_COLUMNS`."""
     record = puzzle.record.to_json()
     rating = puzzle.rating
-    return [puzzle.id, str(record.get("rules", "")), str(record.get("dealer", "")),
+    # The rules in their text form (``classic,enforce_follow=false``), as --rules takes them.
+    return [puzzle.id, str(puzzle.record.rules), str(record.get("dealer", "")),
             str(record.get("deck", "")),
             " ".join(record.get("actions", [])), " ".join(str(a) for a in puzzle.solution),
             "" if rating is None else f"{rating.rating:.0f}",
