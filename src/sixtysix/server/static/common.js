@@ -125,6 +125,15 @@ function el(tag, attrs, ...children) {
 }
 
 // A card as a person reads it, written as on the card: 10♦, D♥ in German.
+// What a click on ``card`` asks for among the ``legal`` actions: the card played, its
+// marriage (``KH+``, R5.1), "ask" when both are legal (the page asks which), or null.
+function cardAction(card, legal) {
+  const plain = legal.includes(card);
+  const marriage = legal.includes(card + "+");
+  if (plain && marriage) return "ask";
+  return marriage ? card + "+" : plain ? card : null;
+}
+
 function cardName(card) {
   return rankLetter(card[0]) + SUIT_SIGNS[card[1]];
 }

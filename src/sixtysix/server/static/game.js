@@ -246,13 +246,11 @@ function actOrAsk(action) {
 function onCard(card) {
   const view = state.view;
   if (!view || !view.legal.length || held) return;
-  const plain = view.legal.includes(card);
-  const marriage = view.legal.includes(card + "+");
-  if (plain && marriage) {
+  const action = cardAction(card, view.legal);
+  if (action === "ask") {
     pendingCard = pendingCard === card ? null : card;  // ask which (a second click cancels)
     render();
-  } else if (marriage) act(card + "+");
-  else if (plain) act(card);
+  } else if (action) act(action);
   else showToast(t("{card} cannot be played now.", { card: cardName(card) }));
 }
 

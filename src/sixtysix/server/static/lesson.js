@@ -93,14 +93,11 @@ async function choose(action) {
 
 function onCard(card) {
   if (!learnersTurn()) return;
-  const legal = data.next.legal;
-  const plain = legal.includes(card);
-  const marriage = legal.includes(card + "+");
-  if (plain && marriage) {
+  const action = cardAction(card, data.next.legal);
+  if (action === "ask") {
     pendingCard = pendingCard === card ? null : card;  // ask which (a second click cancels)
     render();
-  } else if (marriage) choose(card + "+");
-  else if (plain) choose(card);
+  } else if (action) choose(action);
 }
 
 function render() {

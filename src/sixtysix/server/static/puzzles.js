@@ -107,14 +107,11 @@ function showSolution() {
 
 function onCard(card) {
   if (verdict) return;
-  const legal = puzzle.legal;
-  const plain = legal.includes(card);
-  const marriage = legal.includes(card + "+");
-  if (plain && marriage) {
+  const action = cardAction(card, puzzle.legal);
+  if (action === "ask") {
     pendingCard = pendingCard === card ? null : card;  // ask which (a second click cancels)
     render();
-  } else if (marriage) choose(card + "+");
-  else if (plain) choose(card);
+  } else if (action) choose(action);
 }
 
 function currentView() {
