@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from server_support import DATABASES, database_for
+from server_support import DATABASES, database_for, worker_database_url
 
 settings.register_profile("sixtysix", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "sixtysix"))
@@ -27,6 +27,15 @@ os.environ.pop("LANGUAGE", None)
 for _variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
     if os.environ.get(_variable):
         os.environ[_variable] = "C.UTF-8"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``-n auto``) each worker's PostgreSQL tables live in a schema
+    of its own (the URL every test and every server process it starts reads)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = os.environ.get("SIXTYSIX_TEST_POSTGRES_URL")
+    if worker and url:
+        os.environ["SIXTYSIX_TEST_POSTGRES_URL"] = worker_database_url(url, worker)
 
 
 # The kernel marker ---------------------------------------------------------------------

@@ -42,6 +42,21 @@ class ManualTime:
         return self.t
 
 
+def worker_database_url(url: str, worker: str) -> str:
+    """``url`` with a PostgreSQL schema of its own for the pytest-xdist worker ``worker``
+    (``gw0``, ...), created if need be: workers running at once drop and create their
+    tables each in their own schema, never in another's."""
+    import sqlalchemy
+
+    schema = f"xdist_{worker}"
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(sqlalchemy.text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+    engine.dispose()
+    options = sqlalchemy.engine.make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
+    return options.render_as_string(hide_password=False)
+
+
 def database_for(kind: str, tmp_path: Any) -> Iterator[str]:
     """A database for one test (a fixture's body): a SQLite file, or PostgreSQL if
     ``SIXTYSIX_TEST_POSTGRES_URL`` is set (required in CI, where ``.ci/run`` starts a

@@ -13,8 +13,11 @@ from pathlib import Path
 import pytest
 
 from helpers import need_module
+from server_support import database_for
 
 need_module("sqlalchemy", "the web extra")
+from sqlalchemy.engine import make_url  # noqa: E402
+
 from sixtysix.game.record import dumps, replay_json  # noqa: E402
 from sixtysix.rules import Rules  # noqa: E402
 from sixtysix.server.fairplay import Admission, GameLimits  # noqa: E402
@@ -157,6 +160,22 @@ def test_commits_do_not_wait_for_the_disk_but_a_killed_server_loses_nothing(data
             assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
         else:
             assert conn.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
+    storage.close()
+
+
+def test_options_in_a_postgresql_url_are_kept_beside_the_servers_own(tmp_path: Path) -> None:
+    """``?options=-csearch_path%3D...`` (a schema of the operator's choosing, as the tests'
+    parallel workers use) reaches the connection together with asynchronous commit."""
+    url = make_url(next(database_for("postgresql", tmp_path)))
+    plain = url.difference_update_query(["options"]).render_as_string(hide_password=False)
+    with Storage(plain).engine.begin() as conn:
+        conn.exec_driver_sql("CREATE SCHEMA IF NOT EXISTS options_kept")
+    given = url.update_query_dict({"options": "-csearch_path=options_kept"})
+    storage = Storage(given.render_as_string(hide_password=False))
+    with storage.engine.connect() as conn:
+        assert conn.exec_driver_sql("SHOW search_path").scalar() == "options_kept"
+        assert conn.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
+        assert conn.exec_driver_sql("SELECT to_regclass('options_kept.games')").scalar() is not None
     storage.close()
 
 

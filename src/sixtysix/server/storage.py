@@ -34,7 +34,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -237,6 +237,13 @@ class StoredGame:
     chat: list[dict[str, Any]] = field(default_factory=list)
 
 
+def _as_list(value: str | tuple[str, ...] | None) -> list[str]:
+    """A URL query value as a list (a key given twice is a tuple; absent, ``None``)."""
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
 class Storage:
     """The database behind the game server."""
 
@@ -250,7 +257,9 @@ class Storage:
             # it), and a crash of the database server itself may lose the last moments but
             # never leaves a game inconsistent: it resumes a few actions earlier. SQLite's
             # synchronous=NORMAL below makes the same trade.
-            kwargs["connect_args"] = {"options": "-c synchronous_commit=off"}
+            # Options the URL itself gives (``?options=-csearch_path%3Dgames``) are kept.
+            given = make_url(url).query.get("options")
+            kwargs["connect_args"] = {"options": " ".join([*_as_list(given), "-c synchronous_commit=off"])}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
             if url in ("sqlite://", "sqlite:///:memory:"):
