@@ -22,7 +22,7 @@ setup(
                   extra_compile_args=FLAGS, optional=True),
         # The kernel: the engine (policy, solver, search, network, vector tables) on the rules.
         Extension("sixtysix.kernel._ckernel", sources=[KERNEL + "_ckernel.c", KERNEL + "_crules.c"],
-                  depends=[*RULES, KERNEL + "_cloops.h", KERNEL + "_cnet.h", KERNEL + "_cinfer.h"],
+                  depends=[*RULES, KERNEL + "_cloops.h", KERNEL + "_cnet.h"],
                   extra_compile_args=FLAGS, optional=True),
     ],
 )

@@ -6,7 +6,7 @@ Run:  python benchmarks/heuristic_ceiling.py [--deals 200] [--seed 8101] [--jobs
 
 Whole matches to 7 under the classic rules, on the arena's duplicate deals (every
 deal sequence from both seats, the same seeds for every player), against the
-``heuristic`` player. Four players of ours, each playing through the one game
+``heuristic`` player. Five players of ours, each playing through the one game
 loop (:class:`sixtysix.game.table.Table`) as the outside seat:
 
 ``honest``  ISMCTS (``ismcts:iterations=2700,c=0.4,bias=2.0``, the ``hard``
@@ -16,16 +16,9 @@ loop (:class:`sixtysix.game.table.Table`) as the outside seat:
 ``all``     the same search, told the heuristic's hand and the stock order;
 ``exact``   the exact solver on the true position at every decision (perfect
             information, perfect play against a perfect opponent);
-``modelled`` the honest search with policy-based inference whose model of the
-            opponent is the heuristic player himself (``--model
-            POWER:EPSILON:PASTS:POOL``, default 0.5:0.1:8:128): told how he
-            plays, not what he holds, so the most that inference with a perfect
-            model of the opponent adds (no honest player knows his program);
 ``learned`` the honest search with the options of ``--learned`` (default: the
             shipped network's policy as the root's prior, as the levels use
-            it; e.g. ``network=shipped,infer=0.5,infer_model=net`` for its
-            inference of the opponent's hand): what learning reaches of the way
-            to ``hand``.
+            it): what learning reaches of the way to ``hand``.
 
 The gap ``honest`` → ``hand`` is the most that inferring the opponent's cards can
 add; ``hand`` → ``all`` is the stock's order, which nobody can know; ``all`` →
@@ -49,7 +42,7 @@ import time
 from dataclasses import dataclass
 
 from machine import machine  # benchmarks/machine.py
-from oracles import OPTIONS, Modelled, Told, parse_players, search_spec  # benchmarks/oracles.py
+from oracles import OPTIONS, Told, parse_players, search_spec  # benchmarks/oracles.py
 
 from sixtysix.arena.executor import chunked
 from sixtysix.arena.schedule import Game, schedule
@@ -64,7 +57,7 @@ from sixtysix.measure.stats import wilson
 from sixtysix.rules import Rules
 from sixtysix.search.solver import Solver
 
-PLAYERS = ("honest", "hand", "all", "exact", "modelled", "learned")
+PLAYERS = ("honest", "hand", "all", "exact", "learned")
 
 
 @dataclass
@@ -97,24 +90,18 @@ def _choose(kind: str, search: ISMCTSBot, hand: Hand, seat: int) -> Action:
     return search.choose(view, view.legal)
 
 
-def _search(kind: str, seed: int, iterations: int, learned: dict[str, object] | None,
-            model: tuple[float, float, int, int]) -> ISMCTSBot:
+def _search(kind: str, seed: int, iterations: int, learned: dict[str, object] | None) -> ISMCTSBot:
     """The search playing as ``kind``."""
-    if kind != "modelled":
-        extra = (learned or {}) if kind == "learned" else {}
-        return Told(seed, iterations=iterations, **OPTIONS, **extra)
-    search = Modelled(seed, iterations=iterations, infer_pool=model[3], **OPTIONS)
-    search.power, search.epsilon, search.pasts = model[0], model[1], model[2]
-    return search
+    extra = (learned or {}) if kind == "learned" else {}
+    return Told(seed, iterations=iterations, **OPTIONS, **extra)
 
 
 def _play(kind: str, games: list[Game], iterations: int = 2700,
-          learned: dict[str, object] | None = None,
-          model: tuple[float, float, int, int] = (0.5, 0.1, 8, 128)) -> list[Played]:
+          learned: dict[str, object] | None = None) -> list[Played]:
     out = []
     for game in games:
         ours = game.side(0)
-        search = _search(kind, game.bot_seeds[ours], iterations, learned, model)
+        search = _search(kind, game.bot_seeds[ours], iterations, learned)
         players: list[Bot | None] = [None, None]
         players[1 - ours] = make_bot("heuristic", seed=game.bot_seeds[1 - ours])
         table = Table(players)
@@ -161,15 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default=",".join(PLAYERS), help="which of " + ", ".join(PLAYERS))
     parser.add_argument("--learned", default="network=shipped,net_prior=2",
                         help="the ISMCTS options of the learned player (key=value,...)")
-    parser.add_argument("--model", default="0.5:0.1:8:128",
-                        help="the modelled player's inference: POWER:EPSILON:PASTS:POOL")
     parser.add_argument("--json", help="write the per-match results here")
     args = parser.parse_args(argv)
-    try:
-        power, epsilon, pasts, pool_size = args.model.split(":")
-        model = (float(power), float(epsilon), int(pasts), int(pool_size))
-    except ValueError:
-        parser.error(f"--model takes POWER:EPSILON:PASTS:POOL, not {args.model}")
     _, learned = parse_spec("ismcts:" + args.learned)
     kinds = parse_players(parser, args.players, PLAYERS)
     spec = search_spec(args.iterations)
@@ -178,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
           f"against heuristic; search: {spec}")
     chunks = chunked(games, args.jobs)
     results: dict[str, list[Played]] = {}
-    play = functools.partial(_play, iterations=args.iterations, learned=learned, model=model)
+    play = functools.partial(_play, iterations=args.iterations, learned=learned)
     with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
         for kind in kinds:
             start = time.perf_counter()

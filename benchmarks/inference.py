@@ -59,24 +59,22 @@ marginals (:func:`marginals`; uniform if every layout is ruled out), and reports
 the real layout's weight over the mean weight of the pool (about 1 for weights
 that know nothing; the larger, the better they pick out the real hand).
 ``hand-head-weighed`` weighs a layout by the product of its hand's hand-head odds
-(a check of that path: ``hand-head-cb`` up to noise).
-``infer:MODEL:POWER:EPSILON[:MIX[:PASTS]]`` is the search's policy-based inference
-(``MODEL`` ``policy`` or ``net``); with ``PASTS`` above 1 a layout's likelihood is
-the mean over that many of the opponent's pasts drawn for it (which of his cards he
-was dealt, which he drew when), where the search draws one.
-``model:heuristic:POWER:EPSILON[:PASTS]`` is the ceiling of policy-based inference
-against the heuristic player: the model is the heuristic player himself
-(benchmarks/opponent_model.py), which no honest player knows; measure it with
-``--against heuristic`` (only the positions where he is the opponent).
+(a check of that path: ``hand-head-cb`` up to noise). ``--against heuristic`` (or
+``search``) measures only the positions where that player is the opponent.
 
-To add a method, write ``f(view, rng)`` and register it, e.g. for the search's
-policy-based inference (:class:`sixtysix.bots.inference.Inference`)::
+Policy-based inference from the opponent's actions (the search's ``infer`` option,
+with the methods ``infer:...`` and ``model:heuristic:...`` here) was measured with
+this script and removed, as it gave nothing in play; docs/bots.md keeps its figures
+and names the commit where the code last stood.
 
-    def policy(view: View, rng: random.Random) -> Callable[[Layout], float]:
-        inference = Inference(view, rng, power=0.5)
-        return lambda layout: inference.log_weight(layout, rng)
+To add a method, write ``f(view, rng)`` and register it, e.g. a weigher that
+prefers hands holding the trump ace::
 
-    WEIGHERS["policy"] = policy
+    def trump_ace(view: View, rng: random.Random) -> Callable[[Layout], float]:
+        ace = Card(view.trump, Rank.ACE).index
+        return lambda layout: 0.0 if layout[0] >> ace & 1 else -1.0
+
+    WEIGHERS["trump-ace"] = trump_ace
 
 or, from worlds of your own, ``METHODS["mine"] = lambda view, rng:
 marginals(my_pairs(view, rng), unlocated(view)[0])``. ``--json FILE`` keeps
@@ -106,18 +104,16 @@ from pathlib import Path
 from typing import Any
 
 from machine import machine  # benchmarks/machine.py
-from opponent_model import HeuristicModel  # benchmarks/opponent_model.py
 
 from sixtysix.arena.schedule import Game, schedule
 from sixtysix.bots import make_bot
-from sixtysix.bots.inference import Inference
 from sixtysix.bots.worlds import Worlds
 from sixtysix.game.cards import CARDS
 from sixtysix.game.hand import Hand
 from sixtysix.game.match import Match
 from sixtysix.game.record import MatchReplay, record_from_match, replay
 from sixtysix.game.table import Table
-from sixtysix.game.views import View, match_of, past_of
+from sixtysix.game.views import View, match_of
 from sixtysix.game.worlds import Constraints
 from sixtysix.measure.stats import Mean
 from sixtysix.rules import Rules
@@ -396,65 +392,6 @@ def hand_head_weighed(view: View, rng: random.Random) -> Callable[[Layout], floa
     return log_weight
 
 
-def log_mean_exp(logs: Sequence[float]) -> float:
-    """The logarithm of the mean of the exponentials of ``logs``.
-
-    >>> round(log_mean_exp([math.log(1.0), math.log(3.0)]), 9) == round(math.log(2.0), 9)
-    True
-    """
-    top = max(logs)
-    if top == -math.inf:
-        return top
-    return top + math.log(math.fsum(math.exp(v - top) for v in logs) / len(logs))
-
-
-def inferred(model: str, power: float, epsilon: float, mix: float, pasts: int, view: View,
-             rng: random.Random) -> Callable[[Layout], float]:
-    """Policy-based inference (:class:`sixtysix.bots.inference.Inference`): a layout weighs
-    as likely as the opponent's actions this hand were in it, under ``model`` (``policy``:
-    the playout policy; ``net``: the shipped network's policy), tempered by ``power``,
-    with ``epsilon`` of each chance spread over the legal actions (and with the network,
-    ``mix`` of the playout policy's chance); with ``pasts`` above 1, a layout's
-    likelihood is the mean over that many pasts drawn for it."""
-    net = network().kernel_net() if model == "net" else None
-    inference = Inference(view, rng, power, epsilon, net, past_of(view) if net is not None else None, mix)
-    if pasts == 1:
-        return lambda layout: inference.log_weight(layout, rng)
-    return lambda layout: power * log_mean_exp([inference.log_likelihood(layout, rng) for _ in range(pasts)])
-
-
-def modelled(power: float, epsilon: float, pasts: int, view: View,
-             rng: random.Random) -> Callable[[Layout], float]:
-    """Policy-based inference with the heuristic player himself as the model
-    (benchmarks/opponent_model.py): the ceiling of inference against him, measured on the
-    positions where he is the opponent (``--against heuristic``)."""
-    model = HeuristicModel(view, rng, power, epsilon, pasts)
-    return lambda layout: model.log_weight(layout, rng)
-
-
-def weigher(name: str) -> Weigher | None:
-    """A registered weigher, or one named ``infer:MODEL:POWER:EPSILON[:MIX[:PASTS]]`` (e.g.
-    ``infer:net:0.5:0.1``) or ``model:heuristic:POWER:EPSILON[:PASTS]``, or ``None``."""
-    if name in WEIGHERS:
-        return WEIGHERS[name]
-    parts = name.split(":")
-    if len(parts) in (4, 5) and parts[:2] == ["model", "heuristic"]:
-        try:
-            pasts = int(parts[4]) if len(parts) == 5 else 1
-            return functools.partial(modelled, float(parts[2]), float(parts[3]), pasts)
-        except ValueError:
-            return None
-    if len(parts) not in (4, 5, 6) or parts[0] != "infer" or parts[1] not in ("policy", "net"):
-        return None
-    try:
-        power, epsilon = float(parts[2]), float(parts[3])
-        mix = float(parts[4]) if len(parts) >= 5 else 0.0
-        pasts = int(parts[5]) if len(parts) == 6 else 1
-    except ValueError:
-        return None
-    return functools.partial(inferred, parts[1], power, epsilon, mix, pasts)
-
-
 #: The methods giving a probability per unlocated card.
 METHODS: dict[str, Method] = {
     "uniform": uniform,
@@ -530,7 +467,7 @@ def score(position: Position, name: str, seed: int) -> Scored:
     allowed = unlocated(position.view)[0]
     start = time.perf_counter()
     weight = size = None
-    weigh = weigher(name)
+    weigh = WEIGHERS.get(name)
     if weigh is not None:
         truth = (position.opponent, position.stock)
         probabilities, weight, size = weighed(position.view, rng, weigh, truth)
@@ -646,8 +583,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=10_000, help="positions measured")
     parser.add_argument("--seed", type=int, default=9701, help="the seed of the deals and the methods")
     parser.add_argument("--methods", default="uniform,worlds,hand-head,hand-head-scaled,hand-head-cb,"
-                        "hand-head-weighed", help="which of " + ", ".join([*METHODS, *WEIGHERS])
-                        + ", infer:MODEL:POWER:EPSILON[:MIX[:PASTS]], model:heuristic:POWER:EPSILON[:PASTS]")
+                        "hand-head-weighed", help="which of " + ", ".join([*METHODS, *WEIGHERS]))
     parser.add_argument("--samples", type=int, default=1000, help="layouts drawn by a sampled method")
     parser.add_argument("--pool", type=int, default=1000, help="hands weighed by a weigher")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -657,7 +593,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", help="compare with the log-losses of an earlier --json run")
     args = parser.parse_args(argv)
     names = [n.strip() for n in args.methods.split(",") if n.strip()]
-    unknown = [n for n in names if n not in METHODS and weigher(n) is None]
+    unknown = [n for n in names if n not in METHODS and n not in WEIGHERS]
     if unknown or not names:
         parser.error(f"unknown methods {unknown}: expected some of {', '.join([*METHODS, *WEIGHERS])}")
     path = RESULTS / f"inference-positions-{args.seed}.json"

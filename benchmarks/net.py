@@ -7,8 +7,7 @@ in a game); each is answered by ``NetBot.choose`` (the observation encoded from 
 view, the forward pass in numpy, the best legal action) and by the search's one
 call of the network per decision (``Network.outputs``: policy, value and hand), and
 by the kernel's network (``Network.kernel_net().value``: the observation written
-from the kernel state, the trunk and the value head in C; the kernel's policy, which
-inference with ``infer_model=net`` calls, runs the same trunk). The default weights
+from the kernel state, the trunk and the value head in C). The default weights
 are the shipped ones. numpy is told to use one thread. Prints the median and the 99th
 percentile in milliseconds, and the machine.
 """

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from opponent_model import HeuristicModel  # benchmarks/opponent_model.py
-
-from sixtysix.bots.ismcts import ENUMERATE_BELOW, ISMCTSBot, Worlds
+from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.game.views import View
 
 #: Random stock orders behind the true hand for a search told the hand only.
@@ -33,31 +31,13 @@ class Told(ISMCTSBot):
         hand, order = self.hand, self.stock
         if hand is not None and view.stock_open:
             # Every world has the true hand, and the true stock or one of many random orders.
-            # Given as the worlds' layouts, which both the kernel's search and the Python
-            # one deal in turn (an override of Worlds.layout would reach the Python one only).
+            # Given as the worlds' layouts, which the kernel's search deals in turn.
             if order is not None:
                 worlds.layouts = [(hand, list(order))]
             else:
                 worlds.layouts = [(hand, worlds._stock_for(hand)) for _ in range(STOCK_ORDERS)]
             worlds.count = len(worlds.layouts)
         return worlds
-
-
-class Modelled(ISMCTSBot):
-    """ISMCTS whose worlds are weighed by policy-based inference with the heuristic player
-    himself as the model of the opponent (benchmarks/opponent_model.py): told how the
-    opponent plays, not what he holds, so the ceiling of inference against him. The
-    layouts are drawn by weight from ``infer_pool`` uniform ones, as with ``infer``;
-    ``power``, ``epsilon`` and ``pasts`` are the model's."""
-
-    power = 0.5
-    epsilon = 0.1
-    pasts = 8
-
-    def _prepare(self, view: View) -> Worlds:
-        super()._prepare(view)
-        model = HeuristicModel(view, self.rng, self.power, self.epsilon, self.pasts)
-        return Worlds(view, self.rng, ENUMERATE_BELOW, model, self.config.infer_pool)
 
 
 def search_spec(iterations: int) -> str:

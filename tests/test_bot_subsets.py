@@ -22,7 +22,6 @@ SPECS = {
     "hard": "hard:time=0.01,workers=1", "expert": "expert:time=0.01,workers=1",
     "hard-2026-12": "hard-2026-12:time=0.01,workers=1",
     "expert-2026-12": "expert-2026-12:time=0.01,workers=1",
-    "ismcts-infer": "ismcts:iterations=40,infer=0.7", "pimc-infer": "pimc:worlds=4,infer=0.7",
 }
 
 

@@ -276,26 +276,6 @@ def test_both_kernels_give_the_same_values() -> None:
 
 
 # The ISMCTS bot's use of it ------------------------------------------------------------------
-def test_the_bot_plays_a_legal_action_at_a_closed_stock_the_same_for_the_same_seed() -> None:
-    for seed in (3, 11, 27):
-        hand = closed_position(seed, 5)
-        assert hand is not None
-        view = hand.view(hand.to_act)
-        choices = {ISMCTSBot(seed=1, iterations=100, endgame="alphamu").choose(view, view.legal)
-                   for _ in range(2)}
-        assert len(choices) == 1 and choices <= set(view.legal)
-
-
-def test_too_large_an_endgame_is_left_to_the_search() -> None:
-    hand = closed_position(3, 5)
-    assert hand is not None
-    view = hand.view(hand.to_act)
-    bot = ISMCTSBot(seed=1, iterations=100, endgame="alphamu", endgame_nodes=1)
-    assert bot.choose(view, view.legal) in view.legal
-    assert bot.endgame_fallbacks == 1
-    assert bot.last_iterations == 100  # the search ran
-
-
 def test_a_close_the_search_chooses_is_checked_by_alphamu() -> None:
     checked = 0
     for seed in range(1, 60):
@@ -307,7 +287,7 @@ def test_a_close_the_search_chooses_is_checked_by_alphamu() -> None:
             continue
         view = hand.view(hand.to_act)
         plain = ISMCTSBot(seed=2, iterations=300, c=0.4, bias=2.0)
-        honest = ISMCTSBot(seed=2, iterations=300, c=0.4, bias=2.0, endgame="alphamu", endgame_close=True)
+        honest = ISMCTSBot(seed=2, iterations=300, c=0.4, bias=2.0, endgame_close=True)
         choice, checked_choice = plain.choose(view, view.legal), honest.choose(view, view.legal)
         assert checked_choice in view.legal
         if choice == close:
@@ -318,8 +298,27 @@ def test_a_close_the_search_chooses_is_checked_by_alphamu() -> None:
     assert checked
 
 
+def test_a_check_too_large_for_its_nodes_keeps_the_close() -> None:
+    """With ``endgame_nodes`` too small for even PIMC over the worlds, the check cannot
+    judge the close: the search's close is played as it chose it."""
+    kept = 0
+    for seed in range(1, 60):
+        hand = Hand.random(seed=seed)
+        close = Action.parse("C")
+        while not hand.is_over() and hand.stock_open and close not in hand.legal_actions():
+            hand.push(hand.legal_actions()[0])
+        if hand.is_over() or not hand.stock_open:
+            continue
+        view = hand.view(hand.to_act)
+        if ISMCTSBot(seed=2, iterations=300, c=0.4, bias=2.0).choose(view, view.legal) != close:
+            continue
+        bot = ISMCTSBot(seed=2, iterations=300, c=0.4, bias=2.0, endgame_close=True, endgame_nodes=1)
+        assert bot.choose(view, view.legal) == close and bot.closes_turned_down == 0
+        kept += 1
+    assert kept
+
+
 @pytest.mark.parametrize("options, message", [
-    ({"endgame": "cfr"}, "endgame must be"),
     ({"endgame_moves": 0}, "endgame_moves"),
     ({"endgame_worlds": 0}, "endgame_worlds"),
     ({"endgame_nodes": 0}, "endgame_nodes"),

@@ -188,8 +188,8 @@ def test_registry_options() -> None:
     baseline = make_bot("santase-ismcts:time=0.1", seed=1)
     assert isinstance(baseline, SantaseISMCTSBot)
     assert baseline.config.c == 0.2 and baseline.config.time == 0.1 and baseline.config.cards_only
-    with pytest.raises(ValueError, match="infer_model must be policy or net"):
-        ISMCTSBot(infer_model="sometimes")
+    with pytest.raises(ValueError, match="epsilon must be between 0 and 1"):
+        ISMCTSBot(epsilon=1.5)
     with pytest.raises(ValueError):
         SantaseISMCTSBot(playout="clever")
 
@@ -448,7 +448,9 @@ def test_bias_is_an_option_and_removed_options_are_refused() -> None:
     bot = make_bot("ismcts:iterations=20,bias=2.0", seed=1)
     assert isinstance(bot, ISMCTSBot) and bot.config.bias == 2.0
     for removed in ("anchor=heuristic", "gate=1.5", "closes=true", "fair=true", "closed=tree",
-                    "solve_cards=3", "pimc_below=10", "net_infer=1", "net_value=1", "net_tree=2"):
+                    "solve_cards=3", "pimc_below=10", "net_infer=1", "net_value=1", "net_tree=2",
+                    "infer=1", "infer_model=net", "infer_epsilon=0.2", "infer_mix=0.3", "infer_pool=8",
+                    "infer_draws=8", "endgame=alphamu"):
         with pytest.raises(ParseError, match="the search has no option"):
             make_bot(f"ismcts:iterations=20,{removed}")
 

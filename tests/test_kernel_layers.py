@@ -26,8 +26,8 @@ KERNEL = Path(_pure_rules.__file__).parent
 #: The rules' modules (pure) and files (compiled).
 PURE_RULES = {"tables", "_pure_rules", "_pure_rng", "_pure_observe"}
 C_RULES = {"_crules.h", "_crules_py.h", "_crules.c"}
-#: What the engine adds to the rules' state: the playout policy and the likelihood.
-ENGINE_MOVES = {"policy_code", "playout", "likelihood"}
+#: What the engine adds to the rules' state: the playout policy.
+ENGINE_MOVES = {"policy_code", "playout"}
 #: Every action code.
 CODES = [code for code, action in enumerate(ACTIONS) if action is not None]
 

@@ -1,5 +1,4 @@
-"""The kernel's network (:class:`sixtysix.kernel.Net`, what the root prior and the
-inference with the network's policy call): it reads a position as a seat sees it,
+"""The kernel's network (:class:`sixtysix.kernel.Net`): it reads a position as a seat sees it,
 checked against :func:`sixtysix.game.observation.encode` of that seat's view (the
 independent, object-level encoding), and gives numpy's value and policy, the same in
 both kernels."""
@@ -11,6 +10,8 @@ import math
 import random
 from types import ModuleType
 from typing import Any
+
+import pytest
 
 from helpers import need_module
 
@@ -124,3 +125,32 @@ def test_the_kernels_value_and_guide_exactly_alike_and_as_numpy_does() -> None:
         assert {code for code, p in enumerate(c_policy) if p > 0} == {a.code for a in view.legal}
         for action, p in judged.policy.items():
             assert math.isclose(c_policy[action.code], p, abs_tol=1e-5)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_policies_read_only_what_the_seat_to_act_can_see(seed: int) -> None:
+    """The other seat's hand and the stock swapped around (a state the acting seat cannot
+    tell from the real one): the playout policy judging fairly (what progressive bias asks)
+    and the network's policy give the acting seat the same answers in both kernels."""
+    hand = played(seed, Rules.preset(("classic", "schnapsen", "santase", "course")[seed % 4]))
+    rng = random.Random(seed)
+    acting = hand.to_act
+    assert acting is not None
+    network = Network.random([16], seed=seed)
+    other = 1 - acting
+    hidden = [c for c in range(24) if hand.kernel.hand(other) >> c & 1] + hand.kernel.stock_cards()[:-1]
+    for impl, cls in kernels():
+        net = cls(network.trunk, network.heads["value"], kernel_offsets(), POINT_SCALE,
+                  network.heads["policy"])
+        real = impl.State.deal([c.index for c in hand.deck], hand.dealer, config(hand.rules))
+        for _, action in hand.view(acting).history:
+            real.push(action.code)
+        swapped = real.copy()
+        shuffled = hidden[:]
+        rng.shuffle(shuffled)
+        n = hand.kernel.hand(other).bit_count()
+        stock = [*shuffled[n:], *hand.kernel.stock_cards()[-1:]]
+        swapped.deal_hidden(other, sum(1 << c for c in shuffled[:n]), stock[:len(hand.kernel.stock_cards())])
+        past = (0, 0, 0, 0, -1, -1, 0, -1, 0, -1, *past_of(hand.view(acting))[10:])
+        assert real.policy_code(True) == swapped.policy_code(True)
+        assert net.policy(real, past) == net.policy(swapped, past)

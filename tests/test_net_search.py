@@ -97,8 +97,7 @@ def test_the_root_prior_is_the_networks_policy_over_the_legal_actions() -> None:
 def test_helper_processes_search_with_the_network_too() -> None:
     net = Network.random([16], seed=6)
     view = _midgame(seed=4, plies=5)
-    bot = ISMCTSBot(seed=1, iterations=400, workers=2, network=net, net_prior=1.0, infer=0.5,
-                    infer_model="net")
+    bot = ISMCTSBot(seed=1, iterations=400, workers=2, network=net, net_prior=1.0)
     try:
         assert bot.choose(view, view.legal) in view.legal
         pool = bot._pool

@@ -245,8 +245,8 @@ def write_card(config: Config, run: Path, generation: int, state: dict[str, Any]
              f"{history['positions']:,} positions trained on, {history['validation_positions']:,} held out. "
              f"This generation's games: `{games}` "
              "playing itself.",
-             "- **Targets**: the search's root visit distribution (policy; also the opponent model "
-             "of `infer_model=net`), the hand's result (value), the opponent's real cards (hand).",
+             "- **Targets**: the search's root visit distribution (policy), the hand's result "
+             "(value), the opponent's real cards (hand).",
              f"- **Training**: {len(history['epochs'])} epochs from "
              f"{record(state, generation).get('init', 'fresh weights')}, "
              f"seed {generation_seed(config, generation)}.",

@@ -32,7 +32,7 @@ import enum
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -242,13 +242,11 @@ def sample_values(
     rng: random.Random | None = None,
     solve_stock: int = DEFAULT_SOLVE_STOCK,
     playout: str = "heuristic",
-    draw: Callable[[], Hand] | None = None,
 ) -> tuple[dict[Action, list[int]], bool]:
     """The value of every legal action in each world searched (same worlds for
     all actions, so differences between actions can be compared pairwise), and
     whether the values are exact. The worlds are every layout when they are few, else
-    uniform samples, or, with ``draw``, what it draws (e.g. worlds weighed by inference,
-    :class:`sixtysix.bots.worlds.Worlds`)."""
+    uniform samples."""
     if playout not in PLAYOUTS:
         raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}, not {playout!r}")
     if view.to_act != view.seat or not view.legal:
@@ -265,13 +263,11 @@ def sample_values(
     # Every layout when they are few (the exact expectation), else uniform samples.
     enumerated = (
         [w.hand for w in worlds(view, layouts, rng)]
-        if draw is None and layouts <= min(limit, ENUMERATE_UP_TO) else None
+        if layouts <= min(limit, ENUMERATE_UP_TO) else None
     )
     exact = layouts == 1
     while count < limit:
-        if draw is not None:
-            world = draw()
-        elif enumerated is not None:
+        if enumerated is not None:
             if count >= len(enumerated):
                 break
             world = enumerated[count]

@@ -43,23 +43,12 @@ expanded first, and its UCB1 score gets W / (visits + 1) more, a bonus that
 fades as the node gathers its own statistics (progressive bias, Chaslot et al.
 2008).
 
-Inference (``infer`` = T, off at 0): each world is weighed by how likely the
-opponent's actions this hand were in it, under a model of him judging by what he
-could see (the playout policy, ``infer_model=policy``, or the network's policy,
-``infer_model=net``, with ``infer_mix`` of the playout policy's chance mixed in; a
-share ``infer_epsilon`` of each chance spread over his legal actions), the product
-raised to the power T; worlds are then drawn by weight from ``infer_pool`` uniformly
-sampled ones (all layouts when they are enumerated), each with a fresh stock order
-(:mod:`sixtysix.bots.inference`, the drawing :mod:`sixtysix.bots.worlds`); the kernel's
-search deals ``infer_draws`` of them in turn.
-
 Learned help (``network``, a :class:`~sixtysix.search.net.Network` or a weights file, or
 ``shipped`` for the package's own; off by default, on in the ``hard`` and
 ``expert`` levels when the network loads): the network reads the root view once
 per decision. With ``net_prior`` P its policy guides the root as a PUCT prior: an
 action of probability p with n of the root's N visits scores P · p · √N / (1 + n)
-more (see :class:`sixtysix.kernel.Search`). With ``infer_model=net`` its policy is
-also the opponent's model for inference.
+more (see :class:`sixtysix.kernel.Search`).
 
 Closing, declaring, the exchange, marriages and drawing are actions of the
 tree like any card: nothing is decided by fixed rules. The action played is
@@ -82,21 +71,19 @@ exhausted the opponent's hand is known (every unseen card is his) and the
 position is solved exactly; after a close with one layout left it is solved
 exactly.
 
-Honest endgames (``endgame="alphamu"``, off by default): solving each world
-after a close assumes that the player will know the opponent's hand, which he
-will not (strategy fusion). With this option a decision with the stock closed
-but not exhausted is made by αμ search (:mod:`sixtysix.bots.endgame`) over
-``endgame_worlds`` worlds (all layouts when there are no more, else drawn as
+The close check (``endgame_close``, off by default, on in the ``hard`` and
+``expert`` levels): the tree values a close by playouts after it, which assume
+that the player will know the opponent's hand, which he will not (strategy
+fusion). With this option a close that the search chose at an open stock is
+checked by αμ search (:mod:`sixtysix.bots.endgame`) over ``endgame_worlds``
+worlds with the close made (all layouts when there are no more, else drawn as
 the search draws them, a hand drawn twice counting twice): the player chooses
 one action for all the worlds he cannot tell apart, the opponent answers in
 each world, and the worlds are solved exactly only after ``endgame_moves`` of
-the player's actions. It deepens from two actions on while the search fits in
-``endgame_nodes`` nodes (a count, not the clock), and leaves the decision to
-the tree search when not even two fit. With ``endgame_close`` a close that the
-search chose at an open stock is checked too: its αμ value, over such worlds
-with the close made, must be at least the mean of the most visited other
-action, or that action is played instead (the tree values a close by playouts
-after it).
+the player's actions, deepening from two actions on while the search fits in
+``endgame_nodes`` nodes (a count, not the clock). The close's value must be at
+least the mean of the most visited other action, or that action is played
+instead.
 
 The options are a :class:`~sixtysix.bots.search_config.SearchConfig` (keyword
 options are turned into one). Defaults: ``c = 0.5``, ``epsilon = 0.1``. What each
@@ -128,13 +115,12 @@ from typing import Any
 from sixtysix import kernel
 from sixtysix.bots.endgame import AlphaMu, NodeLimitError
 from sixtysix.bots.equity import hand_utility
-from sixtysix.bots.inference import Inference
 from sixtysix.bots.parallel import SearchPool, Stats
 from sixtysix.bots.search_config import SearchConfig, check_names
 from sixtysix.bots.worlds import Worlds
 from sixtysix.game.actions import DECLARE, EXCHANGE, Action
 from sixtysix.game.player import BaseBot
-from sixtysix.game.views import View, match_of, past_of
+from sixtysix.game.views import View, match_of
 from sixtysix.kernel import (
     CLOSE,
     WINNING_TOTAL,
@@ -233,16 +219,11 @@ class ISMCTSBot(BaseBot):
             config = config.replace(**options)
         #: The search's options.
         self.config = config
-        #: Closed-stock decisions αμ left to the search (too large), and closes it
-        #: turned down (for measurements).
-        self.endgame_fallbacks = 0
+        #: Closes the close check turned down (for measurements).
         self.closes_turned_down = 0
         self.rng = rng if rng is not None else random.Random(seed)
         #: Cards in hand from which this decision's closed leaves are solved (-1: never).
         self._solve_cards = PLAY_OUT
-        #: What the root of the decision being searched does not hold of the past (for
-        #: the network as the opponent's model).
-        self._past: tuple[int, ...] | None = None
         #: The network's policy at the root of the decision being searched (by code).
         self._root_prior: list[float] = []
         #: What each result of the hand is worth to the seat searched for, by its game
@@ -274,10 +255,6 @@ class ISMCTSBot(BaseBot):
             return fixed
         if not view.stock_open and worlds.count <= PIMC_BELOW:
             return self._pimc(worlds, legal)
-        if self.config.endgame == "alphamu" and not view.stock_open and view.stock_size:
-            honest = self._alphamu(worlds, legal)
-            if honest is not None:
-                return honest
         pool = self._helpers()
         if pool is not None:
             # The helpers stop at the same moment (wall clock: shared by processes).
@@ -326,20 +303,11 @@ class ISMCTSBot(BaseBot):
             self._utility = hand_utility(view.match_score, view.match_bonus, seat=view.seat,
                                          target=rules.target, tie_bonus=rules.tie_bonus)
         self._root_prior = []
-        self._past = None
         network = config.network
-        by_net = network is not None and config.infer_model == "net"
-        if by_net and config.infer:
-            self._past = past_of(view)
-        weigh = None
-        if config.infer:
-            net = network.kernel_net() if network is not None and by_net else None
-            weigh = Inference(view, self.rng, config.infer, config.infer_epsilon, net,
-                              self._past if net is not None else None, config.infer_mix)
         if network is not None and config.net_prior:
             policy, _, _ = network.outputs(view, match_of(view))
             self._root_prior = _softmax(policy, view.legal)
-        return Worlds(view, self.rng, ENUMERATE_BELOW, weigh, config.infer_pool)
+        return Worlds(view, self.rng, ENUMERATE_BELOW)
 
     def new_hand(self, view: View) -> None:
         self._helpers()  # start helper processes before the first decision is timed
@@ -405,20 +373,18 @@ class ISMCTSBot(BaseBot):
 
     def _endgame_worlds(self, worlds: Worlds) -> tuple[list[State], list[float]]:
         """The worlds αμ searches and their weights: every layout when there are at most
-        ``endgame_worlds``, with its weight from inference (or equally likely), else that
-        many drawn as the search draws them. With the stock closed (or about to be) only
-        the opponent's hand counts: a hand drawn twice is one world of twice the weight."""
+        ``endgame_worlds``, else that many drawn as the search draws them. With the stock
+        closed (or about to be) only the opponent's hand counts: a hand drawn twice is one
+        world of twice the weight."""
         if worlds.layouts is not None and len(worlds.layouts) <= self.config.endgame_worlds:
             drawn = worlds.layouts
-            given = worlds.weights if worlds.weighted else [1.0] * len(drawn)
         else:
             drawn = worlds.draw(self.config.endgame_worlds)
-            given = [1.0] * len(drawn)
         weights: dict[int, float] = {}
         layouts: dict[int, tuple[int, list[int]]] = {}
-        for layout, weight in zip(drawn, given, strict=True):
+        for layout in drawn:
             layouts.setdefault(layout[0], layout)
-            weights[layout[0]] = weights.get(layout[0], 0.0) + weight
+            weights[layout[0]] = weights.get(layout[0], 0.0) + 1.0
         hands = sorted(layouts)
         return [worlds.build(layouts[hand]).kernel for hand in hands], [weights[hand] for hand in hands]
 
@@ -432,22 +398,6 @@ class ISMCTSBot(BaseBot):
             except NodeLimitError:
                 break
         return values
-
-    def _alphamu(self, worlds: Worlds, legal: Sequence[Action]) -> Action | None:
-        """αμ over the worlds of a closed stock (:mod:`sixtysix.bots.endgame`); ties: the
-        playout policy's choice when it is among the best, else the first. None when it
-        does not fit in ``endgame_nodes`` (the search decides then)."""
-        states, weights = self._endgame_worlds(worlds)
-        search = AlphaMu(states, states[0].to_act, self._solver.kernel, weights, self._utility,
-                         self.config.endgame_nodes)
-        values = self._deepest(search)
-        if values is None:
-            self.endgame_fallbacks += 1
-            return None
-        best_value = max(values[a.code] for a in legal)
-        best = [a for a in legal if values[a.code] >= best_value - 1e-12]
-        policy = states[0].policy_code(False, False)
-        return next((a for a in best if a.code == policy), best[0])
 
     def _honest_close(self, worlds: Worlds, seat: int, stats: Stats, legal: Sequence[Action]) -> Action:
         """The close the search chose, or the best other action (the most visited) if the
@@ -488,8 +438,7 @@ class ISMCTSBot(BaseBot):
         """:meth:`search` inside the rules kernel."""
         config = self.config
         seconds = 0.0 if deadline is None else max(deadline - _time.perf_counter(), 1e-9)
-        # Weighted worlds go in as a list of layouts drawn by weight, dealt in turn.
-        layouts = worlds.draw(config.infer_draws) if worlds.weighted else worlds.layouts or []
+        layouts = worlds.layouts or []
         search = kernel.Search(seat, config.c, config.bias, config.epsilon, self._solve_cards, self._utility,
                                config.settle, config.tolerance, config.net_prior, self._root_prior,
                                config.cards_only)

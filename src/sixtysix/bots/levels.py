@@ -96,11 +96,11 @@ class EasyBot(BaseBot):
         return self.rng.choice(options)
 
 
-#: The ``hard`` level of December 2026 (before inference), its options pinned so that it
-#: plays the same whatever the defaults become: ``hard-2026-12`` (with the shipped
+#: The ``hard`` level of December 2026 (before the close check), its options pinned so that
+#: it plays the same whatever the defaults become: ``hard-2026-12`` (with the shipped
 #: network's prior, :func:`learned`).
-HARD_2026_12 = SearchConfig(time=0.1, c=0.4, bias=2.0, epsilon=0.1, workers=2, match=True, infer=0.0,
-                            endgame="pimc", endgame_close=False)
+HARD_2026_12 = SearchConfig(time=0.1, c=0.4, bias=2.0, epsilon=0.1, workers=2, match=True,
+                            endgame_close=False)
 #: The ``expert`` level of December 2026: ``expert-2026-12``.
 EXPERT_2026_12 = HARD_2026_12.replace(time=1.0, settle=0.01, tolerance=0.01)
 #: ``hard`` now: a close the search chose is checked by αμ over the worlds of the closed

@@ -4,11 +4,6 @@ play the action with the best average game points.
 Closing, declaring, the exchange and marriages are searched like any other
 action. See :mod:`sixtysix.bots.analysis` for how worlds are evaluated.
 
-With ``infer`` T (off at 0) the worlds are weighed by how likely the opponent's
-actions this hand were in each, under the playout policy as his model, the product
-raised to the power T (:mod:`sixtysix.bots.inference`, as the ISMCTS bot's
-``infer``), and drawn by weight.
-
 With ``prior="heuristic"`` the bot starts from the heuristic bot's choice and
 leaves it only for an action whose advantage, measured on the same worlds
 (a paired comparison), exceeds ``z`` standard errors: search noise then never
@@ -28,10 +23,8 @@ import math
 import random
 from collections.abc import Sequence
 
-from sixtysix.bots.analysis import DEFAULT_SOLVE_STOCK, ENUMERATE_UP_TO, Budget, sample_values
+from sixtysix.bots.analysis import DEFAULT_SOLVE_STOCK, Budget, sample_values
 from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.bots.inference import Inference
-from sixtysix.bots.worlds import Worlds
 from sixtysix.game.actions import Action
 from sixtysix.game.player import BaseBot, Event
 from sixtysix.game.views import View
@@ -45,8 +38,7 @@ class PIMCBot(BaseBot):
     ``worlds`` and ``time`` (seconds per decision) bound the search; with
     ``worlds`` only, the same seed gives the same move. ``playout`` is
     ``heuristic`` or ``fast`` (see :func:`sixtysix.bots.analysis.evaluate_world`);
-    ``prior`` is ``none`` or ``heuristic`` with confidence ``z``; ``infer``: see the
-    module documentation.
+    ``prior`` is ``none`` or ``heuristic`` with confidence ``z``.
     """
 
     name = "pimc"
@@ -61,7 +53,6 @@ class PIMCBot(BaseBot):
         playout: str = "heuristic",
         prior: str = "none",
         z: float = 1.0,
-        infer: float = 0.0,
         rng: random.Random | None = None,
     ) -> None:
         if worlds is None and time is None:
@@ -74,11 +65,6 @@ class PIMCBot(BaseBot):
         self.rng = rng if rng is not None else random.Random(seed)
         self.prior = HeuristicBot(rng=random.Random(self.rng.random())) if prior == "heuristic" else None
         self.z = z
-        if isinstance(infer, bool) or not isinstance(infer, (int, float)):
-            raise ValueError(f"infer must be a number, not {infer!r}")
-        if not infer >= 0:
-            raise ValueError(f"infer must be at least 0, not {infer}")
-        self.infer = infer
 
     def new_hand(self, view: View) -> None:
         if self.prior is not None:
@@ -91,12 +77,8 @@ class PIMCBot(BaseBot):
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        draw = None
-        if self.infer:
-            weigh = Inference(view, self.rng, self.infer)
-            draw = Worlds(view, self.rng, ENUMERATE_UP_TO, weigh).world
         samples, exact = sample_values(view, self.budget, rng=self.rng,
-                                       solve_stock=self.solve_stock, playout=self.playout, draw=draw)
+                                       solve_stock=self.solve_stock, playout=self.playout)
         means = {a: sum(v) / len(v) for a, v in samples.items()}
         # Best first; among equals a declaration (it ends the hand at once, R8.2).
         best = max(legal, key=lambda a: (means[a], a.is_declaration))

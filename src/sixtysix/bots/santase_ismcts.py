@@ -219,5 +219,4 @@ class SantaseISMCTSBot(ISMCTSBot):
         self._solve_cards = PLAY_OUT
         self._utility = REWARDS
         self._root_prior = []
-        self._past = None
         return Worlds(view, self.rng, ENUMERATE_BELOW)

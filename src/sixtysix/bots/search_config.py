@@ -14,10 +14,6 @@ names the option.
 True
 >>> config.replace(workers=2).workers
 2
->>> SearchConfig(infer_model="oracle")
-Traceback (most recent call last):
-...
-ValueError: infer_model must be policy or net, not 'oracle'
 >>> SearchConfig(c="abc")
 Traceback (most recent call last):
 ...
@@ -31,7 +27,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sixtysix.bots.inference import EPSILON
 from sixtysix.bots.net_bot import load_network
 from sixtysix.errors import ParseError
 
@@ -57,13 +52,9 @@ class SearchConfig:
     score). ``workers``: processes searching each decision. ``network`` (a
     :class:`~sixtysix.search.net.Network`, or a weights file or ``shipped``, loaded when the
     config is made) with ``net_prior`` (its policy as a PUCT prior at the root; off at
-    0). Inference: ``infer`` (the power of the likelihood of the opponent's actions;
-    off at 0), ``infer_model`` (``policy`` or ``net``), ``infer_epsilon``,
-    ``infer_mix``, ``infer_pool`` (worlds sampled to weigh) and ``infer_draws`` (worlds
-    drawn by weight for the kernel's search). Honest endgames (:mod:`sixtysix.bots.endgame`): ``endgame``
-    (``pimc``, or ``alphamu`` at closed-stock roots), ``endgame_moves``,
-    ``endgame_worlds``, ``endgame_nodes`` and ``endgame_close`` (a close the search
-    chose, checked by αμ). ``cards_only``: the tree holds card plays only, the playout
+    0). The close check (:mod:`sixtysix.bots.endgame`): ``endgame_close`` (a close the
+    search chose, checked by αμ) with ``endgame_moves``, ``endgame_worlds`` and
+    ``endgame_nodes``. ``cards_only``: the tree holds card plays only, the playout
     policy's fixed part taking the rest (declaring, drawing, the exchange; nobody closes),
     and the tree going on after the stock is closed: the search of ``santase-ismcts``.
 
@@ -84,13 +75,6 @@ class SearchConfig:
     tolerance: float = 0.0
     network: Network | None = None
     net_prior: float = 0.0
-    infer: float = 0.0
-    infer_model: str = "policy"
-    infer_epsilon: float = EPSILON
-    infer_mix: float = 0.0
-    infer_pool: int = 256
-    infer_draws: int = 512
-    endgame: str = "pimc"
     endgame_moves: int = 3
     endgame_worlds: int = 40
     endgame_nodes: int = 20_000
@@ -105,7 +89,6 @@ class SearchConfig:
         self._check_numbers()
         self._check_budget()
         self._check_search()
-        self._check_inference()
         self._check_network()
         self._check_endgame()
 
@@ -144,27 +127,12 @@ class SearchConfig:
         _at_least("bias", self.bias, 0)
         _between("epsilon", self.epsilon, 0, 1)
 
-    def _check_inference(self) -> None:
-        _at_least("infer", self.infer, 0)
-        if self.infer_model not in ("policy", "net"):
-            raise ValueError(f"infer_model must be policy or net, not {self.infer_model!r}")
-        if not 0 < self.infer_epsilon <= 1:
-            raise ValueError(f"infer_epsilon must be above 0 and at most 1, not {self.infer_epsilon}")
-        _between("infer_mix", self.infer_mix, 0, 1)
-        _at_least("infer_pool", self.infer_pool, 1)
-        _at_least("infer_draws", self.infer_draws, 1)
-
     def _check_network(self) -> None:
         _at_least("net_prior", self.net_prior, 0)
-        if self.network is None:
-            if self.net_prior:
-                raise ValueError("net_prior needs a network: network=FILE.npz (or network=shipped)")
-            if self.infer and self.infer_model == "net":
-                raise ValueError("infer_model=net needs a network: network=FILE.npz (or network=shipped)")
+        if self.network is None and self.net_prior:
+            raise ValueError("net_prior needs a network: network=FILE.npz (or network=shipped)")
 
     def _check_endgame(self) -> None:
-        if self.endgame not in ("pimc", "alphamu"):
-            raise ValueError(f"endgame must be pimc or alphamu, not {self.endgame!r}")
         _at_least("endgame_moves", self.endgame_moves, 1)
         _at_least("endgame_worlds", self.endgame_worlds, 1)
         _at_least("endgame_nodes", self.endgame_nodes, 1)
@@ -185,10 +153,8 @@ def check_names(options: Mapping[str, object]) -> None:
 
 
 #: The options that are whole numbers, and those that are any number.
-_WHOLE = ("iterations", "workers", "infer_pool", "infer_draws", "endgame_moves", "endgame_worlds",
-          "endgame_nodes")
-_REAL = ("time", "c", "epsilon", "bias", "settle", "tolerance", "net_prior", "infer", "infer_epsilon",
-         "infer_mix")
+_WHOLE = ("iterations", "workers", "endgame_moves", "endgame_worlds", "endgame_nodes")
+_REAL = ("time", "c", "epsilon", "bias", "settle", "tolerance", "net_prior")
 
 
 def _at_least(name: str, value: float, low: float) -> None:

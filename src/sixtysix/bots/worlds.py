@@ -1,6 +1,5 @@
 """The worlds of one decision: full hands that agree with a seat's view, drawn
-uniformly or, with inference, by the likelihood of what the opponent did
-(:mod:`sixtysix.bots.inference`). The search bots (``ismcts``, ``santase-ismcts``)
+uniformly (or enumerated when few). The search bots (``ismcts``, ``santase-ismcts``)
 take their worlds from here.
 
 >>> import random
@@ -14,13 +13,8 @@ take their worlds from here.
 
 from __future__ import annotations
 
-import bisect
-import itertools
-import logging
-import math
 import random
 
-from sixtysix.bots.inference import Inference
 from sixtysix.game.cards import CARDS
 from sixtysix.game.hand import Hand
 from sixtysix.game.views import View
@@ -28,8 +22,6 @@ from sixtysix.game.worlds import Constraints
 from sixtysix.kernel import STOCK_CARDS
 
 __all__ = ["Worlds"]
-
-_log = logging.getLogger(__name__)
 
 
 class Worlds:
@@ -43,11 +35,6 @@ class Worlds:
     :meth:`Constraints.sample <sixtysix.game.worlds.Constraints.sample>` does,
     on card indices.
 
-    ``weigh`` (inference from the opponent's actions, an
-    :class:`~sixtysix.bots.inference.Inference`) gives each layout a log-weight; layouts
-    are then drawn by weight from ``pool`` uniform samples (or from all layouts when
-    they are enumerated), a hand drawn again with a fresh stock order.
-
     >>> view = Hand.random(seed=3).view(1)
     >>> Worlds(view, random.Random(1)).layouts is None  # sampled
     True
@@ -57,12 +44,11 @@ class Worlds:
     >>> view = hand.view(hand.to_act)
     >>> count = Worlds(view, random.Random(1)).count
     >>> worlds = Worlds(view, random.Random(1), enumerate_below=count)
-    >>> len(worlds.layouts) == count, worlds.weighted
-    (True, False)
+    >>> len(worlds.layouts) == count
+    True
     """
 
-    def __init__(self, view: View, rng: random.Random, enumerate_below: int = 0,
-                 weigh: Inference | None = None, pool: int = 256) -> None:
+    def __init__(self, view: View, rng: random.Random, enumerate_below: int = 0) -> None:
         c = Constraints.from_view(view)
         self.rng = rng
         self.count = c.count()
@@ -85,36 +71,6 @@ class Worlds:
         mask, stock = self.layouts[0] if self.layouts else self._sample()
         cards = [card for card in c.unseen | c.must_hold if mask & card.mask]
         self.template = Hand.from_view(view, cards, [CARDS[i] for i in stock])
-        #: With ``weigh`` (inference): the opponent's hands to draw from, and their
-        #: cumulative weights; ``None`` when every layout is as likely as the next.
-        self._hands: list[int] | None = None
-        self._cumulative: list[float] = []
-        #: The weighed layouts' weights (the largest 1), for measurements.
-        self.weights: list[float] = []
-        if weigh is not None:
-            self._weigh(weigh, pool)
-
-    def _weigh(self, weigh: Inference, pool: int) -> None:
-        """Weigh layouts by ``weigh`` (the likelihood of what the opponent did in each):
-        all of them when the layouts are enumerated, else ``pool`` uniform samples (a
-        weighted sample of a uniform sample: importance resampling). Layouts are then
-        drawn by weight."""
-        if self.layouts is not None:
-            candidates = self.layouts
-        else:
-            candidates = [(mask, self._stock_for(mask)) for mask in
-                          (self._sample_hand() for _ in range(pool))]
-        logs = [weigh.log_weight(layout, self.rng) for layout in candidates]
-        top = max(logs, default=-math.inf)
-        if top == -math.inf:
-            _log.debug("no world explains the opponent's actions: worlds drawn uniformly")
-            return
-        weights = [math.exp(v - top) for v in logs]
-        if max(weights) <= 0 or max(weights) == min(weights):
-            return  # nothing learnt: uniform, as without inference
-        self._hands = [mask for mask, _ in candidates]
-        self._cumulative = list(itertools.accumulate(weights))
-        self.weights = weights
 
     def _sample(self) -> tuple[int, list[int]]:
         mask = self._sample_hand()
@@ -139,11 +95,6 @@ class Worlds:
             rest.append(self._last)
         return rest
 
-    @property
-    def weighted(self) -> bool:
-        """Whether layouts are drawn by weight (inference), not uniformly."""
-        return self._hands is not None
-
     def draw(self, n: int) -> list[tuple[int, list[int]]]:
         """``n`` layouts drawn as :meth:`layout` draws them (for a search that deals a
         fixed list of layouts in turn)."""
@@ -158,14 +109,6 @@ class Worlds:
     def layout(self) -> tuple[int, list[int]]:
         """The next layout: the opponent's cards as a mask and the stock as card indices."""
         layouts = self.layouts
-        hands = self._hands
-        if hands is not None:
-            cumulative = self._cumulative
-            i = bisect.bisect_right(cumulative, self.rng.random() * cumulative[-1])
-            i = min(i, len(hands) - 1)
-            if layouts is not None:
-                return layouts[i]
-            return hands[i], self._stock_for(hands[i])
         if layouts is None:
             return self._sample()
         i = self._next

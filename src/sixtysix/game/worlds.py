@@ -8,8 +8,8 @@ game and the bridge to the course platform. Two views of the same question:
 * **layouts** (the opponent's hand and the stock's order) and the **worlds** they make
   of a view, uniform among those the view allows (determinization), below;
 * **whole packs** in dealing order that agree with what a seat saw, card by card, and
-  when each of the opponent's cards came to him (:class:`Deal`, :func:`fill_pack`,
-  :class:`Packs`), after them.
+  when each of the opponent's cards came to him (:class:`Deal`, :func:`fill_pack`),
+  after them.
 
 The key of the world a view and a layout make is :func:`sixtysix.game.views.world_key`.
 
@@ -116,7 +116,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from sixtysix.game.actions import CLOSE, DECLARE_MARRIAGE, DRAW, EXCHANGE, MARRIAGE, Action
+from sixtysix.game.actions import DECLARE_MARRIAGE, EXCHANGE, MARRIAGE, Action
 from sixtysix.game.cards import CARDS, Card, Rank, Suit, pack
 from sixtysix.game.hand import Hand
 from sixtysix.game.views import View
@@ -129,7 +129,6 @@ __all__ = [
     "Deal",
     "InconsistentViewError",
     "Layout",
-    "Packs",
     "Sampler",
     "World",
     "count_layouts",
@@ -537,163 +536,3 @@ def fill_pack(deal: Deal, known: Mapping[int, Card], places: Iterable[tuple[int,
         deck[position] = card
     return [card for card in deck if card is not None]
 
-
-class Packs:
-    """Whole packs that lead to a seat's view with a given layout of the hidden cards: the
-    deal and draws (the hand's past) behind a world, so that the hand can be replayed
-    from its first action (what inference from the opponent's plays needs:
-    :mod:`sixtysix.kernel`'s ``likelihoods``).
-
-    A layout (:mod:`sixtysix.game.worlds`) says what the opponent holds now and how the stock
-    lies; it does not say which of his cards he was dealt and which he drew when. Each
-    seat's cards went to its places in the pack: the ones it was dealt, and one of each
-    draw (R3.4: the trick winner takes the first card, the loser the second; the loser
-    of the last draw takes the face-up card, which is known). A card he played, showed
-    in a marriage (R5) or gave in the exchange (R4) was held by then: it goes to a place
-    he had received by that action. :meth:`pack` chooses among the places still free
-    uniformly, the card needed earliest first, the cards still in hand last: any place
-    open to a card is open to every card needed later, so the number of choices left
-    never depends on the choices made, and every assignment is equally likely. The
-    seat's own cards are placed once, when the packs are set up (the opponent never saw
-    them, so no inference depends on where they lay).
-
-    >>> from sixtysix import Action, Hand
-    >>> hand = Hand.random(seed=3)
-    >>> for token in ("9D", "JD", "D", "X"):
-    ...     hand.push(Action.parse(token))
-    >>> view = hand.view(0)
-    >>> packs = Packs(view, random.Random(1))
-    >>> deck = packs.pack(hand.kernel.hand(1), hand.kernel.stock_cards(), random.Random(2))
-    >>> again = Hand.deal([CARDS[i] for i in deck], view.dealer, view.rules)
-    >>> for _, action in view.history:
-    ...     again.push(action)
-    >>> again.key() == hand.key()
-    True
-    """
-
-    def __init__(self, view: View, rng: random.Random) -> None:
-        deal = Deal.of(view.rules)
-        self._size = deal.size
-        opponent = 1 - view.seat
-        places: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
-        needs: tuple[dict[int, int], dict[int, int]] = ({}, {})
-        extra = _past(view, deal, places, needs)
-        self._left = view.stock_size
-        self._stock = deal.stock[len(deal.stock) - view.stock_size:-1]
-        #: The pack with the seat's own cards and the turned-up trump in place.
-        self._base = [-1] * deal.size
-        self._base[deal.trump] = view.dealt_trump_card.index
-        mine = sum(card.mask for card in view.hand) & ~extra[view.seat]
-        free, order = _order(places[view.seat], needs[view.seat])
-        loose = [card for card in _cards(mine) if card not in needs[view.seat]]
-        _fill(self._base, free, order, loose, rng)
-        self._places, self._needs = _order(places[opponent], needs[opponent])
-        #: The opponent's cards that came to him from a place and were not used before now.
-        self._loose = ~extra[opponent] & ~sum(1 << card for card in needs[opponent])
-
-    def pack(self, opponent: int, stock: Sequence[int], rng: random.Random) -> list[int]:
-        """A pack (card codes in dealing order) whose deal, with the view's actions, gives
-        the view with the opponent holding ``opponent`` (a mask) and the stock ``stock``
-        (card codes, next first, the face-up card last); the opponent's past drawn as
-        the class says. Raises :class:`ValueError` if the layout does not fit the view."""
-        if len(stock) != self._left:
-            raise ValueError(f"a stock of {len(stock)} cards does not fit the view")
-        deck = self._base[:]
-        _fill(deck, self._places[:], self._needs, _cards(opponent & self._loose), rng)
-        for position, card in zip(self._stock, stock, strict=False):
-            deck[position] = card
-        if -1 in deck or len(set(deck)) != self._size:
-            raise ValueError("the layout does not fit the view: the pack is not whole")
-        return deck
-
-
-def _cards(mask: int) -> list[int]:
-    """The card codes of a mask, lowest first."""
-    out = []
-    while mask > 0:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _order(places: Iterable[tuple[int, int]],
-           needs: Mapping[int, int]) -> tuple[list[int], list[tuple[int, int]]]:
-    """A seat's places (positions) from the earliest held on, and its needed cards from the
-    earliest needed on, each with the number of places held by the time it was needed."""
-    ordered = sorted(places)
-    needed: list[tuple[int, int]] = []
-    for card, time in sorted(needs.items(), key=lambda item: (item[1], item[0])):
-        held = sum(1 for since, _ in ordered if since <= time)
-        if held <= len(needed):
-            raise ValueError(f"{CARDS[card]} was used before any place could have given it")
-        needed.append((card, held))
-    return [position for _, position in ordered], needed
-
-
-def _fill(deck: list[int], free: list[int], needs: Sequence[tuple[int, int]], loose: list[int],
-          rng: random.Random) -> None:
-    """Put each needed card at a free place held by the time it was needed, the earliest
-    needed first, then the ``loose`` cards at the places left, each choice uniform. The
-    places open to the k-th needed card are the first of those still free (the ones taken
-    before were open to it too), so one uniform index chooses."""
-    rnd = rng.random
-    for k, (card, held) in enumerate(needs):
-        deck[free.pop(int(rnd() * (held - k)))] = card
-    if len(loose) != len(free):
-        raise ValueError(f"{len(loose)} cards held for {len(free)} places: the layout does not fit")
-    rng.shuffle(loose)
-    for position, card in zip(free, loose, strict=True):
-        deck[position] = card
-
-
-def _past(view: View, deal: Deal, places: tuple[list[tuple[int, int]], list[tuple[int, int]]],
-          needs: tuple[dict[int, int], dict[int, int]]) -> list[int]:
-    """Fill in each seat's places in the pack (``(time held from, position)``) and the
-    cards it needed from them (card -> the first action at which it held it), from the
-    view's actions; return, by seat, the cards held now that came from no place (the
-    face-up trump taken in the exchange or with the last draw, R3.4, R4.1)."""
-    for seat in (0, 1):
-        places[seat].extend((0, position) for position in deal.dealt(seat, view.dealer))
-    extra = [0, 0]
-    face_up = view.dealt_trump_card.index
-    exchange = view.exchange_card.index
-    draws = tricks = 0
-    closed = False
-    on_table = False
-
-    def draw(winner: int, time: int) -> None:
-        nonlocal draws
-        first, second = deal.draw(draws)
-        draws += 1
-        places[winner].append((time + 1, first))
-        if draws == deal.draws:
-            extra[1 - winner] |= 1 << face_up
-        else:
-            places[1 - winner].append((time + 1, second))
-
-    for time, (seat, action) in enumerate(view.history):
-        code = action.code
-        if code == DRAW:
-            draw(seat, time)
-            continue
-        closed = closed or code == CLOSE
-        if code == EXCHANGE:
-            extra[seat] |= 1 << face_up
-            face_up = exchange
-        for card in shown_cards(action, view.trump, view.rules):
-            bit = 1 << card.index
-            if extra[seat] & bit:
-                if code < MARRIAGE:
-                    extra[seat] &= ~bit  # played: gone from his hand
-            elif card.index not in needs[seat]:
-                needs[seat][card.index] = time
-        if code < EXCHANGE:
-            if on_table:  # the trick is complete; without a draw step its winner draws now (R3.4)
-                winner = view.tricks[tricks].winner
-                tricks += 1
-                if not view.rules.close_before_draw and not closed and draws < deal.draws \
-                        and winner is not None:
-                    draw(winner, time)
-            on_table = not on_table
-    return extra

@@ -6,7 +6,7 @@
  * State and Rng); this file and the headers it includes are the engine on top, so that
  * searches and playouts written in C run on the rules without a Python call per node.
  * The engine's State is the rules' (their methods and attributes) with the playout policy
- * and the likelihood added.
+ * added.
  *
  * The searches are C functions on a KState too, for other C code to call:
  * k_policy_code and k_playout (the playout policy, the same choices as the pure
@@ -1040,12 +1040,8 @@ static int k_solve(KSolver *t, const KState *s, int alpha, int beta, KState *wor
     return v;
 }
 
-/* The engine's State: the rules' State (_crules.c) with the playout policy and the
- * likelihood of a line of play added (_pure.State) ------------------------------------- */
-
-/* State.likelihood is in _cinfer.h (it may run the network, _cnet.h). */
-static PyObject *State_likelihood(StateObject *self, PyObject *const *args, Py_ssize_t nargs,
-                                  PyObject *kwnames);
+/* The engine's State: the rules' State (_crules.c) with the playout policy added
+ * (_pure.State) ------------------------------------------------------------------------ */
 
 /* A flag argument, read by truth as the pure kernel reads it; absent: false. */
 static int get_flag(PyObject *o) {
@@ -1104,10 +1100,6 @@ static PyObject *State_playout(StateObject *self, PyObject *const *args, Py_ssiz
 
 /* The engine's methods of State (after the rules' State_methods). */
 static PyMethodDef engine_moves[] = {
-    {"likelihood", (PyCFunction)(void (*)(void))State_likelihood, METH_FASTCALL | METH_KEYWORDS,
-     "likelihood($self, codes, seat, epsilon, net=None, past=None, mix=0.0)\n--\n\n"
-     "The sum of the logarithms of the chances a model of seat gives its actions among codes,\n"
-     "played on from here (sixtysix.kernel._pure.State.likelihood)."},
     {"policy_code", (PyCFunction)(void (*)(void))State_policy_code, METH_FASTCALL | METH_KEYWORDS,
      "policy_code($self, fair=False, close=False)\n--\n\nThe playout policy's action here "
      "(sixtysix.kernel._pure_search.policy_code)."},
@@ -1127,7 +1119,7 @@ static PyTypeObject EngineStateType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "sixtysix.kernel._ckernel.State",
     .tp_doc = "One hand's whole state on bitmasks, with make/unmake (the compiled kernel): the rules'\n"
-              "State with the playout policy and the likelihood of a line of play.",
+              "State with the playout policy.",
     .tp_basicsize = sizeof(StateObject),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
@@ -1274,7 +1266,6 @@ static PyTypeObject SolverType = {
 };
 
 #include "_cloops.h"
-#include "_cinfer.h"
 
 /* The module ---------------------------------------------------------------------------- */
 

@@ -2,8 +2,7 @@
  *
  * StateObject is the Python State: one KState and the Config it is played by. The engine
  * (_ckernel.c) makes its State of the rules' methods and attributes with the playout
- * policy and the likelihood of a line of play added, and reads its arguments with the
- * same helpers.
+ * policy added, and reads its arguments with the same helpers.
  */
 
 #ifndef SIXTYSIX_CRULES_PY_H

@@ -2,9 +2,9 @@
 
 Standard library only, and nothing of the engine (search, solver, network, vector
 tables): the rules stand alone, as the compiled rules (``_crules.c``) do. The engine's
-:class:`sixtysix.kernel._pure.State` adds the playout policy and the likelihood of a
-line of play on top. ``tests/test_kernel_diff.py`` walks both kernels through the same
-positions and compares everything they say.
+:class:`sixtysix.kernel._pure.State` adds the playout policy on top.
+``tests/test_kernel_diff.py`` walks both kernels through the same positions and
+compares everything they say.
 """
 
 from __future__ import annotations
