@@ -2,10 +2,15 @@
 and the wall time a time-budgeted decision really takes.
 
 Run:  python benchmarks/ismcts.py [--positions 24] [--seconds 0.5] [--workers 2]
+      python benchmarks/ismcts.py --iterations 20000 [--repeats 5]
 
 The positions are first decisions of seeded deals and decisions a few tricks
 later (the stock still open), where the bots spend their time. Run it on a
-quiet machine: with ``--workers 2`` both cores are used.
+quiet machine: with ``--workers 2`` both cores are used. With ``--iterations``
+it measures instead the kernel's search alone on one core, in iterations per
+second of the process's CPU time (what other programs on the machine disturb
+least): each decision searched for that many iterations, the best and the
+median of ``--repeats`` rounds over the positions.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import time
 
 from machine import machine  # benchmarks/machine.py
 
+from sixtysix import kernel
 from sixtysix.bots.ismcts import ISMCTSBot
 from sixtysix.bots.levels import expert
 from sixtysix.bots.rollout import policy_code
@@ -68,15 +74,37 @@ def rate(views: list[View], seconds: float, workers: int) -> tuple[float, list[f
         bot.close()
 
 
+def cpu_rate(views: list[View], iterations: int, repeats: int) -> list[float]:
+    """Iterations per CPU second of each round over ``views``, each decision searched for
+    ``iterations`` by the hard level's tree (no early stop)."""
+    rates = []
+    for _ in range(repeats):
+        bot = ISMCTSBot(seed=1, iterations=iterations, c=0.4, bias=2.0, epsilon=0.1)
+        done = 0
+        cpu = time.process_time()
+        for view in views:
+            bot.root_stats(view)
+            done += bot.last_iterations
+        rates.append(done / (time.process_time() - cpu))
+    return rates
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--positions", type=int, default=24)
     parser.add_argument("--seconds", type=float, default=0.5, help="time budget per decision")
     parser.add_argument("--workers", type=int, default=2, help="processes for the parallel figure")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--iterations", type=int, help="iterations per CPU second at this budget instead")
+    parser.add_argument("--repeats", type=int, default=5, help="rounds over the positions (--iterations)")
     args = parser.parse_args()
     views = positions(args.positions, args.seed)
     print(f"machine: {machine()}")
+    if args.iterations:
+        rates = cpu_rate(views, args.iterations, args.repeats)
+        print(f"{len(views)} positions, {args.iterations} iterations per decision, kernel {kernel.NAME}: "
+              f"best {max(rates):,.0f}, median {statistics.median(rates):,.0f} iterations per CPU second")
+        return 0
     print(f"{len(views)} positions, {args.seconds:g} s per decision")
     for workers in sorted({1, args.workers}):
         per_second, walls = rate(views, args.seconds, workers)

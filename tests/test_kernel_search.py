@@ -1,6 +1,7 @@
-"""The kernel's ISMCTS (:class:`sixtysix.kernel.Search`) on both kernels, and its early
-stop: ``settle`` (the leader cannot be caught) and ``tolerance`` (no other action is
-better by that much).
+"""The kernel's ISMCTS (:class:`sixtysix.kernel.Search`) on both kernels, its options (one
+checked :class:`~sixtysix.kernel.TreeConfig`, which the bots' ``SearchConfig`` extends),
+and its early stop: ``settle`` (the leader cannot be caught) and ``tolerance`` (no other
+action is better by that much).
 
 The stopping rules are checked against the search run to its whole budget with the
 same seed (a search is a prefix of a longer one with the same seed) and against the
@@ -9,10 +10,12 @@ rule recomputed from the root statistics the search returns.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 import random
-from types import ModuleType
+import re
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,8 +23,9 @@ import pytest
 from sixtysix import Hand
 from sixtysix.bots.ismcts import ISMCTSBot, Worlds
 from sixtysix.bots.rollout import policy_code
+from sixtysix.bots.search_config import SearchConfig
 from sixtysix.game.actions import CLOSE, DRAW, EXCHANGE, MARRIAGE, ActionKind
-from sixtysix.kernel import SETTLE_EVERY, SETTLE_FROM, TOLERANCE_FROM, _pure, _pure_search
+from sixtysix.kernel import SETTLE_EVERY, SETTLE_FROM, TOLERANCE_FROM, TreeConfig, _pure, _pure_search
 from sixtysix.kernel.tables import config
 from sixtysix.rules import CLASSIC, Rules
 from sixtysix.states import HandState
@@ -47,15 +51,20 @@ def positions(count: int, seed: int) -> list[Hand]:
     return out
 
 
-def run(impl: ModuleType, hand: Hand, iterations: int, seed: int, **options: Any) -> tuple[Any, ...]:
+def tree(**options: Any) -> TreeConfig:
+    """The hard level's tree options, with ``options`` changed."""
+    return TreeConfig(**{"c": 0.4, "bias": 2.0, "epsilon": 0.1, **options})
+
+
+def run(impl: ModuleType, hand: Hand, iterations: int, seed: int, *, solve_cards: int = -1,
+        root_prior: Any = (), **options: Any) -> tuple[Any, ...]:
     """Search ``hand`` for the seat to act with ``impl``'s kernel, as
-    :class:`ISMCTSBot` does (the hard level's settings)."""
+    :class:`ISMCTSBot` does (the hard level's settings, with the tree's ``options``)."""
     seat = hand.to_act
     assert seat is not None
     worlds = Worlds(hand.view(seat), random.Random(seed), 256)
     template = impl.State.from_key(config(hand.rules), worlds.template.kernel.key())
-    options = {"solve_cards": -1, **options}
-    search = impl.Search(seat, 0.4, 2.0, 0.1, utility=UTILITY, **options)
+    search = impl.Search(seat, tree(**options), UTILITY, solve_cards=solve_cards, root_prior=root_prior)
     return tuple(search.run(template, worlds.opponent, worlds.layouts or [], *worlds.sampler(),
                             iterations, 0.0, seed, impl.Solver()))
 
@@ -92,10 +101,20 @@ def _prior(hand: Hand, seed: int) -> list[float]:
 def test_both_kernels_search_alike_with_a_root_prior() -> None:
     c = compiled()
     for i, hand in enumerate(positions(6, seed=15)):
-        options = {"prior": 1.5, "root_prior": _prior(hand, i)}
+        options = {"net_prior": 1.5, "root_prior": _prior(hand, i)}
         assert run(c, hand, 1500, i, **options) == run(_pure, hand, 1500, i, **options)
-        assert c.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, **options).root_prior == \
+        assert c.Search(0, tree(net_prior=1.5), UTILITY, root_prior=options["root_prior"]).root_prior == \
             tuple(options["root_prior"])
+
+
+def test_both_kernels_read_each_option_of_the_tree() -> None:
+    """Every option away from the hard level's (and from the others' values): a kernel
+    that read one option for another, or missed one, would search otherwise."""
+    c = compiled()
+    options = {"c": 0.7, "epsilon": 0.25, "bias": 0.5}
+    for i, hand in enumerate(positions(3, seed=17)):
+        assert run(c, hand, 800, i, **options) == run(_pure, hand, 800, i, **options)
+        assert run(c, hand, 800, i, **options) != run(c, hand, 800, i)
 
 
 def test_a_root_prior_shares_out_the_roots_visits() -> None:
@@ -105,8 +124,8 @@ def test_a_root_prior_shares_out_the_roots_visits() -> None:
     c = compiled()
     for i, hand in enumerate(positions(8, seed=16)):
         prior = _prior(hand, i)
-        assert run(c, hand, 2000, i, prior=0.0, root_prior=prior) == run(c, hand, 2000, i)
-        _, _, stats = run(c, hand, 2000, i, prior=1000.0, root_prior=prior)
+        assert run(c, hand, 2000, i, net_prior=0.0, root_prior=prior) == run(c, hand, 2000, i)
+        _, _, stats = run(c, hand, 2000, i, net_prior=1000.0, root_prior=prior)
         assert _distance(stats, prior) < 0.03
         _, _, plain = run(c, hand, 2000, i)
         assert _distance(plain, prior) > 0.1
@@ -121,10 +140,9 @@ def _distance(stats: dict[int, tuple[int, float, float]], prior: list[float]) ->
 def test_a_root_prior_must_name_every_action_code() -> None:
     for impl in (_pure_search, compiled()):
         with pytest.raises(ValueError, match=r"root_prior gives 3 probabilities, not one per action code"):
-            impl.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, prior=1.0,
-                        root_prior=[0.5, 0.25, 0.25])
-        with pytest.raises(ValueError, match="prior must be at least 0"):
-            impl.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, prior=-1.0)
+            impl.Search(0, tree(net_prior=1.0), UTILITY, root_prior=[0.5, 0.25, 0.25])
+    with pytest.raises(ValueError, match=r"net_prior must be at least 0, not -1\.0"):
+        tree(net_prior=-1.0)
 
 
 @pytest.mark.slow
@@ -172,19 +190,48 @@ def test_tolerance_stops_when_no_action_is_better_by_that_much() -> None:
     assert stopped >= 5
 
 
-@pytest.mark.parametrize("impl", [_pure_search])
-def test_settle_and_tolerance_are_checked(impl: ModuleType) -> None:
+def test_settle_and_tolerance_are_checked() -> None:
     with pytest.raises(ValueError, match="settle must be at least 0"):
-        impl.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, settle=-0.5)
+        tree(settle=-0.5)
     with pytest.raises(ValueError, match="tolerance must be at least 0"):
-        impl.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, tolerance=math.nan)
-    c = compiled()
-    with pytest.raises(ValueError, match="settle must be at least 0"):
-        c.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, settle=-0.5)
-    with pytest.raises(ValueError, match="tolerance must be at least 0"):
-        c.Search(0, 0.4, 2.0, 0.1, -1, UTILITY, tolerance=math.nan)
+        tree(tolerance=math.nan)
     with pytest.raises(ValueError, match="settle must be at least 0"):
         ISMCTSBot(seed=1, settle=-1)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"c": -0.1}, "c must be at least 0, not -0.1"),
+    ({"c": "abc"}, "c must be a number, not 'abc'"),
+    ({"bias": math.nan}, "bias must be at least 0, not nan"),
+    ({"epsilon": 1.5}, "epsilon must be between 0 and 1, not 1.5"),
+    ({"epsilon": True}, "epsilon must be a number, not True"),
+    ({"cards_only": "yes"}, "cards_only must be true or false, not 'yes'"),
+])
+def test_the_tree_config_refuses_bad_values_naming_the_option(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        tree(**options)
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        SearchConfig(**options)
+
+
+def test_the_kernels_take_only_a_checked_config() -> None:
+    """The options are checked once, when the config is made: both kernels refuse anything
+    else, even an object with the same attributes (which nobody checked)."""
+    unchecked = SimpleNamespace(**{**dataclasses.asdict(tree()), "settle": -0.5})
+    for impl in (_pure_search, compiled()):
+        with pytest.raises(TypeError, match="config must be a TreeConfig, not SimpleNamespace"):
+            impl.Search(0, unchecked, UTILITY)
+
+
+def test_the_bots_config_is_the_kernels_with_each_option_declared_once() -> None:
+    """SearchConfig extends TreeConfig and declares none of its options again; the bot's
+    config goes to the kernel whole, and both kernels keep the very object."""
+    tree_options = {field.name for field in dataclasses.fields(TreeConfig)}
+    assert issubclass(SearchConfig, TreeConfig)
+    assert not tree_options & set(SearchConfig.__annotations__)
+    bot_config = SearchConfig(iterations=100, c=0.3, settle=0.2, cards_only=True)
+    for impl in (_pure_search, compiled()):
+        assert impl.Search(1, bot_config, UTILITY).config is bot_config
 
 
 def test_a_settling_bot_stops_early_in_the_kernel() -> None:
@@ -209,8 +256,11 @@ def test_both_kernels_take_the_same_arguments() -> None:
         return [(p.name, p.default) for p in inspect.signature(cls).parameters.values()]
 
     assert parameters(compiled().Search) == parameters(_pure_search.Search)
-    c = compiled().Search(1, 0.4, 2.0, 0.1, solve_cards=6, utility=UTILITY, settle=0.1)
-    assert (c.seat, c.solve_cards, c.settle, c.utility) == (1, 6, 0.1, UTILITY)
+    options = tree(settle=0.1)
+    for impl in (_pure_search, compiled()):
+        search = impl.Search(1, options, UTILITY, solve_cards=6)
+        assert (search.seat, search.solve_cards, search.config, search.utility, search.root_prior) == \
+            (1, 6, options, UTILITY, ())
 
 
 
@@ -263,7 +313,7 @@ def last_tree(hand: Hand, iterations: int, seed: int, **options: Any) -> Any:
     seat = hand.to_act
     assert seat is not None
     worlds = Worlds(hand.view(seat), random.Random(seed), 256)
-    search = _pure.Search(seat, 0.4, 2.0, 0.1, -1, UTILITY, **options)
+    search = _pure.Search(seat, tree(**options), UTILITY)
     search.run(worlds.template.kernel, worlds.opponent, worlds.layouts or [], *worlds.sampler(),
                iterations, 0.0, seed, _pure.Solver())
     return search.last_tree
@@ -274,7 +324,7 @@ def test_both_kernels_search_alike_with_card_plays_only() -> None:
     for rules in (CLASSIC, TABLE_RULES):
         for i, hand in enumerate(card_positions(5, 21, rules)):
             assert run(c, hand, 1500, i, cards_only=True) == run(_pure, hand, 1500, i, cards_only=True)
-    assert c.Search(0, 0.2, 0.0, 0.0, -1, UTILITY, cards_only=True).cards_only is True
+    assert c.Search(0, tree(cards_only=True), UTILITY).config.cards_only is True
 
 
 def test_the_tree_of_card_plays_holds_card_plays_only() -> None:

@@ -439,9 +439,8 @@ class ISMCTSBot(BaseBot):
         config = self.config
         seconds = 0.0 if deadline is None else max(deadline - _time.perf_counter(), 1e-9)
         layouts = worlds.layouts or []
-        search = kernel.Search(seat, config.c, config.bias, config.epsilon, self._solve_cards, self._utility,
-                               config.settle, config.tolerance, config.net_prior, self._root_prior,
-                               config.cards_only)
+        search = kernel.Search(seat, config, self._utility, solve_cards=self._solve_cards,
+                               root_prior=self._root_prior)
         done, prior, stats = search.run(
             worlds.template.kernel, worlds.opponent, layouts, *worlds.sampler(),
             config.iterations if config.iterations is not None else 1 << 62, seconds,

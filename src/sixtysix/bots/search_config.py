@@ -3,7 +3,9 @@
 One frozen value holds everything :class:`~sixtysix.bots.ismcts.ISMCTSBot` is asked
 to do; the bot, its helper processes (:mod:`sixtysix.bots.parallel`) and the levels
 (:mod:`sixtysix.bots.levels`) all take it. A bad value is a :class:`ValueError` that
-names the option.
+names the option. It extends the kernel's :class:`~sixtysix.kernel.tree.TreeConfig`
+(the tree's options, declared and checked there) with the bot's own, so the bot hands
+it whole to :class:`sixtysix.kernel.Search`.
 
 >>> config = SearchConfig(iterations=2700, c=0.4, bias=2.0)
 >>> config.iterations, config.time, config.workers
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from sixtysix.bots.net_bot import load_network
 from sixtysix.errors import ParseError
+from sixtysix.kernel.tree import TreeConfig, at_least, check_flags, check_reals
 
 if TYPE_CHECKING:
     from sixtysix.search.net import Network
@@ -39,17 +42,18 @@ __all__ = ["DEFAULT_ITERATIONS", "SearchConfig", "check_names"]
 DEFAULT_ITERATIONS = 1000
 
 
-@dataclass(frozen=True)
-class SearchConfig:
+@dataclass(frozen=True, kw_only=True)
+class SearchConfig(TreeConfig):
     """The ISMCTS search's options (see :mod:`sixtysix.bots.ismcts` for what each does).
 
-    The budget: ``iterations`` and ``time`` (seconds per decision), whichever ends
-    first (:data:`DEFAULT_ITERATIONS` when neither is given), and ``settle`` and
-    ``tolerance`` (stop once the choice is settled; off at 0). The tree: ``c`` (the
-    UCB1 exploration constant on rewards in [-1, 1]), ``bias`` (progressive bias toward
-    the playout policy's action; off at 0), ``epsilon`` (the share of random card
-    choices in playouts), ``match`` (play for the match when the view carries its
-    score). ``workers``: processes searching each decision. ``network`` (a
+    The tree's options are the kernel's (:class:`~sixtysix.kernel.tree.TreeConfig`):
+    ``c`` (the UCB1 exploration constant on rewards in [-1, 1]), ``epsilon`` (the share
+    of random card choices in playouts), ``bias`` (progressive bias toward the playout
+    policy's action; off at 0), ``settle`` and ``tolerance`` (stop once the choice is
+    settled; off at 0), ``net_prior`` and ``cards_only`` (below). The bot's own: the
+    budget, ``iterations`` and ``time`` (seconds per decision), whichever ends first
+    (:data:`DEFAULT_ITERATIONS` when neither is given); ``match`` (play for the match
+    when the view carries its score). ``workers``: processes searching each decision. ``network`` (a
     :class:`~sixtysix.search.net.Network`, or a weights file or ``shipped``, loaded when the
     config is made) with ``net_prior`` (its policy as a PUCT prior at the root; off at
     0). The close check (:mod:`sixtysix.bots.endgame`): ``endgame_close`` (a close the
@@ -66,20 +70,13 @@ class SearchConfig:
 
     iterations: int | None = None
     time: float | None = None
-    c: float = 0.5
-    epsilon: float = 0.1
-    bias: float = 0.0
     match: bool = True
     workers: int = 1
-    settle: float = 0.0
-    tolerance: float = 0.0
     network: Network | None = None
-    net_prior: float = 0.0
     endgame_moves: int = 3
     endgame_worlds: int = 40
     endgame_nodes: int = 20_000
     endgame_close: bool = False
-    cards_only: bool = False
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -87,8 +84,8 @@ class SearchConfig:
         if self.network is not None:
             object.__setattr__(self, "network", load_network(self.network))
         self._check_numbers()
+        super().__post_init__()  # the tree's options
         self._check_budget()
-        self._check_search()
         self._check_network()
         self._check_endgame()
 
@@ -104,13 +101,8 @@ class SearchConfig:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                 raise ValueError(f"{name} must be a whole number, not {value!r}")
-        for name in ("match", "endgame_close", "cards_only"):
-            if getattr(self, name) not in (True, False):  # 1 and 0 are True and False
-                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
-        for name in _REAL:
-            value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                raise ValueError(f"{name} must be a number, not {value!r}")
+        check_flags(self, ("match", "endgame_close"))
+        check_reals(self, _REAL)
 
     def _check_budget(self) -> None:
         if self.iterations is not None and self.iterations < 1:
@@ -119,23 +111,15 @@ class SearchConfig:
             raise ValueError(f"time must be positive, not {self.time}")
         if self.workers < 1:
             raise ValueError(f"workers must be at least 1, not {self.workers}")
-        _at_least("settle", self.settle, 0)
-        _at_least("tolerance", self.tolerance, 0)
-
-    def _check_search(self) -> None:
-        _at_least("c", self.c, 0)
-        _at_least("bias", self.bias, 0)
-        _between("epsilon", self.epsilon, 0, 1)
 
     def _check_network(self) -> None:
-        _at_least("net_prior", self.net_prior, 0)
         if self.network is None and self.net_prior:
             raise ValueError("net_prior needs a network: network=FILE.npz (or network=shipped)")
 
     def _check_endgame(self) -> None:
-        _at_least("endgame_moves", self.endgame_moves, 1)
-        _at_least("endgame_worlds", self.endgame_worlds, 1)
-        _at_least("endgame_nodes", self.endgame_nodes, 1)
+        at_least("endgame_moves", self.endgame_moves, 1)
+        at_least("endgame_worlds", self.endgame_worlds, 1)
+        at_least("endgame_nodes", self.endgame_nodes, 1)
 
 
 def check_names(options: Mapping[str, object]) -> None:
@@ -144,9 +128,11 @@ def check_names(options: Mapping[str, object]) -> None:
     >>> check_names({"c": 0.4, "anchor": "heuristic"})
     Traceback (most recent call last):
     ...
-    sixtysix.errors.ParseError: the search has no option 'anchor' (its options: iterations, time, c, ...)
+    sixtysix.errors.ParseError: the search has no option 'anchor' (its options: iterations, time, match, ...)
     """
-    names = [field.name for field in dataclasses.fields(SearchConfig)]
+    # The bot's own options first (the budget), then the tree's.
+    tree = [field.name for field in dataclasses.fields(TreeConfig)]
+    names = [field.name for field in dataclasses.fields(SearchConfig) if field.name not in tree] + tree
     unknown = sorted(set(options) - set(names))
     if unknown:
         raise ParseError(f"the search has no option {unknown[0]!r} (its options: {', '.join(names)})")
@@ -154,14 +140,5 @@ def check_names(options: Mapping[str, object]) -> None:
 
 #: The options that are whole numbers, and those that are any number.
 _WHOLE = ("iterations", "workers", "endgame_moves", "endgame_worlds", "endgame_nodes")
-_REAL = ("time", "c", "epsilon", "bias", "settle", "tolerance", "net_prior")
+_REAL = ("time",)
 
-
-def _at_least(name: str, value: float, low: float) -> None:
-    if not value >= low:
-        raise ValueError(f"{name} must be at least {low}, not {value}")
-
-
-def _between(name: str, value: float, low: float, high: float) -> None:
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be between {low} and {high}, not {value}")

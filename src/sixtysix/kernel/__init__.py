@@ -14,7 +14,8 @@ pure one; :data:`NAME` says which one runs.
 
 The kernel checks nothing: :meth:`State.push` trusts that the action is legal.
 Untrusted input goes through :class:`~sixtysix.game.hand.Hand`, which names the legal
-actions when one is not.
+actions when one is not. The search (:class:`Search`) takes its options as one frozen,
+checked :class:`TreeConfig` (:mod:`sixtysix.kernel.tree`).
 
 >>> from sixtysix.rules import CLASSIC
 >>> state = State.deal(list(range(24)), 0, config(CLASSIC))
@@ -66,14 +67,15 @@ from sixtysix.kernel.tables import (
     follow_mask,
     marriage_value,
 )
+from sixtysix.kernel.tree import TreeConfig
 
 __all__ = [
     "ABOVE", "CARD_BITS", "CLOSE", "DEAL_LAYOUTS", "DECLARE", "DECLARE_MARRIAGE", "DRAW", "EXCHANGE",
     "KINGS", "MARRIAGE", "NAME", "NUM_CODES", "Net", "OBSERVATION_BLOCKS", "OPPONENTS", "PAST", "POINTS",
     "REASONS", "SCHNEIDER", "SCORING_POINTS", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK",
-    "SUIT_OF", "TOLERANCE_FROM", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Refused", "Rng",
-    "Scoring", "Search", "Solver", "State", "Tables", "beats", "conceded", "config", "declared_total",
-    "follow_mask", "marriage_value",
+    "SUIT_OF", "TOLERANCE_FROM", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Refused",
+    "Rng", "Scoring", "Search", "Solver", "State", "Tables", "TreeConfig", "beats", "conceded", "config",
+    "declared_total", "follow_mask", "marriage_value",
 ]
 
 if TYPE_CHECKING:

@@ -1138,14 +1138,16 @@ static int kl_search(const KLSearchArgs *a, const KState *template, KLSearchRun 
 typedef struct {
     PyObject_HEAD
     int seat;
+    /* The tree's options, read once from config (a checked TreeConfig). */
     double c, bias, epsilon;
-    int solve_cards;
-    double utility[7];
     double settle, tolerance;
     double prior;
+    int cards_only;
+    int solve_cards;
+    double utility[7];
     double root_prior[NUM_CODES];
     int has_root_prior;
-    int cards_only;
+    PyObject *config;
     PyObject *utility_tuple;
 } SearchObject;
 
@@ -1174,43 +1176,76 @@ static int kl_numbers(PyObject *o, double *out, int n, const char *name, const c
     return count != 0;
 }
 
+/* The class sixtysix.kernel.tree.TreeConfig (a new reference), imported when the first
+ * search is made: the options are checked there, once, when a config is made. */
+static PyObject *kl_tree_config_type(void) {
+    static PyObject *type = NULL;
+    if (!type) {
+        PyObject *module = PyImport_ImportModule("sixtysix.kernel.tree");
+        if (!module)
+            return NULL;
+        type = PyObject_GetAttrString(module, "TreeConfig");
+        Py_DECREF(module);
+        if (!type)
+            return NULL;
+    }
+    Py_INCREF(type);
+    return type;
+}
+
+/* The number config.name into *out: 0, or -1 with an error. */
+static int kl_option(PyObject *config, const char *name, double *out) {
+    PyObject *v = PyObject_GetAttrString(config, name);
+    if (!v)
+        return -1;
+    *out = PyFloat_AsDouble(v);
+    Py_DECREF(v);
+    return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* The tree's options from config, a TreeConfig (checked when it was made), into self. */
+static int kl_read_config(SearchObject *self, PyObject *config) {
+    PyObject *type = kl_tree_config_type();
+    if (!type)
+        return -1;
+    int is = PyObject_IsInstance(config, type);
+    Py_DECREF(type);
+    if (is <= 0) {
+        PyObject *name = is == 0 ? PyType_GetName(Py_TYPE(config)) : NULL;
+        if (name) {
+            PyErr_Format(PyExc_TypeError, "config must be a TreeConfig, not %U", name);
+            Py_DECREF(name);
+        }
+        return -1;
+    }
+    if (kl_option(config, "c", &self->c) < 0 || kl_option(config, "bias", &self->bias) < 0
+        || kl_option(config, "epsilon", &self->epsilon) < 0 || kl_option(config, "settle", &self->settle) < 0
+        || kl_option(config, "tolerance", &self->tolerance) < 0
+        || kl_option(config, "net_prior", &self->prior) < 0)
+        return -1;
+    PyObject *cards_only = PyObject_GetAttrString(config, "cards_only");
+    if (!cards_only)
+        return -1;
+    self->cards_only = PyObject_IsTrue(cards_only);
+    Py_DECREF(cards_only);
+    if (self->cards_only < 0)
+        return -1;
+    Py_INCREF(config);
+    Py_XSETREF(self->config, config);
+    return 0;
+}
+
 static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"seat", "c", "bias", "epsilon", "solve_cards", "utility", "settle", "tolerance",
-                             "prior", "root_prior", "cards_only", NULL};
-    PyObject *seat_o, *solve_o, *utility_o, *root_prior_o = NULL;
-    double c, bias, epsilon, settle = 0.0, tolerance = 0.0, prior = 0.0;
-    int cards_only = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OdddOO|dddOp:Search", kwlist, &seat_o, &c, &bias, &epsilon,
-                                     &solve_o, &utility_o, &settle, &tolerance, &prior, &root_prior_o,
-                                     &cards_only))
+    static char *kwlist[] = {"seat", "config", "utility", "solve_cards", "root_prior", NULL};
+    PyObject *seat_o, *config, *utility_o, *solve_o = NULL, *root_prior_o = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO|$OO:Search", kwlist, &seat_o, &config, &utility_o,
+                                     &solve_o, &root_prior_o))
         return -1;
-    if (!(prior >= 0)) {
-        PyObject *f = PyFloat_FromDouble(prior);
-        if (f) {
-            PyErr_Format(PyExc_ValueError, "prior must be at least 0, not %R", f);
-            Py_DECREF(f);
-        }
-        return -1;
-    }
-    double root_prior[NUM_CODES];
-    int has_root_prior = kl_numbers(root_prior_o, root_prior, NUM_CODES, "root_prior", "probabilities",
-                                    "action code");
-    if (has_root_prior < 0)
-        return -1;
-    if (!(settle >= 0) || !(tolerance >= 0)) {
-        int bad_settle = !(settle >= 0);
-        PyObject *f = PyFloat_FromDouble(bad_settle ? settle : tolerance);
-        if (f) {
-            PyErr_Format(PyExc_ValueError, "%s must be at least 0, not %R", bad_settle ? "settle" : "tolerance", f);
-            Py_DECREF(f);
-        }
-        return -1;
-    }
     int seat = parse_seat(seat_o);
     if (seat < 0)
         return -1;
-    long solve_cards;
-    if (get_int_clamped(solve_o, -1, 1000, &solve_cards) < 0)
+    long solve_cards = -1;
+    if (solve_o && get_int_clamped(solve_o, -1, 1000, &solve_cards) < 0)
         return -1;
     PyObject *tuple = PySequence_Tuple(utility_o);
     if (!tuple)
@@ -1228,16 +1263,16 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
             return -1;
         }
     }
+    double root_prior[NUM_CODES];
+    int has_root_prior = kl_numbers(root_prior_o, root_prior, NUM_CODES, "root_prior", "probabilities",
+                                    "action code");
+    if (has_root_prior < 0 || kl_read_config(self, config) < 0) {
+        Py_DECREF(tuple);
+        return -1;
+    }
     self->seat = seat;
-    self->c = c;
-    self->bias = bias;
-    self->epsilon = epsilon;
     self->solve_cards = (int)solve_cards;
-    self->settle = settle;
-    self->tolerance = tolerance;
-    self->prior = prior;
     self->has_root_prior = has_root_prior;
-    self->cards_only = cards_only;
     if (has_root_prior)
         memcpy(self->root_prior, root_prior, sizeof root_prior);
     memcpy(self->utility, utility, sizeof utility);
@@ -1246,6 +1281,7 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
 }
 
 static void Search_dealloc(SearchObject *self) {
+    Py_XDECREF(self->config);
     Py_XDECREF(self->utility_tuple);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -1471,12 +1507,15 @@ static PyObject *Search_get_root_prior(SearchObject *self, void *Py_UNUSED(closu
     return kl_tuple(self->root_prior, self->has_root_prior ? NUM_CODES : 0);
 }
 
-static PyObject *Search_get_cards_only(SearchObject *self, void *Py_UNUSED(closure)) {
-    return PyBool_FromLong(self->cards_only);
+static PyObject *Search_get_config(SearchObject *self, void *Py_UNUSED(closure)) {
+    if (!self->config)
+        Py_RETURN_NONE;
+    Py_INCREF(self->config);
+    return self->config;
 }
 
 static PyGetSetDef Search_getset[] = {
-    {"cards_only", (getter)Search_get_cards_only, NULL, "Whether the tree holds card plays only.", NULL},
+    {"config", (getter)Search_get_config, NULL, "The tree's options (a TreeConfig).", NULL},
     {"root_prior", (getter)Search_get_root_prior, NULL, "A probability for each action code (or none).", NULL},
     {"utility", (getter)Search_get_utility, NULL, "The worth of each result from -3 to 3 game points.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -1484,15 +1523,7 @@ static PyGetSetDef Search_getset[] = {
 
 static PyMemberDef Search_members[] = {
     {"seat", T_INT, offsetof(SearchObject, seat), READONLY, "The seat searched for."},
-    {"c", T_DOUBLE, offsetof(SearchObject, c), READONLY, "The exploration constant."},
-    {"bias", T_DOUBLE, offsetof(SearchObject, bias), READONLY, "The playout policy's action's bonus."},
-    {"epsilon", T_DOUBLE, offsetof(SearchObject, epsilon), READONLY, "The playouts' chance of a random card."},
     {"solve_cards", T_INT, offsetof(SearchObject, solve_cards), READONLY, "Cards in hand to solve exactly from."},
-    {"settle", T_DOUBLE, offsetof(SearchObject, settle), READONLY,
-     "Stop once the most visited root action leads by more than this share of the iterations left."},
-    {"tolerance", T_DOUBLE, offsetof(SearchObject, tolerance), READONLY,
-     "Stop once no other root action is better by this much (mean reward, two standard errors)."},
-    {"prior", T_DOUBLE, offsetof(SearchObject, prior), READONLY, "The root prior's weight (PUCT)."},
     {NULL, 0, 0, 0, NULL},
 };
 
@@ -1509,11 +1540,11 @@ static PyMethodDef Search_methods[] = {
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "sixtysix.kernel._ckernel.Search",
-    .tp_doc = "Search(seat, c, bias, epsilon, solve_cards, utility, settle=0.0, tolerance=0.0, prior=0.0, "
-              "root_prior=(), cards_only=False)\n"
+    .tp_doc = "Search(seat, config, utility, *, solve_cards=-1, root_prior=())\n"
               "--\n\n"
               "Information-set MCTS over sampled worlds, in the kernel (the search of ISMCTSBot;\n"
-              "with cards_only, of SantaseISMCTSBot).",
+              "with cards_only, of SantaseISMCTSBot). config is a sixtysix.kernel.TreeConfig,\n"
+              "read once here.",
     .tp_basicsize = sizeof(SearchObject),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,

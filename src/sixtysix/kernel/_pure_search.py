@@ -34,6 +34,7 @@ from sixtysix.kernel.tables import (
     follow_mask,
     marriage_value,
 )
+from sixtysix.kernel.tree import TreeConfig
 
 if TYPE_CHECKING:
     from sixtysix.kernel._pure import State
@@ -452,9 +453,14 @@ class Search:
     not empty, else sampled uniformly: the opponent holds ``must`` and ``free`` cards of
     ``allowed``; the other ``unseen`` cards are the stock, shuffled when ``ordered``,
     with ``last`` (when not -1) as its last card. Rewards are ``utility[game points + 3]``
-    for ``seat``; ``bias`` favours the playout policy's action; a position with the stock
-    closed or exhausted is a leaf, played on by the policy until ``solve_cards`` are left
-    (-1: to the end), then solved exactly.
+    for ``seat``. ``config`` (a :class:`~sixtysix.kernel.tree.TreeConfig`, checked when
+    it was made; a bot's :class:`~sixtysix.bots.search_config.SearchConfig` is one) holds
+    the tree's options, read once here: ``c`` (UCB1's exploration), ``epsilon`` (random
+    card choices in playouts), ``bias`` (favouring the playout policy's action) and those
+    below. What changes with each decision is given with it: ``utility``,
+    ``solve_cards`` and ``root_prior``. A position with the stock closed or exhausted is
+    a leaf, played on by the policy until ``solve_cards`` are left (-1: to the end), then
+    solved exactly.
 
     With ``settle`` S above 0 the search stops early once its choice is settled: when
     the root action with the most visits leads the next one by more than S times the
@@ -467,7 +473,7 @@ class Search:
     :data:`SETTLE_FROM` iterations and then every :data:`SETTLE_EVERY`.
 
     ``root_prior`` (a probability for each action code, from a learned policy) guides
-    the root with weight ``prior`` P > 0, as PUCT does (Silver et al. 2017): a root action
+    the root with weight ``net_prior`` P > 0, as PUCT does (Silver et al. 2017): a root action
     of probability p with n visits of the root's N gets P · p · √N / (1 + n) more in its
     score, and the likeliest untried action is tried first there.
 
@@ -478,35 +484,36 @@ class Search:
     card plays so taken, and the tree goes on after the stock is closed or exhausted
     (no leaf there: each new node is played out to the end of the hand). This is the
     Santase engine's search (``santase-ismcts``).
+
+    >>> search = Search(1, TreeConfig(c=0.4, bias=2.0), [g / 3 for g in range(-3, 4)], solve_cards=6)
+    >>> search.config.bias, search.solve_cards, search.utility[6]
+    (2.0, 6, 1.0)
+    >>> Search(1, {"c": 0.4}, [0.0] * 7)
+    Traceback (most recent call last):
+    ...
+    TypeError: config must be a TreeConfig, not dict
     """
 
-    def __init__(self, seat: int, c: float, bias: float, epsilon: float, solve_cards: int,
-                 utility: Sequence[float], settle: float = 0.0, tolerance: float = 0.0,
-                 prior: float = 0.0, root_prior: Sequence[float] = (), cards_only: bool = False) -> None:
+    def __init__(self, seat: int, config: TreeConfig, utility: Sequence[float], *, solve_cards: int = -1,
+                 root_prior: Sequence[float] = ()) -> None:
+        if not isinstance(config, TreeConfig):
+            raise TypeError(f"config must be a TreeConfig, not {type(config).__name__}")
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, not {seat}")
         self.seat = seat
-        self.c = c
-        self.bias = bias
-        self.epsilon = epsilon
+        #: The tree's options, read once here (checked when the config was made).
+        self.config = config
+        self._c, self._bias, self._epsilon = float(config.c), float(config.bias), float(config.epsilon)
+        self._settle, self._tolerance = float(config.settle), float(config.tolerance)
+        self._weight, self._cards_only = float(config.net_prior), bool(config.cards_only)
         self.solve_cards = solve_cards
         self.utility = tuple(utility)
-        self.settle = settle
-        self.tolerance = tolerance
-        if not settle >= 0:
-            raise ValueError(f"settle must be at least 0, not {settle}")
-        if not tolerance >= 0:
-            raise ValueError(f"tolerance must be at least 0, not {tolerance}")
-        if not prior >= 0:
-            raise ValueError(f"prior must be at least 0, not {prior}")
-        self.prior = float(prior)
+        if len(self.utility) != 7:
+            raise ValueError("utility must give the worth of each result from -3 to 3 game points")
         self.root_prior = tuple(float(p) for p in root_prior)
-        self.cards_only = bool(cards_only)
         if self.root_prior and len(self.root_prior) != NUM_CODES:
             raise ValueError(f"root_prior gives {len(self.root_prior)} probabilities, not one per action "
                              f"code ({NUM_CODES})")
-        if seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, not {seat}")
-        if len(self.utility) != 7:
-            raise ValueError("utility must give the worth of each result from -3 to 3 game points")
         #: The tree of the last run (the pure kernel keeps it, for tests and study).
         self.last_tree: _Node | None = None
 
@@ -524,16 +531,16 @@ class Search:
         rng = Rng(seed)
         start = time.perf_counter()
         deadline = start + seconds if seconds > 0 else None
-        settle = self.settle or self.tolerance
+        settle = self._settle or self._tolerance
         root = _Node()
         cache: dict[tuple[int, ...], int] = {}
         me = self.seat
-        c = self.c
-        bias = self.bias
+        c = self._c
+        bias = self._bias
         utility = self.utility
-        guide = self.root_prior if self.prior > 0 else ()
-        weight = self.prior
-        cards_only = self.cards_only
+        weight = self._weight
+        guide = self.root_prior if weight > 0 else ()
+        cards_only = self._cards_only
         next_layout = 0
         done = 0
         while done < iterations:
@@ -628,20 +635,20 @@ class Search:
         return done, root.prior, stats
 
     def _settled(self, root: _Node, left: int, done: int, start: float, deadline: float | None) -> bool:
-        return settled(root.children, self.settle, self.tolerance, left, done, start, deadline)
+        return settled(root.children, self._settle, self._tolerance, left, done, start, deadline)
 
     def _evaluate(self, world: State, rng: Rng, solver: Solver, cache: dict[tuple[int, ...], int]) -> int:
         if world.phase == _OVER:
             return world.value()
         if world.stock_open:
-            playout(world, _seeded(rng), self.epsilon, False, False, self.solve_cards)
+            playout(world, _seeded(rng), self._epsilon, False, False, self.solve_cards)
             if world.phase == _OVER:
                 return world.value()
         return self._phase2(world, rng, solver, cache)
 
     def _phase2(self, world: State, rng: Rng, solver: Solver, cache: dict[tuple[int, ...], int]) -> int:
         if world.phase != _OVER and world.hands[world.to_act].bit_count() > self.solve_cards:
-            playout(world, _seeded(rng), self.epsilon, False, False, self.solve_cards)
+            playout(world, _seeded(rng), self._epsilon, False, False, self.solve_cards)
         if world.phase == _OVER:
             return world.value()
         key = world.key()
