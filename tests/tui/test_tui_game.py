@@ -494,7 +494,8 @@ async def test_a_settings_list_opens_as_a_framed_menu_and_no_label_is_cut(data_d
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 @synchronous
-async def test_every_list_of_the_settings_opens_inside_the_dialog(data_dir: Path, size: tuple[int, int]) -> None:
+async def test_every_list_of_the_settings_opens_inside_the_dialog(data_dir: Path,
+                                                                 size: tuple[int, int]) -> None:
     """Each list of the settings (the languages above all), opened with Enter, lies wholly
     inside the dialog's frame with all its choices in sight, on a terminal of 80×24 and a
     larger one: no line of it over the game behind."""
