@@ -77,9 +77,22 @@ def signed(value: float, digits: int = 2) -> str:
 
 
 def margin(line: ActionValue) -> str:
-    """An action's value for experts: ``+1.40 ± 0.11``, or ``+2 exactly``."""
+    """An action's value for experts: ``+1.40 ± 0.11``, or ``+2 exactly``; near the most a
+    hand scores, its interval as far as it is possible, ``+2.56 (+1.82 to +3.00)``, never
+    ``+2.56 ± 0.74`` (which would reach 3.30, R9.1).
+
+    >>> from sixtysix.bots.analysis import ActionValue
+    >>> from sixtysix.game.actions import Action
+    >>> margin(ActionValue(Action.parse("C"), 2.56, 0.74, 16, False))
+    '+2.56 (+1.82 to +3.00)'
+    >>> margin(ActionValue(Action.parse("C"), -1.4, 0.11, 16, False))
+    '−1.40 ± 0.11'
+    """
     if line.exact:
         return _("{value} exactly").format(value=signed(line.value, 0))
+    if line.clipped:
+        return _("{value} ({low} to {high})").format(value=signed(line.value), low=signed(line.low),
+                                                     high=signed(line.high))
     return _("{value} ± {error}").format(value=signed(line.value), error=decimal(line.error, 2))
 
 

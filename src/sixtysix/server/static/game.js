@@ -514,7 +514,10 @@ function renderHint(view, you) {
   // (the server says how sure: sixtysix.bots.analysis.Certainty); the numbers behind a toggle.
   const best = now.lines[0];
   const parts = [el("p", { class: "hint-advice", text: adviceText(best, now, view) })];
+  // Near the most a hand scores the server sends the interval as far as it is possible.
   const value = (line) => line.exact ? t("{value} exactly", { value: signed(line.value, 0) })
+    : line.interval ? t("{value} ({low} to {high})", { value: signed(line.value, 2), low: signed(line.interval[0], 2),
+                                                       high: signed(line.interval[1], 2) })
     : t("{value} \u00b1 {error}", { value: signed(line.value, 2), error: decimalText(line.error, 2) });
   // The best few: the rest are worse still, and the hand stays in sight.
   const items = now.lines.slice(0, HINT_LINES).map((line, i) => el("li", { class: i === 0 ? "best" : "" },
