@@ -343,7 +343,7 @@ def test_the_lesson_and_the_table_call_the_reader_you(browser: Any, server: Serv
 #: words, what it wins or loses on average (or exactly), and how sure.
 SURE = r"\((quite sure|fairly sure|a rough guess: .*)\)"
 ADVICE = {
-    "en": re.compile(rf"^(Play|Marriage|Exchange|Close|Draw|Declare|Show)\b.*: (it (wins|loses) about \d\.\d "
+    "en": re.compile(rf"^(Play|Announce|Exchange|Close|Draw|Declare|Show)\b.*: (it (wins|loses) about \d\.\d "
                      rf"game points on average {SURE}|it is about even on average {SURE}|with best play .*)\."
                      r"( .* is about as good\.)?$"),
     "de": re.compile(r"\d,\d|bestem Spiel|ausgeglichen"),

@@ -120,11 +120,17 @@ HINT_WORDS = {ActionKind.CLOSE: "Close the stock", ActionKind.DRAW: "Draw", Acti
               ActionKind.EXCHANGE: "Exchange", ActionKind.DECLARE_MARRIAGE: "Show the "}
 
 
-def hint_words(action: Action) -> str:
+def hint_words(action: Action, sentence: bool = False) -> str:
+    """How the numbers name an action; at the head of the hint's sentence (``sentence``) a
+    marriage is said in words of its own."""
     if action.card is None or action.kind is ActionKind.EXCHANGE:
         return HINT_WORDS[action.kind]
     card = ("10" if action.card.rank.letter == "T" else action.card.rank.letter) + action.card.suit.symbol
-    return f"Marriage: {card} and lead it" if action.kind is ActionKind.MARRIAGE else f"Play {card}"
+    if action.kind is ActionKind.MARRIAGE:
+        suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[action.card.suit.letter]
+        return (f"Announce the marriage in {suit} and lead {card}" if sentence else
+                f"Marriage: {card} and lead it")
+    return f"Play {card}"
 
 
 @synchronous
@@ -142,7 +148,7 @@ async def test_the_hint_speaks_words_and_marks_the_best_and_h_again_gives_the_nu
         assert view is not None and screen.hinted in view.legal
         advice = [line for line in log(screen).splitlines() if line.startswith("Hint: ")]
         assert len(advice) == 1
-        assert advice[0].startswith(f"Hint: {hint_words(screen.hinted)}: ")
+        assert advice[0].startswith(f"Hint: {hint_words(screen.hinted, sentence=True)}: ")
         sure = r"\((quite sure|fairly sure|a rough guess: the hidden cards could change it)\)"
         assert re.search(rf": (it (wins|loses) about \d\.\d game points on average {sure}|it is about even|"
                          r"with best play)", advice[0])
