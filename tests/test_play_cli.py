@@ -18,16 +18,18 @@ from pathlib import Path
 import pytest
 
 from sixtysix.bots import make_bot
+from sixtysix.bots.analysis import Budget, advise, analyse
 from sixtysix.cli import main
 from sixtysix.cli.play import LineUI, pick_style
 from sixtysix.errors import ParseError
-from sixtysix.game.actions import Action
+from sixtysix.game.actions import Action, ActionKind
 from sixtysix.game.cards import CARDS, Card, Rank
 from sixtysix.game.hand import Hand
 from sixtysix.game.record import MatchReplay, load, replay
 from sixtysix.play.session import PlaySession
+from sixtysix.present.text.advice import advice_text
 from sixtysix.present.text.prompt import parse_choice
-from sixtysix.present.text.screen import render_screen
+from sixtysix.present.text.screen import render_hand, render_screen
 from sixtysix.present.text.style import AnsiStyle, Style
 from sixtysix.present.text.words import Seats
 from sixtysix.rules import Rules
@@ -269,13 +271,15 @@ def test_help_and_show(monkeypatch: pytest.MonkeyPatch) -> None:
 HINT_WORDS = {"C": "Close the stock", "D": "Draw", "66": "Declare 66", "X": "Exchange your "}
 
 
-def hint_words(token: str) -> str:
+def hint_words(token: str, sentence: bool = False) -> str:
+    """How the numbers name an action; at the head of the hint's sentence (``sentence``) a
+    marriage is said in words of its own."""
     if token in HINT_WORDS:
         return HINT_WORDS[token]
     if token.startswith("66+"):
         return "Show the "
     if token.endswith("+"):
-        return f"Marriage: {token[:-1]} and lead it"
+        return "Announce the marriage in " if sentence else f"Marriage: {token[:-1]} and lead it"
     return f"Play {token}"
 
 
@@ -295,7 +299,7 @@ def test_the_hint_speaks_words_and_gives_the_numbers_when_asked_again(
              r"|with best play .*")
     assert re.fullmatch(rf"(.+): ({worth})\.( .* is about as good\.)? \(type hint again for the numbers\)",
                         advice[0]), advice[0]
-    assert any(advice[0].startswith(hint_words(token)) for token in legal)
+    assert any(advice[0].startswith(hint_words(token, sentence=True)) for token in legal)
     numbers = out[out.index("Game points for you with each action, best first:"):]
     rows = [line.strip() for line in numbers.splitlines()[1:len(legal) + 1]]
     assert all(re.search(r"([+−]\d\.\d\d ± \d\.\d\d|[+−]\d exactly)", row) for row in rows), rows
@@ -494,3 +498,48 @@ def test_session_without_io() -> None:
     assert type(events[-1]).__name__ == "MatchOver"
     assert session.record().to_json()["hands"]
     assert count > 10
+
+
+def seeded_position(seed: int, moves: int) -> Hand:
+    """A seeded deal after ``moves`` random actions (seeded too)."""
+    hand = Hand.random(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        hand.push(rng.choice(list(hand.legal_actions())))
+    return hand
+
+
+#: The plain mode's cards: notation, as its hand and its choices show them (``KS``).
+PLAIN_CARD = re.compile(r"\b[9TJQKA][CDHS]\b")
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(32, 0), (185, 0), (75, 3)])
+def test_the_plain_hint_reads_as_sentences_with_cards_as_the_plain_mode_shows_them(seed: int,
+                                                                                   moves: int) -> None:
+    """A hint whose best action is a marriage, with an action about as good (a card or
+    the other marriage), in the plain line mode: the marriage is said in words ("Announce
+    the marriage in hearts and lead KH: ..."), the action as good in a sentence of its
+    own ("9C is about as good."), never "Marriage: KH and lead it is about as good"; every
+    card is named as the plain mode's hand and choices name it, never otherwise."""
+    hand = seeded_position(seed, moves)
+    view = hand.view(hand.to_act)  # type: ignore[arg-type]
+    style = pick_style(io.StringIO(), None)  # what `sixtysix play` uses off a terminal
+    lines = analyse(view, Budget(worlds=16), seed=1)
+    advice = advise(lines)
+    best = advice.best.action
+    rival = advice.rival.action if advice.rival is not None else None
+    assert best.kind is ActionKind.MARRIAGE and rival is not None  # the position is one that asks for it
+    text = advice_text(lines, view, style)
+    shown = set(PLAIN_CARD.findall(render_hand(view, style)))
+    assert set(PLAIN_CARD.findall(text)) <= shown and "♥" not in text and "10" not in text, text
+    assert "Marriage:" not in text and "and lead it" not in text, text
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    first, second = re.fullmatch(r"(.+?(?:\)|[a-z])\.) (\S.+\.)", text).groups()  # type: ignore[union-attr]
+    marriage = f"Announce the marriage in {suits[str(best)[1]]} and lead {str(best)[:2]}: "
+    assert first.startswith(marriage), text
+    if rival.kind is ActionKind.MARRIAGE:
+        want = (f"Announcing the marriage in {suits[str(rival)[1]]} and leading {str(rival)[:2]} "
+                "is about as good.")
+    else:
+        want = f"{rival} is about as good."
+    assert second == want, text

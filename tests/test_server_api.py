@@ -567,3 +567,20 @@ def test_the_running_server_marks_games_nobody_moves_in_abandoned_and_lists_them
             time.sleep(0.05)  # polling a server-side timer; the deadline bounds it
         assert [g["id"] for g in lobby["abandoned"]] == [game["id"]] and lobby["open"] == []
         assert client.get(f"/api/games/{game['id']}").json()["status"] == "abandoned"
+
+
+def first_deal(seed: int | None) -> tuple[Card, ...]:
+    """The deck of the first game a fresh server deals (``sixtysix serve --seed``)."""
+    app = create_app(Settings(database_url="sqlite://", seed=seed))
+    with TestClient(app) as client:
+        game = client.post("/api/games", json={"kind": "computer", "level": "random"}).json()
+        hand = app.state.manager.get(game["id"]).hand
+        assert hand is not None
+        return tuple(hand.deck)
+
+
+def test_a_seeded_server_deals_the_same_games_again_and_an_unseeded_one_does_not() -> None:
+    assert first_deal(5) == first_deal(5)
+    assert sorted(first_deal(5)) == sorted(CARDS)
+    # Unseeded: the operating system's deals (two the same once in 24! runs).
+    assert first_deal(None) != first_deal(None)

@@ -34,6 +34,14 @@ def test_a_hint_values_every_legal_action_best_first() -> None:
         # Game points of one hand for the seat: from -3 to +3 (R9.1), with a margin.
         assert all(-3 <= v <= 3 and line["error"] >= 0 and line["samples"] >= 1
                    for v, line in zip(values, lines, strict=True))
+        # Where value ± error would reach past 3, the interval as far as it is possible.
+        for line in lines:
+            reaches_past = line["value"] + line["error"] > 3 or line["value"] - line["error"] < -3
+            if line["interval"] is None:
+                assert not reaches_past or abs(abs(line["value"]) + line["error"] - 3) < 2e-3, line
+            else:
+                low, high = line["interval"]
+                assert reaches_past and -3 <= low <= line["value"] <= high <= 3, line
         # How sure the best value is, for the page's sentence (issue 37, item 4): exact only
         # when the best line is, else by its margin; a rival is an action within it.
         best = lines[0]

@@ -21,7 +21,10 @@ from sqlalchemy import create_engine, text  # noqa: E402
 
 from glicko_oracle import glicko2  # noqa: E402
 from server_support import ManualTime, cards_mentioned  # noqa: E402
+from sixtysix.game.actions import ActionKind  # noqa: E402
+from sixtysix.game.hand import Hand  # noqa: E402
 from sixtysix.present.wire import seat_view_json  # noqa: E402
+from sixtysix.puzzles.puzzle import Puzzle  # noqa: E402
 from sixtysix.puzzles.rating import daily  # noqa: E402
 from sixtysix.puzzles.shipped import by_id, shipped  # noqa: E402
 from sixtysix.puzzles.verify import assess  # noqa: E402
@@ -63,6 +66,12 @@ def stored(app: Any, table: str, key: str, value: str) -> dict[str, Any]:
     return dict(row)
 
 
+def seat_of(puzzle: Puzzle) -> int:
+    seat = puzzle.position().to_act
+    assert seat is not None
+    return seat
+
+
 def test_a_solver_sees_his_view_and_nothing_of_the_opponents_hand(client: TestClient) -> None:
     answer = client.get("/api/puzzles/next", headers=ANN).json()
     puzzle = by_id(answer["id"])
@@ -85,7 +94,9 @@ def test_an_attempt_moves_both_ratings_as_glicko2_says_and_they_are_stored(app: 
     wrong = next(a for a in first["legal"] if a != str(puzzle.first))
     answer = client.post(f"/api/puzzles/{puzzle.id}/attempt", json={"action": wrong}, headers=ANN).json()
     assert answer["solved"] is False and answer["reason"].startswith("Not best")
-    assert [s["action"] for s in answer["solution"]] == [str(a) for a in puzzle.solution]
+    # The solution, after the lead its first action answers where there is one (on the table).
+    answered = [str(puzzle.record.actions[-1])] if puzzle.position().view(seat_of(puzzle)).lead else []
+    assert [s["action"] for s in answer["solution"]] == answered + [str(a) for a in puzzle.solution]
     ratings = answer["ratings"]
     assert ratings["rated"]
     r, rd, sigma = glicko2(1500, 350, 0.06, [(puzzle.rating.rating, puzzle.rating.deviation, 0.0)])
@@ -240,3 +251,46 @@ def test_the_analysis_board_of_a_puzzle_is_its_solution_played_out(client: TestC
     assert record.status_code == 200 and record.json()["id"] == puzzle.id
     assert client.get(f"/replay/puzzle/{puzzle.id}").status_code == 200
     assert client.get("/puzzles").status_code == 200
+
+
+def answers_a_lead_then_closed_on(puzzle: Puzzle) -> bool:
+    """Whether the puzzle's player answers a lead, and the opponent, taking the trick, closes."""
+    position = puzzle.position()
+    me = position.to_act
+    if me is None or position.view(me).lead is None or len(puzzle.solution) < 2:
+        return False
+    position.push(puzzle.first)
+    return position.to_act == 1 - me and puzzle.solution[1].kind is ActionKind.CLOSE
+
+
+def test_a_hidden_puzzles_line_shows_every_reply_of_the_opponent_from_the_trick_on_the_table(
+        client: TestClient) -> None:
+    """A hidden puzzle whose player answers a lead, and whose opponent then closes: the line
+    shown after the attempt reads the first trick whole, the opponent's card on the table
+    first (replayed from the record, not taken from the line), then every action of the
+    solution in turn, each with the seat that took it as the engine says, none missing;
+    the table's view after each (the lead's: the puzzle's own position)."""
+    puzzle = next(p for p in shipped() if p.kind == "hidden" and answers_a_lead_then_closed_on(p))
+    position = puzzle.position()
+    me = position.to_act
+    assert me is not None
+    record = puzzle.record
+    before = Hand.deal(record.deck, record.dealer, record.rules)
+    for action in record.actions[:-1]:
+        before.push(action)
+    leader = before.to_act
+    assert leader == 1 - me
+    answer = client.post(f"/api/puzzles/{puzzle.id}/attempt", json={"action": str(puzzle.first)},
+                         headers=ANN).json()
+    assert answer["solved"] is True
+    line = answer["solution"]
+    assert [(s["seat"], s["action"]) for s in line[:2]] == [(leader, str(record.actions[-1])),
+                                                            (me, str(puzzle.first))]
+    hand, seats = position.copy(), []
+    for action in puzzle.solution:
+        seats.append((hand.to_act, str(action)))
+        hand.push(action)
+    assert [(s["seat"], s["action"]) for s in line[1:]] == seats
+    assert [s["seat"] for s in line].count(1 - me) == 1 + sum(seat == 1 - me for seat, _ in seats)
+    assert answer["steps"][0] == seat_view_json(position, me) and len(answer["steps"]) == len(line)
+    assert all("(Enter)" not in s["words"] for s in line)  # no key of the terminal game in the page's line

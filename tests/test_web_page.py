@@ -10,6 +10,7 @@ import json
 import os
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -240,23 +241,91 @@ def check_layout(page: Any, where: str, shots: str | None) -> None:
     assert layout["broken"] == [], (where, layout["broken"])
 
 
+#: The deal the layouts are checked on (``sixtysix serve --seed``): the same every run, and
+#: demanding: played as :func:`take_turn` plays, a kept trick (its row full) with a marriage
+#: shown beside it (the third), and the player then on lead with a marriage of each of its
+#: cards to announce (the longest hint, below). Found by trying seeds from 1.
+DEMANDING_SEED = 7
+MARRIAGE = re.compile(r"^[9TJQKA][CDHS]\+$")
+
+
+@pytest.fixture
+def seeded(tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own, dealing from :data:`DEMANDING_SEED`: its first game is
+    the same deal, and the random computer makes the same choices, every run."""
+    s = Server(f"sqlite:///{tmp_path / 'games.db'}", tmp_path / "server.log", "--seed", str(DEMANDING_SEED))
+    yield s
+    s.kill()
+
+
+def longest_hint(asked: dict[str, Any], legal: list[str]) -> dict[str, Any]:
+    """The server's hint ``asked`` made as long as a hint can be at its position (its search
+    is cut by time: what it finds varies with the machine's load): a marriage the best
+    action, a rough guess (the longest certainty), another action about as good (a marriage
+    again, where there is one), and every legal action in the numbers, the first and last
+    with the interval kept inside 3 game points (the widest numbers)."""
+    marriages = [a for a in legal if MARRIAGE.match(a)]
+    assert marriages, legal
+    best = marriages[0]
+    rival = (marriages[1:] or [a for a in legal if a != best])[0]
+    order = [best, rival, *[a for a in legal if a not in (best, rival)]]
+    lines = []
+    for i, action in enumerate(order):
+        value = round(2.9 - 5.8 * i / max(1, len(order) - 1), 3)
+        clipped = abs(value) + 0.55 > 3
+        lines.append({"action": action, "value": value, "error": 0.55, "samples": 200, "exact": False,
+                      "network": 0.123,
+                      "interval": [max(value - 0.55, -3), min(value + 0.55, 3)] if clipped else None})
+    return {**asked, "lines": lines, "certainty": "rough", "rival": rival}
+
+
+def demanding_hints(page: Any) -> None:
+    """The page's socket to the server as it is, but for the hint: the longest there can be
+    at the position the last state gave (:func:`longest_hint`)."""
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        last: dict[str, Any] = {}
+
+        def from_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state":
+                last.update(data)
+            elif data.get("type") == "hint":
+                message = json.dumps(longest_hint(data, last["view"]["legal"]))
+            ws.send(message)
+
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+
+
 @pytest.mark.parametrize("screen", ["desktop", "phone", "landscape"])
 @pytest.mark.parametrize("lang", [*LANGUAGES, "hu"])
-def test_the_hand_stays_on_screen_and_no_text_overlaps(browser: Any, server: Server, screen: str,
+def test_the_hand_stays_on_screen_and_no_text_overlaps(browser: Any, seeded: Server, screen: str,
                                                        lang: str) -> None:
     """Issue 36, item 8: on a desktop (1280×800), a phone (390×844) and a phone on its side
-    (844×390): with a kept trick (the names under its cards, who won it), with a hint shown,
-    and in the lesson, the player's cards are all on the screen without scrolling, no two
-    texts overlap, and the names under the cards break between words only. Screenshots go
-    to $SIXTYSIX_SCREENSHOTS when it names a folder (the docs' pictures: docs/img)."""
+    (844×390): with a kept trick (the names under its cards, who won it, a marriage shown),
+    with the longest hint shown (its numbers opened), and in the lesson, the player's cards
+    are all on the screen without scrolling, no two texts overlap, and the names under the
+    cards break between words only. On one seeded deal (:data:`DEMANDING_SEED`), the same
+    every run: a check that passed by the deal's chance no longer does. Screenshots go to
+    $SIXTYSIX_SCREENSHOTS when it names a folder (the docs' pictures: docs/img)."""
     shots = os.environ.get("SIXTYSIX_SCREENSHOTS")
     page = open_page(browser, lang, screen)
-    play_the_computer(page, server.base, target=7, lang=lang)
-    for _ in range(100):
+    demanding_hints(page)
+    play_the_computer(page, seeded.base, target=7, lang=lang)
+    for _ in range(100):  # on to the first kept trick with a marriage shown beside it
         page.wait_for_function(SOMETHING_TO_DO)
         if held(page) == "yes":
-            break
+            if page.locator("#marriages li").count():
+                break
+            page.click("#go-on")
+            page.wait_for_function("() => document.body.dataset.held !== 'yes'")
+            continue
         take_turn(page)
+    # The deal is as demanding as it was chosen to be: the trick full, a marriage shown.
+    assert page.locator("#trick .played").count() == 2
+    assert page.locator("#marriages li").count() >= 1
     check_layout(page, f"table-kept-{screen}-{lang}", shots)
     page.click("#go-on")
     page.wait_for_function("() => document.getElementById('status').classList.contains('your-turn')")
@@ -264,8 +333,12 @@ def test_the_hand_stays_on_screen_and_no_text_overlaps(browser: Any, server: Ser
     page.wait_for_selector("#hint .hint-advice")
     page.click("#hint-numbers summary")  # the numbers behind the hint, opened
     page.wait_for_selector("#hint ol")
+    if lang == "en":
+        assert page.locator("#hint .hint-advice").inner_text().startswith("Announce the marriage in ")
+        # Near 3 game points the interval as far as it is possible (R9.1), not "+2.90 ± 0.55".
+        assert "+2.90 (+2.35 to +3.00)" in page.locator("#hint ol").inner_text()
     check_layout(page, f"table-hint-{screen}-{lang}", shots)
-    page.goto(server.base + "/learn")
+    page.goto(seeded.base + "/learn")
     page.wait_for_selector("#my-hand .card")
     check_layout(page, f"lesson-{screen}-{lang}", shots)
     page.context.close()
@@ -343,7 +416,7 @@ def test_the_lesson_and_the_table_call_the_reader_you(browser: Any, server: Serv
 #: words, what it wins or loses on average (or exactly), and how sure.
 SURE = r"\((quite sure|fairly sure|a rough guess: .*)\)"
 ADVICE = {
-    "en": re.compile(rf"^(Play|Marriage|Exchange|Close|Draw|Declare|Show)\b.*: (it (wins|loses) about \d\.\d "
+    "en": re.compile(rf"^(Play|Announce|Exchange|Close|Draw|Declare|Show)\b.*: (it (wins|loses) about \d\.\d "
                      rf"game points on average {SURE}|it is about even on average {SURE}|with best play .*)\."
                      r"( .* is about as good\.)?$"),
     "de": re.compile(r"\d,\d|bestem Spiel|ausgeglichen"),

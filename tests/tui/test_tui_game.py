@@ -120,11 +120,17 @@ HINT_WORDS = {ActionKind.CLOSE: "Close the stock", ActionKind.DRAW: "Draw", Acti
               ActionKind.EXCHANGE: "Exchange", ActionKind.DECLARE_MARRIAGE: "Show the "}
 
 
-def hint_words(action: Action) -> str:
+def hint_words(action: Action, sentence: bool = False) -> str:
+    """How the numbers name an action; at the head of the hint's sentence (``sentence``) a
+    marriage is said in words of its own."""
     if action.card is None or action.kind is ActionKind.EXCHANGE:
         return HINT_WORDS[action.kind]
     card = ("10" if action.card.rank.letter == "T" else action.card.rank.letter) + action.card.suit.symbol
-    return f"Marriage: {card} and lead it" if action.kind is ActionKind.MARRIAGE else f"Play {card}"
+    if action.kind is ActionKind.MARRIAGE:
+        suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[action.card.suit.letter]
+        return (f"Announce the marriage in {suit} and lead {card}" if sentence else
+                f"Marriage: {card} and lead it")
+    return f"Play {card}"
 
 
 @synchronous
@@ -142,7 +148,7 @@ async def test_the_hint_speaks_words_and_marks_the_best_and_h_again_gives_the_nu
         assert view is not None and screen.hinted in view.legal
         advice = [line for line in log(screen).splitlines() if line.startswith("Hint: ")]
         assert len(advice) == 1
-        assert advice[0].startswith(f"Hint: {hint_words(screen.hinted)}: ")
+        assert advice[0].startswith(f"Hint: {hint_words(screen.hinted, sentence=True)}: ")
         sure = r"\((quite sure|fairly sure|a rough guess: the hidden cards could change it)\)"
         assert re.search(rf": (it (wins|loses) about \d\.\d game points on average {sure}|it is about even|"
                          r"with best play)", advice[0])
@@ -490,3 +496,41 @@ async def test_a_settings_list_opens_as_a_framed_menu_and_no_label_is_cut(data_d
         assert overlay.display and overlay.region.height > 0
         assert overlay.styles.border_top[0] not in ("", "none", "hidden")  # a frame of its own
         assert app.screen.region.contains_region(overlay.region)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@synchronous
+async def test_every_list_of_the_settings_opens_inside_the_dialog(data_dir: Path,
+                                                                 size: tuple[int, int]) -> None:
+    """Each list of the settings (the languages above all), opened with Enter, lies wholly
+    inside the dialog's frame with all its choices in sight, on a terminal of 80×24 and a
+    larger one: no line of it over the game behind."""
+    from textual.widgets import Select
+    from textual.widgets._select import SelectOverlay
+
+    from sixtysix.i18n import LANGUAGES
+    from sixtysix.tui.screens import SettingsScreen
+
+    app = make_app(seed=5)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        box = screen.query_one("#settings-box").region
+        lists = list(screen.query(Select))
+        assert "language" in [select.id for select in lists]
+        for select in lists:
+            select.focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            overlay = select.query_one(SelectOverlay)
+            assert select.expanded and overlay.display, select.id
+            if select.id == "language":
+                assert overlay.option_count == len(LANGUAGES) + 1  # "as the system", then each
+            assert overlay.region.height >= overlay.option_count + 2, select.id  # none scrolled away
+            assert box.contains_region(overlay.region), (select.id, box, overlay.region)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not select.expanded and isinstance(app.screen, SettingsScreen)

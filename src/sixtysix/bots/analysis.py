@@ -44,12 +44,13 @@ from sixtysix.game.player import Hooks
 from sixtysix.game.table import Table
 from sixtysix.game.views import View, match_of
 from sixtysix.game.worlds import Constraints, worlds
+from sixtysix.kernel import SCORING_POINTS
 from sixtysix.search.solver import Solver
 
 if TYPE_CHECKING:
     from sixtysix.search.net import Network
 
-__all__ = ["ActionValue", "Advice", "Budget", "Certainty", "advise", "analyse", "evaluate_world"]
+__all__ = ["MOST", "ActionValue", "Advice", "Budget", "Certainty", "advise", "analyse", "evaluate_world"]
 
 #: Solve worlds exactly at or below this many stock cards (about 8 ms a world at 2).
 DEFAULT_SOLVE_STOCK = 2
@@ -58,6 +59,9 @@ ENUMERATE_UP_TO = 256
 #: The 95% margins (in game points) up to which an estimate is called quite sure and
 #: fairly sure (:class:`Certainty`); wider, it is a rough guess.
 SURE_MARGIN, LIKELY_MARGIN = 0.15, 0.4
+#: The most game points a hand scores (R9.1: 3 when the loser took no trick), the
+#: kernel's: a value lies in −MOST..MOST, and so does what is said of it.
+MOST = max(SCORING_POINTS)
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,30 @@ class ActionValue:
     exact: bool
     #: The learned network's probability for the action, when a network was asked.
     network: float | None = None
+
+    @property
+    def low(self) -> float:
+        """The 95% interval's lower end, never below what a hand can lose (−:data:`MOST`).
+
+        >>> from sixtysix.game.actions import Action
+        >>> line = ActionValue(Action.parse("C"), 2.56, 0.74, 16, False)
+        >>> round(line.low, 2), line.high, line.clipped
+        (1.82, 3, True)
+        >>> ActionValue(Action.parse("C"), 1.4, 0.11, 16, False).clipped
+        False
+        """
+        return max(self.value - self.error, -MOST)
+
+    @property
+    def high(self) -> float:
+        """The 95% interval's upper end, never above what a hand can win (:data:`MOST`)."""
+        return min(self.value + self.error, MOST)
+
+    @property
+    def clipped(self) -> bool:
+        """Whether value ± error would reach past what a hand can score: then only the
+        interval (:attr:`low` to :attr:`high`) may be shown."""
+        return self.value - self.error < -MOST or self.value + self.error > MOST
 
     def __str__(self) -> str:
         if self.exact:

@@ -87,6 +87,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--grace", type=float, default=60.0, metavar="SECONDS",
                         help="in a game between people, how long a player may be away (no connection) "
                              "while the opponent waits, before losing the match (default 60)")
+    parser.add_argument("--seed", type=int, default=None, metavar="N",
+                        help="deal and let the computer choose from seed N: the same games again, for tests "
+                             "and demonstrations only (whoever knows N knows every deck; default: "
+                             "unpredictable deals)")
     parser.add_argument("--forwarded-allow-ips", default="", metavar="IPS",
                         help="comma-separated addresses of reverse proxies whose X-Forwarded-For and "
                              "X-Forwarded-Proto headers are trusted to give the client's address "
@@ -134,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
                               shard=args.shard, engines=engines, grace=args.grace, redis_url=args.redis_url,
                               lease=args.lease,
                               unfinished_per_client=args.unfinished_per_client,
-                              spectators_per_game=args.spectators_per_game,
+                              spectators_per_game=args.spectators_per_game, seed=args.seed,
                               abandoned_after=args.abandon_after * 3600 if args.abandon_after > 0 else None))
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"Sixty-six server: open http://{shown}:{args.port}/ in a browser "

@@ -36,8 +36,8 @@ from sixtysix.puzzles.puzzle import Kind, Puzzle
 from sixtysix.puzzles.themes import Theme
 from sixtysix.puzzles.verify import Assessment, assess
 
-__all__ = ["THEME_NAMES", "Verdict", "action_words", "assessment", "judge", "line_seats", "prompt",
-           "theme_name"]
+__all__ = ["THEME_NAMES", "Step", "Verdict", "action_words", "assessment", "judge", "line_seats", "prompt",
+           "solution_steps", "theme_name"]
 
 #: Each theme's name as a player reads it (docs/puzzles.md), marked for translation.
 THEME_NAMES = {
@@ -66,6 +66,8 @@ def action_words(action: Action, position: Hand, style: Style = _CARDS) -> str:
     view = position.view(position.to_act)  # type: ignore[arg-type]
     if action.kind is ActionKind.PLAY and action.card is not None:
         return style.card(action.card)
+    if action.kind is ActionKind.DRAW:
+        return _("draw")  # the terminal's meaning names its key, "draw (Enter)": not in a line read
     return action_meaning(action, view, style) or style.action(action)
 
 
@@ -152,6 +154,50 @@ def judge(puzzle: Puzzle, chosen: Action) -> Verdict:
             "than {chosen}.",
             behind).format(action=best, chosen=chosen_words, n=behind)
     return Verdict(False, chosen, text, puzzle.solution)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of the solution as a person reads it: who acts, what, in words (in the
+    language in use when it was made), and the position after it."""
+
+    seat: int
+    action: Action
+    words: str
+    after: Hand
+
+
+def solution_steps(puzzle: Puzzle) -> list[Step]:
+    """The solution as the page and the terminal game list it: where the puzzle's player
+    answers a lead, the opponent's lead on the table first (its position is the puzzle's
+    own), so that the first trick reads whole and every action of the opponent is in the
+    list; then each action of the solution with the seat that takes it.
+
+    >>> from sixtysix.puzzles.shipped import by_id
+    >>> puzzle = by_id("77a18d9c3088")
+    >>> [(step.seat, str(step.action)) for step in solution_steps(puzzle)][:3]
+    [(0, 'AS'), (1, 'JS'), (0, 'C')]
+    >>> [str(step.action) for step in solution_steps(puzzle)][1:] == [str(a) for a in puzzle.solution]
+    True
+    """
+    position = puzzle.position()
+    steps = []
+    me = position.to_act
+    assert me is not None  # a puzzle's position has its player to act
+    if position.view(me).lead is not None:  # the last action of the record is the lead (R3.1)
+        *earlier, lead = position.actions
+        before = Hand.deal(position.deck, position.dealer, position.rules)
+        for action in earlier:
+            before.push(action)
+        leader = before.to_act
+        assert leader is not None
+        steps.append(Step(leader, lead, action_words(lead, before), position.copy()))
+    hand = position.copy()
+    for seat, action in line_seats(puzzle):
+        words = action_words(action, hand)
+        hand.push(action)
+        steps.append(Step(seat, action, words, hand.copy()))
+    return steps
 
 
 def line_seats(puzzle: Puzzle, line: Sequence[Action] | None = None) -> list[tuple[int, Action]]:

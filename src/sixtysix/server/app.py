@@ -16,6 +16,7 @@ The routes reach the services through FastAPI dependencies (:mod:`sixtysix.serve
 from __future__ import annotations
 
 import functools
+import random
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -58,7 +59,8 @@ def make_manager(settings: Settings, storage: Storage, opponents: Opponents, rat
         abort_budget=settings.abort_budget, bar=settings.abort_bar))
     return GameManager(storage, shard=settings.shard, opponents=opponents, grace=settings.grace,
                        hand_break=settings.hand_break, ratings=ratings, admission=admission,
-                       rated_play=rated_play, spectators=settings.spectators_per_game)
+                       rated_play=rated_play, spectators=settings.spectators_per_game,
+                       rng=None if settings.seed is None else random.Random(settings.seed))
 
 
 def make_relay(settings: Settings, manager: GameManager, storage: Storage, feed: LobbyFeed) -> Relay | None:

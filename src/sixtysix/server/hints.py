@@ -64,6 +64,7 @@ async def _hint(game_id: str, view: View, where: tuple[int, int], conn: Connecti
     conn.push(HintMessage(type="hint", hand=where[0], index=where[1], lines=[
         HintLine(action=str(line.action), value=round(line.value, 3), error=round(line.error, 3),
                  samples=line.samples, exact=line.exact,
-                 network=None if line.network is None else round(line.network, 3))
+                 network=None if line.network is None else round(line.network, 3),
+                 interval=[round(line.low, 3), round(line.high, 3)] if line.clipped else None)
         for line in lines], certainty=advice.certainty.value,
         rival=None if advice.rival is None else str(advice.rival.action)))

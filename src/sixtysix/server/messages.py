@@ -129,6 +129,9 @@ class HintLine(TypedDict):
     samples: int
     exact: bool
     network: float | None
+    #: Where value ± error would reach past the most a hand scores (R9.1): the 95%
+    #: interval as far as it is possible, ``[low, high]``; else ``None``.
+    interval: list[float] | None
 
 
 class HintMessage(TypedDict):

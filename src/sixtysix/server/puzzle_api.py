@@ -36,7 +36,7 @@ from sixtysix.present.wire import seat_view_json
 from sixtysix.puzzles.puzzle import Puzzle, dumps
 from sixtysix.puzzles.rating import daily, nearest
 from sixtysix.puzzles.shipped import by_id, shipped
-from sixtysix.puzzles.solving import action_words, judge, line_seats, prompt, theme_name
+from sixtysix.puzzles.solving import judge, prompt, solution_steps, theme_name
 from sixtysix.puzzles.themes import Theme
 from sixtysix.server.account_api import ActingUser, CurrentUser
 from sixtysix.server.boards import hand_frames
@@ -118,12 +118,9 @@ def attempt_json(puzzle: Puzzle, desk: PuzzleDesk, solver: Solver | None, text: 
     assert seat is not None
     with i18n.use(lang) as chosen_lang:
         verdict = judge(puzzle, chosen)
-        hand = position.copy()
-        line, steps = [], []
-        for actor, action in line_seats(puzzle):
-            line.append({"seat": actor, "action": str(action), "words": action_words(action, hand)})
-            hand.push(action)
-            steps.append(seat_view_json(hand, seat))
+        shown = solution_steps(puzzle)
+        line = [{"seat": step.seat, "action": str(step.action), "words": step.words} for step in shown]
+        steps = [seat_view_json(step.after, seat) for step in shown]
         answer: dict[str, Any] = {
             "id": puzzle.id, "lang": chosen_lang, "solved": verdict.solved, "chosen": str(chosen),
             "reason": verdict.reason, "seat": seat, "solution": line, "steps": steps,

@@ -84,6 +84,10 @@ class Settings:
     grace: float = GRACE
     #: Seconds after a deal before the first player's clock starts.
     hand_break: float = HAND_BREAK
+    #: Deals and the computer players' choices from this seed (``sixtysix serve --seed``):
+    #: the same games again, for tests and demonstrations only (whoever knows it knows every
+    #: deck). ``None``: the operating system's generator, which nobody can predict.
+    seed: int | None = None
     #: Redis, for clients of one game on different processes (sixtysix.server.relay).
     redis_url: str | None = None
     #: With a ``shard``: seconds a shard's lease lasts unrenewed (it is renewed five times

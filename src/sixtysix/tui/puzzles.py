@@ -30,7 +30,7 @@ from sixtysix.present.text.words import Seats
 from sixtysix.puzzles.puzzle import Puzzle
 from sixtysix.puzzles.rating import attempt, daily, nearest
 from sixtysix.puzzles.shipped import shipped
-from sixtysix.puzzles.solving import action_words, judge, line_seats, prompt, theme_name
+from sixtysix.puzzles.solving import action_words, judge, prompt, solution_steps, theme_name
 from sixtysix.puzzles.themes import Theme
 from sixtysix.tui.style import MarkupStyle
 from sixtysix.tui.widgets import translate_bindings
@@ -183,12 +183,9 @@ class PuzzleScreen(Screen[None]):
     def action_solution(self) -> None:
         if self.puzzle is None or not self.answered:
             return
-        position = self.puzzle.position()
-        me = position.to_act
-        words = []
-        for seat, action in line_seats(self.puzzle):
-            who = _("You") if seat == me else _("Opponent")
-            words.append(_("{name}: {action}").format(name=who, action=action_words(action, position)))
-            position.push(action)
+        me = self.puzzle.position().to_act
+        words = [_("{name}: {action}").format(name=_("You") if step.seat == me else _("Opponent"),
+                                              action=step.words)
+                 for step in solution_steps(self.puzzle)]
         self.verdict_lines.append(escape(_("Solution: {line}").format(line="; ".join(words))))
         self.query_one("#puzzle-verdict", Static).update("\n".join(self.verdict_lines))

@@ -130,6 +130,12 @@ class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
         with Vertical(id="settings-box"):
             yield Static(_("[b]Settings[/b] (from the next match on)"), id="settings-title")
             with Grid(id="settings-grid"):
+                # The language first: its list (the longest with the levels and the rules)
+                # opens downwards, and from the last row it reached past the dialog.
+                yield Label(_("Language (from the next start)"))
+                languages = [(name, code) for code, name in LANGUAGES.items()]
+                yield Select([(_("as the system"), "system"), *languages],
+                             value=s.language, allow_blank=False, compact=True, id="language")
                 yield Label(_("Opponent level"))
                 yield Select([(level_name(name), name) for name in LEVELS], value=s.level,
                              allow_blank=False, compact=True, id="level")
@@ -150,10 +156,6 @@ class SettingsScreen(ModalScreen[tuple[Settings, bool] | None]):
                 yield Select(_on_off(), value=s.confirm, allow_blank=False, compact=True, id="confirm")
                 yield Label(_("Your name"))
                 yield Input(s.name, compact=True, id="name", max_length=40)
-                yield Label(_("Language (from the next start)"))
-                languages = [(name, code) for code, name in LANGUAGES.items()]
-                yield Select([(_("as the system"), "system"), *languages],
-                             value=s.language, allow_blank=False, compact=True, id="language")
             with Horizontal(id="settings-buttons"):
                 yield Button(_("Save and start a new match"), variant="primary", id="save-new", compact=True)
                 yield Button(_("Save"), id="save", compact=True)

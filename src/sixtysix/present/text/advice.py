@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from sixtysix.game.views import View
     from sixtysix.present.review import Verdict
 
-__all__ = ["CERTAINTY", "action_words", "advice_text", "margin", "signed", "value_words", "verdict_text"]
+__all__ = ["CERTAINTY", "action_words", "advice_text", "as_good_sentence", "best_words", "margin", "signed",
+           "value_words", "verdict_text"]
 
 #: How sure an estimate is, in words (translate with ``_``).
 CERTAINTY = {
@@ -71,15 +72,77 @@ def action_words(action: Action, view: View, style: Style) -> str:
     return _("Play {card}").format(card=style.card(action.card))
 
 
+def best_words(action: Action, view: View, style: Style) -> str:
+    """The best action at the head of a hint's sentence: as :func:`action_words` says it,
+    a marriage in words of its own (``Announce the marriage in spades and lead K♠``, not
+    the button's ``Marriage: K♠ and lead it``, whose colon the sentence cannot carry).
+
+    >>> from sixtysix import Hand
+    >>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
+    >>> best_words(Action.parse("KS+"), hand.view(1), Style())
+    'Announce the marriage in spades and lead KS'
+    """
+    if action.kind is ActionKind.MARRIAGE:
+        assert action.card is not None
+        return _("Announce the marriage in {suit} and lead {card}").format(
+            suit=suit_name(action.card.suit), card=style.card(action.card))
+    return action_words(action, view, style)
+
+
+def as_good_sentence(action: Action, view: View, style: Style) -> str:
+    """An action about as good as the best, in a sentence of its own: ``9C is about as
+    good.``, ``Closing the stock is about as good.``
+
+    >>> from sixtysix import Hand
+    >>> hand = Hand.deal("QD AD TC TD 9S 9C JD KS AS 9D TH JS QC KC QS AC 9H KH TS JC KD JH QH AH")
+    >>> as_good_sentence(Action.parse("QS+"), hand.view(1), Style())
+    'Announcing the marriage in spades and leading QS is about as good.'
+    """
+    kind = action.kind
+    if kind is ActionKind.EXCHANGE:
+        if view.trump_card is not None:
+            return _("Exchanging your {card} for the turned-up {trump} is about as good.").format(
+                card=style.card(view.exchange_card), trump=style.card(view.trump_card))
+        return _("Exchanging for the turned-up trump is about as good.")
+    if kind is ActionKind.CLOSE:
+        return _("Closing the stock is about as good.")
+    if kind is ActionKind.DRAW:
+        return _("Drawing is about as good.")
+    if kind is ActionKind.DECLARE:
+        return _("Declaring 66 is about as good.")
+    if kind is ActionKind.DECLARE_MARRIAGE:
+        assert action.suit is not None
+        return _("Showing the {suit} marriage and declaring 66 is about as good.").format(
+            suit=suit_name(action.suit))
+    assert action.card is not None
+    if kind is ActionKind.MARRIAGE:
+        return _("Announcing the marriage in {suit} and leading {card} is about as good.").format(
+            suit=suit_name(action.card.suit), card=style.card(action.card))
+    return _("{card} is about as good.").format(card=style.card(action.card))
+
+
 def signed(value: float, digits: int = 2) -> str:
     """A value with its sign, as the page writes it: ``+1.40``, ``−0.79`` (``−0,79`` in German)."""
     return ("−" if value < 0 else "+") + decimal(abs(value), digits)
 
 
 def margin(line: ActionValue) -> str:
-    """An action's value for experts: ``+1.40 ± 0.11``, or ``+2 exactly``."""
+    """An action's value for experts: ``+1.40 ± 0.11``, or ``+2 exactly``; near the most a
+    hand scores, its interval as far as it is possible, ``+2.56 (+1.82 to +3.00)``, never
+    ``+2.56 ± 0.74`` (which would reach 3.30, R9.1).
+
+    >>> from sixtysix.bots.analysis import ActionValue
+    >>> from sixtysix.game.actions import Action
+    >>> margin(ActionValue(Action.parse("C"), 2.56, 0.74, 16, False))
+    '+2.56 (+1.82 to +3.00)'
+    >>> margin(ActionValue(Action.parse("C"), -1.4, 0.11, 16, False))
+    '−1.40 ± 0.11'
+    """
     if line.exact:
         return _("{value} exactly").format(value=signed(line.value, 0))
+    if line.clipped:
+        return _("{value} ({low} to {high})").format(value=signed(line.value), low=signed(line.low),
+                                                     high=signed(line.high))
     return _("{value} ± {error}").format(value=signed(line.value), error=decimal(line.error, 2))
 
 
@@ -109,7 +172,7 @@ def advice_text(lines: Sequence[ActionValue], view: View, style: Style | None = 
     good, if any (``lines`` best first)."""
     style = style or AnsiStyle(color=False)
     advice = advise(lines)
-    best = action_words(advice.best.action, view, style)
+    best = best_words(advice.best.action, view, style)
     worth = value_words(advice.best)
     if advice.certainty is Certainty.EXACT:
         text = _("{action}: {worth}.").format(action=best, worth=worth)
@@ -117,8 +180,7 @@ def advice_text(lines: Sequence[ActionValue], view: View, style: Style | None = 
         text = _("{action}: {worth} ({sure}).").format(action=best, worth=worth,
                                                        sure=_(CERTAINTY[advice.certainty]))
     if advice.rival is not None:
-        text += " " + _("{action} is about as good.").format(
-            action=action_words(advice.rival.action, view, style))
+        text += " " + as_good_sentence(advice.rival.action, view, style)
     return text
 
 

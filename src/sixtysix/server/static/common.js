@@ -28,8 +28,12 @@ function pt(context, text, values) {
   return fillIn(typeof found === "string" && found ? found : text, values);
 }
 
-// The language asked for: the player's choice (the switch), else the browser's languages.
+// The language asked for: the link's (``?lang=de``, on every page, for that page only;
+// an unknown code reads in English, as ``sixtysix play --lang`` does), else the player's
+// choice (the switch), else the browser's languages.
 function wantedLanguages() {
+  const linked = new URLSearchParams(location.search).get("lang");
+  if (linked) return [linked];
   const chosen = localStorage.getItem("sixtysix-lang");
   return chosen ? [chosen] : (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"]);
 }
@@ -77,7 +81,11 @@ function languageSwitch() {
     el("option", { value: code, text: name, selected: code === i18n.lang, lang: code })));
   select.onchange = () => {
     localStorage.setItem("sixtysix-lang", select.value);
-    location.reload();
+    // The choice wins over a link's language: the page again without it.
+    const url = new URL(location.href);
+    url.searchParams.delete("lang");
+    if (url.href === location.href) location.reload();
+    else location.replace(url.href);
   };
 }
 

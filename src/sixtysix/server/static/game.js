@@ -514,7 +514,10 @@ function renderHint(view, you) {
   // (the server says how sure: sixtysix.bots.analysis.Certainty); the numbers behind a toggle.
   const best = now.lines[0];
   const parts = [el("p", { class: "hint-advice", text: adviceText(best, now, view) })];
+  // Near the most a hand scores the server sends the interval as far as it is possible.
   const value = (line) => line.exact ? t("{value} exactly", { value: signed(line.value, 0) })
+    : line.interval ? t("{value} ({low} to {high})", { value: signed(line.value, 2), low: signed(line.interval[0], 2),
+                                                       high: signed(line.interval[1], 2) })
     : t("{value} \u00b1 {error}", { value: signed(line.value, 2), error: decimalText(line.error, 2) });
   // The best few: the rest are worse still, and the hand stays in sight.
   const items = now.lines.slice(0, HINT_LINES).map((line, i) => el("li", { class: i === 0 ? "best" : "" },
@@ -548,9 +551,38 @@ function decimalText(value, digits) {
     { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
 }
 
+// The best action at the head of the hint's sentence: a marriage in words of its own
+// (sixtysix.present.text.advice.best_words), else as the buttons say it.
+function bestWords(action, view) {
+  if (/^[9TJQKA][CDHS]\+$/.test(action)) {
+    return t("Announce the marriage in {suit} and lead {card}", { suit: suitName(action[1]), card: cardName(action) });
+  }
+  return describeAction(action, view);
+}
+
+// An action about as good as the best, in a sentence of its own (advice.as_good_sentence).
+function asGoodSentence(action, view) {
+  if (action === "X") {
+    const mine = view ? view.exchange_card : null;
+    if (mine && view.trump_card) {
+      return t("Exchanging your {card} for the turned-up {trump} is about as good.",
+               { card: cardName(mine), trump: cardName(view.trump_card) });
+    }
+    return t("Exchanging for the turned-up trump is about as good.");
+  }
+  if (action === "C") return t("Closing the stock is about as good.");
+  if (action === "D") return t("Drawing is about as good.");
+  if (action === "66") return t("Declaring 66 is about as good.");
+  if (action.startsWith("66+")) return t("Showing the {suit} marriage and declaring 66 is about as good.", { suit: suitName(action[3]) });
+  if (action.endsWith("+")) {
+    return t("Announcing the marriage in {suit} and leading {card} is about as good.", { suit: suitName(action[1]), card: cardName(action) });
+  }
+  return t("{card} is about as good.", { card: cardName(action) });
+}
+
 // The hint in words (as the terminal game says it: sixtysix.present.text.advice).
 function adviceText(best, hint, view) {
-  const action = describeAction(best.action, view);
+  const action = bestWords(best.action, view);
   let worth;
   if (best.exact) {
     const n = Math.round(Math.abs(best.value));
@@ -567,7 +599,7 @@ function adviceText(best, hint, view) {
   const sure = { sure: t("quite sure"), likely: t("fairly sure"),
                  rough: t("a rough guess: the hidden cards could change it") }[hint.certainty];
   let text = sure ? t("{action}: {worth} ({sure}).", { action, worth, sure }) : t("{action}: {worth}.", { action, worth });
-  if (hint.rival) text += " " + t("{action} is about as good.", { action: describeAction(hint.rival, view) });
+  if (hint.rival) text += " " + asGoodSentence(hint.rival, view);
   return text;
 }
 
