@@ -20,9 +20,9 @@ setup(
         # The rules alone (State and Rng): a library of their own, built from their files only.
         Extension("sixtysix.kernel._crules", sources=[KERNEL + "_crules.c"], depends=RULES,
                   extra_compile_args=FLAGS, optional=True),
-        # The kernel: the engine (policy, solver, search, network, vector tables) on the rules.
+        # The kernel: the engine (policy, solver, search, vector tables) on the rules.
         Extension("sixtysix.kernel._ckernel", sources=[KERNEL + "_ckernel.c", KERNEL + "_crules.c"],
-                  depends=[*RULES, KERNEL + "_cloops.h", KERNEL + "_cnet.h"],
+                  depends=[*RULES, KERNEL + "_cloops.h"],
                   extra_compile_args=FLAGS, optional=True),
     ],
 )

@@ -5,10 +5,8 @@ Run:  python benchmarks/net.py [--weights FILE.npz] [--positions 2000] [--seed 1
 Positions come from hands played by the heuristic player (the views a player meets
 in a game); each is answered by ``NetBot.choose`` (the observation encoded from the
 view, the forward pass in numpy, the best legal action) and by the search's one
-call of the network per decision (``Network.outputs``: policy, value and hand), and
-by the kernel's network (``Network.kernel_net().value``: the observation written
-from the kernel state, the trunk and the value head in C). The default weights
-are the shipped ones. numpy is told to use one thread. Prints the median and the 99th
+call of the network per decision (``Network.outputs``: policy, value and hand). The
+default weights are the shipped ones. numpy is told to use one thread. Prints the median and the 99th
 percentile in milliseconds, and the machine.
 """
 
@@ -30,15 +28,14 @@ from machine import machine
 from sixtysix.bots import make_bot
 from sixtysix.bots.net_bot import SHIPPED, NetBot
 from sixtysix.game.hand import Hand
-from sixtysix.game.views import View, match_of, past_of
+from sixtysix.game.views import View, match_of
 
 
-def positions(n: int, seed: int) -> tuple[list[View], list[Hand]]:
-    """Views of the seat to act and the hands they are of (copies)."""
+def positions(n: int, seed: int) -> list[View]:
+    """Views of the seat to act."""
     rng = random.Random(seed)
     heuristic = make_bot("heuristic", seed=seed)
     views: list[View] = []
-    hands: list[Hand] = []
     while len(views) < n:
         hand = Hand.random(rng=rng)
         while not hand.is_over() and len(views) < n:
@@ -47,9 +44,8 @@ def positions(n: int, seed: int) -> tuple[list[View], list[Hand]]:
             view = hand.view(seat)
             if len(view.legal) > 1:
                 views.append(view)
-                hands.append(hand.copy())
             hand.push(heuristic.choose(view, view.legal))
-    return views, hands
+    return views
 
 
 def timed(call: Callable[[View], object], views: list[View]) -> list[float]:
@@ -68,17 +64,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     bot = NetBot(weights=args.weights)
-    views, hands = positions(args.positions, args.seed)
-    kernel_net = bot.network.kernel_net()
-    # Each view's state in the kernel as a search's worlds hold it (no history), and its past.
-    leaves = {id(v): (Hand.from_view(v, hand.cards(v.opponent), hand.stock).kernel, past_of(v))
-              for v, hand in zip(views, hands, strict=True)}
+    views = positions(args.positions, args.seed)
     timed(lambda v: bot.choose(v, v.legal), views[:100])  # warm up
     print(f"machine: {machine()}")
     print(f"network: {bot.network!r}, {args.positions} positions from the heuristic player's hands")
     for name, call in (("net player, a move", lambda v: bot.choose(v, v.legal)),
-                       ("the search's call", lambda v: bot.network.outputs(v, match_of(v))),
-                       ("a value in the kernel", lambda v: kernel_net.value(*leaves[id(v)]))):
+                       ("the search's call", lambda v: bot.network.outputs(v, match_of(v)))):
         ms = sorted(timed(call, views))
         print(f"{name}: median {statistics.median(ms):.3f} ms, "
               f"99th percentile {ms[int(len(ms) * 0.99)]:.3f} ms")

@@ -18,7 +18,10 @@ from sixtysix.bots.santase_ismcts import SantaseISMCTSBot, fixed_action, should_
 from sixtysix.errors import ParseError
 from sixtysix.game.actions import ACTIONS, DECLARE, DECLARE_MARRIAGE
 from sixtysix.game.worlds import Constraints, count_layouts
+from sixtysix.kernel import _pure
+from sixtysix.kernel.tables import config
 from sixtysix.play.runner import play_hand
+from test_kernel_diff import compiled
 
 RULE_SETS = {
     "classic": Rules(),
@@ -127,6 +130,45 @@ def test_the_kernel_playout_takes_the_policys_actions(rules: Rules) -> None:
                         stop >= 0 and not stepped.stock_open and len(stepped.cards(stepped.to_act)) <= stop):
                     stepped.push(ACTIONS[policy_code(stepped, fair=fair, close=close)])  # type: ignore[arg-type]
                 assert stepped.key() == fast.key()
+
+
+
+def played(seed: int, rules: Rules) -> Hand:
+    """A hand played on by the playout policy (marriages, exchanges, closes and all) to
+    a position where a seat is to act."""
+    rng = random.Random(seed)
+    while True:
+        hand = Hand.random(rules=rules, rng=rng)
+        for _ in range(rng.randrange(0, 18)):
+            if hand.is_over():
+                break
+            hand.push_code(policy_code(hand, rng))
+        if not hand.is_over():
+            return hand
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_fair_policy_reads_only_what_the_seat_to_act_can_see(seed: int) -> None:
+    """The other seat's hand and the stock swapped around (a state the acting seat cannot
+    tell from the real one): the playout policy judging fairly (what progressive bias asks)
+    gives the acting seat the same answer in both kernels."""
+    hand = played(seed, Rules.preset(("classic", "schnapsen", "santase", "course")[seed % 4]))
+    rng = random.Random(seed)
+    acting = hand.to_act
+    assert acting is not None
+    other = 1 - acting
+    hidden = [c for c in range(24) if hand.kernel.hand(other) >> c & 1] + hand.kernel.stock_cards()[:-1]
+    for impl in (compiled(), _pure):
+        real = impl.State.deal([c.index for c in hand.deck], hand.dealer, config(hand.rules))
+        for _, action in hand.view(acting).history:
+            real.push(action.code)
+        swapped = real.copy()
+        shuffled = hidden[:]
+        rng.shuffle(shuffled)
+        n = hand.kernel.hand(other).bit_count()
+        stock = [*shuffled[n:], *hand.kernel.stock_cards()[-1:]]
+        swapped.deal_hidden(other, sum(1 << c for c in shuffled[:n]), stock[:len(hand.kernel.stock_cards())])
+        assert real.policy_code(True) == swapped.policy_code(True)
 
 
 def test_playout_plays_to_the_end_and_scores_for_seat_zero() -> None:

@@ -33,7 +33,7 @@ from sixtysix.states import HandState
 if TYPE_CHECKING:
     from sixtysix.game.hand import Hand
 
-__all__ = ["Marriage", "PublicView", "Trick", "View", "match_of", "past_of", "public_view", "view",
+__all__ = ["Marriage", "PublicView", "Trick", "View", "match_of", "public_view", "view",
            "view_from_json", "world_key"]
 
 
@@ -436,38 +436,6 @@ def match_of(view: View) -> tuple[int, int, int, int] | None:
         return None
     return (view.match_score[view.seat], view.match_score[view.opponent], view.rules.target,
             view.match_bonus)
-
-
-def past_of(view: View) -> tuple[int, ...]:
-    """What a kernel state built from ``view`` without its history (a search's template,
-    :meth:`Hand.from_view <sixtysix.game.hand.Hand.from_view>`) does not hold, as the kernel's
-    network reads it: :data:`sixtysix.kernel.PAST` (the cards each seat won, the marriages
-    shown, the exchange, the tricks played, the trick that emptied the stock, the last
-    trick, the stock's last card once it is drawn, the dealer, the match). All of it is
-    public.
-
-    >>> from sixtysix import Hand
-    >>> past_of(Hand.random(seed=3).view(0))[:10]
-    (0, 0, 0, 0, -1, -1, 0, -1, 0, -1)
-    """
-    won = [0, 0]
-    for trick in view.tricks:
-        if trick.winner is not None:
-            won[trick.winner] |= 1 << trick.lead.index | 1 << trick.follow.index
-    shown = [0, 0]
-    for marriage in view.marriages:
-        shown[marriage.seat] |= 1 << int(marriage.suit)
-    exchanged_by, taken = (-1, -1) if view.exchange is None else (view.exchange[0], view.exchange[1].index)
-    draws = view.rules.tricks_to_exhaust
-    sixth = view.tricks[draws - 1].winner if len(view.tricks) >= draws else None
-    last = view.tricks[-1] if view.tricks else None
-    match = view.match_score
-    return (won[0], won[1], shown[0], shown[1], exchanged_by, taken, len(view.tricks),
-            -1 if sixth is None else sixth,
-            0 if last is None else 1 << last.lead.index | 1 << last.follow.index,
-            view.face_up.index if view.stock_size == 0 else -1, view.dealer,
-            *(match if match is not None else (0, 0)),
-            view.rules.target if match is not None else 0, view.match_bonus if match is not None else 0)
 
 
 def world_key(view: View, opponent: Iterable[Card], stock: Sequence[Card] = ()) -> tuple[int, ...]:

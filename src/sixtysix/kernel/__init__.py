@@ -28,7 +28,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from sixtysix.kernel._pure_net import PAST
 from sixtysix.kernel._pure_observe import OBSERVATION_BLOCKS
 from sixtysix.kernel._pure_tables import OPPONENTS
 from sixtysix.kernel.tables import (
@@ -71,7 +70,7 @@ from sixtysix.kernel.tree import TreeConfig
 
 __all__ = [
     "ABOVE", "CARD_BITS", "CLOSE", "DEAL_LAYOUTS", "DECLARE", "DECLARE_MARRIAGE", "DRAW", "EXCHANGE",
-    "KINGS", "MARRIAGE", "NAME", "NUM_CODES", "Net", "OBSERVATION_BLOCKS", "OPPONENTS", "PAST", "POINTS",
+    "KINGS", "MARRIAGE", "NAME", "NUM_CODES", "OBSERVATION_BLOCKS", "OPPONENTS", "POINTS",
     "REASONS", "SCHNEIDER", "SCORING_POINTS", "SETTLE_EVERY", "SETTLE_FROM", "STOCK_CARDS", "SUIT_MASK",
     "SUIT_OF", "TOLERANCE_FROM", "WINNING_TOTAL", "Config", "DealLayout", "Phase", "Reason", "Refused",
     "Rng", "Scoring", "Search", "Solver", "State", "Tables", "TreeConfig", "beats", "conceded", "config",
@@ -80,7 +79,6 @@ __all__ = [
 
 if TYPE_CHECKING:
     from sixtysix.kernel._pure import NAME, Rng, Search, Solver, State
-    from sixtysix.kernel._pure_net import Net
     from sixtysix.kernel._pure_tables import Tables
 else:
     _choice = os.environ.get("SIXTYSIX_KERNEL", "").strip().lower()
@@ -88,15 +86,13 @@ else:
         raise ImportError(f"SIXTYSIX_KERNEL must be 'c' or 'python', not {_choice!r}")
     if _choice == "python":
         from sixtysix.kernel._pure import NAME, Rng, Search, Solver, State
-        from sixtysix.kernel._pure_net import Net
         from sixtysix.kernel._pure_tables import Tables
     else:
         try:
-            from sixtysix.kernel._ckernel import NAME, Net, Rng, Search, Solver, State, Tables
+            from sixtysix.kernel._ckernel import NAME, Rng, Search, Solver, State, Tables
         except ImportError as exc:
             if _choice == "c":
                 raise ImportError(
                     f"SIXTYSIX_KERNEL=c, but the compiled kernel cannot be used: {exc}") from None
             from sixtysix.kernel._pure import NAME, Rng, Search, Solver, State
-            from sixtysix.kernel._pure_net import Net
             from sixtysix.kernel._pure_tables import Tables

@@ -14,8 +14,7 @@
  * transposition table).
  *
  * _cloops.h, included before the module definition, adds the types Search (ISMCTS,
- * _pure_search.Search) and Tables (_pure_tables.Tables), whose loops run in C, and
- * through _cnet.h the type Net (_pure_net.Net: a learned value at the search's leaves).
+ * _pure_search.Search) and Tables (_pure_tables.Tables), whose loops run in C.
  *
  * Everything here mirrors _pure.py and _pure_search.py line by line; where the
  * pure kernel would index out of range or shift by a negative count on input
@@ -1280,12 +1279,12 @@ static struct PyModuleDef ckernel_module = {
 PyMODINIT_FUNC PyInit__ckernel(void) {
     k_init_tables();
     if (engine_state_methods() < 0 || crules_ready() < 0 || PyType_Ready(&EngineStateType) < 0 || PyType_Ready(&SolverType) < 0
-        || PyType_Ready(&TablesType) < 0 || PyType_Ready(&SearchType) < 0 || PyType_Ready(&NetType) < 0)
+        || PyType_Ready(&TablesType) < 0 || PyType_Ready(&SearchType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&ckernel_module);
     if (!m)
         return NULL;
-    PyObject *all = Py_BuildValue("[sssssss]", "NAME", "Net", "Rng", "Search", "Solver", "State", "Tables");
+    PyObject *all = Py_BuildValue("[ssssss]", "NAME", "Rng", "Search", "Solver", "State", "Tables");
     if (!all || PyModule_AddObject(m, "__all__", all) < 0) {
         Py_XDECREF(all);
         Py_DECREF(m);
@@ -1323,12 +1322,6 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(&SearchType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&NetType);
-    if (PyModule_AddObject(m, "Net", (PyObject *)&NetType) < 0) {
-        Py_DECREF(&NetType);
         Py_DECREF(m);
         return NULL;
     }

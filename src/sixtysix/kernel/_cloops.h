@@ -748,8 +748,6 @@ static PyTypeObject TablesType = {
     .tp_getset = Tables_getset,
 };
 
-#include "_cnet.h"
-
 /* The type Search (_pure_search.Search) -------------------------------------------------- */
 
 /* A node of the tree: an information set reached by a sequence of actions. Nodes live

@@ -1,9 +1,8 @@
 """The observation of a kernel state, written straight from the state and its history
 rather than through a :class:`~sixtysix.game.views.View` (the layout of
 :mod:`sixtysix.game.observation`, whose block offsets are passed in): the pure kernel's
-batch of tables (:mod:`~sixtysix.kernel._pure_tables`) and its network
-(:mod:`~sixtysix.kernel._pure_net`) write it; the compiled kernel does the same in C.
-``tests/test_envs_vector.py`` and ``tests/test_net_search.py`` check it against
+batch of tables (:mod:`~sixtysix.kernel._pure_tables`) writes it; the compiled kernel
+does the same in C. ``tests/test_envs_vector.py`` checks it against
 ``encode(hand.view(seat))``.
 """
 
@@ -60,10 +59,6 @@ class Past:
         self.sixth_winner = sixth_winner
         self.last = last
         self.face_up = face_up
-
-    def copy(self) -> Past:
-        return Past((self.won[0], self.won[1]), (self.shown[0], self.shown[1]), self.exchanged_by,
-                    self.taken, self.tricks, self.sixth_winner, self.last, self.face_up)
 
     def scan(self, s: State, start: int = 0) -> None:
         """Add the state's undo records from ``start`` on to what is known."""

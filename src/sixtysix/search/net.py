@@ -44,10 +44,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sixtysix import kernel
 from sixtysix.game.actions import NUM_CODES, Action
 from sixtysix.game.cards import Card
-from sixtysix.game.observation import OBSERVATION_SIZE, POINT_SCALE, encode, kernel_offsets
+from sixtysix.game.observation import OBSERVATION_SIZE, encode
 from sixtysix.game.views import View
 
 __all__ = ["FORMAT", "Evaluation", "Network", "NetworkError", "shipped_weights"]
@@ -109,7 +108,6 @@ class Network:
                                      "heads": dict(HEADS)}
         if meta is not None:
             self.meta.update({k: v for k, v in meta.items() if k not in self.meta or k == "trained"})
-        self._kernel: kernel.Net | None = None
 
     # Files -----------------------------------------------------------------------------
     @classmethod
@@ -233,29 +231,6 @@ class Network:
         located)."""
         policy, value, hand = self.forward(encode(view, match)[None, :])
         return [float(x) for x in policy[0]], float(value[0]), [float(x) for x in hand[0]]
-
-    def __getstate__(self) -> dict[str, Any]:
-        # The kernel's copy is made again where it is needed (it does not pickle).
-        return {**self.__dict__, "_kernel": None}
-
-    def kernel_net(self) -> kernel.Net:
-        """The trunk, the value head and the policy head in the rules kernel (made once):
-        what the search values its leaves and guides its nodes with
-        (:class:`sixtysix.kernel.Search`'s ``net``). It computes :meth:`forward`'s
-        outputs, summed in another order (to float32 rounding).
-
-        >>> from sixtysix import Hand
-        >>> from sixtysix.game.views import past_of
-        >>> net = Network.random([16], seed=2)
-        >>> hand = Hand.random(seed=5)
-        >>> view = hand.view(hand.to_act)
-        >>> abs(net.kernel_net().value(hand.kernel, past_of(view)) - net.evaluate(view).value) < 1e-5
-        True
-        """
-        if self._kernel is None:
-            self._kernel = kernel.Net(self.trunk, self.heads["value"], kernel_offsets(), POINT_SCALE,
-                                      self.heads["policy"])
-        return self._kernel
 
     def best(self, view: View, legal: Sequence[Action] | None = None,
              match: tuple[int, int, int, int] | None = None) -> Action:
